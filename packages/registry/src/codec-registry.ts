@@ -1,0 +1,46 @@
+import type { CodecFactory } from "./codec.js";
+import { UnsupportedError } from "./errors.js";
+import { type CodecLoader, registryState } from "./global-state.js";
+
+/** Codecs this project ships, so an unknown-codec error can say what to install. */
+const KNOWN_CODEC_PACKAGES: Readonly<Record<string, string>> = {
+  sharding_indexed: "@zarrkit/sharding",
+  crc32c: "@zarrkit/crc32c",
+  gzip: "@zarrkit/codecs",
+  zlib: "@zarrkit/codecs",
+  zstd: "@zarrkit/codecs",
+  blosc: "@zarrkit/codecs",
+  "numcodecs.delta": "@zarrkit/codecs",
+  "vlen-utf8": "@zarrkit/codecs",
+};
+
+/**
+ * Register a codec by its metadata name. The loader runs on first use only,
+ * so a dynamic `import()` inside it keeps unused codecs out of bundles.
+ * Registering a name again replaces the earlier registration.
+ */
+export function registerCodec(name: string, loader: CodecLoader): void {
+  registryState().codecs.set(name, { loader });
+}
+
+export function isCodecRegistered(name: string): boolean {
+  return registryState().codecs.has(name);
+}
+
+export function registeredCodecs(): string[] {
+  return [...registryState().codecs.keys()].sort();
+}
+
+/** The factory for a codec name; throws UnsupportedError naming the package that provides it, when known. */
+export function resolveCodec(name: string, field = "codecs"): Promise<CodecFactory> {
+  const entry = registryState().codecs.get(name);
+  if (!entry) {
+    const provider = KNOWN_CODEC_PACKAGES[name];
+    const hint = provider
+      ? ` It is provided by ${provider}: install it and import it (or import "zarrkit", which registers every built-in codec).`
+      : ` Register it with registerCodec(${JSON.stringify(name)}, loader).`;
+    return Promise.reject(new UnsupportedError(`Unknown codec ${JSON.stringify(name)} at ${field}.${hint}`, { field }));
+  }
+  entry.loaded ??= Promise.resolve().then(entry.loader);
+  return entry.loaded;
+}

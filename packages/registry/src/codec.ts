@@ -1,0 +1,173 @@
+/**
+ * The codec interface, in the three kinds Zarr v3 defines. A chunk flows
+ * array->array codecs (any number), then exactly one array->bytes codec,
+ * then bytes->bytes codecs (any number); decoding runs the chain backwards.
+ * Array->bytes codecs may also read or write part of a stored value
+ * (`decodeInto` / `encodeInto`): that is how sharding reads one inner chunk
+ * with a ranged request without the pipeline knowing about shards.
+ */
+import type { RangeQuery, RequestOptions, SetOptions, VersionedValue } from "./store.js";
+
+export type NumericArray =
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
+
+/**
+ * In-memory element storage. Complex numbers interleave re, im; `r<N>` uses
+ * N/8 bytes per element; `bool` is 0/1 bytes; float16 is a Float16Array where
+ * the runtime has one, else Float32Array; `string` is a JS array.
+ */
+export type ArrayData = NumericArray | string[];
+
+/** A dense array in C order. `data` may hold `lanes` slots per element (see DataTypeInfo). */
+export interface Chunk<D extends ArrayData = ArrayData> {
+  data: D;
+  shape: number[];
+}
+
+/** A decoded fill value or scalar: numbers, bigints for 64-bit integers, [re, im] for complex, bytes for r<N>. */
+export type Scalar = number | bigint | boolean | string | Uint8Array | readonly [number, number];
+
+export type DataTypeKind = "bool" | "int" | "uint" | "float" | "complex" | "raw" | "string";
+
+/** What a codec needs to know about the element type, without depending on core. */
+export interface DataTypeInfo {
+  /** The name as in zarr.json: "int16", "float16", "r24", "string", ... */
+  readonly name: string;
+  readonly kind: DataTypeKind;
+  /** Bytes per element when stored with the `bytes` codec; undefined for variable-length types. */
+  readonly byteSize: number | undefined;
+  /** Slots of `data` per element: 2 for complex, N/8 for r<N>, otherwise 1. */
+  readonly lanes: number;
+  /** Zero-initialised storage for `elements` elements. */
+  allocate(elements: number): ArrayData;
+}
+
+/** The logical array a codec sees at its position in the chain. */
+export interface ChunkSpec {
+  shape: readonly number[];
+  dataType: DataTypeInfo;
+  fillValue: Scalar;
+}
+
+export interface CodecContext extends RequestOptions {
+  /** The store key being encoded or decoded, for error messages and caches. */
+  key: string;
+}
+
+/** The JSON form of a codec in zarr.json. */
+export interface CodecMetadata {
+  name: string;
+  configuration?: Record<string, unknown>;
+  must_understand?: boolean;
+}
+
+interface CodecBase {
+  readonly name: string;
+  /** The metadata to store for this codec (snake_case, as in zarr.json). */
+  toJSON(): CodecMetadata;
+}
+
+export interface ArrayToArrayCodec extends CodecBase {
+  readonly kind: "array_to_array";
+  /** The spec of the array this codec produces from `spec`. */
+  encodedSpec(spec: ChunkSpec): ChunkSpec;
+  encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
+  /** `spec` is the decoded (input) spec. */
+  decode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
+}
+
+/** One dimension of a selection inside a chunk: indices start, start+step, ... below stop. */
+export interface DimSlice {
+  start: number;
+  stop: number;
+  step: number;
+}
+
+/** Where a chunk selection lands in (or comes from) a larger array: element 0 of the selection is at `offset`. */
+export interface ArrayRegion {
+  chunk: Chunk;
+  offset: number[];
+}
+
+/** New values for a selection: a region of a caller's array, or one scalar broadcast over it. */
+export type WriteSource = ArrayRegion | { fill: Scalar };
+
+/** One stored value seen through the capabilities of its store. */
+export interface StoredValue {
+  readonly key: string;
+  get(options?: RequestOptions): Promise<Uint8Array | undefined>;
+  getRange?(range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  getVersioned?(options?: RequestOptions): Promise<VersionedValue | undefined>;
+  size?(options?: RequestOptions): Promise<number | undefined>;
+  set?(value: Uint8Array, options?: SetOptions): Promise<void>;
+  delete?(options?: RequestOptions): Promise<void>;
+  append?(value: Uint8Array, options?: RequestOptions): Promise<number>;
+  setRange?(offset: number, value: Uint8Array, options?: RequestOptions): Promise<void>;
+  truncate?(length: number, options?: RequestOptions): Promise<void>;
+}
+
+export interface ArrayToBytesCodec extends CodecBase {
+  readonly kind: "array_to_bytes";
+  encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
+  decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
+  /** Encoded size for chunks of `spec`, when it is fixed. */
+  encodedSize?(spec: ChunkSpec): number | undefined;
+  /**
+   * Decode only `selection` of the stored value into `out`, reading as little
+   * as the codec can. A missing value (get returns undefined) means fill value.
+   */
+  decodeInto?(
+    value: StoredValue,
+    selection: DimSlice[],
+    spec: ChunkSpec,
+    out: ArrayRegion,
+    ctx: CodecContext,
+  ): Promise<void>;
+  /**
+   * Write `source` into `selection` of the stored value, re-encoding as
+   * little as the codec can, and store the result through `value`.
+   */
+  encodeInto?(
+    value: StoredValue,
+    selection: DimSlice[],
+    source: WriteSource,
+    spec: ChunkSpec,
+    ctx: CodecContext,
+  ): Promise<void>;
+}
+
+export interface BytesToBytesCodec extends CodecBase {
+  readonly kind: "bytes_to_bytes";
+  encode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
+  decode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
+  /** Encoded size for a decoded size, when it is fixed (a checksum adds 4; compressors return undefined). */
+  encodedSize?(decodedSize: number): number | undefined;
+}
+
+export type Codec = ArrayToArrayCodec | ArrayToBytesCodec | BytesToBytesCodec;
+
+export interface CodecCreateContext {
+  /** The spec of the array this codec receives when encoding, for validation. */
+  spec: ChunkSpec;
+  /** Where the codec sits in the metadata, e.g. "codecs[1]", for error messages. */
+  field: string;
+  /** Runtime options for codecs of this name (never stored in metadata). */
+  options: Readonly<Record<string, unknown>>;
+  /** Runtime options for every codec name, to hand down to nested pipelines. */
+  allOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** Builds a codec from the `configuration` object of its metadata, validating it. */
+export type CodecFactory = (
+  configuration: Record<string, unknown>,
+  ctx: CodecCreateContext,
+) => Codec | Promise<Codec>;

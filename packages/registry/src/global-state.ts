@@ -1,0 +1,24 @@
+import type { CodecFactory } from "./codec.js";
+import type { Store } from "./store.js";
+
+export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;
+export type StoreFactory = (url: URL, options: Readonly<Record<string, unknown>>) => Store | Promise<Store>;
+
+interface RegistryState {
+  codecs: Map<string, { loader: CodecLoader; loaded?: Promise<CodecFactory> }>;
+  stores: Map<string, StoreFactory>;
+}
+
+// One registry per realm even when a bundle ends up with two copies of this
+// package: registrations made through either copy must be visible to both.
+const KEY = Symbol.for("@zarrkit/registry@1");
+
+export function registryState(): RegistryState {
+  const holder = globalThis as unknown as Record<symbol, RegistryState | undefined>;
+  let state = holder[KEY];
+  if (!state) {
+    state = { codecs: new Map(), stores: new Map() };
+    holder[KEY] = state;
+  }
+  return state;
+}

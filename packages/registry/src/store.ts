@@ -1,0 +1,64 @@
+/**
+ * The storage interface: keys are `/`-separated relative paths
+ * ("a/b/zarr.json", never a leading slash). Read methods mirror zarrita.js
+ * (`get`, `getRange`) so stores adapt both ways; everything else is an
+ * optional capability that callers detect with `typeof store.x === "function"`.
+ */
+
+/** A byte range of one stored value: a window, or the last `suffixLength` bytes. */
+export type RangeQuery = { offset: number; length: number } | { suffixLength: number };
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface SetOptions extends RequestOptions {
+  /** Write only if the stored value still has this version (from `getVersioned`). */
+  ifMatch?: string;
+  /** `"*"`: write only if the key does not exist yet. */
+  ifNoneMatch?: "*";
+}
+
+export interface VersionedValue {
+  value: Uint8Array;
+  /** Opaque version token (an ETag on S3) to pass back as `ifMatch`. */
+  version: string;
+}
+
+export interface ListDirResult {
+  /** Keys directly under the prefix. */
+  keys: string[];
+  /** Child "directories" directly under the prefix, each ending in "/". */
+  prefixes: string[];
+}
+
+export interface Store {
+  /** The whole value, or undefined when the key does not exist. */
+  get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  /** A byte range of the value, or undefined when the key does not exist. Ranges past the end are clipped. */
+  getRange?(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  /** Replace the value as a whole: readers see the old value or the new one, never a mix. */
+  set?(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
+  /** Remove the key; removing a missing key is not an error. */
+  delete?(key: string, options?: RequestOptions): Promise<void>;
+  /** Every key starting with `prefix` (a "" prefix lists the whole store), in no particular order. */
+  list?(prefix: string, options?: RequestOptions): AsyncIterable<string>;
+  /** One level of listing below a prefix ending in "/" (or ""). */
+  listDir?(prefix: string, options?: RequestOptions): Promise<ListDirResult>;
+  /** The value with its version token, for optimistic concurrency. */
+  getVersioned?(key: string, options?: RequestOptions): Promise<VersionedValue | undefined>;
+  /** Size in bytes of the value, or undefined when missing. */
+  size?(key: string, options?: RequestOptions): Promise<number | undefined>;
+  /** Append bytes to a value (creating it), returning the offset at which they landed. */
+  append?(key: string, value: Uint8Array, options?: RequestOptions): Promise<number>;
+  /** Overwrite bytes of an existing value in place at `offset`. */
+  setRange?(key: string, offset: number, value: Uint8Array, options?: RequestOptions): Promise<void>;
+  /** Truncate a value to `length` bytes. */
+  truncate?(key: string, length: number, options?: RequestOptions): Promise<void>;
+}
+
+export type WritableStore = Store & Required<Pick<Store, "set" | "delete">>;
+
+export function isWritable(store: Store): store is WritableStore {
+  return typeof store.set === "function" && typeof store.delete === "function";
+}
