@@ -72,3 +72,8 @@ export class AuthError extends StoreError {
 export class QuotaExceededError extends StoreError {
   override readonly code = "QUOTA_EXCEEDED";
 }
+
+/** Creating a node where one already exists, without `overwrite`. */
+export class NodeExistsError extends ZarrkitError {
+  override readonly code = "NODE_EXISTS";
+}

@@ -1,0 +1,213 @@
+import {
+  type ArrayData,
+  type Chunk,
+  type ChunkSpec,
+  type DimSlice,
+  InvalidSelectionError,
+  type RequestOptions,
+  type Scalar,
+  type Store,
+  StoreError,
+  type WriteSource,
+} from "@zarrkit/registry";
+import { forEachConcurrent } from "./concurrency.js";
+import { dataClassName, isDataOfType } from "./data-types.js";
+import { parseScalar } from "./fill-value.js";
+import { withKeyLock } from "./keyed-lock.js";
+import type { ArrayMetadata, ParsedArrayMetadata } from "./metadata/node-metadata.js";
+import { childPath } from "./node-path.js";
+import { type CodecOptions, CodecPipeline } from "./pipeline.js";
+import { cartesian, type DimChunkPart, dimensionParts, normalizeSelection, product, type Selection } from "./selection.js";
+import { storedValue } from "./store/stored-value.js";
+
+export interface ArrayOptions {
+  /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. */
+  codecOptions?: CodecOptions;
+  /** Store chunks that are all fill value instead of deleting them (default false). */
+  writeEmptyChunks?: boolean;
+  /** Chunks (or shards) read or written at once (default 16). */
+  concurrency?: number;
+}
+
+/** What `get` returns and `set` accepts: C-order data and the selection's shape. */
+export type NdArray = Chunk;
+
+/** Largest selection `get` will allocate; beyond it, read in parts. */
+const MAX_SELECTION_SLOTS = 2 ** 31 - 1;
+
+export class ZarrArray {
+  private readonly pipelines = new Map<string, Promise<CodecPipeline>>();
+
+  private constructor(
+    readonly store: Store,
+    /** Path of the array in the store ("" for the root). */
+    readonly path: string,
+    private readonly parsed: ParsedArrayMetadata,
+    private readonly options: ArrayOptions,
+  ) {}
+
+  /** An array from its parsed zarr.json; validates the whole codec chain before returning. */
+  static async create(store: Store, path: string, parsed: ParsedArrayMetadata, options: ArrayOptions = {}): Promise<ZarrArray> {
+    const array = new ZarrArray(store, path, parsed, options);
+    await array.pipelineFor(parsed.grid.chunkShape(parsed.grid.dims.map(() => 0)));
+    return array;
+  }
+
+  /** The parsed zarr.json, as stored. */
+  get metadata(): ArrayMetadata {
+    return this.parsed.metadata;
+  }
+  get shape(): number[] {
+    return [...this.parsed.metadata.shape];
+  }
+  /** The data type name, e.g. "uint16". */
+  get dataType(): string {
+    return this.parsed.dataType.name;
+  }
+  get fillValue(): Scalar {
+    return this.parsed.fillValue;
+  }
+  get attributes(): Record<string, unknown> {
+    return this.parsed.metadata.attributes;
+  }
+  get dimensionNames(): (string | null)[] | undefined {
+    return this.parsed.metadata.dimension_names;
+  }
+  /** Shape of the unit of reading: the inner chunk for sharded arrays, otherwise the chunk. */
+  get chunkShape(): number[] {
+    const outer = this.parsed.metadata.codecs[0];
+    const inner = outer?.name === "sharding_indexed" ? outer.configuration?.chunk_shape : undefined;
+    return Array.isArray(inner) ? [...(inner as number[])] : this.parsed.grid.chunkShape(this.shape.map(() => 0));
+  }
+  /** Shape of a shard (the grid's chunk) for sharded arrays, else undefined. */
+  get shardShape(): number[] | undefined {
+    return this.parsed.metadata.codecs[0]?.name === "sharding_indexed"
+      ? this.parsed.grid.chunkShape(this.shape.map(() => 0))
+      : undefined;
+  }
+  /** Number of chunks (shards, for sharded arrays) along each dimension. */
+  get gridShape(): number[] {
+    return this.parsed.grid.gridShape();
+  }
+
+  /** The store key of the chunk (or shard) at grid coordinates `coords`. */
+  chunkKey(coords: readonly number[]): string {
+    return childPath(this.path, this.parsed.keyEncoding.encode(coords));
+  }
+
+  /** The spec chunks at `coords` are encoded with. */
+  chunkSpec(coords: readonly number[]): ChunkSpec {
+    return {
+      shape: this.parsed.grid.chunkShape(coords),
+      dataType: this.parsed.dataType,
+      fillValue: this.parsed.fillValue,
+    };
+  }
+
+  /** The codec pipeline for chunks of `shape` (one per distinct shape, so rectilinear grids work). */
+  pipelineFor(shape: readonly number[]): Promise<CodecPipeline> {
+    const id = shape.join(",");
+    let pipeline = this.pipelines.get(id);
+    if (!pipeline) {
+      const spec: ChunkSpec = { shape: [...shape], dataType: this.parsed.dataType, fillValue: this.parsed.fillValue };
+      pipeline = CodecPipeline.create(this.parsed.metadata.codecs, spec, this.options.codecOptions);
+      this.pipelines.set(id, pipeline);
+      pipeline.catch(() => this.pipelines.delete(id));
+    }
+    return pipeline;
+  }
+
+  /** For each chunk a selection touches: its coordinates and the per-dimension parts. */
+  chunksOf(selection?: Selection | null): { parts: Generator<DimChunkPart[]>; counts: number[]; dropped: boolean[] } {
+    const sel = normalizeSelection(selection, this.parsed.metadata.shape);
+    const perDim = sel.slices.map((s, d) => dimensionParts(s, this.parsed.grid.dims[d]!));
+    return { parts: cartesian(perDim), counts: sel.counts, dropped: sel.dropped };
+  }
+
+  /** Read a selection (default: everything) into a new C-order array. Integer indices drop their dimension. */
+  async get(selection?: Selection | null, options: RequestOptions = {}): Promise<NdArray> {
+    const { parts, counts, dropped } = this.chunksOf(selection);
+    const type = this.parsed.dataType;
+    const slots = product(counts) * type.lanes;
+    if (slots > MAX_SELECTION_SLOTS) {
+      throw new InvalidSelectionError(
+        `Selection of shape [${counts.join(", ")}] is too large to hold in one array (${slots} slots); read it in parts`,
+      );
+    }
+    const out: Chunk = { data: type.allocate(product(counts)), shape: counts };
+    await forEachConcurrent(parts, this.options.concurrency ?? 16, async (chunkParts) => {
+      const coords = chunkParts.map((p) => p.chunkIndex);
+      const key = this.chunkKey(coords);
+      const pipeline = await this.pipelineFor(this.parsed.grid.chunkShape(coords));
+      await pipeline.decodeInto(
+        storedValue(this.store, key),
+        chunkParts.map((p) => p.local),
+        { chunk: out, offset: chunkParts.map((p) => p.outOffset) },
+        { key, signal: options.signal },
+      );
+    });
+    return { data: out.data, shape: counts.filter((_, d) => !dropped[d]) };
+  }
+
+  /**
+   * Write `value` into a selection: a scalar broadcast over it, or an array in
+   * the representation `get` returns (data alone, or `{data, shape}`) with the
+   * selection's shape. Chunks partly covered are read, modified and written;
+   * writes to one chunk are serialised within this process.
+   */
+  async set(selection: Selection | null | undefined, value: NdArray | ArrayData | Scalar, options: RequestOptions = {}): Promise<void> {
+    const store = this.store;
+    if (typeof store.set !== "function" || typeof store.delete !== "function") {
+      throw new StoreError(`Cannot write array ${JSON.stringify(this.path)}: the store is read-only`);
+    }
+    const { parts, counts, dropped } = this.chunksOf(selection);
+    const source = this.writeSource(value, counts, dropped);
+    await forEachConcurrent(parts, this.options.concurrency ?? 16, async (chunkParts) => {
+      const coords = chunkParts.map((p) => p.chunkIndex);
+      const key = this.chunkKey(coords);
+      const pipeline = await this.pipelineFor(this.parsed.grid.chunkShape(coords));
+      const local: DimSlice[] = chunkParts.map((p) => p.local);
+      const chunkSource: WriteSource =
+        "fill" in source ? source : { chunk: source.chunk, offset: chunkParts.map((p) => p.outOffset) };
+      await withKeyLock(store, key, () =>
+        pipeline.encodeInto(storedValue(store, key), local, chunkSource, { key, signal: options.signal }, {
+          writeEmptyChunks: this.options.writeEmptyChunks,
+        }),
+      );
+    });
+  }
+
+  private writeSource(value: NdArray | ArrayData | Scalar, counts: number[], dropped: boolean[]): WriteSource | { fill: Scalar } {
+    const type = this.parsed.dataType;
+    const isChunk = typeof value === "object" && value !== null && "data" in value && "shape" in value;
+    const data = isChunk ? (value as NdArray).data : value;
+    const arrayLike = ArrayBuffer.isView(data) || (Array.isArray(data) && type.kind === "string");
+    const looksScalar =
+      !arrayLike || (type.kind === "raw" && data instanceof Uint8Array && data.length === type.byteSize && product(counts) !== 1);
+    if (!isChunk && looksScalar) {
+      try {
+        return { fill: parseScalar(value, type, "value") };
+      } catch (error) {
+        throw new InvalidSelectionError((error as Error).message, { field: "value", cause: error });
+      }
+    }
+    if (!isDataOfType(data, type)) {
+      throw new InvalidSelectionError(
+        `Values for a ${type.name} array must be a ${dataClassName(type)}, got ${(data as object)?.constructor?.name ?? typeof data}`,
+      );
+    }
+    const expected = counts.filter((_, d) => !dropped[d]);
+    if (isChunk) {
+      const shape = (value as NdArray).shape;
+      if (shape.length !== expected.length || shape.some((n, d) => n !== expected[d])) {
+        throw new InvalidSelectionError(`Value of shape [${shape.join(", ")}] does not fit a selection of shape [${expected.join(", ")}]`);
+      }
+    }
+    if (data.length !== product(counts) * type.lanes) {
+      throw new InvalidSelectionError(
+        `Value has ${data.length / type.lanes} elements but the selection of shape [${expected.join(", ")}] has ${product(counts)}`,
+      );
+    }
+    return { chunk: { data, shape: counts }, offset: counts.map(() => 0) };
+  }
+}

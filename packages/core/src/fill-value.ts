@@ -1,0 +1,158 @@
+import { type ArrayData, InvalidMetadataError, type Scalar } from "@zarrkit/registry";
+import type { DataType } from "./data-types.js";
+import { float16BitsToNumber } from "./float16.js";
+
+const INT_RANGES: Record<string, [bigint, bigint]> = {
+  int8: [-(2n ** 7n), 2n ** 7n - 1n],
+  int16: [-(2n ** 15n), 2n ** 15n - 1n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint8: [0n, 2n ** 8n - 1n],
+  uint16: [0n, 2n ** 16n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+/**
+ * Decode a JSON fill value (or a scalar a caller passes to `set`) for `type`:
+ * numbers for <=32-bit integers and floats, bigint for 64-bit integers,
+ * [re, im] for complex, bytes for r<N>. Anything out of range or of the wrong
+ * kind is an InvalidMetadataError naming `field`.
+ */
+export function parseScalar(value: unknown, type: DataType, field = "fill_value"): Scalar {
+  const bad = (why: string): never => {
+    throw new InvalidMetadataError(`${field}: ${why} for data type ${type.name}, got ${show(value)}`, { field });
+  };
+  switch (type.kind) {
+    case "bool":
+      if (typeof value === "boolean") return value;
+      return bad("expected true or false");
+    case "int":
+    case "uint": {
+      let n: bigint;
+      if (typeof value === "bigint") n = value;
+      else if (typeof value === "number" && Number.isInteger(value)) n = BigInt(value);
+      else if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) n = BigInt(value);
+      else return bad("expected an integer");
+      const [lo, hi] = INT_RANGES[type.name]!;
+      if (n < lo || n > hi) bad(`integer out of range [${lo}, ${hi}]`);
+      return type.byteSize === 8 ? n : Number(n);
+    }
+    case "float":
+      return parseFloatValue(value, type.byteSize!, bad);
+    case "complex": {
+      if (!Array.isArray(value) || value.length !== 2) return bad("expected [re, im]");
+      const half = type.byteSize! / 2;
+      return [parseFloatValue(value[0], half, bad), parseFloatValue(value[1], half, bad)] as const;
+    }
+    case "raw": {
+      if (value instanceof Uint8Array && value.length === type.byteSize) return value;
+      if (
+        Array.isArray(value) &&
+        value.length === type.byteSize &&
+        value.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)
+      ) {
+        return Uint8Array.from(value as number[]);
+      }
+      return bad(`expected an array of ${type.byteSize} byte values`);
+    }
+    case "string":
+      if (typeof value === "string") return value;
+      return bad("expected a string");
+  }
+}
+
+function parseFloatValue(value: unknown, byteSize: number, bad: (why: string) => never): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "bigint") return Number(value);
+  if (value === "NaN") return Number.NaN;
+  if (value === "Infinity") return Number.POSITIVE_INFINITY;
+  if (value === "-Infinity") return Number.NEGATIVE_INFINITY;
+  if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) {
+    // The raw IEEE bit pattern as an unsigned integer, independent of endianness.
+    if (value.length - 2 > byteSize * 2) bad(`hex bit pattern wider than ${byteSize * 8} bits`);
+    const bits = BigInt(value);
+    if (byteSize === 2) return float16BitsToNumber(Number(bits));
+    const view = new DataView(new ArrayBuffer(8));
+    if (byteSize === 4) {
+      view.setUint32(0, Number(bits));
+      return view.getFloat32(0);
+    }
+    view.setBigUint64(0, bits);
+    return view.getFloat64(0);
+  }
+  return bad('expected a number, "NaN", "Infinity", "-Infinity" or a "0x..." bit pattern');
+}
+
+/** The JSON form of a fill value, as zarr.json stores it. */
+export function serializeScalar(value: Scalar, type: DataType): unknown {
+  switch (type.kind) {
+    case "float":
+      return serializeFloat(value as number);
+    case "complex": {
+      const [re, im] = value as readonly [number, number];
+      return [serializeFloat(re), serializeFloat(im)];
+    }
+    case "raw":
+      return Array.from(value as Uint8Array);
+    default:
+      return value;
+  }
+}
+
+function serializeFloat(value: number): number | string {
+  if (Number.isNaN(value)) return "NaN";
+  if (value === Number.POSITIVE_INFINITY) return "Infinity";
+  if (value === Number.NEGATIVE_INFINITY) return "-Infinity";
+  return value;
+}
+
+/** Fill elements [start, end) of `data` with `value`. */
+export function fillData(data: ArrayData, value: Scalar, type: DataType, start = 0, end = data.length / type.lanes): void {
+  if (Array.isArray(data)) {
+    data.fill(value as string, start, end);
+    return;
+  }
+  const lanes = type.lanes;
+  if (lanes === 1) {
+    (data as Uint8Array).fill(slotValue(value) as number, start, end);
+    return;
+  }
+  const slots = type.kind === "complex" ? (value as readonly [number, number]) : (value as Uint8Array);
+  const out = data as Float64Array;
+  if (slots.every((s) => s === slots[0])) {
+    out.fill(slots[0]!, start * lanes, end * lanes);
+    return;
+  }
+  for (let i = start * lanes; i < end * lanes; i += lanes) {
+    for (let l = 0; l < lanes; l++) out[i + l] = slots[l]!;
+  }
+}
+
+/** Whether every element of `data` equals `value` (NaN equals NaN). */
+export function isAllFill(data: ArrayData, value: Scalar, type: DataType): boolean {
+  if (Array.isArray(data)) return data.every((s) => s === value);
+  const lanes = type.lanes;
+  const slots: ArrayLike<number | bigint> =
+    lanes === 1 ? [slotValue(value)] : type.kind === "complex" ? (value as readonly [number, number]) : (value as Uint8Array);
+  const nanAt = Array.from(slots, (s) => typeof s === "number" && Number.isNaN(s));
+  const arr = data as Float64Array;
+  for (let i = 0; i < arr.length; i += lanes) {
+    for (let l = 0; l < lanes; l++) {
+      const v = arr[i + l]!;
+      if (v !== slots[l] && !(nanAt[l] && Number.isNaN(v))) return false;
+    }
+  }
+  return true;
+}
+
+/** The value one slot of a lanes=1 typed array holds for `value`. */
+function slotValue(value: Scalar): number | bigint {
+  return typeof value === "boolean" ? (value ? 1 : 0) : (value as number | bigint);
+}
+
+function show(value: unknown): string {
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof Uint8Array) return `bytes[${value.length}]`;
+  return JSON.stringify(value) ?? String(value);
+}

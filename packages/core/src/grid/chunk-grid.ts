@@ -1,0 +1,52 @@
+import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import type { DimChunking } from "../selection.js";
+
+/** How an array of a given shape is divided into chunks. Regular grids ship with core; others register. */
+export interface ChunkGrid {
+  readonly name: string;
+  /** Chunking of each dimension. */
+  readonly dims: readonly DimChunking[];
+  /** Number of chunks along each dimension. */
+  gridShape(): number[];
+  /** Full (unclipped) shape of the chunk at `coords`. */
+  chunkShape(coords: readonly number[]): number[];
+  /** The `chunk_grid` metadata. */
+  toJSON(): { name: string; configuration: Record<string, unknown> };
+  /** The same grid for an array resized to `shape`. */
+  resize(shape: readonly number[]): ChunkGrid;
+}
+
+export type ChunkGridParser = (configuration: Record<string, unknown>, shape: readonly number[], field: string) => ChunkGrid;
+
+const parsers = new Map<string, ChunkGridParser>();
+
+/** Make a chunk grid name known to metadata parsing. */
+export function registerChunkGrid(name: string, parser: ChunkGridParser): void {
+  parsers.set(name, parser);
+}
+
+export function parseChunkGrid(value: unknown, shape: readonly number[], field = "chunk_grid"): ChunkGrid {
+  const entry = typeof value === "string" ? { name: value } : value;
+  if (typeof entry !== "object" || entry === null || typeof (entry as { name?: unknown }).name !== "string") {
+    throw new InvalidMetadataError(`${field} must be {"name": ..., "configuration": {...}}`, { field });
+  }
+  const { name, configuration = {} } = entry as { name: string; configuration?: Record<string, unknown> };
+  const parser = parsers.get(name);
+  if (!parser) {
+    throw new UnsupportedError(`${field}: unsupported chunk grid ${JSON.stringify(name)} (known: ${[...parsers.keys()].join(", ")})`, {
+      field,
+    });
+  }
+  return parser(configuration, shape, `${field}.configuration`);
+}
+
+/** Validate a list of positive safe integers of the array's rank. */
+export function positiveIntegers(value: unknown, rank: number, field: string): number[] {
+  if (!Array.isArray(value) || value.length !== rank || !value.every((v) => Number.isSafeInteger(v) && v > 0)) {
+    throw new InvalidMetadataError(
+      `${field} must be ${rank} positive integers (one per dimension), got ${JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`,
+      { field },
+    );
+  }
+  return value as number[];
+}

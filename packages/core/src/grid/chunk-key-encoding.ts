@@ -1,0 +1,32 @@
+import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+
+export interface ChunkKeyEncoding {
+  /** The store key of a chunk, relative to the array's path. */
+  encode(coords: readonly number[]): string;
+  toJSON(): { name: string; configuration: { separator: "/" | "." } };
+}
+
+export function parseChunkKeyEncoding(value: unknown, field = "chunk_key_encoding"): ChunkKeyEncoding {
+  const entry = typeof value === "string" ? { name: value } : value;
+  if (typeof entry !== "object" || entry === null) {
+    throw new InvalidMetadataError(`${field} must be {"name": ..., "configuration": {...}}`, { field });
+  }
+  const { name, configuration = {} } = entry as { name?: unknown; configuration?: { separator?: unknown } };
+  if (name !== "default" && name !== "v2") {
+    throw new UnsupportedError(`${field}: unsupported chunk key encoding ${JSON.stringify(name)} (known: default, v2)`, { field });
+  }
+  const separator = configuration.separator ?? (name === "default" ? "/" : ".");
+  if (separator !== "/" && separator !== ".") {
+    const sepField = `${field}.configuration.separator`;
+    throw new InvalidMetadataError(`${sepField} must be "/" or ".", got ${JSON.stringify(separator)}`, { field: sepField });
+  }
+  return chunkKeyEncoding(name, separator);
+}
+
+export function chunkKeyEncoding(name: "default" | "v2", separator: "/" | "."): ChunkKeyEncoding {
+  return {
+    encode: (coords) =>
+      name === "default" ? ["c", ...coords].join(separator) : coords.length === 0 ? "0" : coords.join(separator),
+    toJSON: () => ({ name, configuration: { separator } }),
+  };
+}

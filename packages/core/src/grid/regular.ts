@@ -1,0 +1,26 @@
+import type { DimChunking } from "../selection.js";
+import { type ChunkGrid, positiveIntegers } from "./chunk-grid.js";
+
+function regularDim(size: number): DimChunking {
+  return {
+    chunkIndex: (coord) => Math.floor(coord / size),
+    chunkStart: (index) => index * size,
+    chunkLength: () => size,
+    maxChunkLength: size,
+  };
+}
+
+export function regularChunkGrid(shape: readonly number[], chunkShape: readonly number[]): ChunkGrid {
+  return {
+    name: "regular",
+    dims: chunkShape.map(regularDim),
+    gridShape: () => shape.map((n, d) => Math.ceil(n / chunkShape[d]!)),
+    chunkShape: () => [...chunkShape],
+    toJSON: () => ({ name: "regular", configuration: { chunk_shape: [...chunkShape] } }),
+    resize: (newShape) => regularChunkGrid(newShape, chunkShape),
+  };
+}
+
+export function parseRegularChunkGrid(configuration: Record<string, unknown>, shape: readonly number[], field: string): ChunkGrid {
+  return regularChunkGrid(shape, positiveIntegers(configuration.chunk_shape, shape.length, `${field}.chunk_shape`));
+}

@@ -1,0 +1,49 @@
+import "./register.js";
+
+export * from "@zarrkit/registry";
+export { type ArrayOptions, type NdArray, ZarrArray } from "./array.js";
+export { forEachConcurrent } from "./concurrency.js";
+export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
+export type { CreateArrayOptions } from "./create-options.js";
+export { type DataType, dataType, isDataOfType } from "./data-types.js";
+export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
+export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
+export { type ChunkGrid, type ChunkGridParser, parseChunkGrid, positiveIntegers, registerChunkGrid } from "./grid/chunk-grid.js";
+export { type ChunkKeyEncoding, chunkKeyEncoding, parseChunkKeyEncoding } from "./grid/chunk-key-encoding.js";
+export { regularChunkGrid } from "./grid/regular.js";
+export { ZarrGroup } from "./group.js";
+export {
+  type CreateNodeOptions,
+  createArray,
+  createGroup,
+  open,
+  openArray,
+  openGroup,
+  type ZarrNode,
+} from "./hierarchy.js";
+export { withKeyLock } from "./keyed-lock.js";
+export { encodeJson, parseJson, stringifyJson } from "./metadata/json.js";
+export {
+  type ArrayMetadata,
+  type GroupMetadata,
+  type ParsedArrayMetadata,
+  parseArrayMetadata,
+  parseGroupMetadata,
+} from "./metadata/node-metadata.js";
+export { type ChunkWriteOptions, type CodecOptions, CodecPipeline, normalizeCodecMetadata } from "./pipeline.js";
+export {
+  cartesian,
+  type DimChunking,
+  type DimChunkPart,
+  dimensionParts,
+  type NormalizedSelection,
+  normalizeSelection,
+  product,
+  type Selection,
+  type Slice,
+  slice,
+  sliceCount,
+} from "./selection.js";
+export { MemoryStore, namedMemoryStore } from "./store/memory-store.js";
+export { isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
+export { bytesValue, rangeBounds, storedValue } from "./store/stored-value.js";

@@ -1,0 +1,167 @@
+import { type CodecMetadata, InvalidMetadataError, type Scalar, UnsupportedError } from "@zarrkit/registry";
+import { type DataType, dataType } from "../data-types.js";
+import { parseScalar } from "../fill-value.js";
+import { type ChunkGrid, parseChunkGrid } from "../grid/chunk-grid.js";
+import { type ChunkKeyEncoding, parseChunkKeyEncoding } from "../grid/chunk-key-encoding.js";
+import { product } from "../selection.js";
+
+/** zarr.json of an array, as stored (snake_case). */
+export interface ArrayMetadata {
+  zarr_format: 3;
+  node_type: "array";
+  shape: number[];
+  data_type: string | { name: string; configuration?: Record<string, unknown> };
+  chunk_grid: { name: string; configuration: Record<string, unknown> };
+  chunk_key_encoding: { name: string; configuration?: Record<string, unknown> };
+  fill_value: unknown;
+  codecs: CodecMetadata[];
+  attributes: Record<string, unknown>;
+  dimension_names?: (string | null)[];
+  storage_transformers?: unknown[];
+  [extension: string]: unknown;
+}
+
+/** zarr.json of a group. */
+export interface GroupMetadata {
+  zarr_format: 3;
+  node_type: "group";
+  attributes: Record<string, unknown>;
+  [extension: string]: unknown;
+}
+
+export interface ParsedArrayMetadata {
+  metadata: ArrayMetadata;
+  dataType: DataType;
+  grid: ChunkGrid;
+  keyEncoding: ChunkKeyEncoding;
+  fillValue: Scalar;
+}
+
+const ARRAY_FIELDS = new Set([
+  "zarr_format",
+  "node_type",
+  "shape",
+  "data_type",
+  "chunk_grid",
+  "chunk_key_encoding",
+  "fill_value",
+  "codecs",
+  "attributes",
+  "dimension_names",
+  "storage_transformers",
+]);
+const GROUP_FIELDS = new Set(["zarr_format", "node_type", "attributes"]);
+
+/** The largest chunk we will allocate: typed arrays past 2^31 elements are not portable across engines. */
+const MAX_CHUNK_ELEMENTS = 2 ** 31 - 1;
+
+export function checkNodeHeader(doc: unknown, key: string): "array" | "group" {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new InvalidMetadataError(`${key} must hold a JSON object`, { key });
+  }
+  const { zarr_format, node_type } = doc as Record<string, unknown>;
+  if (zarr_format !== 3) {
+    throw new UnsupportedError(`${key}: zarr_format must be 3, got ${JSON.stringify(zarr_format)}`, { key, field: "zarr_format" });
+  }
+  if (node_type !== "array" && node_type !== "group") {
+    throw new InvalidMetadataError(`${key}: node_type must be "array" or "group", got ${JSON.stringify(node_type)}`, {
+      key,
+      field: "node_type",
+    });
+  }
+  return node_type;
+}
+
+/** Refuse unknown fields unless they declare `"must_understand": false`. */
+function checkExtensions(doc: Record<string, unknown>, known: Set<string>, key: string): void {
+  for (const [field, value] of Object.entries(doc)) {
+    if (known.has(field)) continue;
+    if (typeof value === "object" && value !== null && (value as { must_understand?: unknown }).must_understand === false) continue;
+    throw new UnsupportedError(
+      `${key}: unknown field ${JSON.stringify(field)} without "must_understand": false; this reader cannot safely open it`,
+      { key, field },
+    );
+  }
+}
+
+function attributes(doc: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = doc.attributes ?? {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidMetadataError(`${key}: attributes must be a JSON object`, { key, field: "attributes" });
+  }
+  return value as Record<string, unknown>;
+}
+
+export function parseGroupMetadata(doc: unknown, key: string): GroupMetadata {
+  if (checkNodeHeader(doc, key) !== "group") {
+    throw new InvalidMetadataError(`${key} describes an array, not a group`, { key, field: "node_type" });
+  }
+  const record = doc as Record<string, unknown>;
+  checkExtensions(record, GROUP_FIELDS, key);
+  return { ...record, zarr_format: 3, node_type: "group", attributes: attributes(record, key) };
+}
+
+export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetadata {
+  if (checkNodeHeader(doc, key) !== "array") {
+    throw new InvalidMetadataError(`${key} describes a group, not an array`, { key, field: "node_type" });
+  }
+  const record = doc as Record<string, unknown>;
+  checkExtensions(record, ARRAY_FIELDS, key);
+  const fail = (field: string, why: string): never => {
+    throw new InvalidMetadataError(`${key}: ${field} ${why}`, { key, field });
+  };
+  const shape = record.shape;
+  if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    fail("shape", `must be a list of non-negative integers below 2^53, got ${describe(shape)}`);
+  }
+  const rank = (shape as number[]).length;
+  const type = withKey(key, () => dataType(record.data_type));
+  const grid = withKey(key, () => parseChunkGrid(record.chunk_grid, shape as number[]));
+  const largest = grid.dims.map((dim) => dim.maxChunkLength);
+  if (product(largest) > MAX_CHUNK_ELEMENTS) {
+    throw new UnsupportedError(
+      `${key}: chunks of shape [${largest.join(", ")}] have more than ${MAX_CHUNK_ELEMENTS} elements and cannot be held in memory`,
+      { key, field: "chunk_grid" },
+    );
+  }
+  const keyEncoding = withKey(key, () => parseChunkKeyEncoding(record.chunk_key_encoding ?? { name: "default" }));
+  if (!("fill_value" in record)) fail("fill_value", "is required");
+  const fillValue = withKey(key, () => parseScalar(record.fill_value, type));
+  if (!Array.isArray(record.codecs) || record.codecs.length === 0) fail("codecs", "must be a non-empty list");
+  const names = record.dimension_names;
+  if (names !== undefined && (!Array.isArray(names) || names.length !== rank || !names.every((n) => n === null || typeof n === "string"))) {
+    fail("dimension_names", `must be ${rank} strings or nulls, got ${describe(names)}`);
+  }
+  const transformers = record.storage_transformers ?? [];
+  if (!Array.isArray(transformers)) fail("storage_transformers", "must be a list");
+  for (const [i, t] of (transformers as unknown[]).entries()) {
+    if ((t as { must_understand?: unknown })?.must_understand === false) continue;
+    throw new UnsupportedError(`${key}: storage_transformers[${i}] ${describe((t as { name?: unknown })?.name ?? t)} is not supported`, {
+      key,
+      field: `storage_transformers[${i}]`,
+    });
+  }
+  const metadata = {
+    ...record,
+    shape: [...(shape as number[])],
+    attributes: attributes(record, key),
+  } as ArrayMetadata;
+  return { metadata, dataType: type, grid, keyEncoding, fillValue };
+}
+
+/** Add the zarr.json key to errors raised by field parsers. */
+function withKey<T>(key: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof InvalidMetadataError || error instanceof UnsupportedError) {
+      const Ctor = error.constructor as new (message: string, context: object) => Error;
+      throw new Ctor(`${key}: ${error.message}`, { key, field: error.field, cause: error });
+    }
+    throw error;
+  }
+}
+
+function describe(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
+}

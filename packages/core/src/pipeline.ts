@@ -1,0 +1,207 @@
+import {
+  type ArrayRegion,
+  type ArrayToArrayCodec,
+  type ArrayToBytesCodec,
+  type BytesToBytesCodec,
+  type Chunk,
+  type ChunkSpec,
+  type Codec,
+  type CodecContext,
+  type CodecMetadata,
+  type DimSlice,
+  InvalidMetadataError,
+  resolveCodec,
+  type StoredValue,
+  type WriteSource,
+} from "@zarrkit/registry";
+import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
+import { type DataType, dataType } from "./data-types.js";
+import { isAllFill } from "./fill-value.js";
+import { product, sliceCount } from "./selection.js";
+import { bytesValue } from "./store/stored-value.js";
+
+/** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata. */
+export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+export interface ChunkWriteOptions {
+  /** Store chunks that equal the fill value everywhere instead of deleting them. */
+  writeEmptyChunks?: boolean;
+}
+
+/** A codec entry of zarr.json in its object form (v3.1 also allows a bare name string). */
+export function normalizeCodecMetadata(entry: unknown, field: string): CodecMetadata {
+  if (typeof entry === "string") return { name: entry };
+  if (typeof entry !== "object" || entry === null || typeof (entry as CodecMetadata).name !== "string") {
+    throw new InvalidMetadataError(`${field} must be a codec object with a "name", got ${JSON.stringify(entry)}`, { field });
+  }
+  const { configuration } = entry as CodecMetadata;
+  if (configuration !== undefined && (typeof configuration !== "object" || configuration === null || Array.isArray(configuration))) {
+    throw new InvalidMetadataError(`${field}.configuration must be an object`, { field: `${field}.configuration` });
+  }
+  return entry as CodecMetadata;
+}
+
+/**
+ * A validated codec chain: array->array codecs, one array->bytes codec,
+ * bytes->bytes codecs. Reads and writes of part of a chunk go to the
+ * array->bytes codec's partial hooks when the chain allows it.
+ */
+export class CodecPipeline {
+  private constructor(
+    readonly spec: ChunkSpec,
+    private readonly arrayToArray: { codec: ArrayToArrayCodec; spec: ChunkSpec }[],
+    readonly arrayToBytes: ArrayToBytesCodec,
+    private readonly bytesSpec: ChunkSpec,
+    private readonly bytesToBytes: BytesToBytesCodec[],
+  ) {}
+
+  static async create(codecs: unknown, spec: ChunkSpec, options: CodecOptions = {}, field = "codecs"): Promise<CodecPipeline> {
+    if (!Array.isArray(codecs) || codecs.length === 0) {
+      throw new InvalidMetadataError(`${field} must be a non-empty list of codecs`, { field });
+    }
+    const arrayToArray: { codec: ArrayToArrayCodec; spec: ChunkSpec }[] = [];
+    let arrayToBytes: { codec: ArrayToBytesCodec; spec: ChunkSpec } | undefined;
+    const bytesToBytes: BytesToBytesCodec[] = [];
+    let current = spec;
+    for (const [i, raw] of codecs.entries()) {
+      const entryField = `${field}[${i}]`;
+      const meta = normalizeCodecMetadata(raw, entryField);
+      const factory = await resolveCodec(meta.name, entryField);
+      const codec: Codec = await factory(meta.configuration ?? {}, {
+        spec: current,
+        field: entryField,
+        options: options[meta.name] ?? {},
+        allOptions: options,
+      });
+      const misplaced = (why: string) =>
+        new InvalidMetadataError(`${entryField} (${meta.name}) ${why}`, { field: entryField });
+      if (codec.kind === "array_to_array") {
+        if (arrayToBytes) throw misplaced("is an array->array codec and must come before the array->bytes codec");
+        arrayToArray.push({ codec, spec: current });
+        current = codec.encodedSpec(current);
+      } else if (codec.kind === "array_to_bytes") {
+        if (arrayToBytes) {
+          throw misplaced(`is a second array->bytes codec (after ${arrayToBytes.codec.name}); exactly one is allowed`);
+        }
+        arrayToBytes = { codec, spec: current };
+      } else {
+        if (!arrayToBytes) throw misplaced("is a bytes->bytes codec and must come after the array->bytes codec");
+        bytesToBytes.push(codec);
+      }
+    }
+    if (!arrayToBytes) {
+      throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, { field });
+    }
+    return new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes);
+  }
+
+  get dataType(): DataType {
+    return dataType(this.spec.dataType.name);
+  }
+
+  toJSON(): CodecMetadata[] {
+    return [...this.arrayToArray.map((a) => a.codec), this.arrayToBytes, ...this.bytesToBytes].map((c) => c.toJSON());
+  }
+
+  /** Encoded size of every chunk, when the chain makes it fixed. */
+  encodedSize(): number | undefined {
+    let size = this.arrayToBytes.encodedSize?.(this.bytesSpec);
+    for (const codec of this.bytesToBytes) {
+      if (size === undefined) return undefined;
+      size = codec.encodedSize?.(size);
+    }
+    return size;
+  }
+
+  async encode(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
+    for (const { codec, spec } of this.arrayToArray) chunk = await codec.encode(chunk, spec, ctx);
+    let bytes = await this.arrayToBytes.encode(chunk, this.bytesSpec, ctx);
+    for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes, ctx);
+    return bytes;
+  }
+
+  async decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> {
+    bytes = await this.decodeBytes(bytes, ctx);
+    let chunk = await this.arrayToBytes.decode(bytes, this.bytesSpec, ctx);
+    for (let i = this.arrayToArray.length - 1; i >= 0; i--) {
+      const { codec, spec } = this.arrayToArray[i]!;
+      chunk = await codec.decode(chunk, spec, ctx);
+    }
+    return chunk;
+  }
+
+  private async decodeBytes(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> {
+    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) bytes = await this.bytesToBytes[i]!.decode(bytes, ctx);
+    return bytes;
+  }
+
+  private async encodeBytes(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> {
+    for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes, ctx);
+    return bytes;
+  }
+
+  /** Whether the array->bytes codec sees the stored value itself (no array->array codecs in front of it). */
+  private get partialCapable(): boolean {
+    return this.arrayToArray.length === 0;
+  }
+
+  /** Decode `selection` of the stored chunk into `out`; a missing chunk reads as the fill value. */
+  async decodeInto(value: StoredValue, selection: DimSlice[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
+    const a2b = this.arrayToBytes;
+    if (this.partialCapable && a2b.decodeInto && this.bytesToBytes.length === 0) {
+      return a2b.decodeInto(value, selection, this.bytesSpec, out, ctx);
+    }
+    const stored = await value.get(ctx);
+    if (stored === undefined) {
+      fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), this.spec.fillValue, this.dataType);
+      return;
+    }
+    if (this.partialCapable && a2b.decodeInto) {
+      const bytes = await this.decodeBytes(stored, ctx);
+      return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
+    }
+    copySelection(await this.decode(stored, ctx), selection, out, this.dataType);
+  }
+
+  /**
+   * Write `source` into `selection` of the stored chunk: through the
+   * array->bytes codec's partial encoder when there is one, otherwise by
+   * read-modify-write. A chunk left all fill value is deleted unless
+   * `writeEmptyChunks` is set.
+   */
+  async encodeInto(
+    value: StoredValue,
+    selection: DimSlice[],
+    source: WriteSource,
+    ctx: CodecContext,
+    options: ChunkWriteOptions = {},
+  ): Promise<void> {
+    const a2b = this.arrayToBytes;
+    if (this.partialCapable && a2b.encodeInto) {
+      if (this.bytesToBytes.length === 0) return a2b.encodeInto(value, selection, source, this.bytesSpec, ctx);
+      const stored = await value.get(ctx);
+      const inner = bytesValue(value.key, stored && (await this.decodeBytes(stored, ctx)));
+      await a2b.encodeInto(inner, selection, source, this.bytesSpec, ctx);
+      const result = inner.current();
+      return result === undefined ? value.delete!(ctx) : value.set!(await this.encodeBytes(result, ctx), ctx);
+    }
+    const type = this.dataType;
+    const shape = [...this.spec.shape];
+    const whole = selection.every((s, d) => s.start === 0 && s.step === 1 && s.stop === shape[d]);
+    let chunk: Chunk;
+    const stored = whole ? undefined : await value.get(ctx);
+    if (stored !== undefined) {
+      chunk = await this.decode(stored, ctx);
+    } else {
+      chunk = { data: type.allocate(product(shape)), shape };
+      if (!whole) fillSelection(chunk, blockSlices(shape.map(() => 0), shape), this.spec.fillValue, type);
+    }
+    if ("fill" in source) fillSelection(chunk, selection, source.fill, type);
+    else copyIntoSelection(source, chunk, selection, type);
+    if (!options.writeEmptyChunks && isAllFill(chunk.data, this.spec.fillValue, type)) {
+      await value.delete!(ctx);
+      return;
+    }
+    await value.set!(await this.encode(chunk, ctx), ctx);
+  }
+}

@@ -1,0 +1,11 @@
+// Core's own built-ins: every array needs an array->bytes codec, and
+// memory:// stores and regular grids need nothing beyond core.
+import { registerCodec, registerStore } from "@zarrkit/registry";
+import { registerChunkGrid } from "./grid/chunk-grid.js";
+import { parseRegularChunkGrid } from "./grid/regular.js";
+import { namedMemoryStore } from "./store/memory-store.js";
+
+registerCodec("bytes", () => import("./codecs/bytes.js").then((m) => m.bytesCodecFactory));
+registerCodec("transpose", () => import("./codecs/transpose.js").then((m) => m.transposeCodecFactory));
+registerChunkGrid("regular", parseRegularChunkGrid);
+registerStore("memory", (url) => namedMemoryStore(decodeURIComponent(url.host + url.pathname)));

@@ -1,0 +1,141 @@
+import { type DimSlice, InvalidSelectionError } from "@zarrkit/registry";
+
+/** A Python-style slice; omitted bounds mean the whole dimension. */
+export interface Slice {
+  readonly kind: "slice";
+  readonly start: number | null;
+  readonly stop: number | null;
+  readonly step: number | null;
+}
+
+/** `slice(stop)` or `slice(start, stop, step)`, with negative indices counting from the end. */
+export function slice(start: number | null = null, stop?: number | null, step: number | null = null): Slice {
+  if (stop === undefined) return { kind: "slice", start: null, stop: start, step };
+  return { kind: "slice", start, stop, step };
+}
+
+/** Per dimension: an integer (dropped from the result shape), a slice, or null for everything. */
+export type Selection = ReadonlyArray<number | Slice | null>;
+
+/** A selection resolved against a shape: every dimension a DimSlice; `dropped` marks integer indices. */
+export interface NormalizedSelection {
+  slices: DimSlice[];
+  /** Number of selected indices per dimension. */
+  counts: number[];
+  /** Dimensions indexed by an integer, absent from the result shape. */
+  dropped: boolean[];
+}
+
+export function normalizeSelection(selection: Selection | null | undefined, shape: readonly number[]): NormalizedSelection {
+  const sel = selection ?? [];
+  if (sel.length > shape.length) {
+    throw new InvalidSelectionError(`Selection has ${sel.length} dimensions but the array has ${shape.length}`);
+  }
+  const slices: DimSlice[] = [];
+  const counts: number[] = [];
+  const dropped: boolean[] = [];
+  shape.forEach((size, dim) => {
+    const s = sel[dim] ?? null;
+    if (typeof s === "number") {
+      if (!Number.isInteger(s) || s < -size || s >= size) {
+        throw new InvalidSelectionError(`Index ${s} is out of bounds for dimension ${dim} of size ${size}`);
+      }
+      const i = s < 0 ? s + size : s;
+      slices.push({ start: i, stop: i + 1, step: 1 });
+      counts.push(1);
+      dropped.push(true);
+      return;
+    }
+    if (s !== null && (typeof s !== "object" || s.kind !== "slice")) {
+      throw new InvalidSelectionError(`Dimension ${dim}: expected an integer, slice(...) or null, got ${String(s)}`);
+    }
+    const step = s?.step ?? 1;
+    if (!Number.isInteger(step) || step < 1) {
+      throw new InvalidSelectionError(`Dimension ${dim}: slice step must be an integer >= 1, got ${step}`);
+    }
+    const start = clampIndex(s?.start ?? 0, size, dim, "start");
+    const stop = Math.max(start, clampIndex(s?.stop ?? size, size, dim, "stop"));
+    slices.push({ start, stop, step });
+    counts.push(Math.ceil((stop - start) / step));
+    dropped.push(false);
+  });
+  return { slices, counts, dropped };
+}
+
+function clampIndex(value: number, size: number, dim: number, what: string): number {
+  if (!Number.isInteger(value)) {
+    throw new InvalidSelectionError(`Dimension ${dim}: slice ${what} must be an integer, got ${value}`);
+  }
+  const v = value < 0 ? value + size : value;
+  return Math.min(Math.max(v, 0), size);
+}
+
+/** Along one dimension: which chunk, the part of the selection inside it, and where that part lands in the output. */
+export interface DimChunkPart {
+  chunkIndex: number;
+  /** Selection in chunk-local coordinates. */
+  local: DimSlice;
+  /** Position of the part's first selected index in the output. */
+  outOffset: number;
+  count: number;
+}
+
+/** How one dimension is divided into chunks: edges may vary (rectilinear grids). */
+export interface DimChunking {
+  /** Index of the chunk holding coordinate `coord`. */
+  chunkIndex(coord: number): number;
+  chunkStart(index: number): number;
+  /** Full (unclipped) length of chunk `index`. */
+  chunkLength(index: number): number;
+  /** The longest chunk along this dimension. */
+  readonly maxChunkLength: number;
+}
+
+export function dimensionParts(sel: DimSlice, chunking: DimChunking): DimChunkPart[] {
+  const parts: DimChunkPart[] = [];
+  if (sel.stop <= sel.start) return parts;
+  let next = sel.start;
+  let outOffset = 0;
+  while (next < sel.stop) {
+    const chunkIndex = chunking.chunkIndex(next);
+    const chunkStart = chunking.chunkStart(chunkIndex);
+    const chunkEnd = Math.min(chunkStart + chunking.chunkLength(chunkIndex), sel.stop);
+    const count = Math.ceil((chunkEnd - next) / sel.step);
+    parts.push({
+      chunkIndex,
+      local: { start: next - chunkStart, stop: next - chunkStart + (count - 1) * sel.step + 1, step: sel.step },
+      outOffset,
+      count,
+    });
+    outOffset += count;
+    next += count * sel.step;
+  }
+  return parts;
+}
+
+/** Every combination of per-dimension parts (the chunks a selection touches), in C order. */
+export function* cartesian<T>(lists: readonly (readonly T[])[]): Generator<T[]> {
+  if (lists.some((l) => l.length === 0)) return;
+  const idx = new Array<number>(lists.length).fill(0);
+  while (true) {
+    yield lists.map((l, d) => l[idx[d]!]!);
+    let d = lists.length - 1;
+    while (d >= 0) {
+      idx[d]!++;
+      if (idx[d]! < lists[d]!.length) break;
+      idx[d] = 0;
+      d--;
+    }
+    if (d < 0) return;
+  }
+}
+
+export function sliceCount(s: DimSlice): number {
+  return s.stop <= s.start ? 0 : Math.ceil((s.stop - s.start) / s.step);
+}
+
+export function product(values: readonly number[]): number {
+  let n = 1;
+  for (const v of values) n *= v;
+  return n;
+}

@@ -1,0 +1,52 @@
+import type { RangeQuery, Store } from "@zarrkit/registry";
+
+export interface StoreRequest {
+  method: "get" | "getRange" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate";
+  key: string;
+  range?: RangeQuery;
+  /** Bytes returned (reads) or sent (writes). */
+  bytes: number;
+}
+
+const READS = new Set<StoreRequest["method"]>(["get", "getRange", "getVersioned"]);
+
+export function isRead(request: StoreRequest): boolean {
+  return READS.has(request.method);
+}
+
+function byteCount(method: StoreRequest["method"], args: unknown[], result: unknown): number {
+  if (READS.has(method)) {
+    const value = method === "getVersioned" ? (result as { value?: Uint8Array } | undefined)?.value : result;
+    return value instanceof Uint8Array ? value.byteLength : 0;
+  }
+  const sent = args.find((a) => a instanceof Uint8Array) as Uint8Array | undefined;
+  return sent?.byteLength ?? 0;
+}
+
+/**
+ * A store that reports every request (after it completes) to `onRequest`, for
+ * tools, tests and benchmarks that count requests and bytes. It has exactly
+ * the capabilities of the wrapped store.
+ */
+export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) => void): Store {
+  const wrapped: Record<string, unknown> = {};
+  const methods: StoreRequest["method"][] = ["get", "getRange", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate"];
+  for (const method of methods) {
+    const fn = inner[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    if (typeof fn !== "function") continue;
+    wrapped[method] = async (...args: unknown[]) => {
+      const result = await fn.apply(inner, args);
+      const key = method === "listDir" ? String(args[0]) : (args[0] as string);
+      const range = method === "getRange" ? (args[1] as RangeQuery) : undefined;
+      onRequest({ method, key, ...(range ? { range } : {}), bytes: byteCount(method, args.slice(1), result) });
+      return result;
+    };
+  }
+  if (typeof inner.list === "function") {
+    wrapped.list = (prefix: string, options?: unknown) => {
+      onRequest({ method: "list", key: prefix, bytes: 0 });
+      return inner.list!(prefix, options as never);
+    };
+  }
+  return wrapped as unknown as Store;
+}

@@ -1,0 +1,48 @@
+import type { RangeQuery, Store, StoredValue } from "@zarrkit/registry";
+
+/** One key of a store, with exactly the capabilities the store has. */
+export function storedValue(store: Store, key: string): StoredValue {
+  const value: StoredValue = { key, get: (options) => store.get(key, options) };
+  if (store.getRange) value.getRange = (range, options) => store.getRange!(key, range, options);
+  if (store.getVersioned) value.getVersioned = (options) => store.getVersioned!(key, options);
+  if (store.size) value.size = (options) => store.size!(key, options);
+  if (store.set) value.set = (bytes, options) => store.set!(key, bytes, options);
+  if (store.delete) value.delete = (options) => store.delete!(key, options);
+  if (store.append) value.append = (bytes, options) => store.append!(key, bytes, options);
+  if (store.setRange) value.setRange = (offset, bytes, options) => store.setRange!(key, offset, bytes, options);
+  if (store.truncate) value.truncate = (length, options) => store.truncate!(key, length, options);
+  return value;
+}
+
+/** Resolve a range against a value of `size` bytes: [start, end), clipped to the value. */
+export function rangeBounds(range: RangeQuery, size: number): [number, number] {
+  if ("suffixLength" in range) return [Math.max(0, size - range.suffixLength), size];
+  const start = Math.min(range.offset, size);
+  return [start, Math.min(size, range.offset + range.length)];
+}
+
+/**
+ * Bytes already in memory seen as a stored value, so partial decoders and
+ * encoders run unchanged on, e.g., a shard nested inside another shard.
+ * Writes replace the held bytes; `current()` returns them.
+ */
+export function bytesValue(key: string, initial: Uint8Array | undefined): StoredValue & { current(): Uint8Array | undefined } {
+  let bytes = initial;
+  return {
+    key,
+    current: () => bytes,
+    get: async () => bytes,
+    getRange: async (range) => {
+      if (!bytes) return undefined;
+      const [start, end] = rangeBounds(range, bytes.length);
+      return bytes.subarray(start, end);
+    },
+    size: async () => bytes?.length,
+    set: async (value) => {
+      bytes = value;
+    },
+    delete: async () => {
+      bytes = undefined;
+    },
+  };
+}
