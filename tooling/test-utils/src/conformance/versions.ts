@@ -1,0 +1,154 @@
+import { expect } from "vitest";
+import { expectBytes, sequence, text } from "./bytes.js";
+import { expectPreconditionFailed, settle } from "./errors.js";
+import type { ConformanceCheck } from "./types.js";
+
+// Conditional writes are checked on stores that expose versions: a store that
+// hands out version tokens promises to honour them in `set`.
+export const versionChecks: ConformanceCheck[] = [
+  {
+    group: "getVersioned",
+    name: "returns undefined for a missing key",
+    needs: ["getVersioned"],
+    async run({ store }) {
+      expect(await store.getVersioned!("missing")).toBe(undefined);
+    },
+  },
+  {
+    group: "getVersioned",
+    name: "returns the value and a non-empty version that is stable while nothing changes",
+    needs: ["getVersioned", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(40));
+      const first = await store.getVersioned!("k");
+      expectBytes(first?.value, sequence(40));
+      expect(typeof first?.version === "string" && first.version.length > 0, "version should be a non-empty string").toBe(true);
+      const second = await store.getVersioned!("k");
+      expect(second?.version, "version of an unchanged value").toBe(first?.version);
+      const empty = new Uint8Array(0);
+      await put("empty", empty);
+      expectBytes((await store.getVersioned!("empty"))?.value, empty, "empty value");
+    },
+  },
+  {
+    group: "getVersioned",
+    name: "the version changes whenever set replaces the value, even with one of the same size",
+    needs: ["getVersioned", "set"],
+    async run({ store }) {
+      const seen = new Set<string>();
+      for (let i = 0; i < 4; i++) {
+        await store.set!("k", sequence(64, i));
+        const current = await store.getVersioned!("k");
+        expectBytes(current?.value, sequence(64, i), `value ${i}`);
+        expect(seen.has(current!.version), `version after write ${i} should be new`).toBe(false);
+        seen.add(current!.version);
+      }
+    },
+  },
+  {
+    group: "getVersioned",
+    name: "the version changes after append, setRange and truncate",
+    needs: ["getVersioned", "write", ["append", "setRange", "truncate"]],
+    async run({ store, put }) {
+      const versions: string[] = [];
+      const record = async (what: string) => {
+        const current = await store.getVersioned!("k");
+        expect(versions, `version after ${what} should be new`).not.toContain(current!.version);
+        versions.push(current!.version);
+      };
+      await put("k", sequence(32));
+      await record("the first write");
+      if (store.append) {
+        await store.append("k", sequence(4));
+        await record("append");
+      }
+      if (store.setRange) {
+        await store.setRange("k", 0, sequence(4, 100));
+        await record("setRange");
+      }
+      if (store.truncate) {
+        await store.truncate("k", 16);
+        await record("truncate");
+      }
+    },
+  },
+  {
+    group: "conditional set",
+    name: 'ifNoneMatch: "*" creates a missing key',
+    needs: ["set", "getVersioned"],
+    async run({ store }) {
+      await store.set!("k", text("created"), { ifNoneMatch: "*" });
+      expectBytes(await store.get("k"), text("created"));
+    },
+  },
+  {
+    group: "conditional set",
+    name: 'ifNoneMatch: "*" on an existing key throws PreconditionFailedError and keeps the value',
+    needs: ["set", "getVersioned"],
+    async run({ store }) {
+      await store.set!("k", text("original"));
+      await expectPreconditionFailed(store.set!("k", text("replaced"), { ifNoneMatch: "*" }), 'set with ifNoneMatch: "*" on an existing key');
+      expectBytes(await store.get("k"), text("original"));
+    },
+  },
+  {
+    group: "conditional set",
+    name: "ifMatch with the current version succeeds",
+    needs: ["set", "getVersioned"],
+    async run({ store }) {
+      await store.set!("k", text("v1"));
+      const { version } = (await store.getVersioned!("k"))!;
+      await store.set!("k", text("v2"), { ifMatch: version });
+      expectBytes(await store.get("k"), text("v2"));
+    },
+  },
+  {
+    group: "conditional set",
+    name: "ifMatch with a stale version throws PreconditionFailedError and keeps the value",
+    needs: ["set", "getVersioned"],
+    async run({ store }) {
+      await store.set!("k", text("v1"));
+      const stale = (await store.getVersioned!("k"))!.version;
+      await store.set!("k", text("v2")); // same size: a size-based version would not notice
+      await expectPreconditionFailed(store.set!("k", text("v3"), { ifMatch: stale }), "set with a stale ifMatch");
+      expectBytes(await store.get("k"), text("v2"));
+    },
+  },
+  {
+    group: "conditional set",
+    name: "ifMatch on a missing key throws PreconditionFailedError and creates nothing",
+    needs: ["set", "getVersioned"],
+    async run({ store }) {
+      await store.set!("k", text("v1"));
+      const { version } = (await store.getVersioned!("k"))!;
+      await expectPreconditionFailed(store.set!("other", text("v2"), { ifMatch: version }), "set with ifMatch on a missing key");
+      expect(await store.get("other")).toBe(undefined);
+    },
+  },
+  {
+    group: "conditional set",
+    name: 'of concurrent ifNoneMatch: "*" creates, exactly one wins',
+    needs: ["set", "getVersioned"],
+    async run({ store }) {
+      const values = Array.from({ length: 6 }, (_, i) => text(`writer ${i}`));
+      const { fulfilled, reasons } = await settle(values.map((value) => store.set!("k", value, { ifNoneMatch: "*" })));
+      expect(fulfilled, "writers that succeeded").toBe(1);
+      for (const reason of reasons) expect((reason as { code?: unknown }).code).toBe("PRECONDITION_FAILED");
+      const stored = new TextDecoder().decode(await store.get("k"));
+      expect(stored).toMatch(/^writer \d$/);
+    },
+  },
+  {
+    group: "conditional set",
+    name: "of concurrent writes with the same ifMatch version, exactly one wins",
+    needs: ["set", "getVersioned"],
+    async run({ store }) {
+      await store.set!("k", text("base"));
+      const { version } = (await store.getVersioned!("k"))!;
+      const values = Array.from({ length: 6 }, (_, i) => text(`writer ${i}`));
+      const { fulfilled, reasons } = await settle(values.map((value) => store.set!("k", value, { ifMatch: version })));
+      expect(fulfilled, "writers that succeeded").toBe(1);
+      for (const reason of reasons) expect((reason as { code?: unknown }).code).toBe("PRECONDITION_FAILED");
+    },
+  },
+];

@@ -1,0 +1,111 @@
+import { type ListDirResult, PreconditionFailedError, type RangeQuery, type SetOptions, type Store, StoreError, type VersionedValue } from "@zarrkit/registry";
+
+const empty = new Uint8Array(0);
+
+/**
+ * A reference store with every capability, written as plainly as possible:
+ * the conformance suite must pass on it, and the broken variants in
+ * mutants.ts override one behaviour each.
+ */
+export class MemoryStore implements Required<Store> {
+  readonly values = new Map<string, Uint8Array>();
+  readonly versions = new Map<string, string>();
+  #writes = 0;
+
+  protected check(key: string): void {
+    const segments = key.split("/");
+    const bad = key.includes("\0") || key.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..");
+    if (bad) throw new StoreError(`Invalid key ${JSON.stringify(key)}`, { key });
+  }
+
+  protected write(key: string, value: Uint8Array): void {
+    this.values.set(key, value);
+    this.versions.set(key, String(++this.#writes));
+  }
+
+  protected existing(key: string): Uint8Array {
+    const value = this.values.get(key);
+    if (!value) throw new StoreError(`No value at ${JSON.stringify(key)}`, { key });
+    return value;
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    this.check(key);
+    return this.values.get(key)?.slice();
+  }
+
+  async getRange(key: string, range: RangeQuery): Promise<Uint8Array | undefined> {
+    this.check(key);
+    const value = this.values.get(key);
+    if (!value) return undefined;
+    if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength));
+    return value.slice(Math.min(range.offset, value.length), Math.min(range.offset + range.length, value.length));
+  }
+
+  async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
+    this.check(key);
+    const current = this.versions.get(key);
+    if (options.ifNoneMatch === "*" && current !== undefined) throw new PreconditionFailedError(`${key} exists`, { key });
+    if (options.ifMatch !== undefined && options.ifMatch !== current) throw new PreconditionFailedError(`${key} changed`, { key });
+    this.write(key, value.slice());
+  }
+
+  async delete(key: string): Promise<void> {
+    this.check(key);
+    this.values.delete(key);
+    this.versions.delete(key);
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    for (const key of [...this.values.keys()]) if (key.startsWith(prefix)) yield key;
+  }
+
+  async listDir(prefix: string): Promise<ListDirResult> {
+    const keys = new Set<string>();
+    const prefixes = new Set<string>();
+    for (const key of this.values.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const slash = key.indexOf("/", prefix.length);
+      if (slash < 0) keys.add(key);
+      else prefixes.add(key.slice(0, slash + 1));
+    }
+    return { keys: [...keys], prefixes: [...prefixes] };
+  }
+
+  async getVersioned(key: string): Promise<VersionedValue | undefined> {
+    this.check(key);
+    const value = this.values.get(key);
+    return value && { value: value.slice(), version: this.versions.get(key)! };
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    this.check(key);
+    return this.values.get(key)?.byteLength;
+  }
+
+  async append(key: string, value: Uint8Array): Promise<number> {
+    this.check(key);
+    const current = this.values.get(key) ?? empty;
+    const next = new Uint8Array(current.length + value.length);
+    next.set(current);
+    next.set(value, current.length);
+    this.write(key, next);
+    return current.length;
+  }
+
+  async setRange(key: string, offset: number, value: Uint8Array): Promise<void> {
+    this.check(key);
+    const current = this.existing(key);
+    if (offset + value.length > current.length) throw new StoreError(`setRange past the end of ${key}`, { key });
+    const next = current.slice();
+    next.set(value, offset);
+    this.write(key, next);
+  }
+
+  async truncate(key: string, length: number): Promise<void> {
+    this.check(key);
+    const current = this.existing(key);
+    if (length > current.length) throw new StoreError(`truncate would grow ${key}`, { key });
+    this.write(key, current.slice(0, length));
+  }
+}
