@@ -1,0 +1,78 @@
+/**
+ * MurmurHash3_x86_128 (smhasher), on 32-bit words with Math.imul so it stays
+ * fast without BigInt. Returns the four output words (h1, h2, h3, h4).
+ */
+const C1 = 0x239b961b;
+const C2 = 0xab0e9789;
+const C3 = 0x38b34ae5;
+const C4 = 0xa1e38b93;
+
+function rotl(x: number, r: number): number {
+  return (x << r) | (x >>> (32 - r));
+}
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function word(bytes: Uint8Array, i: number): number {
+  return bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
+}
+
+/** Mix a (possibly partial, zero-padded) lane word into its accumulator. */
+function mixK(k: number, ca: number, r: number, cb: number): number {
+  return Math.imul(rotl(Math.imul(k, ca), r), cb);
+}
+
+export function murmurHash3_x86_128(bytes: Uint8Array, seed = 0): [number, number, number, number] {
+  let h1 = seed >>> 0;
+  let h2 = h1;
+  let h3 = h1;
+  let h4 = h1;
+  const len = bytes.length;
+  const blocks = len - (len % 16);
+  for (let i = 0; i < blocks; i += 16) {
+    h1 ^= mixK(word(bytes, i), C1, 15, C2);
+    h1 = (Math.imul(rotl(h1, 19) + h2, 5) + 0x561ccd1b) | 0;
+    h2 ^= mixK(word(bytes, i + 4), C2, 16, C3);
+    h2 = (Math.imul(rotl(h2, 17) + h3, 5) + 0x0bcaa747) | 0;
+    h3 ^= mixK(word(bytes, i + 8), C3, 17, C4);
+    h3 = (Math.imul(rotl(h3, 15) + h4, 5) + 0x96cd1c35) | 0;
+    h4 ^= mixK(word(bytes, i + 12), C4, 18, C1);
+    h4 = (Math.imul(rotl(h4, 13) + h1, 5) + 0x32ac3b17) | 0;
+  }
+  // Tail: gather the remaining bytes into up to four little-endian lane words.
+  const tail = [0, 0, 0, 0];
+  for (let i = blocks; i < len; i++) {
+    const j = i - blocks;
+    tail[j >> 2] |= bytes[i] << ((j & 3) * 8);
+  }
+  const rest = len - blocks;
+  if (rest > 12) h4 ^= mixK(tail[3], C4, 18, C1);
+  if (rest > 8) h3 ^= mixK(tail[2], C3, 17, C4);
+  if (rest > 4) h2 ^= mixK(tail[1], C2, 16, C3);
+  if (rest > 0) h1 ^= mixK(tail[0], C1, 15, C2);
+
+  h1 ^= len;
+  h2 ^= len;
+  h3 ^= len;
+  h4 ^= len;
+  h1 = (h1 + h2 + h3 + h4) | 0;
+  h2 = (h2 + h1) | 0;
+  h3 = (h3 + h1) | 0;
+  h4 = (h4 + h1) | 0;
+  h1 = fmix(h1);
+  h2 = fmix(h2);
+  h3 = fmix(h3);
+  h4 = fmix(h4);
+  h1 = (h1 + h2 + h3 + h4) >>> 0;
+  h2 = (h2 + h1) >>> 0;
+  h3 = (h3 + h1) >>> 0;
+  h4 = (h4 + h1) >>> 0;
+  return [h1, h2, h3, h4];
+}
