@@ -20,8 +20,7 @@ const words = (value: bigint, seed: number) => murmurHash3_x86_128(u64le(value),
 describeVectors("MurmurHash3_x86_128 known answers", () => {
   it.each(vectors?.murmurhash3_x86_128_u64le.vectors ?? [])(
     "tensorstore: $input_u64 seed $seed",
-    // biome-ignore lint/suspicious/noExplicitAny: fixture row
-    (v: any) => {
+    (v) => {
       expect(words(BigInt(v.input_u64), v.seed)).toEqual(v.h_words_u32);
       if (v.seed === 0) expect(murmurHash3ChunkId(BigInt(v.input_u64))).toBe(BigInt(v.sharding_hash_u64_low64));
     },
@@ -29,8 +28,7 @@ describeVectors("MurmurHash3_x86_128 known answers", () => {
 
   it.each(vectors?.murmurhash3_x86_128_u64le_derived.vectors ?? [])(
     "derived: $input_u64",
-    // biome-ignore lint/suspicious/noExplicitAny: fixture row
-    (v: any) => {
+    (v) => {
       expect(murmurHash3ChunkId(BigInt(v.input_u64))).toBe(BigInt(v.sharding_hash_u64_low64));
     },
   );
@@ -57,8 +55,7 @@ describe("MurmurHash3_x86_128 on other lengths", () => {
 describeVectors("shardLocation known answers", () => {
   it.each(vectors?.shard_location.vectors ?? [])(
     "$chunk_id with $spec.hash → $shard_file",
-    // biome-ignore lint/suspicious/noExplicitAny: fixture row
-    (v: any) => {
+    (v) => {
       const spec = parseShardingSpec({ "@type": "neuroglancer_uint64_sharded_v1", ...v.spec });
       expect(shardLocation(spec, BigInt(v.chunk_id))).toEqual({
         shard: BigInt(v.shard),

@@ -32,14 +32,64 @@ export function memoryStore(
 export const hex = (s: string): Uint8Array => Uint8Array.from(s.match(/../g) ?? [], (b) => Number.parseInt(b, 16));
 export const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
+type SpecJson = Record<string, unknown>;
+
+export interface ShardFileVector {
+  name: string;
+  spec: SpecJson;
+  file_hex: string;
+  size: number;
+  chunks: { chunk_id: string; data_hex: string }[];
+}
+
+/** The parts of vectors.json the tests read (uint64 values are decimal or 0x strings). */
+export interface Vectors {
+  murmurhash3_x86_128_u64le: {
+    vectors: { input_u64: string; seed: number; h_words_u32: string[]; sharding_hash_u64_low64: string }[];
+  };
+  murmurhash3_x86_128_u64le_derived: { vectors: { input_u64: string; sharding_hash_u64_low64: string }[] };
+  shard_location: {
+    vectors: { spec: SpecJson; chunk_id: string; shard: number; minishard: number; shard_file: string }[];
+  };
+  compressed_morton: {
+    vectors: { grid_size: number[]; grid_point: number[]; code: number }[];
+    bits_tests: { shape: (number | string)[]; chunk: number[]; bits: number[] }[];
+  };
+  minishard_index_encoding: {
+    vectors: { name: string; entries: { chunk_id: string; start: number; end: number }[]; encoded_hex: string }[];
+  };
+  shard_index_encoding: { entries: [number, number][]; encoded_hex: string };
+  shard_files: {
+    vectors: ShardFileVector[];
+    read_trace: {
+      spec: SpecJson;
+      chunk_id: string;
+      requests: { byte_range: [number, number]; returns_hex: string }[];
+    };
+    invalid_inputs: { cases: { name: string; file_hex: string; expect: string }[] };
+  };
+  compute_shard_params_for_hashed: {
+    vectors: {
+      num_labels: number;
+      shard_index_bytes: number;
+      minishard_index_bytes: number;
+      min_shards?: number;
+      result: [number, number, number];
+    }[];
+  };
+  compute_shard_params_for_image: {
+    input: { size: number[]; chunk: number[]; encoding: string; dtype: string };
+    expect: string;
+  };
+}
+
 /** vectors.json from the shared fixtures, or undefined (tests using it are skipped). */
-// biome-ignore lint/suspicious/noExplicitAny: JSON fixture of known shape, checked by the tests that read it.
-export const vectors: any = (() => {
+export const vectors: Vectors | undefined = (() => {
   const path = fixturePath("neuroglancer/vectors.json");
   return path ? JSON.parse(readFileSync(path, "utf8")) : undefined;
 })();
 
-export const describeVectors = vectors ? describe : describe.skip;
+export const describeVectors: typeof describe.skip = describe.skipIf(!vectors);
 
 /** A small deterministic PRNG (mulberry32) for layouts generated from a property-test seed. */
 export function prng(seed: number): () => number {

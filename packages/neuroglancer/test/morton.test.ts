@@ -6,8 +6,7 @@ import { describeVectors, vectors } from "./helpers.js";
 describeVectors("compressed Morton code known answers", () => {
   it.each(vectors?.compressed_morton.vectors ?? [])(
     "grid $grid_size at $grid_point → $code",
-    // biome-ignore lint/suspicious/noExplicitAny: fixture row
-    (v: any) => {
+    (v) => {
       expect(compressedMortonCode(v.grid_point, v.grid_size)).toBe(BigInt(v.code));
     },
   );
@@ -19,8 +18,7 @@ describeVectors("compressed Morton code known answers", () => {
 
   it.each(vectors?.compressed_morton.bits_tests ?? [])(
     "tensorstore bits for shape $shape, chunk $chunk",
-    // biome-ignore lint/suspicious/noExplicitAny: fixture row
-    (v: any) => {
+    (v) => {
       const shape = v.shape.map((n: number | string) => (typeof n === "number" ? n : 2 ** 62 - 2));
       const grid = shape.map((n: number, d: number) => Math.ceil(n / v.chunk[d]));
       expect(compressedMortonBits(grid)).toEqual(v.bits);

@@ -1,0 +1,39 @@
+import { CorruptDataError } from "@zarrkit/registry";
+import { decodeBytes } from "./encoding.js";
+import { decodeMinishardIndex } from "./minishard-index.js";
+import { decodeShardIndex } from "./shard-index.js";
+import { type ShardingSpec, shardIndexSize } from "./spec.js";
+
+/**
+ * Every chunk of a whole shard file, decoded per `data_encoding`. `key` names
+ * the file in errors. Any layout is accepted; every range is checked against
+ * the file length and an id stored twice is an error.
+ */
+export function disassembleShard(spec: ShardingSpec, bytes: Uint8Array, key = "shard"): Map<bigint, Uint8Array> {
+  const indexEnd = shardIndexSize(spec);
+  if (bytes.length < indexEnd) {
+    throw new CorruptDataError(`${key} has ${bytes.length} bytes, shorter than its ${indexEnd}-byte shard index`, { key });
+  }
+  const inFile = (offset: number, length: number, what: string) => {
+    if (offset + length > bytes.length) {
+      throw new CorruptDataError(
+        `${what} at bytes [${offset}, ${offset + length}) of ${key} lies past the end of the file (${bytes.length} bytes)`,
+        { key },
+      );
+    }
+    return bytes.subarray(offset, offset + length);
+  };
+  const chunks = new Map<bigint, Uint8Array>();
+  for (const range of decodeShardIndex(bytes.subarray(0, indexEnd), key)) {
+    if (!range) continue;
+    const stored = inFile(range.offset, range.length, "minishard index");
+    const index = decodeMinishardIndex(decodeBytes(stored, spec.minishard_index_encoding, "minishard index", key), indexEnd, key);
+    for (const [id, chunk] of index) {
+      if (chunks.has(id)) throw new CorruptDataError(`${key}: chunk ${id} occurs more than once`, { key });
+      const data = inFile(chunk.offset, chunk.length, `chunk ${id}`);
+      // Copies for raw data, so results do not keep the whole file alive.
+      chunks.set(id, spec.data_encoding === "raw" ? data.slice() : decodeBytes(data, "gzip", `chunk ${id}`, key));
+    }
+  }
+  return chunks;
+}

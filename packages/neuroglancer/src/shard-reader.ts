@@ -1,0 +1,224 @@
+import { NotFoundError, type RequestOptions, type Store } from "@zarrkit/registry";
+import { LruCache } from "./lru.js";
+import { type ByteRange, coalesceRanges } from "./byte-range.js";
+import { decodeBytes } from "./encoding.js";
+import { type FileSource, fileSource } from "./file-source.js";
+import { shardLocation } from "./location.js";
+import { decodeMinishardIndex } from "./minishard-index.js";
+import { decodeShardIndex, decodeShardIndexEntry } from "./shard-index.js";
+import { type ShardingSpec, shardIndexSize } from "./spec.js";
+import { joinKey } from "./store-key.js";
+import { checkU64, compareU64 } from "./uint64.js";
+
+export interface ShardReaderOptions {
+  /** Directory of the shard files in the store, e.g. "mesh" for "mesh/0a.shard". Default "". */
+  prefix?: string;
+  /** Shard index entries kept (one 16-byte entry per shard and minishard). Default 16384. */
+  shardIndexCacheSize?: number;
+  /** Decoded minishard indexes kept. Default 128, as cloud-volume. */
+  minishardIndexCacheSize?: number;
+  /** Ranges of one file at most this many bytes apart are fetched in one request. Default 32 KiB; -1 never merges. */
+  coalesceGap?: number;
+}
+
+/** Where a chunk's stored (still encoded) bytes are: `length` bytes at `offset` of store key `key`. */
+export interface StoredChunk extends ByteRange {
+  key: string;
+}
+
+type MinishardIndex = Map<bigint, ByteRange>;
+
+/**
+ * Reads chunks out of `neuroglancer_uint64_sharded_v1` shard files in a store.
+ * A cold lookup costs three ranged reads (shard index entry, minishard index,
+ * data); with the minishard index cached, one. Caches can go stale if the
+ * shard files are rewritten: call `clearCache()` then.
+ */
+export class ShardReader {
+  readonly store: Store;
+  readonly spec: ShardingSpec;
+  readonly prefix: string;
+  readonly #coalesceGap: number;
+  readonly #indexEnd: number;
+  /** `${key}\n${minishard}` -> absolute range of the minishard index, or null when empty or the file is missing. */
+  readonly #shardIndexCache: LruCache<string, ByteRange | null>;
+  readonly #minishardIndexCache: LruCache<string, MinishardIndex>;
+
+  constructor(store: Store, spec: ShardingSpec, options: ShardReaderOptions = {}) {
+    this.store = store;
+    this.spec = spec;
+    this.prefix = options.prefix ?? "";
+    this.#coalesceGap = options.coalesceGap ?? 32 * 1024;
+    this.#indexEnd = shardIndexSize(spec);
+    this.#shardIndexCache = new LruCache(options.shardIndexCacheSize ?? 16384);
+    this.#minishardIndexCache = new LruCache(options.minishardIndexCacheSize ?? 128);
+  }
+
+  /** The store key of a shard file name such as "0a.shard". */
+  fileKey(fileName: string): string {
+    return joinKey(this.prefix, fileName);
+  }
+
+  /** The chunk's bytes, decoded per `data_encoding`, or undefined when absent. */
+  async get(id: bigint, options?: RequestOptions): Promise<Uint8Array | undefined> {
+    return (await this.getMany([id], options)).get(id);
+  }
+
+  /** Where the chunk's stored bytes are, without reading them, or undefined when absent. */
+  async exists(id: bigint, options?: RequestOptions): Promise<StoredChunk | undefined> {
+    checkU64(id, "chunk id");
+    return (await this.#locate([id], fileSource(this.store, options))).get(id);
+  }
+
+  /**
+   * The chunks present among `ids`, decoded. Lookups are grouped per shard
+   * file and nearby byte ranges are fetched together.
+   */
+  async getMany(ids: Iterable<bigint>, options?: RequestOptions): Promise<Map<bigint, Uint8Array>> {
+    const unique = [...new Set(ids)];
+    for (const id of unique) checkU64(id, "chunk id");
+    const source = fileSource(this.store, options);
+    const located = await this.#locate(unique, source);
+    const byFile = new Map<string, (StoredChunk & { id: bigint })[]>();
+    for (const [id, chunk] of located) {
+      const list = byFile.get(chunk.key) ?? [];
+      list.push({ ...chunk, id });
+      byFile.set(chunk.key, list);
+    }
+    const result = new Map<bigint, Uint8Array>();
+    await Promise.all(
+      [...byFile].map(([key, chunks]) =>
+        this.#readGroups(key, chunks, source, "chunk data", (chunk, stored) => {
+          result.set(chunk.id, this.#decodeData(present(stored, key, "chunk data"), key, chunk.id));
+        }),
+      ),
+    );
+    return result;
+  }
+
+  /** Every chunk id stored in one shard file (a name such as "0a.shard"), ascending; [] when the file is absent. */
+  async listIds(fileName: string, options?: RequestOptions): Promise<bigint[]> {
+    const key = this.fileKey(fileName);
+    const source = fileSource(this.store, options);
+    const indexBytes = await source.read(key, { offset: 0, length: this.#indexEnd }, "shard index");
+    if (indexBytes === undefined) return [];
+    const entries = new Map(decodeShardIndex(indexBytes, key).map((range, m) => [BigInt(m), range]));
+    const indexes = await this.#loadMinishardIndexes(key, entries, source);
+    const ids: bigint[] = [];
+    for (const index of indexes.values()) ids.push(...index.keys());
+    return ids.sort(compareU64);
+  }
+
+  clearCache(): void {
+    this.#shardIndexCache.clear();
+    this.#minishardIndexCache.clear();
+  }
+
+  async #locate(ids: readonly bigint[], source: FileSource): Promise<Map<bigint, StoredChunk>> {
+    const byFile = new Map<string, Map<bigint, bigint[]>>();
+    for (const id of ids) {
+      const location = shardLocation(this.spec, id);
+      const key = this.fileKey(location.key);
+      const minishards = byFile.get(key) ?? new Map<bigint, bigint[]>();
+      minishards.set(location.minishard, [...(minishards.get(location.minishard) ?? []), id]);
+      byFile.set(key, minishards);
+    }
+    const found = new Map<bigint, StoredChunk>();
+    await Promise.all(
+      [...byFile].map(async ([key, minishards]) => {
+        const entries = await this.#shardIndexEntries(key, [...minishards.keys()], source);
+        const indexes = await this.#loadMinishardIndexes(key, entries, source);
+        for (const [minishard, minishardIds] of minishards) {
+          const index = indexes.get(minishard);
+          for (const id of minishardIds) {
+            const range = index?.get(id);
+            if (range) found.set(id, { key, offset: range.offset, length: range.length });
+          }
+        }
+      }),
+    );
+    return found;
+  }
+
+  /** Shard index entries of some minishards of one file, reading only the uncached 16-byte entries. */
+  async #shardIndexEntries(
+    key: string,
+    minishards: readonly bigint[],
+    source: FileSource,
+  ): Promise<Map<bigint, ByteRange | undefined>> {
+    const entries = new Map<bigint, ByteRange | undefined>();
+    const missing: (ByteRange & { minishard: bigint })[] = [];
+    for (const minishard of minishards) {
+      const cacheKey = `${key}\n${minishard}`;
+      if (this.#shardIndexCache.has(cacheKey)) {
+        entries.set(minishard, this.#shardIndexCache.get(cacheKey) ?? undefined);
+      } else {
+        missing.push({ offset: Number(minishard) * 16, length: 16, minishard });
+      }
+    }
+    await this.#readGroups(key, missing, source, "shard index entry", (item, bytes) => {
+      // A missing file means no chunks: cache that like an empty minishard.
+      const entry = bytes && decodeShardIndexEntry(bytes, 0, this.#indexEnd, key, item.minishard);
+      this.#shardIndexCache.set(`${key}\n${item.minishard}`, entry ?? null);
+      entries.set(item.minishard, entry);
+    });
+    return entries;
+  }
+
+  async #loadMinishardIndexes(
+    key: string,
+    entries: Map<bigint, ByteRange | undefined>,
+    source: FileSource,
+  ): Promise<Map<bigint, MinishardIndex>> {
+    const indexes = new Map<bigint, MinishardIndex>();
+    const pending: (ByteRange & { minishard: bigint })[] = [];
+    for (const [minishard, range] of entries) {
+      if (!range) continue;
+      const cached = this.#minishardIndexCache.get(`${key}\n${minishard}`);
+      if (cached) indexes.set(minishard, cached);
+      else pending.push({ ...range, minishard });
+    }
+    await this.#readGroups(key, pending, source, "minishard index", (item, bytes) => {
+      const decoded = decodeBytes(present(bytes, key, "minishard index"), this.spec.minishard_index_encoding, "minishard index", key);
+      const index = decodeMinishardIndex(decoded, this.#indexEnd, key);
+      this.#minishardIndexCache.set(`${key}\n${item.minishard}`, index);
+      indexes.set(item.minishard, index);
+    });
+    return indexes;
+  }
+
+  /** Fetch `items` of one file in coalesced requests and hand each its own bytes (undefined: no such file). */
+  async #readGroups<T extends ByteRange>(
+    key: string,
+    items: readonly T[],
+    source: FileSource,
+    what: string,
+    use: (item: T, bytes: Uint8Array | undefined) => void,
+  ): Promise<void> {
+    await Promise.all(
+      coalesceRanges(items, this.#coalesceGap).map(async (group) => {
+        const bytes = await source.read(key, group, what);
+        for (const item of group.members) {
+          const start = item.offset - group.offset;
+          use(item, bytes?.subarray(start, start + item.length));
+        }
+      }),
+    );
+  }
+
+  #decodeData(stored: Uint8Array, key: string, id: bigint): Uint8Array {
+    if (this.spec.data_encoding === "gzip") return decodeBytes(stored, "gzip", `chunk ${id}`, key);
+    // Copy so one small chunk does not keep a large coalesced read alive.
+    return stored.byteLength === stored.buffer.byteLength ? stored : stored.slice();
+  }
+}
+
+/** After an index pointed into `key`, the file must still be there. */
+function present(bytes: Uint8Array | undefined, key: string, what: string): Uint8Array {
+  if (bytes === undefined) {
+    throw new NotFoundError(`${key} disappeared while reading its ${what}; call clearCache() after rewriting shards`, {
+      key,
+    });
+  }
+  return bytes;
+}

@@ -1,0 +1,208 @@
+import {
+  parseShardingSpec,
+  ShardReader,
+  type ShardingSpec,
+  shardLocation,
+  synthesizeShards,
+  writeShards,
+} from "@zarrkit/neuroglancer";
+import { CorruptDataError, NotFoundError, UnsupportedError } from "@zarrkit/registry";
+import { countingStore } from "@zarrkit/test-utils";
+import { describe, expect, it } from "vitest";
+import { describeVectors, hex, memoryStore, prng, vectors } from "./helpers.js";
+import { scrambledShards } from "./layouts.js";
+
+const sharding = (json: object): ShardingSpec =>
+  parseShardingSpec({ "@type": "neuroglancer_uint64_sharded_v1", hash: "identity", preshift_bits: 0, ...json });
+
+/** Chunks with distinct contents: id i holds `size` bytes of (i * 7 + j) & 0xff. */
+const chunksFor = (ids: Iterable<bigint>, size = 10) =>
+  new Map([...ids].map((id) => [id, Uint8Array.from({ length: size }, (_, j) => (Number(id % 251n) * 7 + j) & 0xff)]));
+
+const ranges = (store: ReturnType<typeof countingStore>) =>
+  store.log.map((r) => (r.range && "offset" in r.range ? [r.range.offset, r.range.offset + r.range.length] : r.method));
+
+describeVectors("tensorstore read trace (UnderlyingKeyValueStoreTest.Read)", () => {
+  const trace = vectors?.shard_files.read_trace as NonNullable<typeof vectors>["shard_files"]["read_trace"];
+
+  it("issues the same first two requests; the trace's 24-byte answer to a 26-byte request is a short read", async () => {
+    const spec = parseShardingSpec(trace.spec);
+    // Answer each request as the mock did, whatever the file would hold.
+    const answers = new Map(trace.requests.map((r) => [r.byte_range.join(), hex(r.returns_hex)]));
+    const store = countingStore({
+      get: async () => undefined,
+      getRange: async (_key, range) => ("offset" in range ? answers.get(`${range.offset},${range.offset + range.length}`) : undefined),
+    });
+    const reader = new ShardReader(store, spec, { prefix: "prefix" });
+    await expect(reader.get(BigInt(trace.chunk_id))).rejects.toThrow(CorruptDataError);
+    expect(store.log.map((r) => r.key)).toEqual(["prefix/0.shard", "prefix/0.shard"]);
+    expect(ranges(store)).toEqual(trace.requests.slice(0, 2).map((r) => r.byte_range));
+  });
+
+  it("reads a consistent version of the traced file in the traced three requests", async () => {
+    const spec = parseShardingSpec(trace.spec);
+    const file = new Uint8Array(61);
+    new DataView(file.buffer).setBigUint64(0, 5n, true);
+    new DataView(file.buffer).setBigUint64(8, 29n, true);
+    file.set(hex("0506070809"), 32);
+    file.set(hex("500000000000000000000000000000000500000000000000"), 37);
+    const store = countingStore(memoryStore([["prefix/0.shard", file]]));
+    const reader = new ShardReader(store, spec, { prefix: "prefix" });
+    expect(await reader.get(0x50n)).toEqual(hex(trace.requests[2].returns_hex));
+    expect(ranges(store)).toEqual([[0, 16], [37, 61], trace.requests[2].byte_range]);
+  });
+});
+
+describe("ShardReader request counts", () => {
+  const spec = sharding({ hash: "murmurhash3_x86_128", minishard_bits: 2, shard_bits: 1, minishard_index_encoding: "gzip" });
+  const chunks = chunksFor(Array.from({ length: 64 }, (_, i) => BigInt(i) * 1000n));
+  const files = [...synthesizeShards(spec, chunks)].map(([name, bytes]) => [`mesh/${name}`, bytes] as const);
+
+  it("costs 3 ranged reads cold, 2 with the shard index entry cached, 1 in a cached minishard", async () => {
+    const store = countingStore(memoryStore(files));
+    const reader = new ShardReader(store, spec, { prefix: "mesh" });
+    const ids = [...chunks.keys()];
+    const [first, ...rest] = ids;
+    expect(await reader.get(first)).toEqual(chunks.get(first));
+    expect(store.reads("getRange")).toBe(3);
+    expect(store.reads("get")).toBe(0);
+
+    store.reset();
+    expect(await reader.get(first)).toEqual(chunks.get(first));
+    expect(store.reads()).toBe(1);
+
+    const sameMinishard = rest.find((id) => place(spec, id) === place(spec, first)) as bigint;
+    store.reset();
+    expect(await reader.get(sameMinishard)).toEqual(chunks.get(sameMinishard));
+    expect(store.reads()).toBe(1);
+
+    store.reset();
+    expect(await reader.exists(sameMinishard)).toBeDefined();
+    expect(store.reads()).toBe(0);
+  });
+
+  it("getMany coalesces each shard's index entries, minishard indexes and data into one read each", async () => {
+    const store = countingStore(memoryStore(files));
+    const reader = new ShardReader(store, spec, { prefix: "mesh" });
+    expect(await reader.getMany(chunks.keys())).toEqual(chunks);
+    expect(store.reads()).toBe(3 * files.length);
+    store.reset();
+    expect(await reader.getMany(chunks.keys())).toEqual(chunks);
+    expect(store.reads()).toBe(files.length);
+  });
+
+  it("without coalescing, reads each range on its own", async () => {
+    const store = countingStore(memoryStore(files));
+    const reader = new ShardReader(store, spec, { prefix: "mesh", coalesceGap: -1 });
+    expect(await reader.getMany(chunks.keys())).toEqual(chunks);
+    // 8 minishards in 2 shards, all non-empty: 8 entries + 8 indexes + 64 chunks.
+    expect(store.reads()).toBe(8 + 8 + 64);
+  });
+
+  it("reads each shard file whole, once per call, from stores without getRange", async () => {
+    const store = countingStore(memoryStore(files, { ranges: false }));
+    const reader = new ShardReader(store, spec, { prefix: "mesh" });
+    expect(await reader.getMany(chunks.keys())).toEqual(chunks);
+    expect(store.reads("get")).toBe(files.length);
+    store.reset();
+    const [id] = chunks.keys();
+    expect(await reader.get(id)).toEqual(chunks.get(id));
+    expect(store.reads()).toBe(1);
+  });
+
+  it("bounds its caches", async () => {
+    const store = countingStore(memoryStore(files));
+    const reader = new ShardReader(store, spec, { prefix: "mesh", shardIndexCacheSize: 0, minishardIndexCacheSize: 0 });
+    const [id] = chunks.keys();
+    await reader.get(id);
+    store.reset();
+    await reader.get(id);
+    expect(store.reads()).toBe(3);
+
+    // One cached minishard index: alternating between two minishards re-reads each index.
+    const small = new ShardReader(store, spec, { prefix: "mesh", minishardIndexCacheSize: 1 });
+    const [a, ...others] = chunks.keys();
+    const b = others.find((x) => shardLocation(spec, x).key === shardLocation(spec, a).key && place(spec, x) !== place(spec, a)) as bigint;
+    await small.get(a);
+    await small.get(b);
+    store.reset();
+    await small.get(a);
+    expect(store.reads()).toBe(2);
+  });
+
+  it("answers for missing shard files without errors and remembers them", async () => {
+    const store = countingStore(memoryStore());
+    const reader = new ShardReader(store, spec, { prefix: "mesh" });
+    expect(await reader.get(5n)).toBeUndefined();
+    expect(await reader.exists(5n)).toBeUndefined();
+    expect(await reader.getMany([5n, 6n])).toEqual(new Map());
+    expect(await reader.listIds("0.shard")).toEqual([]);
+    store.reset();
+    expect(await reader.get(5n)).toBeUndefined();
+    expect(store.reads()).toBe(0);
+  });
+});
+
+/** Shard file and minishard of an id, as one comparable string. */
+const place = (spec: ShardingSpec, id: bigint) => {
+  const { key, minishard } = shardLocation(spec, id);
+  return `${key}#${minishard}`;
+};
+
+describe("ShardReader results", () => {
+  const spec = sharding({ minishard_bits: 1, shard_bits: 1, data_encoding: "gzip", minishard_index_encoding: "gzip" });
+  const chunks = chunksFor([1n, 2n, 3n, 6n, 9n], 300);
+
+  it("exists() gives the store key and byte range of the stored (encoded) bytes", async () => {
+    const store = memoryStore();
+    await writeShards(store, spec, chunks, { prefix: "skeletons/" });
+    const reader = new ShardReader(store, spec, { prefix: "skeletons/" });
+    const where = await reader.exists(9n);
+    expect(where).toMatchObject({ key: "skeletons/0.shard" });
+    const file = store.files.get("skeletons/0.shard") as Uint8Array;
+    const stored = file.subarray(where?.offset, (where?.offset ?? 0) + (where?.length ?? 0));
+    expect(stored.subarray(0, 2)).toEqual(Uint8Array.of(0x1f, 0x8b));
+    expect(await reader.get(9n)).toEqual(chunks.get(9n));
+  });
+
+  it("reads 'gzip' data and indexes that are really zlib-wrapped", async () => {
+    const store = memoryStore(scrambledShards(spec, chunks, prng(1), { zlib: true }));
+    const reader = new ShardReader(store, spec);
+    expect(await reader.getMany(chunks.keys())).toEqual(chunks);
+    for (const id of chunks.keys()) {
+      const where = await reader.exists(id);
+      expect(store.files.get(where?.key ?? "")?.[where?.offset ?? 0]).toBe(0x78);
+    }
+  });
+
+  it("rejects data that is neither gzip nor zlib, or fails to inflate", async () => {
+    const raw = sharding({ minishard_bits: 1, shard_bits: 1 });
+    const files = synthesizeShards(raw, new Map([[2n, Uint8Array.of(1, 2, 3)], [4n, Uint8Array.of(0x1f, 0x8b, 8, 0)]]));
+    const reader = new ShardReader(memoryStore(files), { ...raw, data_encoding: "gzip" });
+    await expect(reader.get(2n)).rejects.toThrow(/neither gzip nor zlib/);
+    await expect(reader.get(4n)).rejects.toThrow(CorruptDataError);
+  });
+
+  it("sees rewritten shards after clearCache(), and a vanished file is NotFoundError", async () => {
+    const store = memoryStore();
+    await writeShards(store, spec, chunks);
+    const reader = new ShardReader(store, spec);
+    expect(await reader.get(2n)).toEqual(chunks.get(2n));
+    await writeShards(store, spec, new Map([[2n, Uint8Array.of(42)]]));
+    reader.clearCache();
+    expect(await reader.get(2n)).toEqual(Uint8Array.of(42));
+    store.files.clear();
+    await expect(reader.get(2n)).rejects.toThrow(NotFoundError);
+  });
+
+  it("returns chunks that do not alias the store's or each other's memory", async () => {
+    const raw = sharding({ minishard_bits: 0, shard_bits: 0 });
+    const reader = new ShardReader(memoryStore(synthesizeShards(raw, chunks)), raw);
+    const result = await reader.getMany(chunks.keys());
+    for (const data of result.values()) expect(data.byteLength).toBe(data.buffer.byteLength);
+  });
+
+  it("writeShards needs a writable store", async () => {
+    await expect(writeShards({ get: async () => undefined }, spec, chunks)).rejects.toThrow(UnsupportedError);
+  });
+});
