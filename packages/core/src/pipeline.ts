@@ -145,6 +145,11 @@ export class CodecPipeline {
     return this.arrayToArray.length === 0;
   }
 
+  /** Whether `decodeInto` reads only what a selection needs (ranged reads) rather than the whole value. */
+  get decodesPartially(): boolean {
+    return this.partialCapable && this.bytesToBytes.length === 0 && this.arrayToBytes.decodeInto !== undefined;
+  }
+
   /** Decode `selection` of the stored chunk into `out`; a missing chunk reads as the fill value. */
   async decodeInto(value: StoredValue, selection: DimSlice[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
     const a2b = this.arrayToBytes;

@@ -1,0 +1,85 @@
+import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError } from "@zarrkit/core";
+
+export type IndexLocation = "start" | "end";
+
+/** A validated sharding_indexed configuration with its inner and index pipelines. */
+export interface ShardLayout {
+  chunkShape: number[];
+  /** Inner chunks per shard along each dimension. */
+  gridShape: number[];
+  chunkCount: number;
+  indexLocation: IndexLocation;
+  /** Encoded size of the index, from the index codecs (16 bytes per chunk, +4 with crc32c, ...). */
+  indexSize: number;
+  innerSpec: ChunkSpec;
+  inner: CodecPipeline;
+  index: CodecPipeline;
+  configuration: Record<string, unknown>;
+}
+
+const EMPTY = 2n ** 64n - 1n;
+
+export async function parseShardingConfig(configuration: Record<string, unknown>, ctx: CodecCreateContext): Promise<ShardLayout> {
+  const base = `${ctx.field}.configuration`;
+  const fail = (field: string, why: string): never => {
+    throw new InvalidMetadataError(`${base}.${field} ${why}`, { field: `${base}.${field}` });
+  };
+  const shardShape = ctx.spec.shape;
+  const rank = shardShape.length;
+  const chunkShape = configuration.chunk_shape;
+  if (!Array.isArray(chunkShape) || !chunkShape.every((n) => Number.isSafeInteger(n) && n > 0)) {
+    fail("chunk_shape", `must be a list of positive integers, got ${JSON.stringify(chunkShape)}`);
+  }
+  const inner = chunkShape as number[];
+  if (inner.length !== rank) {
+    fail("chunk_shape", `has ${inner.length} dimensions but the shard shape [${shardShape.join(", ")}] has ${rank}`);
+  }
+  inner.forEach((n, d) => {
+    if (shardShape[d]! % n !== 0) {
+      fail(
+        "chunk_shape",
+        `[${inner.join(", ")}] does not divide the shard shape [${shardShape.join(", ")}] along dimension ${d} (${shardShape[d]} is not a multiple of ${n})`,
+      );
+    }
+  });
+  const location = configuration.index_location ?? "end";
+  if (location !== "start" && location !== "end") {
+    fail("index_location", `must be "start" or "end", got ${JSON.stringify(location)}`);
+  }
+  if (!Array.isArray(configuration.codecs)) fail("codecs", "is required and must be a list of codecs");
+  if (!Array.isArray(configuration.index_codecs)) fail("index_codecs", "is required and must be a list of codecs");
+  const gridShape = shardShape.map((n, d) => n / inner[d]!);
+  const chunkCount = gridShape.reduce((a, b) => a * b, 1);
+  const innerSpec: ChunkSpec = { shape: inner, dataType: ctx.spec.dataType, fillValue: ctx.spec.fillValue };
+  const indexSpec: ChunkSpec = { shape: [...gridShape, 2], dataType: dataType("uint64"), fillValue: EMPTY };
+  const [innerPipeline, indexPipeline] = await Promise.all([
+    CodecPipeline.create(configuration.codecs, innerSpec, ctx.allOptions, `${base}.codecs`),
+    CodecPipeline.create(configuration.index_codecs, indexSpec, ctx.allOptions, `${base}.index_codecs`),
+  ]);
+  const indexSize = indexPipeline.encodedSize();
+  if (indexSize === undefined) {
+    fail(
+      "index_codecs",
+      `must have a fixed encoded size (e.g. bytes + crc32c); ${indexPipeline
+        .toJSON()
+        .map((c) => c.name)
+        .join(" + ")} does not, and compressing index codecs are forbidden by the spec`,
+    );
+  }
+  return {
+    chunkShape: inner,
+    gridShape,
+    chunkCount,
+    indexLocation: location as IndexLocation,
+    indexSize: indexSize as number,
+    innerSpec,
+    inner: innerPipeline,
+    index: indexPipeline,
+    configuration: {
+      chunk_shape: [...inner],
+      codecs: innerPipeline.toJSON(),
+      index_codecs: indexPipeline.toJSON(),
+      index_location: location,
+    },
+  };
+}

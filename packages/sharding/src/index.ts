@@ -1,0 +1,8 @@
+import { registerCodec } from "@zarrkit/registry";
+
+// The codec itself loads on first use of a sharded array.
+registerCodec("sharding_indexed", () => import("./sharding-codec.js").then((m) => m.shardingCodecFactory));
+
+export { describeShard, type InnerChunkEntry, plannedReads, type ShardDescription } from "./introspection.js";
+export type { ShardingOptions } from "./options.js";
+export type { ShardReadPlan } from "./sharding-codec.js";

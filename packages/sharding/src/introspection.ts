@@ -1,0 +1,67 @@
+import { type Selection, storedValue, type ZarrArray } from "@zarrkit/core";
+import type { ShardLayout } from "./config.js";
+import type { ShardIndex } from "./shard-index.js";
+import { innerChunkCoords } from "./shard-index.js";
+import type { ShardingCodec, ShardReadPlan } from "./sharding-codec.js";
+
+export type InnerChunkEntry = { coords: number[]; offset: number; nbytes: number } | { coords: number[]; empty: true };
+
+export interface ShardDescription {
+  key: string;
+  exists: boolean;
+  indexLocation: "start" | "end";
+  /** Inner chunks per shard along each dimension. */
+  chunksPerShard: number[];
+  /** Per inner chunk in C order: where its bytes are, or that it is empty. Empty when the shard does not exist. */
+  chunks: InnerChunkEntry[];
+}
+
+async function shardingCodecAt(array: ZarrArray, coords: readonly number[]): Promise<ShardingCodec> {
+  const pipeline = await array.pipelineFor(array.chunkSpec(coords).shape);
+  const codec = pipeline.arrayToBytes;
+  if (codec.name !== "sharding_indexed") {
+    throw new TypeError(`Array ${JSON.stringify(array.path)} is not sharded (its array->bytes codec is ${codec.name})`);
+  }
+  return codec as ShardingCodec;
+}
+
+function entries(layout: ShardLayout, index: ShardIndex): InnerChunkEntry[] {
+  return Array.from({ length: layout.chunkCount }, (_, i) => {
+    const coords = innerChunkCoords(layout, i);
+    return index.offsets[i]! < 0 ? { coords, empty: true as const } : { coords, offset: index.offsets[i]!, nbytes: index.lengths[i]! };
+  });
+}
+
+/** The key, existence and index of the shard at grid coordinates `coords` (one ranged read, or none when cached). */
+export async function describeShard(array: ZarrArray, coords: readonly number[]): Promise<ShardDescription> {
+  const codec = await shardingCodecAt(array, coords);
+  const key = array.chunkKey(coords);
+  const index = await codec.readIndex(storedValue(array.store, key), { key });
+  return {
+    key,
+    exists: index !== undefined,
+    indexLocation: codec.layout.indexLocation,
+    chunksPerShard: [...codec.layout.gridShape],
+    chunks: index ? entries(codec.layout, index) : [],
+  };
+}
+
+/** For each shard a selection touches: whether it is read whole, else the coalesced byte ranges of its inner chunks. */
+export async function plannedReads(array: ZarrArray, selection?: Selection | null): Promise<ShardReadPlan[]> {
+  const { parts } = array.chunksOf(selection);
+  const plans: ShardReadPlan[] = [];
+  for (const shardParts of parts) {
+    const coords = shardParts.map((p) => p.chunkIndex);
+    const key = array.chunkKey(coords);
+    const codec = await shardingCodecAt(array, coords);
+    plans.push(
+      await codec.planRead(
+        storedValue(array.store, key),
+        shardParts.map((p) => p.local),
+        array.chunkSpec(coords),
+        { key },
+      ),
+    );
+  }
+  return plans;
+}

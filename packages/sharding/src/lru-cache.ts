@@ -1,0 +1,73 @@
+/**
+ * A cache bounded by the bytes of its values, evicting the least recently
+ * used. Concurrent loads of one key share a single in-flight promise, so a
+ * burst of readers of one shard fetches its index once.
+ */
+export class LruCache<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private readonly loading = new Map<string, Promise<V | undefined>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  /** The cached value, else the result of `load` (cached when defined and when it fits). */
+  async getOrLoad(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.value;
+    }
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const promise = load().then(
+      (value) => {
+        if (this.loading.get(key) === promise) {
+          this.loading.delete(key);
+          if (value !== undefined) this.put(key, value);
+        }
+        return value;
+      },
+      (error) => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+        throw error;
+      },
+    );
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  put(key: string, value: V): void {
+    this.delete(key);
+    const bytes = this.sizeOf(value);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  /** Forget a key, including a load in flight (its result will not be cached). */
+  delete(key: string): void {
+    this.loading.delete(key);
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.bytes -= entry.bytes;
+    }
+  }
+}

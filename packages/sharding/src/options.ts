@@ -1,0 +1,62 @@
+import { InvalidMetadataError } from "@zarrkit/registry";
+
+/**
+ * Runtime options of the sharding codec, passed as
+ * `openArray(store, path, { codecOptions: { sharding_indexed: {...} } })`.
+ * The spec forbids storing write strategies in metadata, so they live here.
+ */
+export interface ShardingOptions {
+  /**
+   * How a write that touches part of an existing shard is stored:
+   * - "rewrite" (default): the whole shard is replaced at once; untouched inner chunks' bytes are copied unchanged.
+   * - "append": new inner chunks and a new index are appended (stores with `append`; index_location "end"), compacting when too much is wasted.
+   * - "in-place": inner chunks of fixed encoded size are overwritten where they are (stores with `setRange`).
+   * A strategy the store or the metadata cannot support falls back to "rewrite".
+   */
+  writeStrategy?: "rewrite" | "append" | "in-place";
+  /** Order of inner chunks in a newly assembled shard (default "morton", as zarr-python writes). */
+  chunkOrder?: "morton" | "c";
+  /** Budget of the decoded-index cache, in bytes (default 16 MiB; 0 disables it). */
+  indexCacheBytes?: number;
+  /** Ranges closer than this many bytes are fetched as one request (default 64 KiB). */
+  maxGapBytes?: number;
+  /** A coalesced request never grows beyond this many bytes (default 16 MiB). */
+  maxRequestBytes?: number;
+  /** Range requests in flight per shard (default 8). */
+  concurrency?: number;
+  /** With "append": compact when wasted bytes exceed this fraction of the shard (default 0.5). */
+  compactionThreshold?: number;
+  /** With "rewrite" on stores with versions: attempts before giving up on a contended shard (default 8). */
+  maxConflictRetries?: number;
+}
+
+export type ResolvedShardingOptions = Required<ShardingOptions>;
+
+const DEFAULTS: ResolvedShardingOptions = {
+  writeStrategy: "rewrite",
+  chunkOrder: "morton",
+  indexCacheBytes: 16 * 2 ** 20,
+  maxGapBytes: 64 * 2 ** 10,
+  maxRequestBytes: 16 * 2 ** 20,
+  concurrency: 8,
+  compactionThreshold: 0.5,
+  maxConflictRetries: 8,
+};
+
+export function resolveOptions(options: Readonly<Record<string, unknown>>): ResolvedShardingOptions {
+  const resolved = { ...DEFAULTS, ...(options as ShardingOptions) };
+  const bad = (name: string, why: string): never => {
+    const field = `codecOptions.sharding_indexed.${name}`;
+    throw new InvalidMetadataError(`${field} ${why}, got ${JSON.stringify(resolved[name as keyof ShardingOptions])}`, { field });
+  };
+  if (!["rewrite", "append", "in-place"].includes(resolved.writeStrategy)) bad("writeStrategy", 'must be "rewrite", "append" or "in-place"');
+  if (!["morton", "c"].includes(resolved.chunkOrder)) bad("chunkOrder", 'must be "morton" or "c"');
+  for (const name of ["indexCacheBytes", "maxGapBytes", "maxRequestBytes"] as const) {
+    if (!(Number.isSafeInteger(resolved[name]) && resolved[name] >= 0)) bad(name, "must be a non-negative integer");
+  }
+  for (const name of ["concurrency", "maxConflictRetries"] as const) {
+    if (!(Number.isSafeInteger(resolved[name]) && resolved[name] >= 1)) bad(name, "must be a positive integer");
+  }
+  if (!(resolved.compactionThreshold >= 0 && resolved.compactionThreshold <= 1)) bad("compactionThreshold", "must be between 0 and 1");
+  return resolved;
+}
