@@ -1,0 +1,61 @@
+import type { BigIntStats } from "node:fs";
+import { type FileHandle, mkdir, open, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+
+export function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** The error means the path does not exist (or a parent is a file). */
+export function isMissing(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** Stats of the regular file at `path`, or undefined when there is none. */
+export async function fileStats(path: string): Promise<BigIntStats | undefined> {
+  try {
+    const stats = await stat(path, { bigint: true });
+    return stats.isFile() ? stats : undefined;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Read `length` bytes at `position` with positioned reads; fewer if the file ends first. */
+export async function readAt(file: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const out = new Uint8Array(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await file.read(out, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === length ? out : out.slice(0, filled);
+}
+
+/** Write all of `bytes` at `position` (null: at the end of a file opened for appending). */
+export async function writeAt(file: FileHandle, bytes: Uint8Array, position: number | null): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const at = position === null ? null : position + written;
+    const result = await file.write(bytes, written, bytes.length - written, at);
+    written += result.bytesWritten;
+  }
+}
+
+/**
+ * Open a file for writing, creating its parent directories. A concurrent
+ * delete may prune a directory between mkdir and open, so that is retried.
+ */
+export async function openCreating(path: string, flags: "a" | "wx"): Promise<FileHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      return await open(path, flags);
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT" || attempt === 4) throw error;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { join, sep } from "node:path";
+import { StoreError } from "@zarrkit/registry";
+
+/** Names of in-flight atomic writes; keys may not use them, listings skip them. */
+export const TEMP_PREFIX = ".zarrkit-tmp.";
+
+/** Why `segment` cannot be one path segment of a key, or undefined when it can. */
+export function segmentProblem(segment: string): string | undefined {
+  if (segment === "") return "it has an empty segment";
+  if (segment === "." || segment === "..") return `it has a "${segment}" segment`;
+  if (segment.includes("\0")) return "it contains a NUL byte";
+  if (segment.includes("\\")) return "it contains a backslash";
+  // "C:x" is drive-relative and "a:b" an alternate data stream on Windows.
+  if (process.platform === "win32" && segment.includes(":")) return "it contains ':'";
+  if (segment.startsWith(TEMP_PREFIX)) return `names starting with "${TEMP_PREFIX}" are reserved for temporary files`;
+  return undefined;
+}
+
+function invalid(key: string, problem: string): StoreError {
+  return new StoreError(`Invalid key ${JSON.stringify(key)}: ${problem}.`, { key });
+}
+
+/** The file of `key` under `root` (an absolute, resolved path). Throws a StoreError for keys that could reach elsewhere. */
+export function keyPath(root: string, key: string): string {
+  return pathOf(root, key, key);
+}
+
+function pathOf(root: string, key: string, reportAs: string): string {
+  if (key.startsWith("/")) throw invalid(reportAs, "it is absolute");
+  for (const segment of key.split("/")) {
+    const problem = segmentProblem(segment);
+    if (problem) throw invalid(reportAs, problem);
+  }
+  const path = join(root, ...key.split("/"));
+  // Belt and braces: whatever the checks above missed must still land under the root.
+  if (!path.startsWith(root.endsWith(sep) ? root : root + sep)) throw invalid(reportAs, "it resolves outside the store");
+  return path;
+}
+
+export interface PrefixLocation {
+  /** Directory holding the keys that match. */
+  dir: string;
+  /** The prefix up to its last "/": what keys in `dir` start with. */
+  dirKey: string;
+  /** The rest of the prefix, which names in `dir` must start with. */
+  partial: string;
+}
+
+/** Where the keys starting with `prefix` live. */
+export function prefixLocation(root: string, prefix: string): PrefixLocation {
+  const cut = prefix.lastIndexOf("/") + 1;
+  const dirKey = prefix.slice(0, cut);
+  const partial = prefix.slice(cut);
+  if (partial.includes("\0") || partial.includes("\\")) throw invalid(prefix, "it contains a NUL byte or a backslash");
+  return { dir: dirKey === "" ? root : pathOf(root, dirKey.slice(0, -1), prefix), dirKey, partial };
+}
