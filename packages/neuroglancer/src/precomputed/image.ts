@@ -1,0 +1,246 @@
+import {
+  CorruptDataError,
+  InvalidMetadataError,
+  InvalidSelectionError,
+  NotFoundError,
+  type RequestOptions,
+  type Store,
+  UnsupportedError,
+} from "@zarrkit/registry";
+import { compressedMortonCode } from "../morton.js";
+import { ShardReader, type ShardReaderOptions } from "../shard-reader.js";
+import { joinKey } from "../store-key.js";
+import { decodeCompressedSegmentation } from "./compressed-segmentation.js";
+import { bytesPerVoxel, type PrecomputedDataType, type PrecomputedTypedArray, typedArrayOf } from "./data-type.js";
+import { type PrecomputedInfo, type PrecomputedScale, parsePrecomputedInfo, type Vec3 } from "./info.js";
+
+export interface OpenPrecomputedImageOptions extends RequestOptions {
+  /** Directory of the volume (holding `info`) in the store. Default "". */
+  prefix?: string;
+  /** The `info` JSON (parsed or not), when already at hand; otherwise `<prefix>/info` is read. */
+  info?: unknown;
+  /** Cache and coalescing settings of the shard readers of sharded scales. */
+  shardReader?: Omit<ShardReaderOptions, "prefix">;
+}
+
+/** A box of voxels [min, max) in the scale's coordinates (voxel_offset included). */
+export interface VoxelBox {
+  min: readonly number[];
+  max: readonly number[];
+}
+
+export interface ReadImageOptions extends RequestOptions {
+  /** Scale index or key. Default 0 (the finest). */
+  scale?: number | string;
+  /** Missing chunks read as zeros (default, as neuroglancer shows them); false raises NotFoundError. */
+  fillMissing?: boolean;
+}
+
+export interface ImageRegion {
+  /** Voxels in [channel][z][y][x] order, x fastest (the layout of raw chunks). */
+  data: PrecomputedTypedArray;
+  /** [x, y, z, channels]. */
+  shape: [number, number, number, number];
+  dataType: PrecomputedDataType;
+}
+
+export interface PrecomputedImage {
+  readonly info: PrecomputedInfo;
+  /** Read a box of one scale, whether the scale is sharded or one file per chunk. */
+  read(box: VoxelBox, options?: ReadImageOptions): Promise<ImageRegion>;
+}
+
+interface Cell {
+  /** Chunk grid position. */
+  grid: Vec3;
+  /** Voxel box of the chunk, clipped to the scale. */
+  start: Vec3;
+  end: Vec3;
+}
+
+/** Open a precomputed volume for reading by bounding box. */
+export async function openPrecomputedImage(
+  store: Store,
+  options: OpenPrecomputedImageOptions = {},
+): Promise<PrecomputedImage> {
+  const prefix = options.prefix ?? "";
+  let json = options.info;
+  if (json === undefined) {
+    const key = joinKey(prefix, "info");
+    const bytes = await store.get(key, { signal: options.signal });
+    if (!bytes) throw new NotFoundError(`no precomputed info at ${key}`, { key });
+    try {
+      json = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (cause) {
+      throw new InvalidMetadataError(`${key} is not JSON`, { key, cause });
+    }
+  }
+  const info = parsePrecomputedInfo(json);
+  const readers = new Map<PrecomputedScale, ShardReader>();
+  const readerFor = (scale: PrecomputedScale, sharding: NonNullable<PrecomputedScale["sharding"]>) => {
+    let reader = readers.get(scale);
+    if (!reader) {
+      reader = new ShardReader(store, sharding, { ...options.shardReader, prefix: joinKey(prefix, scale.key) });
+      readers.set(scale, reader);
+    }
+    return reader;
+  };
+
+  return {
+    info,
+    async read(box, readOptions = {}) {
+      const scaleIndex = selectScale(info, readOptions.scale);
+      const scale = info.scales[scaleIndex];
+      const field = `scales[${scaleIndex}]`;
+      const [min, max] = checkBox(box, scale);
+      const cells = cellsOf(scale, min, max);
+      const signal = readOptions.signal;
+
+      // Fetch every chunk first: a sharded scale batches its lookups per shard.
+      let chunks: (Uint8Array | undefined)[];
+      let names: string[];
+      if (scale.sharding) {
+        const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
+        const ids = cells.map((cell) => compressedMortonCode(cell.grid, gridSize));
+        const found = await readerFor(scale, scale.sharding).getMany(ids, { signal });
+        chunks = ids.map((id) => found.get(id));
+        names = ids.map((id) => `chunk ${id} of ${joinKey(prefix, scale.key)}`);
+      } else {
+        names = cells.map((cell) =>
+          joinKey(prefix, `${scale.key}/${cell.start[0]}-${cell.end[0]}_${cell.start[1]}-${cell.end[1]}_${cell.start[2]}-${cell.end[2]}`),
+        );
+        chunks = await Promise.all(names.map((key) => store.get(key, { signal })));
+      }
+
+      const bpv = bytesPerVoxel(info.data_type);
+      const channels = info.num_channels;
+      const shape: Vec3 = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
+      const out = new Uint8Array(shape[0] * shape[1] * shape[2] * channels * bpv);
+      cells.forEach((cell, i) => {
+        const stored = chunks[i];
+        if (!stored) {
+          if (readOptions.fillMissing === false) throw new NotFoundError(`${names[i]} is missing`, { key: names[i] });
+          return;
+        }
+        const chunkShape: Vec3 = [cell.end[0] - cell.start[0], cell.end[1] - cell.start[1], cell.end[2] - cell.start[2]];
+        const voxels = decodeChunk(stored, info, scale, field, chunkShape, names[i]);
+        copyOverlap(voxels, cell, chunkShape, out, min, max, shape, channels, bpv);
+      });
+      return { data: typedArrayOf(info.data_type, out), shape: [...shape, channels], dataType: info.data_type };
+    },
+  };
+}
+
+function selectScale(info: PrecomputedInfo, scale: number | string = 0): number {
+  const index = typeof scale === "number" ? scale : info.scales.findIndex((s) => s.key === scale);
+  if (!Number.isInteger(index) || index < 0 || index >= info.scales.length) {
+    throw new InvalidSelectionError(`no scale ${JSON.stringify(scale)}; scales are ${info.scales.map((s) => s.key).join(", ")}`);
+  }
+  return index;
+}
+
+function checkBox(box: VoxelBox, scale: PrecomputedScale): [Vec3, Vec3] {
+  const ok =
+    box.min.length === 3 &&
+    box.max.length === 3 &&
+    [0, 1, 2].every(
+      (d) =>
+        Number.isSafeInteger(box.min[d]) &&
+        Number.isSafeInteger(box.max[d]) &&
+        scale.voxel_offset[d] <= box.min[d] &&
+        box.min[d] <= box.max[d] &&
+        box.max[d] <= scale.voxel_offset[d] + scale.size[d],
+    );
+  if (!ok) {
+    const lo = scale.voxel_offset;
+    const hi = lo.map((o, d) => o + scale.size[d]);
+    throw new InvalidSelectionError(
+      `box [${box.min}]..[${box.max}] is not within scale ${scale.key} bounds [${lo}]..[${hi}]`,
+    );
+  }
+  return [[box.min[0], box.min[1], box.min[2]], [box.max[0], box.max[1], box.max[2]]];
+}
+
+/** The chunks overlapping [min, max), x fastest. */
+function cellsOf(scale: PrecomputedScale, min: Vec3, max: Vec3): Cell[] {
+  if ([0, 1, 2].some((d) => min[d] === max[d])) return [];
+  const chunk = scale.chunk_sizes[0];
+  const offset = scale.voxel_offset;
+  const first = [0, 1, 2].map((d) => Math.floor((min[d] - offset[d]) / chunk[d]));
+  const last = [0, 1, 2].map((d) => Math.ceil((max[d] - offset[d]) / chunk[d]));
+  const cells: Cell[] = [];
+  for (let z = first[2]; z < last[2]; z++) {
+    for (let y = first[1]; y < last[1]; y++) {
+      for (let x = first[0]; x < last[0]; x++) {
+        const grid: Vec3 = [x, y, z];
+        const start = grid.map((g, d) => offset[d] + g * chunk[d]) as Vec3;
+        const end = start.map((s, d) => Math.min(s + chunk[d], offset[d] + scale.size[d])) as Vec3;
+        cells.push({ grid, start, end });
+      }
+    }
+  }
+  return cells;
+}
+
+/** Decode a stored chunk into little-endian voxel bytes, [channel][z][y][x]. */
+function decodeChunk(
+  stored: Uint8Array,
+  info: PrecomputedInfo,
+  scale: PrecomputedScale,
+  field: string,
+  shape: Vec3,
+  name: string,
+): Uint8Array {
+  const expected = shape[0] * shape[1] * shape[2] * info.num_channels * bytesPerVoxel(info.data_type);
+  let voxels: Uint8Array;
+  if (scale.encoding === "raw") {
+    voxels = stored;
+  } else if (scale.encoding === "compressed_segmentation") {
+    if (info.data_type !== "uint32" && info.data_type !== "uint64") {
+      throw new InvalidMetadataError(`compressed_segmentation needs uint32 or uint64 data, not ${info.data_type}`, {
+        field: "data_type",
+      });
+    }
+    const blockSize = scale.compressed_segmentation_block_size as Vec3;
+    voxels = decodeCompressedSegmentation(stored, shape, info.num_channels, blockSize, info.data_type, name);
+  } else {
+    throw new UnsupportedError(`${field}.encoding ${JSON.stringify(scale.encoding)} cannot be decoded (raw and compressed_segmentation can)`, {
+      field: `${field}.encoding`,
+    });
+  }
+  if (voxels.length !== expected) {
+    throw new CorruptDataError(`${name} has ${voxels.length} bytes of voxels, expected ${expected} for shape [${shape}]`, {
+      key: name,
+    });
+  }
+  return voxels;
+}
+
+/** Copy the part of a chunk inside [min, max) into the output, one x-run at a time. */
+function copyOverlap(
+  voxels: Uint8Array,
+  cell: Cell,
+  chunkShape: Vec3,
+  out: Uint8Array,
+  min: Vec3,
+  max: Vec3,
+  shape: Vec3,
+  channels: number,
+  bpv: number,
+): void {
+  const lo = [0, 1, 2].map((d) => Math.max(min[d], cell.start[d]));
+  const hi = [0, 1, 2].map((d) => Math.min(max[d], cell.end[d]));
+  const run = (hi[0] - lo[0]) * bpv;
+  if (run <= 0) return;
+  for (let c = 0; c < channels; c++) {
+    for (let z = lo[2]; z < hi[2]; z++) {
+      for (let y = lo[1]; y < hi[1]; y++) {
+        const src =
+          (((c * chunkShape[2] + z - cell.start[2]) * chunkShape[1] + y - cell.start[1]) * chunkShape[0] + lo[0] - cell.start[0]) *
+          bpv;
+        const dst = (((c * shape[2] + z - min[2]) * shape[1] + y - min[1]) * shape[0] + lo[0] - min[0]) * bpv;
+        out.set(voxels.subarray(src, src + run), dst);
+      }
+    }
+  }
+}
