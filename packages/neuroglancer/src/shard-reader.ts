@@ -1,9 +1,9 @@
 import { NotFoundError, type RequestOptions, type Store } from "@zarrkit/registry";
-import { LruCache } from "./lru.js";
 import { type ByteRange, coalesceRanges } from "./byte-range.js";
 import { decodeBytes } from "./encoding.js";
 import { type FileSource, fileSource } from "./file-source.js";
 import { shardLocation } from "./location.js";
+import { LruCache } from "./lru.js";
 import { decodeMinishardIndex } from "./minishard-index.js";
 import { decodeShardIndex, decodeShardIndexEntry } from "./shard-index.js";
 import { type ShardingSpec, shardIndexSize } from "./spec.js";
@@ -120,8 +120,10 @@ export class ShardReader {
       const location = shardLocation(this.spec, id);
       const key = this.fileKey(location.key);
       const minishards = byFile.get(key) ?? new Map<bigint, bigint[]>();
-      minishards.set(location.minishard, [...(minishards.get(location.minishard) ?? []), id]);
       byFile.set(key, minishards);
+      const list = minishards.get(location.minishard) ?? [];
+      minishards.set(location.minishard, list);
+      list.push(id);
     }
     const found = new Map<bigint, StoredChunk>();
     await Promise.all(
