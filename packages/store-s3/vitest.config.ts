@@ -1,4 +1,4 @@
 import { zarrkitVitestConfig } from "@zarrkit/config/vitest";
 import { defineConfig } from "vitest/config";
 
-export default defineConfig(zarrkitVitestConfig());
+export default defineConfig(zarrkitVitestConfig({ globalSetup: ["test/rgw-setup.ts"] }));

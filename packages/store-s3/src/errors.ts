@@ -1,0 +1,44 @@
+import { AuthError, PreconditionFailedError, StoreError } from "@zarrkit/registry";
+import { xmlText } from "./xml.js";
+
+/** What S3 answered, kept as the `cause` of the StoreError reporting it. */
+export class S3ResponseError extends Error {
+  readonly status: number;
+  /** S3 error code, e.g. "NoSuchBucket"; undefined when the answer had no error body (HEAD). */
+  readonly s3Code: string | undefined;
+  readonly requestId: string | undefined;
+  constructor(status: number, s3Code: string | undefined, s3Message: string | undefined, requestId: string | undefined) {
+    super(`${status} ${s3Code ?? "(no error code)"}${s3Message ? `: ${s3Message}` : ""}`);
+    this.name = "S3ResponseError";
+    this.status = status;
+    this.s3Code = s3Code;
+    this.requestId = requestId;
+  }
+}
+
+/** Read S3's error document (if any) from a failed response. */
+export async function responseError(response: Response): Promise<S3ResponseError> {
+  const body = await response.text().catch(() => "");
+  const requestId = xmlText(body, "RequestId") ?? response.headers.get("x-amz-request-id") ?? undefined;
+  return new S3ResponseError(response.status, xmlText(body, "Code"), xmlText(body, "Message") || undefined, requestId);
+}
+
+/** A key that does not exist, as opposed to a missing bucket, which is an error. */
+export function isMissingKey(error: S3ResponseError): boolean {
+  return error.status === 404 && (error.s3Code === undefined || error.s3Code === "NoSuchKey");
+}
+
+/**
+ * The typed error for a failed request. Messages name the operation, bucket,
+ * key and S3's answer, never credentials (nothing from them is used here).
+ */
+export function storeErrorFor(what: string, key: string | undefined, error: S3ResponseError): StoreError {
+  const message = `S3 ${what} failed: ${error.message}${error.requestId ? ` (request id ${error.requestId})` : ""}.`;
+  const context = { cause: error, ...(key === undefined ? {} : { key }) };
+  if (error.status === 401 || error.status === 403) return new AuthError(message, context);
+  // 409 ConditionalRequestConflict: AWS's answer to a conditional write racing another one.
+  if (error.status === 412 || (error.status === 409 && error.s3Code === "ConditionalRequestConflict")) {
+    return new PreconditionFailedError(message, context);
+  }
+  return new StoreError(message, context);
+}

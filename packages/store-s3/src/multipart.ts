@@ -1,0 +1,82 @@
+import { StoreError } from "@zarrkit/registry";
+import type { S3Client } from "./client.js";
+import { escapeXml, xmlText } from "./xml.js";
+
+export interface MultipartUpload {
+  client: S3Client;
+  objectKey: string;
+  /** The store key, for errors. */
+  key: string;
+  /** e.g. "s3://bucket/a/c/0", for errors. */
+  location: string;
+  value: Uint8Array;
+  partSize: number;
+  partConcurrency: number;
+  signal: AbortSignal | undefined;
+}
+
+/** S3 numbers parts 1 to 10,000. */
+const MAX_PARTS = 10_000;
+
+/**
+ * Upload `value` in parts (parts are views of it, not copies). On any failure
+ * the upload is aborted so no parts are left behind, and the old value stays.
+ */
+export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
+  const { client, objectKey, key, location, value, signal } = upload;
+  const send = (method: "PUT" | "POST" | "DELETE", query: Record<string, string>, body?: Uint8Array | string) =>
+    client
+      .request({ method, url: client.objectUrl(objectKey, query), what: `${method} ${location}`, key, ...(body !== undefined && { body }), ...(signal && { signal }) })
+      .then((response) => response ?? Promise.reject(new StoreError(`S3 multipart upload of ${location} failed: 404.`, { key })));
+
+  const created = await (await send("POST", { uploads: "" })).text();
+  const uploadId = xmlText(created, "UploadId");
+  if (!uploadId) throw new StoreError(`S3 multipart upload of ${location} failed: no UploadId in the answer.`, { key });
+  try {
+    const partSize = Math.max(upload.partSize, Math.ceil(value.byteLength / MAX_PARTS));
+    const count = Math.max(1, Math.ceil(value.byteLength / partSize));
+    const etags: string[] = [];
+    await runLimited(count, upload.partConcurrency, async (index) => {
+      const part = value.subarray(index * partSize, (index + 1) * partSize);
+      const response = await send("PUT", { partNumber: String(index + 1), uploadId }, part);
+      await response.body?.cancel();
+      const etag = response.headers.get("etag");
+      if (!etag) throw new StoreError(`S3 multipart upload of ${location} failed: part ${index + 1} has no ETag.`, { key });
+      etags[index] = etag;
+    });
+    const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`).join("");
+    const completed = await (await send("POST", { uploadId }, `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`)).text();
+    // S3 may answer 200 and report the failure in the body.
+    const code = xmlText(completed, "Code");
+    if (code) throw new StoreError(`S3 multipart upload of ${location} failed: ${code}: ${xmlText(completed, "Message") ?? ""}.`, { key });
+  } catch (error) {
+    // Best effort: a failed abort leaves parts that the bucket's lifecycle rules may clean up.
+    await client.send({ method: "DELETE", url: client.objectUrl(objectKey, { uploadId }), what: `DELETE ${location}` }).then(
+      (response) => response.body?.cancel(),
+      () => undefined,
+    );
+    throw error;
+  }
+}
+
+/**
+ * Run `task(0..count-1)` with at most `limit` at once. After a failure no new
+ * task starts; the running ones finish before the first error is thrown, so
+ * nothing is still uploading when the upload is aborted.
+ */
+async function runLimited(count: number, limit: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < count) {
+      const index = next++;
+      await task(index).catch((error) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, count) }, worker));
+  const failure = results.find((result) => result.status === "rejected");
+  if (failure) throw failure.reason;
+}
