@@ -114,7 +114,7 @@ describe("openPrecomputedImage read by bounding box", () => {
       const { data } = await image.read(box);
       expect(Array.from(data as Uint16Array).filter((v) => v === 0).length).toBeGreaterThan(0);
       expect(Array.from(data as Uint16Array).every((v) => v === 0 || v === 9)).toBe(true);
-      await expect(image.read(box, { fillMissing: false })).rejects.toThrow(NotFoundError);
+      await expect(image.read(box, { fillMissing: false })).rejects.toMatchObject({ constructor: NotFoundError, key: chunkKey });
     }
   });
 

@@ -7,8 +7,10 @@ import {
   type Store,
   UnsupportedError,
 } from "@zarrkit/registry";
+import { shardLocation } from "../location.js";
 import { compressedMortonCode } from "../morton.js";
 import { ShardReader, type ShardReaderOptions } from "../shard-reader.js";
+import type { ShardingSpec } from "../spec.js";
 import { joinKey } from "../store-key.js";
 import { decodeCompressedSegmentation } from "./compressed-segmentation.js";
 import { bytesPerVoxel, type PrecomputedDataType, type PrecomputedTypedArray, typedArrayOf } from "./data-type.js";
@@ -77,7 +79,7 @@ export async function openPrecomputedImage(
   }
   const info = parsePrecomputedInfo(json);
   const readers = new Map<PrecomputedScale, ShardReader>();
-  const readerFor = (scale: PrecomputedScale, sharding: NonNullable<PrecomputedScale["sharding"]>) => {
+  const readerFor = (scale: PrecomputedScale, sharding: ShardingSpec) => {
     let reader = readers.get(scale);
     if (!reader) {
       reader = new ShardReader(store, sharding, { ...options.shardReader, prefix: joinKey(prefix, scale.key) });
@@ -98,18 +100,24 @@ export async function openPrecomputedImage(
 
       // Fetch every chunk first: a sharded scale batches its lookups per shard.
       let chunks: (Uint8Array | undefined)[];
+      // Store key of each chunk (its shard file when sharded) and how errors name it.
+      let keys: string[];
       let names: string[];
-      if (scale.sharding) {
+      const sharding = scale.sharding;
+      if (sharding) {
         const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
         const ids = cells.map((cell) => compressedMortonCode(cell.grid, gridSize));
-        const found = await readerFor(scale, scale.sharding).getMany(ids, { signal });
+        const reader = readerFor(scale, sharding);
+        const found = await reader.getMany(ids, { signal });
         chunks = ids.map((id) => found.get(id));
-        names = ids.map((id) => `chunk ${id} of ${joinKey(prefix, scale.key)}`);
+        keys = ids.map((id) => reader.fileKey(shardLocation(sharding, id).key));
+        names = ids.map((id, i) => `chunk ${id} (grid [${cells[i].grid}]) in ${keys[i]}`);
       } else {
-        names = cells.map((cell) =>
+        keys = cells.map((cell) =>
           joinKey(prefix, `${scale.key}/${cell.start[0]}-${cell.end[0]}_${cell.start[1]}-${cell.end[1]}_${cell.start[2]}-${cell.end[2]}`),
         );
-        chunks = await Promise.all(names.map((key) => store.get(key, { signal })));
+        names = keys;
+        chunks = await Promise.all(keys.map((key) => store.get(key, { signal })));
       }
 
       const bpv = bytesPerVoxel(info.data_type);
@@ -119,11 +127,11 @@ export async function openPrecomputedImage(
       cells.forEach((cell, i) => {
         const stored = chunks[i];
         if (!stored) {
-          if (readOptions.fillMissing === false) throw new NotFoundError(`${names[i]} is missing`, { key: names[i] });
+          if (readOptions.fillMissing === false) throw new NotFoundError(`${names[i]} is missing`, { key: keys[i] });
           return;
         }
         const chunkShape: Vec3 = [cell.end[0] - cell.start[0], cell.end[1] - cell.start[1], cell.end[2] - cell.start[2]];
-        const voxels = decodeChunk(stored, info, scale, field, chunkShape, names[i]);
+        const voxels = decodeChunk(stored, info, scale, field, chunkShape, names[i], keys[i]);
         copyOverlap(voxels, cell, chunkShape, out, min, max, shape, channels, bpv);
       });
       return { data: typedArrayOf(info.data_type, out), shape: [...shape, channels], dataType: info.data_type };
@@ -190,6 +198,7 @@ function decodeChunk(
   field: string,
   shape: Vec3,
   name: string,
+  key: string,
 ): Uint8Array {
   const expected = shape[0] * shape[1] * shape[2] * info.num_channels * bytesPerVoxel(info.data_type);
   let voxels: Uint8Array;
@@ -202,7 +211,7 @@ function decodeChunk(
       });
     }
     const blockSize = scale.compressed_segmentation_block_size as Vec3;
-    voxels = decodeCompressedSegmentation(stored, shape, info.num_channels, blockSize, info.data_type, name);
+    voxels = decodeCompressedSegmentation(stored, shape, info.num_channels, blockSize, info.data_type, key);
   } else {
     throw new UnsupportedError(`${field}.encoding ${JSON.stringify(scale.encoding)} cannot be decoded (raw and compressed_segmentation can)`, {
       field: `${field}.encoding`,
@@ -210,7 +219,7 @@ function decodeChunk(
   }
   if (voxels.length !== expected) {
     throw new CorruptDataError(`${name} has ${voxels.length} bytes of voxels, expected ${expected} for shape [${shape}]`, {
-      key: name,
+      key,
     });
   }
   return voxels;
