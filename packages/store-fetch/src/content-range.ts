@@ -1,0 +1,56 @@
+import type { RangeQuery } from "@zarrkit/registry";
+
+/** The `Range` header for a non-empty range. */
+export function rangeHeader(range: RangeQuery): string {
+  return "suffixLength" in range ? `bytes=-${range.suffixLength}` : `bytes=${range.offset}-${range.offset + range.length - 1}`;
+}
+
+/** Slice `range` out of a whole value, clipping to its end, as a copy. */
+export function sliceRange(value: Uint8Array, range: RangeQuery): Uint8Array {
+  if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength));
+  return value.slice(Math.min(range.offset, value.length), Math.min(range.offset + range.length, value.length));
+}
+
+interface ContentRange {
+  first: number;
+  last: number;
+  /** Undefined when the server sent "*". */
+  total?: number;
+}
+
+function parseContentRange(header: string | null): ContentRange | undefined {
+  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/i.exec(header?.trim() ?? "");
+  if (!match) return undefined;
+  const [first, last] = [Number(match[1]), Number(match[2])];
+  return first <= last ? { first, last, total: match[3] === "*" ? undefined : Number(match[3]) } : undefined;
+}
+
+/** What is wrong with a 206 answer to `range`, or undefined when it is exactly what was asked for (clipped at the end). */
+export function contentRangeProblem(header: string | null, range: RangeQuery, received: number): string | undefined {
+  const parsed = parseContentRange(header);
+  if (!parsed) return header === null ? "no Content-Range header" : `malformed Content-Range ${JSON.stringify(header)}`;
+  const { first, last, total } = parsed;
+  if (received !== last - first + 1) return `the body has ${received} bytes but Content-Range ${JSON.stringify(header)} announces ${last - first + 1}`;
+  if (total !== undefined && last >= total) return `Content-Range ${JSON.stringify(header)} ends past the total size`;
+  const mismatch = `Content-Range ${JSON.stringify(header)} does not match the request ${rangeHeader(range)}`;
+  if ("suffixLength" in range) {
+    if (total === undefined) return received <= range.suffixLength ? undefined : mismatch;
+    return first === Math.max(0, total - range.suffixLength) && last === total - 1 ? undefined : mismatch;
+  }
+  const wantedLast = range.offset + range.length - 1;
+  if (first !== range.offset || last > wantedLast) return mismatch;
+  // Shorter than asked is fine only when clipped at the end of the value.
+  if (last < wantedLast && total !== undefined && last !== total - 1) return mismatch;
+  return undefined;
+}
+
+/** The size from the `bytes *\/size` Content-Range of a 416 answer, if the server sent one. */
+export function unsatisfiedSize(header: string | null): number | undefined {
+  const match = /^bytes \*\/(\d+)$/i.exec(header?.trim() ?? "");
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Whether `range` has bytes in a value of `size` bytes: a 416 for such a range is the server's mistake. */
+export function overlaps(range: RangeQuery, size: number): boolean {
+  return "suffixLength" in range ? size > 0 : range.offset < size;
+}

@@ -1,0 +1,37 @@
+import { describeStoreConformance, unsafeKeys } from "@zarrkit/test-utils";
+import { FetchStore } from "../src/index.js";
+import { fileServer, startServer } from "./http-server.js";
+
+const fast = { retries: 0 };
+
+describeStoreConformance(
+  "FetchStore (writable, Range supported)",
+  async () => {
+    const server = await startServer(fileServer({ writable: true }).handler);
+    return { store: new FetchStore(server.url, { writable: true, retry: fast }), cleanup: server.close };
+  },
+  { invalidKeys: unsafeKeys },
+);
+
+describeStoreConformance(
+  "FetchStore (writable, server ignores Range)",
+  async () => {
+    const server = await startServer(fileServer({ writable: true, ranges: false }).handler);
+    return { store: new FetchStore(server.url, { writable: true, retry: fast }), cleanup: server.close };
+  },
+  { invalidKeys: unsafeKeys },
+);
+
+describeStoreConformance(
+  "FetchStore (read-only)",
+  async () => {
+    const files = fileServer();
+    const server = await startServer(files.handler);
+    return {
+      store: new FetchStore(server.url, { retry: fast }),
+      seed: async (key, value) => files.put(key, value.slice()),
+      cleanup: server.close,
+    };
+  },
+  { invalidKeys: unsafeKeys },
+);
