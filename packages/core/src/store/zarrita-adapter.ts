@@ -1,0 +1,37 @@
+import type { RangeQuery, RequestOptions, Store } from "@zarrkit/registry";
+
+/** The store shape of zarrita.js (`@zarrita/storage`): keys are absolute ("/a/zarr.json"); sync or async. */
+export interface ZarritaStore {
+  get(key: `/${string}`, options?: RequestOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  getRange?(key: `/${string}`, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  set?(key: `/${string}`, value: Uint8Array): Promise<void> | void;
+}
+
+/** Use a zarrita.js store (FetchStore, FileSystemStore, ZipFileStore, ...) as a zarrkit store. */
+export function fromZarritaStore(store: ZarritaStore): Store {
+  const absolute = (key: string): `/${string}` => `/${key}`;
+  const adapted: Store = { get: async (key, options) => store.get(absolute(key), options) };
+  if (store.getRange) adapted.getRange = async (key, range, options) => store.getRange!(absolute(key), range, options);
+  if (store.set) adapted.set = async (key, value) => store.set!(absolute(key), value);
+  return adapted;
+}
+
+/** Use a zarrkit store with zarrita.js. */
+export function toZarritaStore(store: Store): ZarritaStore & { getRange: NonNullable<ZarritaStore["getRange"]> } {
+  const relative = (key: string) => key.replace(/^\/+/, "");
+  return {
+    get: (key, options) => store.get(relative(key), options),
+    getRange: (key, range, options) =>
+      store.getRange ? store.getRange(relative(key), range, options) : sliceOfWhole(store, relative(key), range, options),
+    ...(store.set ? { set: (key: `/${string}`, value: Uint8Array) => store.set!(relative(key), value) } : {}),
+  };
+}
+
+/** zarrita requires getRange for sharded arrays: emulate it on stores that only read whole values. */
+async function sliceOfWhole(store: Store, key: string, range: RangeQuery, options?: RequestOptions) {
+  const bytes = await store.get(key, options);
+  if (!bytes) return undefined;
+  return "suffixLength" in range
+    ? bytes.subarray(Math.max(0, bytes.length - range.suffixLength))
+    : bytes.subarray(range.offset, range.offset + range.length);
+}
