@@ -57,6 +57,7 @@ export class S3Client {
   async send(request: S3Request): Promise<Response> {
     const { retries } = this.#config;
     for (let attempt = 0; ; attempt++) {
+      request.signal?.throwIfAborted();
       let response: Response;
       try {
         response = await this.#config.fetch(await this.#prepare(request));
