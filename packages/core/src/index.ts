@@ -10,6 +10,13 @@ export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
 export { type ChunkGrid, type ChunkGridParser, parseChunkGrid, positiveIntegers, registerChunkGrid } from "./grid/chunk-grid.js";
 export { type ChunkKeyEncoding, chunkKeyEncoding, parseChunkKeyEncoding } from "./grid/chunk-key-encoding.js";
+export {
+  type ChunkEdges,
+  parseRectangularChunkGrid,
+  parseRectilinearChunkGrid,
+  type RectilinearGridName,
+  rectilinearChunkGrid,
+} from "./grid/rectilinear.js";
 export { regularChunkGrid } from "./grid/regular.js";
 export { ZarrGroup } from "./group.js";
 export {

@@ -10,6 +10,14 @@ export interface ChunkGrid {
   gridShape(): number[];
   /** Full (unclipped) shape of the chunk at `coords`. */
   chunkShape(coords: readonly number[]): number[];
+  /**
+   * Grid coordinates of chunk 0 and, for each other edge length along each
+   * dimension, of the first chunk with it (other coordinates 0). Checking the
+   * codecs against these shapes checks every per-dimension constraint, such
+   * as each shard being divisible by its inner chunks, without visiting
+   * every chunk.
+   */
+  representativeChunks(): number[][];
   /** The `chunk_grid` metadata. */
   toJSON(): { name: string; configuration: Record<string, unknown> };
   /** The same grid for an array resized to `shape`. */

@@ -16,6 +16,7 @@ export function regularChunkGrid(shape: readonly number[], chunkShape: readonly 
     dims: chunkShape.map(regularDim),
     gridShape: () => shape.map((n, d) => Math.ceil(n / chunkShape[d]!)),
     chunkShape: () => [...chunkShape],
+    representativeChunks: () => [chunkShape.map(() => 0)],
     toJSON: () => ({ name: "regular", configuration: { chunk_shape: [...chunkShape] } }),
     resize: (newShape) => regularChunkGrid(newShape, chunkShape),
   };
