@@ -9,10 +9,12 @@ import {
   type Store,
   StoreError,
   type WriteSource,
+  ZarrkitError,
 } from "@zarrkit/registry";
 import { forEachConcurrent } from "./concurrency.js";
 import { dataClassName, isDataOfType } from "./data-types.js";
 import { parseScalar } from "./fill-value.js";
+import type { ChunkGrid } from "./grid/chunk-grid.js";
 import { withKeyLock } from "./keyed-lock.js";
 import type { ArrayMetadata, ParsedArrayMetadata } from "./metadata/node-metadata.js";
 import { childPath } from "./node-path.js";
@@ -46,10 +48,10 @@ export class ZarrArray {
     private readonly options: ArrayOptions,
   ) {}
 
-  /** An array from its parsed zarr.json; validates the whole codec chain before returning. */
+  /** An array from its parsed zarr.json; validates the whole codec chain, for every chunk shape of the grid, before returning. */
   static async create(store: Store, path: string, parsed: ParsedArrayMetadata, options: ArrayOptions = {}): Promise<ZarrArray> {
     const array = new ZarrArray(store, path, parsed, options);
-    await array.pipelineFor(parsed.grid.chunkShape(parsed.grid.dims.map(() => 0)));
+    await array.checkChunkShapes(parsed.grid);
     return array;
   }
 
@@ -73,13 +75,13 @@ export class ZarrArray {
   get dimensionNames(): (string | null)[] | undefined {
     return this.parsed.metadata.dimension_names;
   }
-  /** Shape of the unit of reading: the inner chunk for sharded arrays, otherwise the chunk. */
+  /** Shape of the unit of reading: the inner chunk for sharded arrays, otherwise the chunk (the first chunk, on a rectilinear grid). */
   get chunkShape(): number[] {
     const outer = this.parsed.metadata.codecs[0];
     const inner = outer?.name === "sharding_indexed" ? outer.configuration?.chunk_shape : undefined;
     return Array.isArray(inner) ? [...(inner as number[])] : this.parsed.grid.chunkShape(this.shape.map(() => 0));
   }
-  /** Shape of a shard (the grid's chunk) for sharded arrays, else undefined. */
+  /** Shape of a shard (the grid's chunk; the first one, on a rectilinear grid) for sharded arrays, else undefined. */
   get shardShape(): number[] | undefined {
     return this.parsed.metadata.codecs[0]?.name === "sharding_indexed"
       ? this.parsed.grid.chunkShape(this.shape.map(() => 0))
@@ -117,15 +119,47 @@ export class ZarrArray {
     return pipeline;
   }
 
+  /**
+   * The pipeline for the chunk at `coords`, with codec errors naming the chunk:
+   * on a rectilinear grid shapes vary, so "shape not divisible" alone would
+   * not say which shard is at fault. Chunk 0 is always built first (see
+   * `checkChunkShapes`), so its errors concern the codecs as a whole and stay
+   * as they are. `dimension` is the one the shape is known to be wrong in,
+   * when the caller knows it.
+   */
+  private async pipelineAt(grid: ChunkGrid, coords: readonly number[], dimension?: number): Promise<CodecPipeline> {
+    const shape = grid.chunkShape(coords);
+    try {
+      return await this.pipelineFor(shape);
+    } catch (error) {
+      if (!(error instanceof ZarrkitError) || coords.every((c) => c === 0)) throw error;
+      const what = this.parsed.metadata.codecs[0]?.name === "sharding_indexed" ? "shard" : "chunk";
+      const where = dimension === undefined ? "" : ` along dimension ${dimension}`;
+      const Ctor = error.constructor as new (message: string, context: object) => ZarrkitError;
+      const message = `The ${what} at grid coordinates [${coords.join(", ")}] has shape [${shape.join(", ")}], which the codecs reject${where}`;
+      throw new Ctor(`${message}: ${error.message}`, { key: error.key, field: error.field, cause: error });
+    }
+  }
+
+  /** Build the pipeline of every distinct edge length along every dimension (see `representativeChunks`). */
+  private async checkChunkShapes(grid: ChunkGrid): Promise<void> {
+    const [first, ...others] = grid.representativeChunks();
+    await this.pipelineAt(grid, first!);
+    // Each other chunk differs from chunk 0 in one dimension only, so that dimension is the one at fault.
+    await Promise.all(others.map((coords) => this.pipelineAt(grid, coords, coords.findIndex((c) => c !== 0))));
+  }
+
   /** For each chunk a selection touches: its coordinates and the per-dimension parts. */
   chunksOf(selection?: Selection | null): { parts: Generator<DimChunkPart[]>; counts: number[]; dropped: boolean[] } {
-    const sel = normalizeSelection(selection, this.parsed.metadata.shape);
-    const perDim = sel.slices.map((s, d) => dimensionParts(s, this.parsed.grid.dims[d]!));
+    const { metadata, grid } = this.parsed;
+    const sel = normalizeSelection(selection, metadata.shape);
+    const perDim = sel.slices.map((s, d) => dimensionParts(s, grid.dims[d]!));
     return { parts: cartesian(perDim), counts: sel.counts, dropped: sel.dropped };
   }
 
   /** Read a selection (default: everything) into a new C-order array. Integer indices drop their dimension. */
   async get(selection?: Selection | null, options: RequestOptions = {}): Promise<NdArray> {
+    const grid = this.parsed.grid;
     const { parts, counts, dropped } = this.chunksOf(selection);
     const type = this.parsed.dataType;
     const slots = product(counts) * type.lanes;
@@ -138,7 +172,7 @@ export class ZarrArray {
     await forEachConcurrent(parts, this.options.concurrency ?? 16, async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);
       const key = this.chunkKey(coords);
-      const pipeline = await this.pipelineFor(this.parsed.grid.chunkShape(coords));
+      const pipeline = await this.pipelineAt(grid, coords);
       await pipeline.decodeInto(
         storedValue(this.store, key),
         chunkParts.map((p) => p.local),
@@ -160,12 +194,13 @@ export class ZarrArray {
     if (typeof store.set !== "function" || typeof store.delete !== "function") {
       throw new StoreError(`Cannot write array ${JSON.stringify(this.path)}: the store is read-only`);
     }
+    const grid = this.parsed.grid;
     const { parts, counts, dropped } = this.chunksOf(selection);
     const source = this.writeSource(value, counts, dropped);
     await forEachConcurrent(parts, this.options.concurrency ?? 16, async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);
       const key = this.chunkKey(coords);
-      const pipeline = await this.pipelineFor(this.parsed.grid.chunkShape(coords));
+      const pipeline = await this.pipelineAt(grid, coords);
       const local: DimSlice[] = chunkParts.map((p) => p.local);
       const chunkSource: WriteSource =
         "fill" in source ? source : { chunk: source.chunk, offset: chunkParts.map((p) => p.outOffset) };
@@ -211,3 +246,4 @@ export class ZarrArray {
     return { chunk: { data, shape: counts }, offset: counts.map(() => 0) };
   }
 }
+
