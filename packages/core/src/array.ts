@@ -4,10 +4,12 @@ import {
   type ChunkSpec,
   type DimSlice,
   InvalidSelectionError,
+  isWritable,
   type RequestOptions,
   type Scalar,
   type Store,
   StoreError,
+  type WritableStore,
   type WriteSource,
   ZarrkitError,
 } from "@zarrkit/registry";
@@ -16,8 +18,9 @@ import { dataClassName, isDataOfType } from "./data-types.js";
 import { parseScalar } from "./fill-value.js";
 import type { ChunkGrid } from "./grid/chunk-grid.js";
 import { withKeyLock } from "./keyed-lock.js";
-import type { ArrayMetadata, ParsedArrayMetadata } from "./metadata/node-metadata.js";
-import { childPath } from "./node-path.js";
+import { encodeJson } from "./metadata/json.js";
+import { type ArrayMetadata, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
+import { childPath, metadataKey } from "./node-path.js";
 import { type CodecOptions, CodecPipeline } from "./pipeline.js";
 import { cartesian, type DimChunkPart, dimensionParts, normalizeSelection, product, type Selection } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
@@ -44,7 +47,8 @@ export class ZarrArray {
     readonly store: Store,
     /** Path of the array in the store ("" for the root). */
     readonly path: string,
-    private readonly parsed: ParsedArrayMetadata,
+    /** Replaced, never mutated, by `resize`; reads and writes take it once so they see one shape throughout. */
+    private parsed: ParsedArrayMetadata,
     private readonly options: ArrayOptions,
   ) {}
 
@@ -212,6 +216,64 @@ export class ZarrArray {
     });
   }
 
+  /**
+   * Change the array's shape (same rank): delete the chunks (shards) that fall
+   * wholly outside the new shape, then write the new zarr.json. This object
+   * uses the new shape from then on; reads and writes already under way
+   * finish with the old one, and other objects opened on the array keep the
+   * old shape until reopened.
+   *
+   * A regular grid keeps its chunk shape. A rectilinear grid keeps the edges
+   * that intersect the new shape and, where a dimension grows past its last
+   * edge, appends one edge covering exactly the growth (resize once per chunk
+   * to append several, e.g. one per month). No stored chunk changes shape.
+   *
+   * Chunks partly inside the new shape keep all their data, as in zarr-python:
+   * values past the new edge cannot be read, but growing the array again shows
+   * them rather than the fill value. Write the fill value there before
+   * shrinking if that matters.
+   *
+   * The chunks to delete are found with one `store.list` of the array's keys.
+   * Without `list`, every chunk position of the old grid outside the new one
+   * is deleted blindly, one request each, stored or not. Nothing is deleted
+   * when no dimension loses chunks. Not safe to run concurrently with writes.
+   */
+  async resize(shape: readonly number[], options: RequestOptions = {}): Promise<void> {
+    const store = this.store;
+    if (!isWritable(store)) throw new StoreError(`Cannot resize array ${JSON.stringify(this.path)}: the store is read-only`);
+    const old = this.parsed;
+    const rank = old.metadata.shape.length;
+    if (!Array.isArray(shape) || shape.length !== rank || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+      throw new InvalidSelectionError(
+        `Cannot resize a ${rank}-dimensional array to ${JSON.stringify(shape)}: expected ${rank} non-negative integers`,
+      );
+    }
+    const key = metadataKey(this.path);
+    const parsed = parseArrayMetadata({ ...old.metadata, shape: [...shape], chunk_grid: old.grid.resize(shape).toJSON() }, key);
+    await this.checkChunkShapes(parsed.grid);
+    await this.deleteOutside(store, old.grid.gridShape(), parsed.grid.gridShape(), options);
+    await store.set(key, encodeJson(parsed.metadata), options);
+    this.parsed = parsed;
+  }
+
+  /** Delete the stored chunks at grid coordinates beyond `after` in some dimension. */
+  private async deleteOutside(store: WritableStore, before: number[], after: number[], options: RequestOptions): Promise<void> {
+    if (before.every((n, d) => n <= after[d]!)) return;
+    let keys: Iterable<string>;
+    if (typeof store.list === "function") {
+      const prefix = this.path === "" ? "" : `${this.path}/`;
+      const found: string[] = [];
+      for await (const key of store.list(prefix, options)) {
+        const coords = this.parsed.keyEncoding.decode(key.slice(prefix.length), before.length);
+        if (coords?.some((c, d) => c >= after[d]!)) found.push(key);
+      }
+      keys = found;
+    } else {
+      keys = mapIterable(coordsOutside(before, after), (coords) => this.chunkKey(coords));
+    }
+    await forEachConcurrent(keys, this.options.concurrency ?? 16, (key) => withKeyLock(store, key, () => store.delete(key, options)));
+  }
+
   private writeSource(value: NdArray | ArrayData | Scalar, counts: number[], dropped: boolean[]): WriteSource | { fill: Scalar } {
     const type = this.parsed.dataType;
     const isChunk = typeof value === "object" && value !== null && "data" in value && "shape" in value;
@@ -247,3 +309,15 @@ export class ZarrArray {
   }
 }
 
+/** Grid coordinates inside `before` but outside `after`, each once: dimension d's slab takes the dimensions before it inside both. */
+function* coordsOutside(before: readonly number[], after: readonly number[]): Generator<number[]> {
+  const range = (start: number, stop: number) => Array.from({ length: Math.max(0, stop - start) }, (_, i) => start + i);
+  for (let d = 0; d < before.length; d++) {
+    if (after[d]! >= before[d]!) continue;
+    yield* cartesian(before.map((n, e) => (e < d ? range(0, Math.min(n, after[e]!)) : e === d ? range(after[d]!, n) : range(0, n))));
+  }
+}
+
+function* mapIterable<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}

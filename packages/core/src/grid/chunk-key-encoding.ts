@@ -3,6 +3,8 @@ import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 export interface ChunkKeyEncoding {
   /** The store key of a chunk, relative to the array's path. */
   encode(coords: readonly number[]): string;
+  /** The grid coordinates of a key relative to the array's path, or undefined when it is not a chunk key of that rank. */
+  decode(key: string, rank: number): number[] | undefined;
   toJSON(): { name: string; configuration: { separator: "/" | "." } };
 }
 
@@ -24,9 +26,17 @@ export function parseChunkKeyEncoding(value: unknown, field = "chunk_key_encodin
 }
 
 export function chunkKeyEncoding(name: "default" | "v2", separator: "/" | "."): ChunkKeyEncoding {
+  const empty = name === "default" ? "c" : "0";
   return {
     encode: (coords) =>
       name === "default" ? ["c", ...coords].join(separator) : coords.length === 0 ? "0" : coords.join(separator),
+    decode: (key, rank) => {
+      if (rank === 0) return key === empty ? [] : undefined;
+      const prefix = name === "default" ? `c${separator}` : "";
+      if (!key.startsWith(prefix)) return undefined;
+      const parts = key.slice(prefix.length).split(separator);
+      return parts.length === rank && parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : undefined;
+    },
     toJSON: () => ({ name, configuration: { separator } }),
   };
 }
