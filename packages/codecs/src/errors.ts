@@ -1,0 +1,21 @@
+import { type CodecContext, CorruptDataError, UnsupportedError, ZarrkitError } from "@zarrkit/registry";
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Run a decoder and turn whatever it throws into a typed error naming the
+ * store key: libraries report corrupt input as plain Errors (or RangeErrors
+ * from oversized allocations), which callers must not have to tell apart.
+ */
+export async function decoding<T>(codec: string, ctx: CodecContext, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (cause) {
+    const message = `${codec}: cannot decode ${ctx.key}: ${reason(cause)}`;
+    if (cause instanceof UnsupportedError) throw new UnsupportedError(message, { key: ctx.key, cause });
+    if (cause instanceof ZarrkitError && cause.key !== undefined) throw cause;
+    throw new CorruptDataError(message, { key: ctx.key, cause });
+  }
+}

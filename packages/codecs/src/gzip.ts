@@ -1,0 +1,17 @@
+import type { BytesToBytesCodec, CodecFactory } from "@zarrkit/registry";
+import { gzipDecode, gzipEncode } from "#deflate";
+import { checkKeys, readInt } from "./config.js";
+import { decoding } from "./errors.js";
+
+/** `gzip` (RFC 1952): `{"level": 0-9}`; level defaults to 5 as in zarr-python. */
+export const gzipCodecFactory: CodecFactory = (configuration, ctx): BytesToBytesCodec => {
+  checkKeys(configuration, ["level"], ctx.field);
+  const level = readInt(configuration, "level", ctx.field, { min: 0, max: 9, default: 5 });
+  return {
+    kind: "bytes_to_bytes",
+    name: "gzip",
+    encode: (bytes) => gzipEncode(bytes, level),
+    decode: (bytes, codecCtx) => decoding("gzip", codecCtx, () => gzipDecode(bytes)),
+    toJSON: () => ({ name: "gzip", configuration: { level } }),
+  };
+};
