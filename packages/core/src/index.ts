@@ -52,6 +52,6 @@ export {
   sliceCount,
 } from "./selection.js";
 export { MemoryStore, namedMemoryStore } from "./store/memory-store.js";
-export { isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
+export { type CountedStore, countRequests, isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
 export { bytesValue, rangeBounds, storedValue } from "./store/stored-value.js";
 export { fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";

@@ -13,7 +13,7 @@ import {
   NotFoundError,
   UnsupportedError,
 } from "@zarrkit/registry";
-import { countingStore } from "@zarrkit/test-utils";
+import { countRequests as countingStore } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "./helpers.js";
 import { extract, fillVolume, type VolumeLayout, volumeFiles } from "./volume.js";

@@ -7,7 +7,7 @@ import {
   writeShards,
 } from "@zarrkit/neuroglancer";
 import { CorruptDataError, NotFoundError, UnsupportedError } from "@zarrkit/registry";
-import { countingStore } from "@zarrkit/test-utils";
+import { countRequests as countingStore } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { describeVectors, hex, memoryStore, prng, vectors } from "./helpers.js";
 import { scrambledShards } from "./layouts.js";

@@ -1,22 +1,13 @@
-import { type CodecMetadata, createArray, MemoryStore, type Store, type StoreRequest, withRequestLog } from "@zarrkit/core";
+import { type CodecMetadata, countRequests, createArray, MemoryStore, type Store } from "@zarrkit/core";
 import "../src/index.js";
 
 export const BYTES: CodecMetadata = { name: "bytes", configuration: { endian: "little" } };
 export const CRC: CodecMetadata = { name: "crc32c" };
 
-/** A store that counts requests; `reads()` is the number of get/getRange calls since the last reset. */
+/** A counted store over `inner`, which stays reachable for direct inspection. */
 export function counted(inner: Store = new MemoryStore()) {
-  const log: StoreRequest[] = [];
-  const store = withRequestLog(inner, (r) => log.push(r));
-  return {
-    store,
-    inner,
-    log,
-    reads: () => log.filter((r) => r.method === "get" || r.method === "getRange" || r.method === "getVersioned").length,
-    reset: () => {
-      log.length = 0;
-    },
-  };
+  const store = countRequests(inner);
+  return { store, inner, log: store.log, reads: () => store.reads(), reset: () => store.reset() };
 }
 
 export function iota(n: number, scale = 1): Int32Array {

@@ -1,4 +1,3 @@
 export { fixturesDir, fixturePath } from "./fixtures.js";
-export { countingStore, type CountingStore, type LoggedRequest } from "./counting-store.js";
 export { describeStoreConformance, type StoreConformanceOptions, type StoreFixture } from "./conformance/describe.js";
 export { unsafeKeys } from "./conformance/keys.js";

@@ -50,3 +50,27 @@ export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) 
   }
   return wrapped as unknown as Store;
 }
+
+/** A store that keeps a log of its requests, for tests, tools and benchmarks. */
+export interface CountedStore extends Store {
+  readonly log: StoreRequest[];
+  /** Read requests (get, getRange, getVersioned) since the last reset, or those of one method. */
+  reads(method?: StoreRequest["method"]): number;
+  bytesRead(): number;
+  reset(): void;
+}
+
+export function countRequests(inner: Store): CountedStore {
+  const log: StoreRequest[] = [];
+  return Object.assign(
+    withRequestLog(inner, (request) => log.push(request)),
+    {
+      log,
+      reads: (method?: StoreRequest["method"]) => log.filter((r) => (method ? r.method === method : isRead(r))).length,
+      bytesRead: () => log.filter(isRead).reduce((n, r) => n + r.bytes, 0),
+      reset: () => {
+        log.length = 0;
+      },
+    },
+  );
+}
