@@ -1,0 +1,115 @@
+import { type BytesToBytesCodec, CorruptDataError, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { zstdCodecFactory } from "../src/zstd.js";
+import { create, ctx, FIELD, fixtureBytes, sameBytes, sampleBytes } from "./helpers.js";
+
+const hex = (s: string) => Uint8Array.from(s.match(/../g)!, (b) => Number.parseInt(b, 16));
+const TEXT = "zarr zarr zarr zarr zarr zarr zarr zarr!";
+// Written by the zstd 1.5 CLI with --check: with and without the content size in the header.
+const WITH_CHECKSUM = hex("28b52ffd2428650000307a61727220210100708a16974b1015");
+const WITH_CHECKSUM_NO_SIZE = hex("28b52ffd0458650000307a61727220210100708a16974b1015");
+
+const zstd = (configuration: Record<string, unknown> = {}) => create<BytesToBytesCodec>(zstdCodecFactory, configuration);
+
+describe("zstd configuration", () => {
+  test("defaults as zarr-python writes them", async () => {
+    expect((await zstd()).toJSON()).toEqual({ name: "zstd", configuration: { level: 0, checksum: false } });
+    expect((await zstd({ level: -3, checksum: true })).toJSON()).toEqual({
+      name: "zstd",
+      configuration: { level: -3, checksum: true },
+    });
+  });
+
+  test.each([
+    ["level", 1.5],
+    ["level", "3"],
+    ["level", -200_000],
+    ["checksum", "yes"],
+    ["checksum", 1],
+  ])("%s %j is invalid metadata naming the field", async (key, value) => {
+    const error = await zstd({ [key]: value }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidMetadataError);
+    expect((error as InvalidMetadataError).field).toBe(`${FIELD}.configuration.${key}`);
+  });
+
+  test("unknown keys are invalid metadata", async () => {
+    await expect(zstd({ level: 1, window: 20 })).rejects.toBeInstanceOf(InvalidMetadataError);
+  });
+});
+
+describe("zstd encoding", () => {
+  test.each([0, 1, 100, 10_000, 300_000])("round trips %i bytes", async (size) => {
+    const codec = await zstd({ level: 1 });
+    const data = sampleBytes(size);
+    expect(sameBytes(await codec.decode(await codec.encode(data, ctx), ctx), data)).toBe(true);
+  });
+
+  test("round trips arbitrary bytes at several levels", async () => {
+    const codecs = await Promise.all([0, 1, 5, 12].map((level) => zstd({ level })));
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), fc.constantFrom(...codecs), async (data, codec) => {
+        expect(sameBytes(await codec.decode(await codec.encode(data, ctx), ctx), data)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  test("level 0 means zstd's default level 3, levels past 22 act as 22", async () => {
+    const data = sampleBytes(50_000, "smooth", 5);
+    const [l0, l3, l22, l40] = await Promise.all([0, 3, 22, 40].map(async (level) => (await zstd({ level })).encode(data, ctx)));
+    expect(sameBytes(l0!, l3!)).toBe(true);
+    expect(sameBytes(l40!, l22!)).toBe(true);
+  });
+
+  test("checksum: true and negative levels refuse to encode but still decode", async () => {
+    const withChecksum = await zstd({ level: 3, checksum: true });
+    const error = await Promise.resolve()
+      .then(() => withChecksum.encode(new Uint8Array(10), ctx))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedError);
+    expect((error as UnsupportedError).field).toBe(`${FIELD}.configuration.checksum`);
+    expect(new TextDecoder().decode(await withChecksum.decode(WITH_CHECKSUM, ctx))).toBe(TEXT);
+    const fast = await zstd({ level: -5 });
+    expect(() => fast.encode(new Uint8Array(10), ctx)).toThrow(UnsupportedError);
+    expect(new TextDecoder().decode(await fast.decode(WITH_CHECKSUM, ctx))).toBe(TEXT);
+  });
+});
+
+describe("zstd decoding", () => {
+  test("frames with checksums, with or without a content size, and concatenated frames", async () => {
+    const codec = await zstd();
+    expect(new TextDecoder().decode(await codec.decode(WITH_CHECKSUM_NO_SIZE, ctx))).toBe(TEXT);
+    const two = new Uint8Array([...WITH_CHECKSUM, ...(await codec.encode(new TextEncoder().encode("++"), ctx))]);
+    expect(new TextDecoder().decode(await codec.decode(two, ctx))).toBe(`${TEXT}++`);
+  });
+
+  test.each([
+    ["a checksum mismatch", () => WITH_CHECKSUM.map((b, i) => (i === WITH_CHECKSUM.length - 1 ? b ^ 1 : b))],
+    ["a truncated frame", () => WITH_CHECKSUM.subarray(0, 15)],
+    ["a frame without its checksum", () => WITH_CHECKSUM.subarray(0, WITH_CHECKSUM.length - 4)],
+    ["garbage", () => new Uint8Array([1, 2, 3, 4, 5])],
+    ["no bytes", () => new Uint8Array(0)],
+  ])("%s is CorruptDataError naming the key", async (_what, bytes) => {
+    const error = await Promise.resolve((await zstd()).decode(bytes(), ctx)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptDataError);
+    expect((error as CorruptDataError).key).toBe(ctx.key);
+  });
+
+  test("every truncation of a larger frame is rejected", async () => {
+    const codec = await zstd({ level: 3 });
+    const data = sampleBytes(20_000, "noise");
+    const frame = await codec.encode(data, ctx);
+    for (let cut = 0; cut < frame.length; cut += Math.ceil(frame.length / 40)) {
+      await expect(Promise.resolve(codec.decode(frame.subarray(0, cut), ctx))).rejects.toBeInstanceOf(CorruptDataError);
+    }
+  });
+
+  test("zarr-python v3 vlen-utf8 chunk compressed with zstd (1d.contiguous.string.compressed)", async () => {
+    const raw = fixtureBytes("1d.contiguous.string.compressed/c/0");
+    if (!raw) return;
+    const bytes = await (await zstd({ level: 0, checksum: false })).decode(raw, ctx);
+    expect(Array.from(bytes.subarray(0, 8))).toEqual([3, 0, 0, 0, 10, 0, 0, 0]);
+    expect(new TextDecoder().decode(bytes.subarray(8, 18))).toBe("compressed");
+  });
+});
