@@ -1,9 +1,12 @@
 import type { BytesToBytesCodec, CodecFactory } from "@zarrkit/registry";
-import { bloscDecompress } from "./blosc/decode.js";
-import { type BloscOptions, bloscCompress } from "./blosc/encode.js";
+import type { BloscOptions } from "./blosc/encode.js";
 import { CNAMES, SHUFFLES } from "./blosc/format.js";
 import { checkKeys, readChoice, readInt } from "./config.js";
 import { decoding } from "./errors.js";
+
+// Loaded on first use, as in gzip.ts.
+const encoder = () => import("./blosc/encode.js");
+const decoder = () => import("./blosc/decode.js");
 
 /**
  * `blosc`: `{cname, clevel, shuffle, typesize, blocksize}`, Blosc 1 chunks as
@@ -29,8 +32,8 @@ export const bloscCodecFactory: CodecFactory = (configuration, ctx): BytesToByte
   return {
     kind: "bytes_to_bytes",
     name: "blosc",
-    encode: (bytes) => bloscCompress(bytes, options),
-    decode: (bytes, codecCtx) => decoding("blosc", codecCtx, () => bloscDecompress(bytes)),
+    encode: async (bytes) => (await encoder()).bloscCompress(bytes, options),
+    decode: (bytes, codecCtx) => decoding("blosc", codecCtx, async () => (await decoder()).bloscDecompress(bytes)),
     toJSON: () => ({ name: "blosc", configuration: { ...options } }),
   };
 };

@@ -1,7 +1,9 @@
 import type { BytesToBytesCodec, CodecFactory } from "@zarrkit/registry";
-import { zlibDecode, zlibEncode } from "#deflate";
 import { checkKeys, readInt } from "./config.js";
 import { decoding } from "./errors.js";
+
+// Loaded on first use, as in gzip.ts.
+const deflate = () => import("#deflate");
 
 /** `zlib` (RFC 1950): `{"level": 0-9}`; level defaults to 1 as in numcodecs. */
 export const zlibCodecFactory: CodecFactory = (configuration, ctx): BytesToBytesCodec => {
@@ -10,8 +12,8 @@ export const zlibCodecFactory: CodecFactory = (configuration, ctx): BytesToBytes
   return {
     kind: "bytes_to_bytes",
     name: "zlib",
-    encode: (bytes) => zlibEncode(bytes, level),
-    decode: (bytes, codecCtx) => decoding("zlib", codecCtx, () => zlibDecode(bytes)),
+    encode: async (bytes) => (await deflate()).zlibEncode(bytes, level),
+    decode: (bytes, codecCtx) => decoding("zlib", codecCtx, async () => (await deflate()).zlibDecode(bytes)),
     toJSON: () => ({ name: "zlib", configuration: { level } }),
   };
 };

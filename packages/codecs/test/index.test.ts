@@ -1,0 +1,54 @@
+import { readdirSync } from "node:fs";
+import { type CodecMetadata, isCodecRegistered, resolveCodec } from "@zarrkit/registry";
+import { fixturePath } from "@zarrkit/test-utils";
+import { describe, expect, test } from "vitest";
+import * as codecs from "../src/index.js";
+import { chunkSpec, create, fixtureBytes } from "./helpers.js";
+
+const FACTORIES = {
+  gzip: codecs.gzipCodecFactory,
+  zlib: codecs.zlibCodecFactory,
+  zstd: codecs.zstdCodecFactory,
+  blosc: codecs.bloscCodecFactory,
+  "numcodecs.delta": codecs.deltaCodecFactory,
+  "vlen-utf8": codecs.vlenUtf8CodecFactory,
+};
+
+describe("@zarrkit/codecs index", () => {
+  test("registers every codec with a loader that yields the exported factory", async () => {
+    for (const [name, factory] of Object.entries(FACTORIES)) {
+      expect(isCodecRegistered(name)).toBe(true);
+      expect(await resolveCodec(name)).toBe(factory);
+    }
+  });
+
+  test("exports exactly the six factories", () => {
+    expect(Object.keys(codecs).sort()).toEqual(Object.values(FACTORIES).map((f) => f.name).sort());
+  });
+});
+
+/** Every codec entry of a zarr.json, including the inner and index codecs of sharding. */
+function codecEntries(entries: CodecMetadata[]): CodecMetadata[] {
+  return entries.flatMap((entry) => {
+    const nested = ["codecs", "index_codecs"].flatMap((key) => (entry.configuration?.[key] as CodecMetadata[] | undefined) ?? []);
+    return [entry, ...codecEntries(nested)];
+  });
+}
+
+describe("toJSON reproduces zarr-python's metadata", () => {
+  const root = fixturePath("zarr-python-v3.zarr");
+  const arrays = root ? readdirSync(root).filter((name) => fixtureBytes(`${name}/zarr.json`) && name !== "zarr.json") : [];
+  test.each(arrays.length ? arrays : ["(fixtures absent)"])("%s", async (array) => {
+    const text = fixtureBytes(`${array}/zarr.json`);
+    if (!text) return;
+    const metadata = JSON.parse(new TextDecoder().decode(text));
+    if (metadata.node_type !== "array") return;
+    const spec = chunkSpec(metadata.chunk_grid.configuration.chunk_shape, metadata.data_type);
+    for (const entry of codecEntries(metadata.codecs)) {
+      const factory = FACTORIES[entry.name as keyof typeof FACTORIES];
+      if (!factory) continue;
+      const codec = await create(factory, entry.configuration ?? {}, spec);
+      expect(codec.toJSON()).toEqual({ configuration: {}, ...entry });
+    }
+  });
+});
