@@ -43,6 +43,8 @@ export default defineConfig({
     browser: {
       enabled: haveChromium,
       headless: true,
+      // Failures are reported in text; no screenshot files in the work tree.
+      screenshotFailures: false,
       api: { host: "127.0.0.1" },
       provider: playwright({ launchOptions: { executablePath, args: chromiumArgs } }),
       instances: [{ browser: "chromium" }],

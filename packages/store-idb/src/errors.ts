@@ -9,7 +9,7 @@ export function idbError(what: string, key: string | undefined, error: unknown):
   const context = { cause: error, ...(key === undefined ? {} : { key }) };
   // DOMExceptions (what IndexedDB reports) are told apart by name.
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
-  const detail = typeof name === "string" ? `${name}: ${String(message)}` : String(error);
+  const detail = typeof name === "string" ? (message ? `${name}: ${String(message)}` : name) : String(error);
   if (name === "QuotaExceededError") {
     return new QuotaExceededError(`IndexedDB ${what} failed: the storage quota is exceeded; previous values are intact (${detail}).`, context);
   }
