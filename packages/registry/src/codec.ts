@@ -6,7 +6,7 @@
  * (`decodeInto` / `encodeInto`): that is how sharding reads one inner chunk
  * with a ranged request without the pipeline knowing about shards.
  */
-import type { RangeQuery, RequestOptions, SetOptions, VersionedValue } from "./store.js";
+import type { RangeQuery, RequestOptions, SetOptions, SizedValue, VersionedValue } from "./store.js";
 
 export type NumericArray =
   | Int8Array
@@ -106,6 +106,7 @@ export interface StoredValue {
   readonly key: string;
   get(options?: RequestOptions): Promise<Uint8Array | undefined>;
   getRange?(range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  getRangeWithSize?(range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined>;
   getVersioned?(options?: RequestOptions): Promise<VersionedValue | undefined>;
   size?(options?: RequestOptions): Promise<number | undefined>;
   set?(value: Uint8Array, options?: SetOptions): Promise<void>;

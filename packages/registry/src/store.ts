@@ -25,6 +25,12 @@ export interface VersionedValue {
   version: string;
 }
 
+export interface SizedValue {
+  value: Uint8Array;
+  /** Size of the whole stored value, when the store learnt it with the same request. */
+  size?: number;
+}
+
 export interface ListDirResult {
   /** Keys directly under the prefix. */
   keys: string[];
@@ -37,6 +43,12 @@ export interface Store {
   get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined>;
   /** A byte range of the value, or undefined when the key does not exist. Ranges past the end are clipped. */
   getRange?(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  /**
+   * `getRange` that also reports the size of the whole value when it comes for
+   * free (a file's stat, an HTTP Content-Range): lets a reader check offsets
+   * against the end of the value without another request.
+   */
+  getRangeWithSize?(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined>;
   /** Replace the value as a whole: readers see the old value or the new one, never a mix. */
   set?(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
   /** Remove the key; removing a missing key is not an error. */

@@ -143,6 +143,11 @@ export class ShardingCodec implements ArrayToBytesCodec {
   private async fetchIndex(value: StoredValue, ctx: CodecContext, shardSize?: number): Promise<ShardIndex | undefined> {
     const { indexSize, indexLocation } = this.layout;
     const range = indexLocation === "end" ? { suffixLength: indexSize } : { offset: 0, length: indexSize };
+    if (value.getRangeWithSize) {
+      // Knowing the shard's size lets every entry be checked against its end, including entries pointing into a trailing index.
+      const sized = await value.getRangeWithSize(range, ctx);
+      return sized && decodeIndex(this.layout, sized.value, ctx.key, shardSize ?? sized.size);
+    }
     const bytes = await value.getRange!(range, ctx);
     return bytes && decodeIndex(this.layout, bytes, ctx.key, shardSize);
   }

@@ -19,6 +19,10 @@ export function windowValue(parent: StoredValue, key: string, offset: number, le
     key,
     get: (options) => getRange({ offset, length }, options),
     getRange: (range, options) => getRange(translate(range), options),
+    getRangeWithSize: async (range, options) => {
+      const value = await getRange(translate(range), options);
+      return value && { value, size: length };
+    },
     size: async () => length,
   };
 }

@@ -27,7 +27,7 @@ describe("nested sharding", () => {
     expect(Array.from(one.data as Int32Array)).toEqual([9 * 16 + 10 + 1]);
     // outer index, inner index, inner-inner index, data: each a small ranged read
     expect(c.reads()).toBe(4);
-    expect(c.log.every((r) => r.method === "getRange" && (r.bytes ?? 0) <= 16 * 4)).toBe(true);
+    expect(c.log.every((r) => r.method.startsWith("getRange") && r.bytes <= 16 * 4)).toBe(true);
     c.reset();
     await fresh.get([9, 11]);
     expect(c.reads()).toBe(1);

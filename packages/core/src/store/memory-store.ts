@@ -3,6 +3,7 @@ import {
   PreconditionFailedError,
   type RangeQuery,
   type SetOptions,
+  type SizedValue,
   type Store,
   StoreError,
   type VersionedValue,
@@ -27,6 +28,13 @@ export class MemoryStore implements Store {
     if (!entry) return undefined;
     const [start, end] = rangeBounds(range, entry.bytes.length);
     return entry.bytes.slice(start, end);
+  }
+
+  async getRangeWithSize(key: string, range: RangeQuery): Promise<SizedValue | undefined> {
+    const entry = this.values.get(key);
+    if (!entry) return undefined;
+    const [start, end] = rangeBounds(range, entry.bytes.length);
+    return { value: entry.bytes.slice(start, end), size: entry.bytes.length };
   }
 
   async getVersioned(key: string): Promise<VersionedValue | undefined> {

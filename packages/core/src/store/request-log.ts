@@ -1,14 +1,14 @@
 import type { RangeQuery, Store } from "@zarrkit/registry";
 
 export interface StoreRequest {
-  method: "get" | "getRange" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate";
+  method: "get" | "getRange" | "getRangeWithSize" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate";
   key: string;
   range?: RangeQuery;
   /** Bytes returned (reads) or sent (writes). */
   bytes: number;
 }
 
-const READS = new Set<StoreRequest["method"]>(["get", "getRange", "getVersioned"]);
+const READS = new Set<StoreRequest["method"]>(["get", "getRange", "getRangeWithSize", "getVersioned"]);
 
 export function isRead(request: StoreRequest): boolean {
   return READS.has(request.method);
@@ -16,7 +16,7 @@ export function isRead(request: StoreRequest): boolean {
 
 function byteCount(method: StoreRequest["method"], args: unknown[], result: unknown): number {
   if (READS.has(method)) {
-    const value = method === "getVersioned" ? (result as { value?: Uint8Array } | undefined)?.value : result;
+    const value = method === "getVersioned" || method === "getRangeWithSize" ? (result as { value?: Uint8Array } | undefined)?.value : result;
     return value instanceof Uint8Array ? value.byteLength : 0;
   }
   const sent = args.find((a) => a instanceof Uint8Array) as Uint8Array | undefined;
@@ -30,14 +30,14 @@ function byteCount(method: StoreRequest["method"], args: unknown[], result: unkn
  */
 export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) => void): Store {
   const wrapped: Record<string, unknown> = {};
-  const methods: StoreRequest["method"][] = ["get", "getRange", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate"];
+  const methods: StoreRequest["method"][] = ["get", "getRange", "getRangeWithSize", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate"];
   for (const method of methods) {
     const fn = inner[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
     if (typeof fn !== "function") continue;
     wrapped[method] = async (...args: unknown[]) => {
       const result = await fn.apply(inner, args);
       const key = method === "listDir" ? String(args[0]) : (args[0] as string);
-      const range = method === "getRange" ? (args[1] as RangeQuery) : undefined;
+      const range = method === "getRange" || method === "getRangeWithSize" ? (args[1] as RangeQuery) : undefined;
       onRequest({ method, key, ...(range ? { range } : {}), bytes: byteCount(method, args.slice(1), result) });
       return result;
     };

@@ -4,6 +4,7 @@ import type { RangeQuery, Store, StoredValue } from "@zarrkit/registry";
 export function storedValue(store: Store, key: string): StoredValue {
   const value: StoredValue = { key, get: (options) => store.get(key, options) };
   if (store.getRange) value.getRange = (range, options) => store.getRange!(key, range, options);
+  if (store.getRangeWithSize) value.getRangeWithSize = (range, options) => store.getRangeWithSize!(key, range, options);
   if (store.getVersioned) value.getVersioned = (options) => store.getVersioned!(key, options);
   if (store.size) value.size = (options) => store.size!(key, options);
   if (store.set) value.set = (bytes, options) => store.set!(key, bytes, options);
@@ -36,6 +37,11 @@ export function bytesValue(key: string, initial: Uint8Array | undefined): Stored
       if (!bytes) return undefined;
       const [start, end] = rangeBounds(range, bytes.length);
       return bytes.subarray(start, end);
+    },
+    getRangeWithSize: async (range) => {
+      if (!bytes) return undefined;
+      const [start, end] = rangeBounds(range, bytes.length);
+      return { value: bytes.subarray(start, end), size: bytes.length };
     },
     size: async () => bytes?.length,
     set: async (value) => {
