@@ -22,18 +22,24 @@ describe.skipIf(!rgw)("credentials on radosgw", () => {
 
   it("a wrong secret gives an AuthError that names the key, never the secret, for every request", async () => {
     const store = rgwStore({ credentials: { accessKeyId: rgw!.accessKey, secretAccessKey: wrongSecret } });
-    const attempts: [string, Promise<unknown>][] = [
-      ["get", store.get("a/zarr.json")],
-      ["getRange", store.getRange("a/zarr.json", { suffixLength: 8 })],
-      ["getVersioned", store.getVersioned("a/zarr.json")],
-      ["size", store.size("a/zarr.json")],
-      ["set", store.set("a/zarr.json", new Uint8Array([1]))],
-      ["delete", store.delete("a/zarr.json")],
-      ["listDir", store.listDir("a/")],
-      ["list", (async () => { for await (const _ of store.list("")) break; })()],
+    // Functions, so each request starts only when its rejection is awaited.
+    const attempts: [string, () => Promise<unknown>][] = [
+      ["get", () => store.get("a/zarr.json")],
+      ["getRange", () => store.getRange("a/zarr.json", { suffixLength: 8 })],
+      ["getVersioned", () => store.getVersioned("a/zarr.json")],
+      ["size", () => store.size("a/zarr.json")],
+      ["set", () => store.set("a/zarr.json", new Uint8Array([1]))],
+      ["delete", () => store.delete("a/zarr.json")],
+      ["listDir", () => store.listDir("a/")],
+      [
+        "list",
+        async () => {
+          for await (const _ of store.list("")) break;
+        },
+      ],
     ];
     for (const [method, attempt] of attempts) {
-      const error = await rejection(attempt);
+      const error = await rejection(attempt());
       expect(error, method).toBeInstanceOf(AuthError);
       expect((error as AuthError).code).toBe("AUTH_FAILED");
       if (method !== "list" && method !== "listDir") expect((error as AuthError).key, method).toBe("a/zarr.json");
@@ -103,8 +109,9 @@ describe.skipIf(!rgw)("credentials on radosgw", () => {
       endpoint: rgw!.endpoint,
       credentials: { accessKeyId: rgw!.accessKey, secretAccessKey: rgw!.secretKey },
     });
-    for (const attempt of [store.get("k"), store.getRange("k", { offset: 0, length: 4 }), store.delete("k"), store.listDir("")]) {
-      const error = await rejection(attempt);
+    const attempts = [() => store.get("k"), () => store.getRange("k", { offset: 0, length: 4 }), () => store.delete("k"), () => store.listDir("")];
+    for (const attempt of attempts) {
+      const error = await rejection(attempt());
       expect(error).toBeInstanceOf(StoreError);
       expect((error as Error).message).toMatch(/404 NoSuchBucket/);
       expect(((error as Error).cause as S3ResponseError).s3Code).toBe("NoSuchBucket");
