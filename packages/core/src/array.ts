@@ -195,7 +195,7 @@ export class ZarrArray {
    */
   async set(selection: Selection | null | undefined, value: NdArray | ArrayData | Scalar, options: RequestOptions = {}): Promise<void> {
     const store = this.store;
-    if (typeof store.set !== "function" || typeof store.delete !== "function") {
+    if (typeof store.set !== "function") {
       throw new StoreError(`Cannot write array ${JSON.stringify(this.path)}: the store is read-only`);
     }
     const grid = this.parsed.grid;

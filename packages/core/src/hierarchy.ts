@@ -47,11 +47,11 @@ export interface CreateNodeOptions {
   overwrite?: boolean;
 }
 
-function writableStore(store: Store, path: string): Required<Pick<Store, "set" | "delete">> & Store {
-  if (typeof store.set !== "function" || typeof store.delete !== "function") {
+function writableStore(store: Store, path: string): Required<Pick<Store, "set">> & Store {
+  if (typeof store.set !== "function") {
     throw new StoreError(`Cannot create a node at ${JSON.stringify(path || "/")}: the store is read-only`);
   }
-  return store as Required<Pick<Store, "set" | "delete">> & Store;
+  return store as Required<Pick<Store, "set">> & Store;
 }
 
 /** Make room for a node: refuse an existing one unless overwriting, then write any missing parent groups. */
@@ -64,13 +64,17 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
         key,
       });
     }
+    if (!writable.delete) {
+      throw new StoreError(`Cannot overwrite the node at ${JSON.stringify(path || "/")}: the store cannot delete its old keys`, { key });
+    }
+    const remove = writable.delete.bind(writable);
     if (store.list) {
       const prefix = path === "" ? "" : `${path}/`;
       const keys: string[] = [];
       for await (const k of store.list(prefix)) keys.push(k);
-      await Promise.all(keys.map((k) => writable.delete(k)));
+      await Promise.all(keys.map((k) => remove(k)));
     } else {
-      await writable.delete(key);
+      await remove(key);
     }
   }
   for (const parent of ancestors(path)) {

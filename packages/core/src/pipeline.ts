@@ -140,6 +140,13 @@ export class CodecPipeline {
     return bytes;
   }
 
+  private fillChunk(): Chunk {
+    const shape = [...this.spec.shape];
+    const chunk = { data: this.dataType.allocate(product(shape)), shape };
+    fillSelection(chunk, blockSlices(shape.map(() => 0), shape), this.spec.fillValue, this.dataType);
+    return chunk;
+  }
+
   /** Whether the array->bytes codec sees the stored value itself (no array->array codecs in front of it). */
   private get partialCapable(): boolean {
     return this.arrayToArray.length === 0;
@@ -188,7 +195,8 @@ export class CodecPipeline {
       const inner = bytesValue(value.key, stored && (await this.decodeBytes(stored, ctx)));
       await a2b.encodeInto(inner, selection, source, this.bytesSpec, ctx);
       const result = inner.current();
-      return result === undefined ? value.delete!(ctx) : value.set!(await this.encodeBytes(result, ctx), ctx);
+      if (result !== undefined) return value.set!(await this.encodeBytes(result, ctx), ctx);
+      return value.delete ? value.delete(ctx) : value.set!(await this.encode(this.fillChunk(), ctx), ctx);
     }
     const type = this.dataType;
     const shape = [...this.spec.shape];
@@ -203,8 +211,9 @@ export class CodecPipeline {
     }
     if ("fill" in source) fillSelection(chunk, selection, source.fill, type);
     else copyIntoSelection(source, chunk, selection, type);
-    if (!options.writeEmptyChunks && isAllFill(chunk.data, this.spec.fillValue, type)) {
-      await value.delete!(ctx);
+    // A store that cannot delete (e.g. a zarrita.js store) keeps the fill-valued chunk.
+    if (!options.writeEmptyChunks && value.delete && isAllFill(chunk.data, this.spec.fillValue, type)) {
+      await value.delete(ctx);
       return;
     }
     await value.set!(await this.encode(chunk, ctx), ctx);

@@ -313,9 +313,9 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return chunks;
   }
 
-  /** Write a whole shard from its inner chunks, or delete it when none is left. */
+  /** Write a whole shard from its inner chunks, or delete it when none is left (stores that cannot delete get an index of empty entries). */
   private async store(value: StoredValue, chunks: (Uint8Array | undefined)[], ctx: CodecContext, condition: SetOptions): Promise<void> {
-    if (chunks.every((c) => c === undefined)) {
+    if (value.delete && chunks.every((c) => c === undefined)) {
       await value.delete!(ctx);
       return;
     }

@@ -50,7 +50,8 @@ const ARRAY_FIELDS = new Set([
   "dimension_names",
   "storage_transformers",
 ]);
-const GROUP_FIELDS = new Set(["zarr_format", "node_type", "attributes"]);
+// zarr-python writes "consolidated_metadata": null on groups that are not consolidated.
+const GROUP_FIELDS = new Set(["zarr_format", "node_type", "attributes", "consolidated_metadata"]);
 
 /** The largest chunk we will allocate: typed arrays past 2^31 elements are not portable across engines. */
 const MAX_CHUNK_ELEMENTS = 2 ** 31 - 1;
@@ -128,7 +129,8 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
   if (!("fill_value" in record)) fail("fill_value", "is required");
   const fillValue = withKey(key, () => parseScalar(record.fill_value, type));
   if (!Array.isArray(record.codecs) || record.codecs.length === 0) fail("codecs", "must be a non-empty list");
-  const names = record.dimension_names;
+  // zarr-python writes null for "no names".
+  const names = record.dimension_names ?? undefined;
   if (names !== undefined && (!Array.isArray(names) || names.length !== rank || !names.every((n) => n === null || typeof n === "string"))) {
     fail("dimension_names", `must be ${rank} strings or nulls, got ${describe(names)}`);
   }
@@ -143,6 +145,7 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
   }
   const metadata = {
     ...record,
+    ...(names === undefined ? { dimension_names: undefined } : {}),
     shape: [...(shape as number[])],
     attributes: attributes(record, key),
   } as ArrayMetadata;
