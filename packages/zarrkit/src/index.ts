@@ -1,8 +1,15 @@
-// zarrkit for every runtime: the core API plus every built-in codec. Stores
-// that need Node are added by the "node" entry point.
+// zarrkit for every runtime: the core API, every built-in codec, and the
+// stores that need no Node built-ins (http(s)://, s3://, idb://). The "node"
+// entry point adds file://.
 import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
 import "@zarrkit/sharding";
+import "@zarrkit/store-fetch";
+import "@zarrkit/store-idb";
+import "@zarrkit/store-s3";
 
 export * from "@zarrkit/core";
 export { describeShard, type InnerChunkEntry, plannedReads, type ShardDescription, type ShardingOptions, type ShardReadPlan } from "@zarrkit/sharding";
+export { FetchStore, type FetchStoreOptions } from "@zarrkit/store-fetch";
+export { IdbStore } from "@zarrkit/store-idb";
+export { S3Store } from "@zarrkit/store-s3";
