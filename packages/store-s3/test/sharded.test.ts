@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createArray, openArray, slice, type StoreRequest, withRequestLog } from "zarrkit";
+import { createArray, openArray, slice, type StoreRequest, withRequestLog } from "@zarrkit/core";
+import "@zarrkit/crc32c";
+import "@zarrkit/sharding";
 import { recordingFetch } from "./recording-fetch.js";
 import { rgw, rgwStore } from "./rgw.js";
 

@@ -1,7 +1,9 @@
 // A tiny offline app, loaded by test/browser/commands.ts in a page of its
 // own: it keeps a sharded Zarr array in IndexedDB. Its functions take and
 // return JSON, since they are called from Node through playwright.
-import { createArray, openArray, slice, type StoreRequest, withRequestLog, type ZarrArray } from "zarrkit";
+import { createArray, openArray, slice, type StoreRequest, withRequestLog, type ZarrArray } from "@zarrkit/core";
+import "@zarrkit/crc32c";
+import "@zarrkit/sharding";
 import { IdbStore } from "../../../src/index.js";
 import { noise } from "./noise.js";
 
