@@ -1,4 +1,4 @@
-import { type CodecContext, CorruptDataError, UnsupportedError, ZarrkitError } from "@zarrkit/registry";
+import { type CodecContext, CorruptDataError, UnsupportedError } from "@zarrkit/registry";
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -15,7 +15,6 @@ export async function decoding<T>(codec: string, ctx: CodecContext, run: () => T
   } catch (cause) {
     const message = `${codec}: cannot decode ${ctx.key}: ${reason(cause)}`;
     if (cause instanceof UnsupportedError) throw new UnsupportedError(message, { key: ctx.key, cause });
-    if (cause instanceof ZarrkitError && cause.key !== undefined) throw cause;
     throw new CorruptDataError(message, { key: ctx.key, cause });
   }
 }

@@ -9,7 +9,6 @@ type NumericArrayConstructor = {
 export interface NumericType extends DataTypeInfo {
   readonly kind: "int" | "uint" | "float";
   readonly byteSize: number;
-  readonly bits: number;
   readonly bigint: boolean;
   readonly arrayType: NumericArrayConstructor;
 }
@@ -20,7 +19,6 @@ function numeric(name: string, kind: NumericType["kind"], arrayType: NumericArra
     name,
     kind,
     byteSize,
-    bits: byteSize * 8,
     lanes: 1,
     bigint: arrayType === BigInt64Array || arrayType === BigUint64Array,
     arrayType,

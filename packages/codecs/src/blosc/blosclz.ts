@@ -2,8 +2,7 @@
 // a literal run (ctrl < 32: ctrl + 1 bytes follow), or a match whose top 3
 // bits hold length - 2 (7: extended by 255-bytes and a remainder) and whose
 // distance - 1 takes 13 bits, or 16 more bits past 8191 ("far" matches).
-import { copyMatch } from "./lz4.js";
-import { type LzLimits, lzParse } from "./lz-match.js";
+import { copyMatch, type LzLimits, lzParse } from "./lz-match.js";
 
 const MAX_DISTANCE = 8191;
 // The decoder drops a match that ends the stream, so streams end with literals.

@@ -1,6 +1,7 @@
-// A greedy LZ77 parser shared by the LZ4, BloscLZ and Snappy writers: it
-// finds matches with a hash of 4 bytes (and, for depth > 1, a hash chain)
-// and hands each sequence to a format-specific encoder.
+// What the LZ4, BloscLZ and Snappy streams share: a greedy LZ77 parser for
+// their writers, which finds matches with a hash of 4 bytes (and, for
+// depth > 1, a hash chain) and hands each sequence to a format-specific
+// encoder; and the match copy of their readers.
 
 export interface LzLimits {
   /** Largest back-reference distance the format can encode. */
@@ -74,4 +75,11 @@ export function lzParse(src: Uint8Array, limits: LzLimits, depth: number, sink: 
     i = anchor = end;
   }
   sink(anchor, n, 0, 0);
+}
+
+/** Copy `length` bytes from `distance` back; byte by byte when source and destination overlap. */
+export function copyMatch(dst: Uint8Array, op: number, distance: number, length: number): void {
+  const from = op - distance;
+  if (distance >= length && length > 16) dst.copyWithin(op, from, from + length);
+  else for (let k = 0; k < length; k++) dst[op + k] = dst[from + k]!;
 }

@@ -1,5 +1,5 @@
 // The LZ4 block format (no frame), as blosc stores lz4 and lz4hc streams.
-import { type LzLimits, lzParse } from "./lz-match.js";
+import { copyMatch, type LzLimits, lzParse } from "./lz-match.js";
 
 // LZ4's end-of-block rules: the last match starts >= 12 bytes before the end, the last 5 bytes are literals.
 const LIMITS: LzLimits = { maxDistance: 65535, startMargin: 12, endMargin: 5 };
@@ -28,13 +28,6 @@ export function lz4Compress(src: Uint8Array, depth: number): Uint8Array {
     if (extra >= 15) op = writeLength(out, op, extra - 15);
   });
   return out.subarray(0, op);
-}
-
-/** Copy `length` bytes from `distance` back; byte by byte when source and destination overlap. */
-export function copyMatch(dst: Uint8Array, op: number, distance: number, length: number): void {
-  const from = op - distance;
-  if (distance >= length && length > 16) dst.copyWithin(op, from, from + length);
-  else for (let k = 0; k < length; k++) dst[op + k] = dst[from + k]!;
 }
 
 function readLength(src: Uint8Array, ip: number, base: number): [number, number] {

@@ -1,6 +1,5 @@
 // Raw Snappy (varint length, then literal and copy elements), as blosc stores snappy streams.
-import { copyMatch } from "./lz4.js";
-import { type LzLimits, lzParse } from "./lz-match.js";
+import { copyMatch, type LzLimits, lzParse } from "./lz-match.js";
 
 const LIMITS: LzLimits = { maxDistance: 65535, startMargin: 4, endMargin: 0 };
 
