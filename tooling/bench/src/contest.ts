@@ -1,0 +1,81 @@
+import { loadavg } from "node:os";
+import type { CaseGroup, CaseResult, Measured } from "./results.js";
+import type { Source } from "./sources.js";
+
+export interface Contender {
+  name: string;
+  /**
+   * Untimed: get ready for one run; returns the timed work. With `checking`
+   * (the warm-up run) the work also checks what it read or wrote against the
+   * expected content and throws on a mismatch.
+   */
+  prepare(checking: boolean): Promise<() => Promise<unknown>>;
+  /** Where the timed work's requests are counted, if anywhere. */
+  source?: Source;
+}
+
+export interface CaseSpec {
+  id: string;
+  group: CaseGroup;
+  title: string;
+  source: "local" | "http";
+  form?: CaseResult["form"];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The process was started with --expose-gc: collect before each run, so no run pays for another's garbage. */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export interface Rounds {
+  runs: number;
+  warmups: number;
+}
+
+/**
+ * Time every contender `runs` times, alternating between them (the order
+ * rotates each round, so none always runs first or last), after `warmups`
+ * untimed runs each (JIT, wasm memory growth, page cache); the first
+ * warm-up checks the results.
+ */
+export async function contest(spec: CaseSpec, contenders: readonly Contender[], rounds: Rounds, log: (line: string) => void): Promise<CaseResult> {
+  const { runs, warmups } = rounds;
+  const loadBefore = loadavg()[0]!;
+  const times = contenders.map(() => [] as number[]);
+  const stats: Measured["stats"][] = contenders.map(() => undefined);
+  for (let round = 0; round < Math.max(1, warmups); round++) {
+    for (const contender of contenders) await (await contender.prepare(round === 0))();
+  }
+  for (let round = 0; round < runs; round++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = (k + round) % contenders.length;
+      const contender = contenders[i]!;
+      const work = await contender.prepare(false);
+      await contender.source?.resetStats();
+      collect();
+      const start = performance.now();
+      await work();
+      times[i]!.push(performance.now() - start);
+      stats[i] = await contender.source?.stats();
+    }
+  }
+  const measured = contenders.map((c, i): Measured => {
+    const runsMs = times[i]!;
+    return {
+      name: c.name,
+      medianMs: median(runsMs),
+      minMs: Math.min(...runsMs),
+      maxMs: Math.max(...runsMs),
+      runsMs,
+      ...(stats[i] ? { stats: stats[i] } : {}),
+    };
+  });
+  log(`${spec.id}: ${measured.map((m) => `${m.name} ${m.medianMs.toFixed(1)} ms${m.stats ? ` (${m.stats.requests + m.stats.writes} req)` : ""}`).join(", ")}`);
+  return { ...spec, load: [loadBefore, loadavg()[0]!], contenders: measured };
+}

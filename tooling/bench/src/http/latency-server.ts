@@ -1,0 +1,79 @@
+// Child process: serves a directory over HTTP on 127.0.0.1, answering every
+// request after a fixed delay (the cloud's round trip), with byte ranges. It
+// counts requests and body bytes and reports them to the parent over IPC, so
+// that counting costs the measured client nothing.
+import { open } from "node:fs/promises";
+import { createServer } from "node:http";
+import { resolve, sep } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { emptyStats } from "../request-stats.js";
+import { parseRange } from "./byte-range.js";
+import type { ServerReply, ServerRequest } from "./protocol.js";
+
+const [rootArg, latencyArg] = process.argv.slice(2);
+const root = resolve(rootArg!);
+const latencyMs = Number(latencyArg);
+let stats = emptyStats();
+
+const server = createServer(async (req, res) => {
+  await sleep(latencyMs);
+  stats.requests++;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.writeHead(405).end();
+    return;
+  }
+  const path = resolve(root, `.${decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname)}`);
+  if (!path.startsWith(root + sep)) {
+    res.writeHead(404).end();
+    return;
+  }
+  let file: Awaited<ReturnType<typeof open>>;
+  try {
+    file = await open(path, "r");
+  } catch {
+    res.writeHead(404).end();
+    return;
+  }
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    const range = parseRange(req.headers.range, info.size);
+    if (range === "unsatisfiable") {
+      res.writeHead(416, { "Content-Range": `bytes */${info.size}` }).end();
+      return;
+    }
+    const { start, end } = range ?? { start: 0, end: info.size };
+    const headers: Record<string, string | number> = {
+      "Content-Length": end - start,
+      "Content-Type": "application/octet-stream",
+      "Accept-Ranges": "bytes",
+    };
+    if (range) headers["Content-Range"] = `bytes ${start}-${end - 1}/${info.size}`;
+    res.writeHead(range ? 206 : 200, headers);
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    const body = Buffer.allocUnsafe(end - start);
+    await file.read(body, 0, body.length, start);
+    stats.bytes += body.length;
+    res.end(body);
+  } finally {
+    await file.close();
+  }
+});
+
+process.on("message", (message: ServerRequest) => {
+  if (message === "reset") stats = emptyStats();
+  const reply: ServerReply = { stats };
+  process.send!(reply);
+});
+
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address();
+  const reply: ServerReply = { port: typeof address === "object" && address ? address.port : 0 };
+  process.send!(reply);
+});

@@ -1,0 +1,72 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BENCH_DIR } from "./paths.js";
+import type { Environment } from "./results.js";
+
+function versionAt(packageJson: URL | string): string {
+  return (JSON.parse(readFileSync(packageJson, "utf8")) as { version: string }).version;
+}
+
+/** Versions of the peers and of the libraries doing the byte work. */
+function versions(): Record<string, string> {
+  const zarrita = import.meta.resolve("zarrita");
+  const workspace = (name: string) => versionAt(join(BENCH_DIR, "..", "..", "packages", name, "package.json"));
+  return {
+    zarrkit: workspace("zarrkit"),
+    "@zarrkit/core": workspace("core"),
+    "@zarrkit/sharding": workspace("sharding"),
+    zarrita: versionAt(new URL("../../package.json", zarrita)),
+    "@zarrita/storage": versionAt(new URL("../../../@zarrita/storage/package.json", zarrita)),
+    numcodecs: versionAt(new URL("../../../numcodecs/package.json", zarrita)),
+  };
+}
+
+function commit(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: BENCH_DIR, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "../../packages"], { cwd: BENCH_DIR, encoding: "utf8" }).trim();
+    return dirty ? `${head} (packages/ modified)` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
+function cpuTicks(): { busy: number; total: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  const idle = fields[3]! + (fields[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+/**
+ * Share of all cores busy over `ms` while this process sleeps: the load other
+ * processes put on the machine (0 where /proc/stat is missing).
+ */
+export async function backgroundCpu(ms = 2000): Promise<number> {
+  try {
+    const a = cpuTicks();
+    await sleep(ms);
+    const b = cpuTicks();
+    return (b.busy - a.busy) / Math.max(1, b.total - a.total);
+  } catch {
+    return 0;
+  }
+}
+
+export function environment(profile: string, backgroundBefore: number): Environment {
+  return {
+    date: new Date().toISOString(),
+    profile,
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${process.platform} ${release()}`,
+    versions: versions(),
+    commit: commit(),
+    backgroundCpu: { before: backgroundBefore, after: Number.NaN },
+  };
+}

@@ -1,0 +1,74 @@
+import * as zarr from "zarrita";
+import * as zk from "zarrkit";
+import type { Source } from "./sources.js";
+
+export type PeerName = "zarrita" | "zarrita+coalescing" | "zarrkit";
+
+/** A box of the array: [start, stop) per dimension. */
+export interface Box {
+  start: number[];
+  stop: number[];
+}
+
+export interface Reader {
+  /** The box (default: everything) in C order. */
+  read(box?: Box): Promise<Uint16Array>;
+}
+
+/** A library reading the arrays, the same way for every case. */
+export interface ReadPeer {
+  name: PeerName;
+  /**
+   * Read the array's zarr.json once (outside any timing); the function
+   * returned makes a fresh array object, with empty caches, without a request.
+   */
+  prepare(source: Source, path: string): Promise<() => Promise<Reader>>;
+}
+
+const decoder = new TextDecoder();
+
+function zarritaPeer(name: PeerName, coalescing: boolean): ReadPeer {
+  return {
+    name,
+    async prepare(source, path) {
+      const store = await source.zarritaStore();
+      const reading = coalescing ? zarr.withRangeCoalescing(store) : store;
+      const bytes = await store.get(`/${path}/zarr.json`);
+      if (!bytes) throw new Error(`no array at ${path}`);
+      const metadata = JSON.parse(decoder.decode(bytes)) as zarr.ArrayMetadata<"uint16">;
+      return async () => {
+        const array = new zarr.Array(reading, `/${path}`, metadata);
+        return {
+          async read(box) {
+            const selection = box ? box.start.map((s, d) => zarr.slice(s, box.stop[d]!)) : null;
+            return (await zarr.get(array, selection)).data as Uint16Array;
+          },
+        };
+      };
+    },
+  };
+}
+
+/** zarrkit with its default options. */
+const zarrkit: ReadPeer = {
+  name: "zarrkit",
+  async prepare(source, path) {
+    const store = source.zarrkitStore();
+    const key = `${path}/zarr.json`;
+    const bytes = await store.get(key);
+    if (!bytes) throw new Error(`no array at ${path}`);
+    const doc = zk.parseJson(bytes, key);
+    return async () => {
+      const array = await zk.ZarrArray.create(store, path, zk.parseArrayMetadata(doc, key));
+      return {
+        async read(box) {
+          const selection = box ? box.start.map((s, d) => zk.slice(s, box.stop[d]!)) : null;
+          return (await array.get(selection)).data as Uint16Array;
+        },
+      };
+    };
+  },
+};
+
+/** The peers of every read case, in the order they alternate. */
+export const READ_PEERS: readonly ReadPeer[] = [zarritaPeer("zarrita", false), zarritaPeer("zarrita+coalescing", true), zarrkit];

@@ -1,0 +1,67 @@
+import type { FormName } from "./forms.js";
+import type { RequestStats } from "./request-stats.js";
+
+/** One contender's figures in one case. */
+export interface Measured {
+  name: string;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  runsMs: number[];
+  /** Requests and bytes of the last timed run. */
+  stats?: RequestStats;
+}
+
+/** The issue's numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP). */
+export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7;
+
+export interface CaseResult {
+  /** Unique, e.g. "whole/sharded/http". */
+  id: string;
+  group: CaseGroup;
+  title: string;
+  source: "local" | "http";
+  form?: FormName;
+  /** Load average (1 min) when the case started and ended: other work on this machine skews the times. */
+  load: [number, number];
+  contenders: Measured[];
+}
+
+export interface MemoryResult {
+  id: string;
+  title: string;
+  peer: string;
+  /** Peak resident set of the child process during the read (during its whole life when `peakReset` is false), MiB. */
+  peakRssMiB: number;
+  peakReset: boolean;
+  /** Resident set just before the read (modules loaded, array open), MiB. */
+  baselineRssMiB: number;
+  /** Bytes the read fetched from the store. */
+  bytesFetched: number;
+  /** Growth of ArrayBuffer memory during the read (no GC in between), bytes. */
+  arrayBuffersGrowth: number;
+  /** Bytes of the selection read. */
+  selectionBytes: number;
+}
+
+export interface Environment {
+  date: string;
+  profile: string;
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  os: string;
+  versions: Record<string, string>;
+  commit: string;
+  /** Share of the machine's CPU used by other processes, sampled before and after the suite. */
+  backgroundCpu: { before: number; after: number };
+}
+
+export interface SuiteResults {
+  environment: Environment;
+  cases: CaseResult[];
+  memory: MemoryResult[];
+  /** Wall time of the whole suite, seconds. */
+  elapsedSeconds: number;
+}

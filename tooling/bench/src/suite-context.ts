@@ -1,0 +1,16 @@
+import type { Content } from "./content.js";
+import type { BytesCodec } from "./direct-codecs.js";
+import type { Profile } from "./profile.js";
+
+/** What every case needs. */
+export interface SuiteContext {
+  profile: Profile;
+  content: Content;
+  /** The store holding the three forms (data/<profile>/). */
+  dataRoot: string;
+  /** Scratch directory for writes, emptied before each run. */
+  scratchRoot: string;
+  /** numcodecs' zstd for the floor's decoding. */
+  zstd: BytesCodec;
+  log(line: string): void;
+}
