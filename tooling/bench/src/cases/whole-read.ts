@@ -1,0 +1,39 @@
+import { checkBox, wholeBox } from "../check.js";
+import { type Contender, contest } from "../contest.js";
+import { floorRead } from "../floor.js";
+import type { Form } from "../forms.js";
+import { READ_PEERS } from "../peers.js";
+import { readContender } from "../read-contender.js";
+import type { CaseResult } from "../results.js";
+import type { Source } from "../sources.js";
+import type { SuiteContext } from "../suite-context.js";
+
+/** Case 1 (and 5 over HTTP): read the whole array, each of `forms`; the floor too, from local files. */
+export async function wholeReads(ctx: SuiteContext, source: Source, forms: readonly Form[]): Promise<CaseResult[]> {
+  const { profile, content } = ctx;
+  const box = wholeBox(profile.size);
+  const results: CaseResult[] = [];
+  for (const form of forms) {
+    const check = (data: Uint16Array, what: string) => checkBox(content, data, box, `${what} whole read of ${form.name}`);
+    const contenders: Contender[] = READ_PEERS.map((peer) =>
+      readContender(peer, source, form.path, async (reader, checking) => {
+        const data = await reader.read();
+        if (checking) check(data, peer.name);
+      }),
+    );
+    if (source.kind === "local") {
+      contenders.push({
+        name: "floor",
+        async prepare(checking) {
+          return async () => {
+            const data = await floorRead(ctx.dataRoot, form, profile, ctx.zstd);
+            if (checking) check(data, "floor");
+          };
+        },
+      });
+    }
+    const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${form.title}`, source: source.kind, form: form.name } as const;
+    results.push(await contest(spec, contenders, profile, ctx.log));
+  }
+  return results;
+}

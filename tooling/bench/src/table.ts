@@ -1,0 +1,97 @@
+import type { CaseResult, Measured, MemoryResult, SuiteResults } from "./results.js";
+
+const ORDER = ["zarrkit", "zarrita", "zarrita+coalescing", "floor", "floor+fsync"];
+const MiB = 2 ** 20;
+
+function mib(bytes: number): string {
+  const value = bytes / MiB;
+  return value < 10 ? value.toFixed(2) : value.toFixed(1);
+}
+
+function ms(value: number): string {
+  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
+function ratio(a: Measured | undefined, b: Measured | undefined): string {
+  return a && b ? `${(a.medianMs / b.medianMs).toFixed(2)}x` : "";
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(" | ")} |`;
+}
+
+/** One markdown table: medians in ms, ratios of medians (above 1: zarrkit is faster), requests and MiB read per contender. */
+function caseTable(cases: CaseResult[]): string {
+  const names = ORDER.filter((n) => cases.some((c) => c.contenders.some((m) => m.name === n)));
+  const peers = names.filter((n) => n.startsWith("zarrita"));
+  const hasFloor = names.includes("floor");
+  const counted = names.filter((n) => cases.some((c) => c.contenders.find((m) => m.name === n)?.stats));
+  const header = [
+    "case",
+    ...names.map((n) => `${n} ms`),
+    ...peers.map((n) => `${n} ÷ zarrkit`),
+    ...(hasFloor ? ["zarrkit ÷ floor"] : []),
+    ...(counted.length ? [`requests (${counted.join(" / ")})`, `MiB read + written (${counted.join(" / ")})`] : []),
+  ];
+  const lines = [row(header), row(header.map(() => "---"))];
+  for (const c of cases) {
+    const get = (name: string) => c.contenders.find((m) => m.name === name);
+    const zarrkit = get("zarrkit");
+    const stats = counted.map((n) => get(n)?.stats);
+    lines.push(
+      row([
+        c.title,
+        ...names.map((n) => (get(n) ? ms(get(n)!.medianMs) : "")),
+        ...peers.map((n) => ratio(get(n), zarrkit)),
+        ...(hasFloor ? [ratio(zarrkit, get("floor"))] : []),
+        ...(counted.length
+          ? [stats.map((s) => (s ? String(s.requests + s.writes) : "-")).join(" / "), stats.map((s) => (s ? mib(s.bytes + s.bytesWritten) : "-")).join(" / ")]
+          : []),
+      ]),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Peaks against the bytes the read returns: the whole process's, and the read's own (over the baseline). */
+function memoryTable(memory: MemoryResult[]): string {
+  const header = ["read", "peer", "peak RSS MiB", "baseline MiB", "peak − baseline MiB", "peak ÷ result bytes", "(peak − baseline) ÷ result bytes", "fetched KiB", "ArrayBuffer growth KiB"];
+  const lines = [row(header), row(header.map(() => "---"))];
+  for (const m of memory) {
+    lines.push(
+      row([
+        m.title,
+        m.peer,
+        m.peakRssMiB.toFixed(0),
+        m.baselineRssMiB.toFixed(0),
+        (m.peakRssMiB - m.baselineRssMiB).toFixed(1),
+        ((m.peakRssMiB * MiB) / m.selectionBytes).toFixed(2),
+        (((m.peakRssMiB - m.baselineRssMiB) * MiB) / m.selectionBytes).toFixed(2),
+        m.peer === "floor" ? "-" : (m.bytesFetched / 1024).toFixed(0),
+        (m.arrayBuffersGrowth / 1024).toFixed(0),
+      ]),
+    );
+  }
+  return lines.join("\n");
+}
+
+const SECTIONS: { title: string; select: (c: CaseResult) => boolean }[] = [
+  { title: "1. Whole array", select: (c) => c.group === 1 && c.source === "local" },
+  { title: "2. Chunk by chunk", select: (c) => c.group === 2 && c.source === "local" },
+  { title: "3. Random inner chunks", select: (c) => c.group === 3 && c.source === "local" },
+  { title: "4. One z-plane", select: (c) => c.group === 4 && c.source === "local" },
+  { title: "5. Over HTTP, 20 ms added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" },
+  { title: "6. Writes", select: (c) => c.group === 6 },
+  { title: "7. Floor", select: (c) => c.group === 7 },
+];
+
+/** The summary printed after a run and pasted into BENCHMARKS.md. */
+export function summary(results: SuiteResults): string {
+  const parts: string[] = [];
+  for (const section of SECTIONS) {
+    const cases = results.cases.filter(section.select);
+    if (cases.length) parts.push(`### ${section.title}\n\n${caseTable(cases)}`);
+  }
+  if (results.memory.length) parts.push(`### Peak RSS (one child process per read)\n\n${memoryTable(results.memory)}`);
+  return parts.join("\n\n");
+}
