@@ -4,3 +4,4 @@ export * from "./store.js";
 export { registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
 export { registerStore, openStore, registeredStoreSchemes } from "./store-registry.js";
 export type { CodecLoader, StoreFactory } from "./global-state.js";
+export { checkStoreKey, keySegmentProblem, storeKeyProblem } from "./keys.js";

@@ -44,6 +44,11 @@ export function contentRangeProblem(header: string | null, range: RangeQuery, re
   return undefined;
 }
 
+/** The total size a Content-Range header announces ("bytes a-b/total"), if any. */
+export function contentRangeTotal(header: string | null): number | undefined {
+  return parseContentRange(header)?.total;
+}
+
 /** The size from the `bytes *\/size` Content-Range of a 416 answer, if the server sent one. */
 export function unsatisfiedSize(header: string | null): number | undefined {
   const match = /^bytes \*\/(\d+)$/i.exec(header?.trim() ?? "");

@@ -1,6 +1,6 @@
-import { type RangeQuery, type RequestOptions, type SetOptions, type Store, StoreError, type VersionedValue, ZarrkitError } from "@zarrkit/registry";
+import { type RangeQuery, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError, type VersionedValue, ZarrkitError } from "@zarrkit/registry";
 import { BodyCache } from "./body-cache.js";
-import { contentRangeProblem, overlaps, rangeHeader, sliceRange, unsatisfiedSize } from "./content-range.js";
+import { contentRangeProblem, contentRangeTotal, overlaps, rangeHeader, sliceRange, unsatisfiedSize } from "./content-range.js";
 import { statusError } from "./http-errors.js";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { redactUrl } from "./redact.js";
@@ -90,30 +90,39 @@ export class FetchStore implements Store {
   }
 
   async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
+    return (await this.getRangeWithSize(key, range, options))?.value;
+  }
+
+  /** A ranged read that also reports the value's size, from the Content-Range total (or the whole body). */
+  async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
     checkRange(key, range);
     const empty = "suffixLength" in range ? range.suffixLength === 0 : range.length === 0;
     // HTTP cannot ask for zero bytes: only find out whether the key exists.
-    if (empty) return (await this.#probe(key, options?.signal)) && new Uint8Array(0);
+    if (empty) {
+      const probed = await this.#probe(key, options?.signal);
+      return probed && { value: new Uint8Array(0), ...probed };
+    }
     const cached = this.#cachedBody(key);
-    if (cached) return sliceRange(cached, range);
+    if (cached) return { value: sliceRange(cached, range), size: cached.byteLength };
     const result = await this.#send("GET", key, { signal: options?.signal, headers: { Range: rangeHeader(range) }, missingIsUndefined: true });
     if (!result) return undefined;
     if (result.status === 206) {
       learnRangeSupport(this.#base.origin, true);
       this.#checkContentRange(key, range, result);
-      return result.body;
+      const size = contentRangeTotal(result.headers.get("Content-Range"));
+      return size === undefined ? { value: result.body } : { value: result.body, size };
     }
     if (result.status === 416) {
       const size = unsatisfiedSize(result.headers.get("Content-Range"));
       // 416 for a range that has bytes is a server bug (some reject suffixes longer than the value): read it all.
       if (size !== undefined && overlaps(range, size)) {
         const whole = await this.get(key, options);
-        return whole && sliceRange(whole, range);
+        return whole && { value: sliceRange(whole, range), size: whole.byteLength };
       }
-      return new Uint8Array(0);
+      return size === undefined ? { value: new Uint8Array(0) } : { value: new Uint8Array(0), size };
     }
     this.#rememberWholeBody(key, result.body);
-    return sliceRange(result.body, range);
+    return { value: sliceRange(result.body, range), size: result.body.byteLength };
   }
 
   /** The value and its ETag as the version. A StoreError when the server sends no ETag. */

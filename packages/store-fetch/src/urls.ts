@@ -1,4 +1,4 @@
-import { StoreError } from "@zarrkit/registry";
+import { StoreError, storeKeyProblem } from "@zarrkit/registry";
 import { redactUrl } from "./redact.js";
 
 export interface BaseUrl {
@@ -31,21 +31,9 @@ function base64(bytes: Uint8Array): string {
   return btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
 }
 
-function keyProblem(key: string): string | undefined {
-  if (key.startsWith("/")) return "it is absolute";
-  if (key.includes("\0")) return "it contains a NUL byte";
-  // URL parsers turn "\" into "/" in http(s) URLs.
-  if (key.includes("\\")) return "it contains a backslash";
-  for (const segment of key.split("/")) {
-    if (segment === "") return "it has an empty segment";
-    if (segment === "." || segment === "..") return `it has a "${segment}" segment`;
-  }
-  return undefined;
-}
-
 /** The URL of `key` below `base`: each segment percent-encoded, so no key can leave the base path. */
 export function keyUrl(base: URL, key: string): URL {
-  const problem = keyProblem(key);
+  const problem = storeKeyProblem(key);
   if (problem) throw new StoreError(`Invalid key ${JSON.stringify(key)} for ${redactUrl(base)}: ${problem}.`, { key });
   const url = new URL(base.href);
   url.pathname = base.pathname + key.split("/").map(encodeURIComponent).join("/");

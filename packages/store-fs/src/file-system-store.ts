@@ -7,6 +7,7 @@ import {
   type RangeQuery,
   type RequestOptions,
   type SetOptions,
+  type SizedValue,
   type Store,
   StoreError,
   type VersionedValue,
@@ -47,10 +48,15 @@ export class FileSystemStore implements Store {
   }
 
   async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    return this.#read(key, options, (file, stats) => {
+    return (await this.getRangeWithSize(key, range, options))?.value;
+  }
+
+  /** A ranged read that also reports the file's size, from the same open file's stat. */
+  async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
+    return this.#read(key, options, async (file, stats) => {
       const size = Number(stats.size);
       const [start, end] = rangeBounds(key, range, size);
-      return readAt(file, start, end - start);
+      return { value: await readAt(file, start, end - start), size };
     });
   }
 

@@ -1,15 +1,13 @@
 import { join, sep } from "node:path";
-import { StoreError } from "@zarrkit/registry";
+import { keySegmentProblem, StoreError } from "@zarrkit/registry";
 
 /** Names of in-flight atomic writes; keys may not use them, listings skip them. */
 export const TEMP_PREFIX = ".zarrkit-tmp.";
 
-/** Why `segment` cannot be one path segment of a key, or undefined when it can. */
+/** Why `segment` cannot be one path segment of a key here, or undefined when it can. */
 export function segmentProblem(segment: string): string | undefined {
-  if (segment === "") return "it has an empty segment";
-  if (segment === "." || segment === "..") return `it has a "${segment}" segment`;
-  if (segment.includes("\0")) return "it contains a NUL byte";
-  if (segment.includes("\\")) return "it contains a backslash";
+  const problem = keySegmentProblem(segment);
+  if (problem) return problem;
   // "C:x" is drive-relative and "a:b" an alternate data stream on Windows.
   if (process.platform === "win32" && segment.includes(":")) return "it contains ':'";
   if (segment.startsWith(TEMP_PREFIX)) return `names starting with "${TEMP_PREFIX}" are reserved for temporary files`;

@@ -1,8 +1,7 @@
-import { type ListDirResult, type RangeQuery, type RequestOptions, type SetOptions, type Store, StoreError } from "@zarrkit/registry";
+import { checkStoreKey, type ListDirResult, type RangeQuery, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError } from "@zarrkit/registry";
 import { createStore, promisifyRequest, type UseStore } from "idb-keyval";
 import { idbError } from "./errors.js";
 import { prefixRange } from "./key-range.js";
-import { checkKey } from "./keys.js";
 import { bytesOf, storable } from "./values.js";
 
 export interface IdbStoreOptions {
@@ -40,12 +39,16 @@ export class IdbStore implements Store {
 
   /** IndexedDB has no partial reads: the whole value is read and the range copied out of it. */
   async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
+    return (await this.getRangeWithSize(key, range, options))?.value;
+  }
+
+  async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
     const value = await this.get(key, options);
     if (value === undefined) return undefined;
     const size = value.byteLength;
     const [start, end] = "suffixLength" in range ? [Math.max(0, size - range.suffixLength), size] : [Math.min(range.offset, size), Math.min(size, range.offset + range.length)];
     // A copy, so the rest of a large value (a whole shard) can be garbage-collected.
-    return start === 0 && end === size ? value : value.slice(start, end);
+    return { value: start === 0 && end === size ? value : value.slice(start, end), size };
   }
 
   /**
@@ -73,7 +76,7 @@ export class IdbStore implements Store {
    */
   async setMany(entries: Iterable<readonly [key: string, value: Uint8Array]>, options?: RequestOptions): Promise<void> {
     const records = [...entries].map(([key, value]) => {
-      checkKey(key);
+      checkStoreKey(key);
       return [this.prefix + key, storable(value)] as const;
     });
     await this.#run("readwrite", `setMany of ${records.length} keys`, undefined, options, (store) => {
@@ -126,7 +129,7 @@ export class IdbStore implements Store {
     options: RequestOptions | undefined,
     operation: (store: IDBObjectStore) => Promise<T>,
   ): Promise<T> {
-    if (key !== undefined) checkKey(key);
+    if (key !== undefined) checkStoreKey(key);
     options?.signal?.throwIfAborted();
     try {
       return await this.#use(mode, operation);

@@ -1,5 +1,4 @@
-import { StoreError } from "@zarrkit/registry";
-import { keyProblem } from "./keys.js";
+import { StoreError, storeKeyProblem } from "@zarrkit/registry";
 
 export interface S3Credentials {
   accessKeyId: string;
@@ -105,7 +104,7 @@ function normalizePrefix(prefix: string): string {
   const trimmed = prefix.replace(/^\/+|\/+$/g, "");
   if (trimmed === "") return "";
   // A ".." segment would climb out of the bucket once the URL is normalised.
-  const problem = keyProblem(trimmed);
+  const problem = storeKeyProblem(trimmed);
   if (problem) throw new StoreError(`Invalid S3 prefix ${JSON.stringify(prefix)}: ${problem}.`);
   return `${trimmed}/`;
 }

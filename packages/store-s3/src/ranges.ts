@@ -21,7 +21,8 @@ export function sliceLocally(value: Uint8Array, range: RangeQuery): Uint8Array {
 }
 
 /** Check that a 206 answer holds the bytes that were asked for. */
-export function checkContentRange(key: string, range: RangeQuery, header: string | null, received: number): void {
+/** Throws unless the Content-Range matches what was asked; returns the total size it announces, if any. */
+export function checkContentRange(key: string, range: RangeQuery, header: string | null, received: number): number | undefined {
   const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header ?? "");
   const start = Number(match?.[1]);
   const end = Number(match?.[2]);
@@ -38,4 +39,5 @@ export function checkContentRange(key: string, range: RangeQuery, header: string
       { key },
     );
   }
+  return match![3] === "*" ? undefined : total;
 }

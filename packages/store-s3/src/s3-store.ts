@@ -4,12 +4,13 @@ import {
   type RangeQuery,
   type RequestOptions,
   type SetOptions,
+  type SizedValue,
   type Store,
   StoreError,
+  checkStoreKey,
+  type VersionedValue,
 } from "@zarrkit/registry";
-import type { VersionedValue } from "@zarrkit/registry";
 import { S3Client, type S3Request } from "./client.js";
-import { checkKey } from "./keys.js";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
@@ -45,20 +46,28 @@ export class S3Store implements Store {
   }
 
   async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
+    return (await this.getRangeWithSize(key, range, options))?.value;
+  }
+
+  /** A ranged GET that also reports the object's size (the Content-Range total). */
+  async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
     const header = rangeHeader(key, range);
     // An empty range cannot be asked for; only whether the key exists is left to find out.
-    if (header === undefined) return (await this.size(key, options)) === undefined ? undefined : new Uint8Array(0);
+    if (header === undefined) {
+      const size = await this.size(key, options);
+      return size === undefined ? undefined : { value: new Uint8Array(0), size };
+    }
     // 416: the range starts at or past the end (the key exists; a missing one is 404).
     const response = await this.#object("GET", key, options, { headers: { Range: header } }, [416]);
     if (!response) return undefined;
     if (response.status === 416) {
       await response.body?.cancel();
-      return new Uint8Array(0);
+      return { value: new Uint8Array(0) };
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (response.status === 200) return sliceLocally(bytes, range);
-    checkContentRange(key, range, response.headers.get("content-range"), bytes.byteLength);
-    return bytes;
+    if (response.status === 200) return { value: sliceLocally(bytes, range), size: bytes.byteLength };
+    const size = checkContentRange(key, range, response.headers.get("content-range"), bytes.byteLength);
+    return size === undefined ? { value: bytes } : { value: bytes, size };
   }
 
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
@@ -81,7 +90,7 @@ export class S3Store implements Store {
    * since not every S3 server checks conditions when completing a multipart upload.
    */
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
-    checkKey(key);
+    checkStoreKey(key);
     const { ifMatch, ifNoneMatch, signal } = options;
     if (ifMatch === undefined && ifNoneMatch === undefined && value.byteLength > this.#config.multipartThreshold) {
       const { partSize, partConcurrency } = this.#config;
@@ -139,7 +148,7 @@ export class S3Store implements Store {
     extra: Pick<S3Request, "headers" | "body"> = {},
     accept: readonly number[] = [],
   ): Promise<Response | undefined> {
-    checkKey(key);
+    checkStoreKey(key);
     const signal = options?.signal;
     const request: S3Request = { method, url: this.#client.objectUrl(this.prefix + key), what: `${method} ${this.#location(key)}`, key, ...extra };
     if (signal) request.signal = signal;

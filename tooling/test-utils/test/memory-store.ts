@@ -1,4 +1,4 @@
-import { type ListDirResult, PreconditionFailedError, type RangeQuery, type SetOptions, type Store, StoreError, type VersionedValue } from "@zarrkit/registry";
+import { type ListDirResult, PreconditionFailedError, type RangeQuery, type SetOptions, type SizedValue, type Store, StoreError, type VersionedValue } from "@zarrkit/registry";
 
 const empty = new Uint8Array(0);
 
@@ -40,6 +40,11 @@ export class MemoryStore implements Required<Store> {
     if (!value) return undefined;
     if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength));
     return value.slice(Math.min(range.offset, value.length), Math.min(range.offset + range.length, value.length));
+  }
+
+  async getRangeWithSize(key: string, range: RangeQuery): Promise<SizedValue | undefined> {
+    const value = await this.getRange(key, range);
+    return value && { value, size: this.values.get(key)!.length };
   }
 
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {

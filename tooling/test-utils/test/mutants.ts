@@ -130,6 +130,13 @@ export const mutants: Record<string, () => Store> = {
         return value.subarray(range.offset, range.offset + range.length);
       }
     })(),
+  "getRangeWithSize reports the range's length as the size": () =>
+    new (class extends MemoryStore {
+      override async getRangeWithSize(key: string, range: RangeQuery) {
+        const value = await this.getRange(key, range);
+        return value && { value, size: value.length };
+      }
+    })(),
   "getRange starts one byte late": () =>
     new (class extends MemoryStore {
       override async getRange(key: string, range: RangeQuery) {

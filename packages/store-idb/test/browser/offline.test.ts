@@ -32,7 +32,7 @@ describe("an offline app in Chromium", () => {
     expect(read.block).toEqual(Array.from({ length: 64 }, (_, i) => (40 + Math.floor(i / 8)) * 64 + 8 + (i % 8)));
     // The shard index, then the one inner chunk: ranged reads (each served from the whole record).
     expect(read.blockRequests.map((r) => [r.method, r.key])).toEqual([
-      ["getRange", "a.zarr/c/1/0"],
+      ["getRangeWithSize", "a.zarr/c/1/0"],
       ["getRange", "a.zarr/c/1/0"],
     ]);
   });

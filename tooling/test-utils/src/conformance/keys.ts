@@ -29,6 +29,7 @@ type KeyedMethod = "get" | Exclude<Capability, "list" | "listDir">;
 const calls: Record<KeyedMethod, (store: Required<Store>, key: string) => Promise<unknown>> = {
   get: (store, key) => store.get(key),
   getRange: (store, key) => store.getRange(key, { offset: 0, length: 1 }),
+  getRangeWithSize: (store, key) => store.getRangeWithSize(key, { suffixLength: 1 }),
   set: (store, key) => store.set(key, bytes(1)),
   delete: (store, key) => store.delete(key),
   getVersioned: (store, key) => store.getVersioned(key),

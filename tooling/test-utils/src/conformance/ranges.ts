@@ -117,4 +117,19 @@ export const rangeChecks: ConformanceCheck[] = [
       expect(await store.size!("k"), "after an overwrite").toBe(7);
     },
   },
+  {
+    group: "getRangeWithSize",
+    name: "returns what getRange returns, with the whole value's size when reported",
+    needs: ["getRangeWithSize", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(100));
+      for (const range of [{ offset: 10, length: 20 }, { suffixLength: 7 }, { offset: 95, length: 100 }, { suffixLength: 1000 }]) {
+        const sized = await store.getRangeWithSize!("k", range);
+        expect(sized, JSON.stringify(range)).toBeDefined();
+        expectBytes(sized!.value, (await store.getRange!("k", range))!, JSON.stringify(range));
+        if (sized!.size !== undefined) expect(sized!.size, `size with ${JSON.stringify(range)}`).toBe(100);
+      }
+      expect(await store.getRangeWithSize!("missing", { suffixLength: 4 })).toBeUndefined();
+    },
+  },
 ];
