@@ -2,7 +2,7 @@
 // a literal run (ctrl < 32: ctrl + 1 bytes follow), or a match whose top 3
 // bits hold length - 2 (7: extended by 255-bytes and a remainder) and whose
 // distance - 1 takes 13 bits, or 16 more bits past 8191 ("far" matches).
-import { copyMatch, type LzLimits, lzParse } from "./lz-match.js";
+import { copyLiterals, copyMatch, type LzLimits, lzParse } from "./lz-match.js";
 
 const MAX_DISTANCE = 8191;
 // The decoder drops a match that ends the stream, so streams end with literals.
@@ -15,7 +15,7 @@ export function blosclzCompress(src: Uint8Array): Uint8Array {
     for (let p = literalStart; p < matchStart; p += 32) {
       const run = Math.min(32, matchStart - p);
       out[op++] = run - 1;
-      out.set(src.subarray(p, p + run), op);
+      copyLiterals(src, p, out, op, run);
       op += run;
     }
     if (length === 0) return;
@@ -84,7 +84,7 @@ export function blosclzDecompress(src: Uint8Array, dst: Uint8Array): void {
     } else {
       const run = ctrl + 1;
       if (run > dst.length - op || run > src.length - ip) throw new Error("blosclz: literals overrun the block");
-      dst.set(src.subarray(ip, ip + run), op);
+      copyLiterals(src, ip, dst, op, run);
       op += run;
       ip += run;
       if (ip >= src.length) break;

@@ -1,7 +1,7 @@
 // What the LZ4, BloscLZ and Snappy streams share: a greedy LZ77 parser for
 // their writers, which finds matches with a hash of 4 bytes (and, for
 // depth > 1, a hash chain) and hands each sequence to a format-specific
-// encoder; and the match copy of their readers.
+// encoder; and the copies of their readers.
 
 export interface LzLimits {
   /** Largest back-reference distance the format can encode. */
@@ -82,4 +82,10 @@ export function copyMatch(dst: Uint8Array, op: number, distance: number, length:
   const from = op - distance;
   if (distance >= length && length > 16) dst.copyWithin(op, from, from + length);
   else for (let k = 0; k < length; k++) dst[op + k] = dst[from + k]!;
+}
+
+/** Copy `src[from, from + length)` to `dst[at]`: short runs byte by byte, as a view per run would cost more than the copy. */
+export function copyLiterals(src: Uint8Array, from: number, dst: Uint8Array, at: number, length: number): void {
+  if (length > 32) dst.set(src.subarray(from, from + length), at);
+  else for (let k = 0; k < length; k++) dst[at + k] = src[from + k]!;
 }

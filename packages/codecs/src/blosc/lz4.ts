@@ -1,5 +1,5 @@
 // The LZ4 block format (no frame), as blosc stores lz4 and lz4hc streams.
-import { copyMatch, type LzLimits, lzParse } from "./lz-match.js";
+import { copyLiterals, copyMatch, type LzLimits, lzParse } from "./lz-match.js";
 
 // LZ4's end-of-block rules: the last match starts >= 12 bytes before the end, the last 5 bytes are literals.
 const LIMITS: LzLimits = { maxDistance: 65535, startMargin: 12, endMargin: 5 };
@@ -18,7 +18,7 @@ export function lz4Compress(src: Uint8Array, depth: number): Uint8Array {
     const token = op++;
     out[token] = Math.min(literals, 15) << 4;
     if (literals >= 15) op = writeLength(out, op, literals - 15);
-    out.set(src.subarray(literalStart, matchStart), op);
+    copyLiterals(src, literalStart, out, op, literals);
     op += literals;
     if (length === 0) return;
     out[op++] = distance & 0xff;
@@ -51,7 +51,7 @@ export function lz4Decompress(src: Uint8Array, dst: Uint8Array): void {
     let literals = token >>> 4;
     if (literals === 15) [literals, ip] = readLength(src, ip, 15);
     if (literals > src.length - ip || literals > dst.length - op) throw new Error("lz4: literals overrun the block");
-    dst.set(src.subarray(ip, ip + literals), op);
+    copyLiterals(src, ip, dst, op, literals);
     ip += literals;
     op += literals;
     if (ip === src.length) break;

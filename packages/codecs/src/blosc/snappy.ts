@@ -1,5 +1,5 @@
 // Raw Snappy (varint length, then literal and copy elements), as blosc stores snappy streams.
-import { copyMatch, type LzLimits, lzParse } from "./lz-match.js";
+import { copyLiterals, copyMatch, type LzLimits, lzParse } from "./lz-match.js";
 
 const LIMITS: LzLimits = { maxDistance: 65535, startMargin: 4, endMargin: 0 };
 
@@ -34,7 +34,7 @@ export function snappyCompress(src: Uint8Array): Uint8Array {
         out[op++] = (59 + bytes) << 2;
         for (let b = 0; b < bytes; b++) out[op++] = n >>> (8 * b);
       }
-      out.set(src.subarray(literalStart, matchStart), op);
+      copyLiterals(src, literalStart, out, op, literals);
       op += literals;
     }
     // Copies hold at most 64 bytes; split long matches as snappy does, keeping every piece >= 4.
@@ -80,7 +80,7 @@ export function snappyDecompress(src: Uint8Array, dst: Uint8Array): void {
       }
       length += 1;
       if (length > src.length - ip || length > dst.length - op) throw new Error("snappy: literal overruns the block");
-      dst.set(src.subarray(ip, ip + length), op);
+      copyLiterals(src, ip, dst, op, length);
       ip += length;
       op += length;
       continue;
