@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { appCommands } from "./test/browser/commands.js";
@@ -29,13 +28,8 @@ if (!haveChromium) {
 // Browser conditions instead of the shared config's "node", so "zarrkit" resolves to its browser entry.
 const conditions = ["@zarrkit/source", "module", "browser", "import", "default"];
 
-const nodeBuiltins = fileURLToPath(new URL("./test/browser/node-builtins.ts", import.meta.url));
-
 export default defineConfig({
-  resolve: {
-    conditions,
-    alias: { "node:fs": nodeBuiltins, "node:path": nodeBuiltins, "node:url": nodeBuiltins },
-  },
+  resolve: { conditions },
   test: {
     include: haveChromium ? ["test/browser/**/*.test.ts"] : [],
     passWithNoTests: !haveChromium,

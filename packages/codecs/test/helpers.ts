@@ -11,7 +11,7 @@ import type {
   DataTypeKind,
   Scalar,
 } from "@zarrkit/registry";
-import { fixturePath } from "@zarrkit/test-utils";
+import { fixturePath } from "@zarrkit/test-utils/fixtures";
 
 type Ctor = { new (length: number): ArrayData & { length: number } };
 

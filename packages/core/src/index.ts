@@ -54,4 +54,4 @@ export {
 export { MemoryStore, namedMemoryStore } from "./store/memory-store.js";
 export { type CountedStore, countRequests, isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
 export { bytesValue, rangeBounds, storedValue } from "./store/stored-value.js";
-export { fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
+export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";

@@ -7,7 +7,7 @@ import {
   isCodecRegistered,
   resolveCodec,
 } from "@zarrkit/registry";
-import { fixturePath } from "@zarrkit/test-utils";
+import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { crc32cCodecFactory } from "../src/index.js";
@@ -86,11 +86,9 @@ describe("fixtures: the crc32c-protected shard indexes zarr-python wrote", () =>
       })
     : [];
 
-  test("there are sharded fixtures", () => {
-    if (root) expect(sharded.length).toBeGreaterThanOrEqual(10);
-  });
-
-  test.each(sharded)("%s: every shard's index verifies and points inside the shard", async (array) => {
+  test.for(sharded.length ? sharded : ["(fixtures absent)"])("%s: every shard's index verifies and points inside the shard", async (array, { skip }) => {
+    if (!root) return skip("fixtures absent");
+    expect(sharded.length).toBeGreaterThanOrEqual(10);
     const metadata = JSON.parse(readFileSync(`${root}/${array}/zarr.json`, "utf8"));
     const sharding = metadata.codecs[0].configuration;
     expect(sharding.index_codecs.map((c: { name: string }) => c.name)).toEqual(["bytes", "crc32c"]);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { RangeQuery, Store } from "@zarrkit/registry";
-import { fixturePath } from "@zarrkit/test-utils";
+import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { describe } from "vitest";
 
 /** A Map-backed store; `ranges: false` leaves out getRange to model whole-file stores. */

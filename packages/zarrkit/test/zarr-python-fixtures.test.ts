@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { fixturePath } from "@zarrkit/test-utils";
+import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { describe, expect, it } from "vitest";
 import * as zk from "../src/node.js";
 

@@ -16,8 +16,15 @@ export function fromZarritaStore(store: ZarritaStore): Store {
   return adapted;
 }
 
+/** A zarrkit store as zarrita.js sees it (an async store with ranged reads). */
+export interface AsZarritaStore {
+  get(key: `/${string}`, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  getRange(key: `/${string}`, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  set?(key: `/${string}`, value: Uint8Array): Promise<void>;
+}
+
 /** Use a zarrkit store with zarrita.js. */
-export function toZarritaStore(store: Store): ZarritaStore & { getRange: NonNullable<ZarritaStore["getRange"]> } {
+export function toZarritaStore(store: Store): AsZarritaStore {
   const relative = (key: string) => key.replace(/^\/+/, "");
   return {
     get: (key, options) => store.get(relative(key), options),
