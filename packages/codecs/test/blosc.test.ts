@@ -249,17 +249,17 @@ describe("blosc corrupt and unsupported chunks", () => {
 });
 
 describe("fixtures", () => {
-  test("zarr-python v3 blosc chunk (1d.contiguous.blosc.i2, zstd, typesize 4)", async () => {
+  test("zarr-python v3 blosc chunk (1d.contiguous.blosc.i2, zstd, typesize 4)", async ({ skip }) => {
     const raw = fixtureBytes("1d.contiguous.blosc.i2/c/0");
     const expected = expectedArray("1d.contiguous.blosc.i2");
-    if (!raw || !expected) return;
+    if (!raw || !expected) return skip("fixtures absent");
     const codec = await blosc({ typesize: 4, cname: "zstd", clevel: 5, shuffle: "noshuffle", blocksize: 0 });
     expect(Array.from(new Int16Array((await codec.decode(raw, ctx)).slice().buffer))).toEqual(expected.data);
   });
 
-  test("zarr-python v2 blosc chunk (lz4, shuffle, stored)", async () => {
+  test("zarr-python v2 blosc chunk (lz4, shuffle, stored)", async ({ skip }) => {
     const raw = fixtureBytesV2("1d.contiguous.i4/0");
-    if (!raw) return;
+    if (!raw) return skip("fixtures absent");
     expect(Array.from(new Int32Array((await (await blosc()).decode(raw, ctx)).slice().buffer))).toEqual([1, 2, 3, 4]);
   });
 });

@@ -104,10 +104,10 @@ describe("fixtures: zarr-python's vlen-utf8 + zstd chunks", () => {
     ["1d.string.empty", ["c/0"]],
     ["1d.string.unicode", ["c/0"]],
   ];
-  test.each(chunks)("%s decodes to the expected strings and re-encodes to the same bytes", async (array, keys) => {
+  test.for(chunks)("%s decodes to the expected strings and re-encodes to the same bytes", async ([array, keys], { skip }) => {
     const expected = expectedArray(array);
     const codecs = fixtureCodecs(array);
-    if (!expected || !codecs) return;
+    if (!expected || !codecs) return skip("fixtures absent");
     expect(codecs.map((c) => c.name)).toEqual(["vlen-utf8", "zstd"]);
     const zstd = await create<BytesToBytesCodec>(zstdCodecFactory, codecs[1]!.configuration!);
     const chunkShape = JSON.parse(new TextDecoder().decode(fixtureBytes(`${array}/zarr.json`))).chunk_grid.configuration

@@ -105,9 +105,9 @@ describe("zstd decoding", () => {
     }
   });
 
-  test("zarr-python v3 vlen-utf8 chunk compressed with zstd (1d.contiguous.string.compressed)", async () => {
+  test("zarr-python v3 vlen-utf8 chunk compressed with zstd (1d.contiguous.string.compressed)", async ({ skip }) => {
     const raw = fixtureBytes("1d.contiguous.string.compressed/c/0");
-    if (!raw) return;
+    if (!raw) return skip("fixtures absent");
     const bytes = await (await zstd({ level: 0, checksum: false })).decode(raw, ctx);
     expect(Array.from(bytes.subarray(0, 8))).toEqual([3, 0, 0, 0, 10, 0, 0, 0]);
     expect(new TextDecoder().decode(bytes.subarray(8, 18))).toBe("compressed");
