@@ -23,6 +23,7 @@ import type { CaseResult, SuiteResults } from "./results.js";
 import { HttpSource, LocalSource } from "./sources.js";
 import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
+import { verdicts } from "./targets.js";
 
 const ALL = ["1", "2", "3", "4", "5", "6", "7", "memory"];
 const { values: args } = parseArgs({
@@ -73,7 +74,9 @@ if (only.has("7")) cases.push(await floorChecksum(ctx, data));
 const memory = only.has("memory") ? await memoryReads(ctx) : [];
 
 env.backgroundCpu.after = await backgroundCpu();
-const results: SuiteResults = { environment: env, cases, memory, elapsedSeconds: (performance.now() - started) / 1000 };
+const measured = { environment: env, cases, memory, elapsedSeconds: (performance.now() - started) / 1000 };
+const targets = verdicts(measured, profile.size ** 3 * 2, profile.randomChunks, (profile.size / profile.shard) ** 2);
+const results: SuiteResults = { ...measured, targets };
 const name = `${env.date.slice(0, 10)}${profile.name === "quick" ? "-quick" : ""}${only.size < ALL.length ? "-partial" : ""}.json`;
 mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(join(RESULTS_DIR, name), `${JSON.stringify(results, null, 2)}\n`);

@@ -58,8 +58,16 @@ export interface Environment {
   backgroundCpu: { before: number; after: number };
 }
 
+/** A target of issue 7, as measured in one run (`met` undefined: not measured). */
+export interface Verdict {
+  target: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
 export interface SuiteResults {
   environment: Environment;
+  targets: Verdict[];
   cases: CaseResult[];
   memory: MemoryResult[];
   /** Wall time of the whole suite, seconds. */

@@ -1,4 +1,5 @@
 import type { CaseResult, Measured, MemoryResult, SuiteResults } from "./results.js";
+import { verdictTable } from "./targets.js";
 
 const ORDER = ["zarrkit", "zarrita", "zarrita+coalescing", "floor", "floor+fsync"];
 const MiB = 2 ** 20;
@@ -24,7 +25,7 @@ function row(cells: string[]): string {
 function caseTable(cases: CaseResult[]): string {
   const names = ORDER.filter((n) => cases.some((c) => c.contenders.some((m) => m.name === n)));
   const peers = names.filter((n) => n.startsWith("zarrita"));
-  const hasFloor = names.includes("floor");
+  const hasFloor = names.includes("floor") && names.includes("zarrkit");
   const counted = names.filter((n) => cases.some((c) => c.contenders.find((m) => m.name === n)?.stats));
   const header = [
     "case",
@@ -80,14 +81,14 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean }[] = [
   { title: "2. Chunk by chunk", select: (c) => c.group === 2 && c.source === "local" },
   { title: "3. Random inner chunks", select: (c) => c.group === 3 && c.source === "local" },
   { title: "4. One z-plane", select: (c) => c.group === 4 && c.source === "local" },
-  { title: "5. Over HTTP, 20 ms added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" },
+  { title: "5. Over HTTP with latency added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" },
   { title: "6. Writes", select: (c) => c.group === 6 },
   { title: "7. Floor", select: (c) => c.group === 7 },
 ];
 
-/** The summary printed after a run and pasted into BENCHMARKS.md. */
+/** The summary printed after a run and pasted into BENCHMARKS.md: the targets, then every case. */
 export function summary(results: SuiteResults): string {
-  const parts: string[] = [];
+  const parts: string[] = [`### Targets of issue 7\n\n${verdictTable(results.targets)}`];
   for (const section of SECTIONS) {
     const cases = results.cases.filter(section.select);
     if (cases.length) parts.push(`### ${section.title}\n\n${caseTable(cases)}`);
