@@ -24,6 +24,7 @@ import { childPath, metadataKey } from "./node-path.js";
 import { type CodecOptions, CodecPipeline } from "./pipeline.js";
 import { cartesian, type DimChunkPart, dimensionParts, normalizeSelection, product, type Selection } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
+import { type CodecWorkerSetting, withWorkerSetting } from "./workers/settings.js";
 
 export interface ArrayOptions {
   /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. */
@@ -32,6 +33,11 @@ export interface ArrayOptions {
   writeEmptyChunks?: boolean;
   /** Chunks (or shards) read or written at once (default 16). */
   concurrency?: number;
+  /**
+   * Codec work on worker threads for this array: `false`, `true`, or
+   * `{ threshold, size }`; default: the process setting (`configureCodecWorkers`).
+   */
+  workers?: CodecWorkerSetting;
 }
 
 /** What `get` returns and `set` accepts: C-order data and the selection's shape. */
@@ -116,7 +122,8 @@ export class ZarrArray {
     let pipeline = this.pipelines.get(id);
     if (!pipeline) {
       const spec: ChunkSpec = { shape: [...shape], dataType: this.parsed.dataType, fillValue: this.parsed.fillValue };
-      pipeline = CodecPipeline.create(this.parsed.metadata.codecs, spec, this.options.codecOptions);
+      const options = withWorkerSetting(this.options.codecOptions, this.options.workers);
+      pipeline = CodecPipeline.create(this.parsed.metadata.codecs, spec, options);
       this.pipelines.set(id, pipeline);
       pipeline.catch(() => this.pipelines.delete(id));
     }

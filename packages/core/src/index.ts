@@ -55,3 +55,10 @@ export { MemoryStore, namedMemoryStore } from "./store/memory-store.js";
 export { type CountedStore, countRequests, isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
 export { bytesValue, rangeBounds, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
+export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";
+export {
+  type CodecWorkerOptions,
+  type CodecWorkerSetting,
+  configureCodecWorkers,
+  registerCodecWorkerModule,
+} from "./workers/settings.js";

@@ -19,6 +19,7 @@ import { type DataType, dataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
 import { product, sliceCount } from "./selection.js";
 import { bytesValue } from "./store/stored-value.js";
+import { PipelineOffload } from "./workers/pipeline-offload.js";
 
 /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata. */
 export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -47,6 +48,9 @@ export function normalizeCodecMetadata(entry: unknown, field: string): CodecMeta
  * array->bytes codec's partial hooks when the chain allows it.
  */
 export class CodecPipeline {
+  /** Whole-chunk work sent to codec workers; undefined for pipelines with nothing worth sending. */
+  private offload: PipelineOffload | undefined;
+
   private constructor(
     readonly spec: ChunkSpec,
     private readonly arrayToArray: { codec: ArrayToArrayCodec; spec: ChunkSpec }[],
@@ -92,7 +96,21 @@ export class CodecPipeline {
     if (!arrayToBytes) {
       throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, { field });
     }
-    return new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes);
+    const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes);
+    if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, options);
+    return pipeline;
+  }
+
+  /**
+   * Whether decoding or encoding a whole chunk is work a worker can take: not
+   * the bare `bytes` view, not a codec that runs pipelines of its own (sharding:
+   * its inner chunks go to workers one by one), and fixed-size elements, which
+   * travel as one transferable buffer.
+   */
+  private get computes(): boolean {
+    const a2b = this.arrayToBytes;
+    if (a2b.decodeInto || a2b.encodeInto || this.spec.dataType.byteSize === undefined) return false;
+    return this.arrayToArray.length > 0 || this.bytesToBytes.length > 0 || a2b.name !== "bytes";
   }
 
   get dataType(): DataType {
@@ -113,14 +131,26 @@ export class CodecPipeline {
     return size;
   }
 
-  async encode(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
+  /** Encode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`); `chunk` is left as it is. */
+  encode(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
+    return this.offload?.encode(chunk, ctx, false) ?? this.encodeInline(chunk, ctx);
+  }
+
+  /** Decode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`). */
+  decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> {
+    return this.offload?.decode(bytes, ctx) ?? this.decodeInline(bytes, ctx);
+  }
+
+  /** Encode a whole chunk on this thread (what a codec worker runs). */
+  async encodeInline(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
     for (const { codec, spec } of this.arrayToArray) chunk = await codec.encode(chunk, spec, ctx);
     let bytes = await this.arrayToBytes.encode(chunk, this.bytesSpec, ctx);
     for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes, ctx);
     return bytes;
   }
 
-  async decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> {
+  /** Decode a whole chunk on this thread (what a codec worker runs). */
+  async decodeInline(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> {
     bytes = await this.decodeBytes(bytes, ctx);
     let chunk = await this.arrayToBytes.decode(bytes, this.bytesSpec, ctx);
     for (let i = this.arrayToArray.length - 1; i >= 0; i--) {
@@ -216,6 +246,7 @@ export class CodecPipeline {
       await value.delete(ctx);
       return;
     }
-    await value.set!(await this.encode(chunk, ctx), ctx);
+    // The chunk is ours (allocated or decoded above), so its buffer may move to a worker.
+    await value.set!(await (this.offload?.encode(chunk, ctx, true) ?? this.encodeInline(chunk, ctx)), ctx);
   }
 }

@@ -1,0 +1,107 @@
+import type { Chunk, CodecContext, NumericArray } from "@zarrkit/registry";
+import type { CodecOptions, CodecPipeline } from "../pipeline.js";
+import { product } from "../selection.js";
+import { codecPool } from "./pool.js";
+import type { PipelineDescription } from "./protocol.js";
+import { workerSettings } from "./settings.js";
+
+/** Bigints and byte arrays (fill values) in a form JSON keeps apart from numbers and lists. */
+function jsonSafe(_key: string, value: unknown): unknown {
+  if (typeof value === "bigint") return { bigint: value.toString() };
+  if (value instanceof Uint8Array) return { bytes: Array.from(value) };
+  return value;
+}
+
+/** `view` if its buffer is wholly its own, else a copy: a transfer must not detach bytes someone else still reads. */
+function ownBuffer<T extends NumericArray>(view: T): T {
+  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer;
+  return whole ? view : (view.slice() as T);
+}
+
+/**
+ * Sends a pipeline's whole-chunk decode and encode to the codec workers when
+ * the chunk is large enough to pay for the trip. Pipelines a worker cannot
+ * rebuild (options that cannot be cloned, codecs no worker module registers)
+ * stay on the calling thread from the first refusal on.
+ */
+export class PipelineOffload {
+  private description: PipelineDescription | undefined;
+  private refused = false;
+  private readonly chunkBytes: number;
+
+  constructor(
+    private readonly pipeline: CodecPipeline,
+    private readonly options: CodecOptions,
+  ) {
+    const { shape, dataType } = pipeline.spec;
+    this.chunkBytes = product(shape) * dataType.byteSize!;
+  }
+
+  /** The workers to spread over for a chunk now, or undefined to stay on this thread. */
+  private reach(): number | undefined {
+    if (this.refused) return undefined;
+    const settings = workerSettings(this.options);
+    if (!settings.enabled || this.chunkBytes < settings.threshold) return undefined;
+    if (!this.describe()) return undefined;
+    return settings.size;
+  }
+
+  private describe(): PipelineDescription | undefined {
+    if (!this.description && !this.refused) {
+      const { shape, dataType, fillValue } = this.pipeline.spec;
+      const parts = { codecs: this.pipeline.toJSON(), shape: [...shape], dataType: dataType.name, fillValue, options: this.options };
+      try {
+        structuredClone(parts);
+        this.description = { id: JSON.stringify(parts, jsonSafe), ...parts };
+      } catch {
+        this.refused = true;
+      }
+    }
+    return this.description;
+  }
+
+  /** Decode on a worker, or undefined when this chunk is decoded here. The input is copied: stores may share what they return. */
+  decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> | undefined {
+    const reach = this.reach();
+    if (reach === undefined) return undefined;
+    return codecPool().run<Chunk>(
+      {
+        task: (id) => {
+          const input = bytes.slice();
+          return { message: { type: "decode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.buffer] };
+        },
+        settle: (reply) => (reply.type === "done" ? (reply.output as Chunk) : this.refuse(() => this.pipeline.decodeInline(bytes, ctx))),
+        here: () => this.pipeline.decodeInline(bytes, ctx),
+      },
+      reach,
+    );
+  }
+
+  /**
+   * Encode on a worker, or undefined when this chunk is encoded here.
+   * `owned`: the caller is done with `chunk`, so its buffer may move to the worker.
+   */
+  encode(chunk: Chunk, ctx: CodecContext, owned: boolean): Promise<Uint8Array> | undefined {
+    const reach = this.reach();
+    if (reach === undefined) return undefined;
+    return codecPool().run<Uint8Array>(
+      {
+        task: (id) => {
+          const data = chunk.data as NumericArray;
+          const input = { data: owned ? ownBuffer(data) : data.slice(), shape: chunk.shape };
+          return { message: { type: "encode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.data.buffer as ArrayBuffer] };
+        },
+        // A refused chunk comes back: it may have been moved to the worker.
+        settle: (reply) =>
+          reply.type === "done" ? (reply.output as Uint8Array) : this.refuse(() => this.pipeline.encodeInline(reply.input as Chunk, ctx)),
+        here: () => this.pipeline.encodeInline(chunk, ctx),
+      },
+      reach,
+    );
+  }
+
+  private refuse<R>(here: () => Promise<R>): Promise<R> {
+    this.refused = true;
+    return here();
+  }
+}

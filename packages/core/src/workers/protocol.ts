@@ -1,0 +1,42 @@
+import type { Chunk, CodecMetadata, Scalar } from "@zarrkit/registry";
+import type { CodecOptions } from "../pipeline.js";
+import type { WireError } from "./wire-error.js";
+
+/** What a worker needs to rebuild a pipeline; `id` is its cache key there. */
+export interface PipelineDescription {
+  id: string;
+  codecs: CodecMetadata[];
+  shape: number[];
+  dataType: string;
+  fillValue: Scalar;
+  options: CodecOptions;
+}
+
+export type TaskMessage =
+  | { type: "decode"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array }
+  | { type: "encode"; id: number; pipeline: PipelineDescription; key: string; input: Chunk };
+
+export type ToWorker = { type: "modules"; modules: string[] } | TaskMessage;
+
+export type TaskReply =
+  | { type: "done"; id: number; output: Chunk | Uint8Array }
+  | { type: "failed"; id: number; error: WireError }
+  /** The worker cannot build the pipeline (a codec no worker module registers): the input comes back untouched. */
+  | { type: "unavailable"; id: number; reason: string; input: Uint8Array | Chunk };
+
+export type FromWorker = { type: "ready" } | TaskReply;
+
+/** The one end of a worker both runtimes provide. */
+export interface WorkerPort {
+  post(message: ToWorker | FromWorker, transfer: ArrayBuffer[]): void;
+}
+
+/** A running worker as the pool sees it. */
+export interface PlatformWorker extends WorkerPort {
+  onMessage(handler: (message: FromWorker) => void): void;
+  /** The worker could not start, crashed or exited. */
+  onFailure(handler: (error: Error) => void): void;
+  /** Whether the worker keeps the process alive: while it starts and while it has work, never when idle (Node; a no-op in browsers). */
+  hold(busy: boolean): void;
+  terminate(): void;
+}

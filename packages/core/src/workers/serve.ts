@@ -1,0 +1,80 @@
+// The worker's side: rebuild pipelines from their description with this
+// thread's registry, run them here and send the results back without copies.
+import "../register.js";
+import type { Chunk, NumericArray } from "@zarrkit/registry";
+import { dataType } from "../data-types.js";
+import { CodecPipeline } from "../pipeline.js";
+import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
+import { configureCodecWorkers } from "./settings.js";
+import { toWire } from "./wire-error.js";
+
+/** Pipelines kept per worker; arrays rarely have more than a few chunk shapes. */
+const CACHE_LIMIT = 64;
+
+export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: ToWorker) => void) => void): void {
+  // Pipelines built here run here: a worker never hands work to workers of its own.
+  configureCodecWorkers({ enabled: false });
+  const pipelines = new Map<string, Promise<CodecPipeline>>();
+  const moduleFailures: string[] = [];
+  let loading: Promise<unknown> = Promise.resolve();
+
+  const pipelineFor = (description: PipelineDescription): Promise<CodecPipeline> => {
+    let pipeline = pipelines.get(description.id);
+    if (!pipeline) {
+      if (pipelines.size >= CACHE_LIMIT) pipelines.delete(pipelines.keys().next().value!);
+      const { codecs, shape, fillValue, options } = description;
+      pipeline = CodecPipeline.create(codecs, { shape, dataType: dataType(description.dataType), fillValue }, options);
+      pipelines.set(description.id, pipeline);
+      pipeline.catch(() => pipelines.delete(description.id));
+    }
+    return pipeline;
+  };
+
+  /** Post the reply built around `carried`, moving its buffer rather than copying it. */
+  const send = (carried: Chunk | Uint8Array, reply: (moved: Chunk | Uint8Array) => TaskReply) => {
+    const view = "shape" in carried ? (carried.data as NumericArray) : carried;
+    // The whole buffer goes when the array fills most of it (a checksum stripped off its end), else a copy of the array.
+    if (view.byteLength * 2 >= view.buffer.byteLength) {
+      try {
+        return port.post(reply(carried), [view.buffer as ArrayBuffer]);
+      } catch {
+        // Not transferable (WebAssembly memory, in browsers): send a copy.
+      }
+    }
+    const copy = view.slice();
+    port.post(reply("shape" in carried ? { ...carried, data: copy } : (copy as Uint8Array)), [copy.buffer as ArrayBuffer]);
+  };
+
+  const run = async (task: TaskMessage) => {
+    await loading;
+    let pipeline: CodecPipeline;
+    try {
+      pipeline = await pipelineFor(task.pipeline);
+    } catch (error) {
+      const why = [toWire(error).message, ...moduleFailures].join("; ");
+      return send(task.input, (input) => ({ type: "unavailable", id: task.id, reason: why, input }));
+    }
+    try {
+      const ctx = { key: task.key };
+      const output =
+        task.type === "decode" ? await pipeline.decodeInline(task.input, ctx) : await pipeline.encodeInline(task.input, ctx);
+      send(output, (moved) => ({ type: "done", id: task.id, output: moved }));
+    } catch (error) {
+      port.post({ type: "failed", id: task.id, error: toWire(error) }, []);
+    }
+  };
+
+  listen((message) => {
+    if (message.type !== "modules") {
+      void run(message);
+      return;
+    }
+    const importing = message.modules.map((specifier) =>
+      import(/* @vite-ignore */ specifier).catch((error) => {
+        moduleFailures.push(`worker module ${specifier} failed to load: ${toWire(error).message}`);
+      }),
+    );
+    loading = Promise.all([loading, ...importing]);
+  });
+  port.post({ type: "ready" }, []);
+}

@@ -1,0 +1,94 @@
+import { InvalidMetadataError } from "@zarrkit/registry";
+import { defaultPoolSize, workersByDefault } from "#worker-platform";
+import type { CodecOptions } from "../pipeline.js";
+
+/** Limits of codec work on workers, for one array or the whole process. */
+export interface CodecWorkerOptions {
+  /** Chunks smaller than this many bytes (decoded) are encoded and decoded on the calling thread. */
+  threshold?: number;
+  /** Workers the codec work may spread over (process default: available cores - 1, at least 1). */
+  size?: number;
+}
+
+/** An array's setting: off, on with the process's limits, or on with its own. */
+export type CodecWorkerSetting = boolean | CodecWorkerOptions;
+
+export interface ResolvedWorkerSettings {
+  enabled: boolean;
+  threshold: number;
+  size: number;
+}
+
+/**
+ * Measured with the bench suite: below about this size a chunk decodes
+ * faster than a round trip to a worker costs (see the core README).
+ */
+const DEFAULT_THRESHOLD = 128 * 1024;
+
+const defaults: ResolvedWorkerSettings = { enabled: workersByDefault, threshold: DEFAULT_THRESHOLD, size: defaultPoolSize() };
+const modules: string[] = [];
+const moduleListeners = new Set<(added: string) => void>();
+
+function checked(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
+  const { threshold, size } = options;
+  if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0)) {
+    throw new InvalidMetadataError(`${field}.threshold must be a number of bytes >= 0, got ${JSON.stringify(threshold)}`, {
+      field: `${field}.threshold`,
+    });
+  }
+  if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1)) {
+    throw new InvalidMetadataError(`${field}.size must be an integer >= 1, got ${JSON.stringify(size)}`, { field: `${field}.size` });
+  }
+  return options;
+}
+
+/**
+ * Process-wide defaults for codec workers. On by default in Node, off in
+ * browsers; arrays override them with `ArrayOptions.workers`.
+ */
+export function configureCodecWorkers(options: CodecWorkerOptions & { enabled?: boolean }): void {
+  const { threshold, size } = checked(options, "configureCodecWorkers");
+  if (options.enabled !== undefined) defaults.enabled = options.enabled;
+  if (threshold !== undefined) defaults.threshold = threshold;
+  if (size !== undefined) defaults.size = size;
+}
+
+/**
+ * A module the workers import before any codec work: one whose import
+ * registers codecs (`@zarrkit/codecs`, your own), as a URL or a specifier the
+ * worker can resolve (`import.meta.resolve("my-codecs")` gives a URL). A
+ * pipeline using a codec no worker module registers runs on the calling thread.
+ */
+export function registerCodecWorkerModule(specifier: string): void {
+  if (modules.includes(specifier)) return;
+  modules.push(specifier);
+  for (const listener of moduleListeners) listener(specifier);
+}
+
+export function codecWorkerModules(): readonly string[] {
+  return modules;
+}
+
+/** Tell `listener` about modules registered from now on (the pool forwards them to running workers). */
+export function onCodecWorkerModule(listener: (added: string) => void): void {
+  moduleListeners.add(listener);
+}
+
+// Rides along with the codec options so that nested pipelines (sharding's
+// inner chunks) inherit their array's setting; symbols never reach a worker.
+const SETTING = Symbol.for("@zarrkit/core/workers");
+
+/** Codec options carrying an array's worker setting (unchanged when there is none). */
+export function withWorkerSetting(options: CodecOptions | undefined, setting: CodecWorkerSetting | undefined): CodecOptions {
+  if (setting === undefined) return options ?? {};
+  if (typeof setting === "object") checked(setting, "workers");
+  return Object.assign({ ...options }, { [SETTING]: setting });
+}
+
+/** The settings in force for a pipeline created with `options`, now. */
+export function workerSettings(options: CodecOptions): ResolvedWorkerSettings {
+  const setting = (options as { [SETTING]?: CodecWorkerSetting })[SETTING];
+  if (setting === undefined) return defaults;
+  if (typeof setting === "boolean") return { ...defaults, enabled: setting };
+  return { enabled: true, threshold: setting.threshold ?? defaults.threshold, size: setting.size ?? defaults.size };
+}

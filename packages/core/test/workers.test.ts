@@ -1,0 +1,206 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Chunk,
+  ChecksumError,
+  CodecPipeline,
+  type CodecMetadata,
+  CorruptDataError,
+  closeCodecWorkers,
+  codecWorkerStats,
+  configureCodecWorkers,
+  createArray,
+  dataType,
+  InvalidMetadataError,
+  MemoryStore,
+  openArray,
+  registerCodec,
+  registerCodecWorkerModule,
+  startCodecWorkers,
+  ZarrkitError,
+} from "../src/index.js";
+import * as browserPlatform from "../src/workers/platform-browser.js";
+import * as nodePlatform from "../src/workers/platform-node.js";
+import { fromWire, toWire } from "../src/workers/wire-error.js";
+import "./fixtures/worker-codecs.js";
+
+const BYTES: CodecMetadata = { name: "bytes", configuration: { endian: "little" } };
+const XOR: CodecMetadata = { name: "test.xor", configuration: { key: 0x5a } };
+const TRANSPOSE: CodecMetadata = { name: "transpose", configuration: { order: [1, 0] } };
+/** Chunks above and below the threshold the tests set. */
+const THRESHOLD = 16 * 1024;
+const BIG = [64, 64];
+const SMALL = [16, 16];
+const CHUNK = 64 * 64;
+const ARRAY = [128, 128];
+const ELEMENTS = 128 * 128;
+
+function iota(n: number): Float64Array {
+  return Float64Array.from({ length: n }, (_, i) => i * 1.5 - 1000);
+}
+
+function pipeline(codecs: CodecMetadata[], shape = BIG): Promise<CodecPipeline> {
+  return CodecPipeline.create(codecs, { shape, dataType: dataType("float64"), fillValue: 0 });
+}
+
+/** Counters moved by `run`. */
+async function counted(run: () => Promise<unknown>): Promise<{ dispatched: number; ranHere: number }> {
+  const before = codecWorkerStats();
+  await run();
+  const after = codecWorkerStats();
+  return { dispatched: after.dispatched - before.dispatched, ranHere: after.ranHere - before.ranHere };
+}
+
+beforeAll(async () => {
+  registerCodecWorkerModule(new URL("./fixtures/worker-codecs.ts", import.meta.url).href);
+  configureCodecWorkers({ enabled: true, size: 1, threshold: THRESHOLD });
+  // Until the worker is up the calling thread takes the work; from now on a lone chunk goes to the worker.
+  await startCodecWorkers();
+});
+
+afterAll(() => closeCodecWorkers());
+
+describe("codec workers", () => {
+  it("decode and encode on a worker exactly as on this thread, leaving the caller's chunk intact", async () => {
+    for (const codecs of [[BYTES, XOR], [TRANSPOSE, BYTES, XOR], [TRANSPOSE, BYTES]]) {
+      const p = await pipeline(codecs);
+      const chunk: Chunk = { data: iota(CHUNK), shape: BIG };
+      const ctx = { key: "a/c/0/0" };
+      const inline = await p.encodeInline(chunk, ctx);
+      let encoded!: Uint8Array;
+      expect((await counted(async () => (encoded = await p.encode(chunk, ctx)))).dispatched).toBe(1);
+      expect(encoded).toEqual(inline);
+      expect(chunk.data.length).toBe(CHUNK);
+      let decoded!: Chunk;
+      expect((await counted(async () => (decoded = await p.decode(encoded, ctx)))).dispatched).toBe(1);
+      expect(decoded).toEqual(await p.decodeInline(inline, ctx));
+      expect(decoded.data).toBeInstanceOf(Float64Array);
+      expect(encoded.length).toBe(inline.length);
+    }
+  });
+
+  it("carry arrays' writes and reads through workers match an array without them", async () => {
+    const store = new MemoryStore();
+    const data = iota(ELEMENTS);
+    const on = await createArray(store, "a", { shape: ARRAY, dataType: "float64", chunkShape: BIG, codecs: [TRANSPOSE, BYTES, XOR] });
+    expect((await counted(() => on.set(null, data))).dispatched).toBeGreaterThan(0);
+    const off = await openArray(store, "a", { workers: false });
+    expect((await off.get()).data).toEqual(data);
+    await off.set([null, null], iota(ELEMENTS).reverse());
+    const reads = await counted(async () => expect((await on.get()).data).toEqual(iota(ELEMENTS).reverse()));
+    expect(reads.dispatched).toBeGreaterThan(0);
+    // A partial write reads, modifies and writes the chunk: both ways through a worker when it is idle.
+    expect((await counted(() => on.set([0, 0], 42))).dispatched).toBe(2);
+    expect((await off.get([0, 0])).data).toEqual(Float64Array.of(42));
+  });
+
+  it("keep small chunks, bare bytes and arrays that opt out on this thread", async () => {
+    const store = new MemoryStore();
+    await createArray(store, "off", { shape: ARRAY, dataType: "float64", chunkShape: BIG, codecs: [BYTES, XOR] });
+    const cases = [
+      await createArray(store, "small", { shape: [64, 64], dataType: "float64", chunkShape: SMALL, codecs: [BYTES, XOR] }),
+      await createArray(store, "bytes", { shape: ARRAY, dataType: "float64", chunkShape: BIG, codecs: [BYTES] }),
+      await openArray(store, "off", { workers: false }),
+    ];
+    for (const array of cases) {
+      const moved = await counted(async () => {
+        await array.set(null, iota(array.shape[0]! * array.shape[1]!));
+        await array.get();
+      });
+      expect(moved, array.path).toEqual({ dispatched: 0, ranHere: 0 });
+    }
+  });
+
+  it("follow an array's own threshold and the process setting", async () => {
+    const store = new MemoryStore();
+    await createArray(store, "a", { shape: [64, 64], dataType: "float64", chunkShape: SMALL, codecs: [BYTES, XOR] });
+    const eager = await openArray(store, "a", { workers: { threshold: 0 } });
+    expect((await counted(() => eager.get([0, 0]))).dispatched + (await counted(() => eager.set(null, 1))).dispatched).toBeGreaterThan(0);
+    configureCodecWorkers({ enabled: false });
+    try {
+      const big = await pipeline([BYTES, XOR]);
+      expect(await counted(() => big.encode({ data: iota(CHUNK), shape: BIG }, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 0 });
+      // An array that asks for workers has them even when the process default is off.
+      const forced = await openArray(store, "a", { workers: { threshold: 0 } });
+      expect((await counted(() => forced.get([0, 0]))).dispatched).toBe(1);
+    } finally {
+      configureCodecWorkers({ enabled: true });
+    }
+  });
+
+  it("bring errors back with their class, code and key", async () => {
+    const checksum = await pipeline([BYTES, { name: "test.fail" }]);
+    const error = await checksum.decode(new Uint8Array(64), { key: "a/c/1/2" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChecksumError);
+    expect(error).toMatchObject({ code: "CHECKSUM_MISMATCH", key: "a/c/1/2", name: "ChecksumError" });
+    expect((error as Error).message).toContain("(worker)");
+
+    const plain = await pipeline([BYTES, { name: "test.fail", configuration: { with: "type" } }]);
+    await expect(plain.encode({ data: iota(CHUNK), shape: BIG }, { key: "k" })).rejects.toThrow(TypeError);
+
+    // The bytes codec finds too few bytes after the worker's XOR: CorruptDataError naming the chunk.
+    const short = await pipeline([TRANSPOSE, BYTES, XOR]);
+    const corrupt = await short.decode(new Uint8Array(100), { key: "a/c/3" }).catch((e: unknown) => e);
+    expect(corrupt).toBeInstanceOf(CorruptDataError);
+    expect(corrupt).toMatchObject({ key: "a/c/3" });
+  });
+
+  it("rebuild errors of every class by code, and unknown codes as ZarrkitError", () => {
+    const original = new InvalidMetadataError("bad", { field: "codecs[1]", key: "x/zarr.json" });
+    const back = fromWire(toWire(original));
+    expect(back).toBeInstanceOf(InvalidMetadataError);
+    expect(back).toMatchObject({ message: "bad", field: "codecs[1]", key: "x/zarr.json", code: "INVALID_METADATA" });
+    class Custom extends ZarrkitError {
+      override readonly code = "CUSTOM";
+    }
+    const custom = fromWire(toWire(new Custom("odd", { key: "k" })));
+    expect(custom).toBeInstanceOf(ZarrkitError);
+    expect(custom).toMatchObject({ code: "CUSTOM", name: "Custom", key: "k" });
+    expect(fromWire(toWire(new RangeError("r")))).toBeInstanceOf(RangeError);
+  });
+
+  it("run pipelines a worker cannot rebuild on this thread", async () => {
+    registerCodec("test.here-only", () => () => ({
+      kind: "bytes_to_bytes",
+      name: "test.here-only",
+      encode: (bytes: Uint8Array) => bytes.slice().reverse(),
+      decode: (bytes: Uint8Array) => bytes.slice().reverse(),
+      toJSON: () => ({ name: "test.here-only" }),
+    }));
+    const p = await pipeline([BYTES, { name: "test.here-only" }]);
+    const chunk: Chunk = { data: iota(CHUNK), shape: BIG };
+    const first = await counted(async () => expect(await p.decode(await p.encode(chunk, { key: "k" }), { key: "k" })).toEqual(chunk));
+    expect(first.dispatched).toBe(1);
+    expect(codecWorkerStats().refused).toContain("test.here-only");
+    expect(await counted(() => p.encode(chunk, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 0 });
+  });
+
+  it("have the same platform API in browsers, off by default there and leaving the page's thread alone", () => {
+    // Both answer the "#worker-platform" import.
+    const same: typeof nodePlatform = browserPlatform;
+    expect(Object.keys(same).sort()).toEqual(Object.keys(nodePlatform).sort());
+    expect(browserPlatform.workersByDefault).toBe(false);
+    expect(browserPlatform.callerTurn).toBeUndefined();
+    expect(browserPlatform.defaultPoolSize()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("reject invalid settings", async () => {
+    expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidMetadataError);
+    expect(() => configureCodecWorkers({ threshold: -1 })).toThrow(InvalidMetadataError);
+    const store = new MemoryStore();
+    await createArray(store, "a", { shape: [4], dataType: "uint8", chunkShape: [2] });
+    await expect(openArray(store, "a", { workers: { size: 1.5 } })).rejects.toThrow(/workers.size/);
+  });
+
+  it("let the process exit with the pool idle, and keep it alive while a worker holds work", async () => {
+    const child = fileURLToPath(new URL("./fixtures/exit-child.ts", import.meta.url));
+    for (const mode of ["work", "idle"]) {
+      // A worker keeping the process alive fails this by timeout; one let go too early, by exit code 13.
+      const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, child, mode], { timeout: 20_000 });
+      const result = JSON.parse(stdout.trim().split("\n").pop()!);
+      expect(result, mode).toMatchObject({ ok: true, workers: 1, dispatched: mode === "idle" ? 0 : 1 });
+    }
+  });
+});
