@@ -93,6 +93,32 @@ describe("codec workers with zarrkit's codecs", () => {
     });
   }
 
+  it("reads from stores that return Node Buffers (whose slice shares memory) leave those buffers intact", async () => {
+    for (const name of ["sharded", "gzip"]) {
+      const { codecs, chunkShape } = CHAINS[name]!;
+      const memory = new zk.MemoryStore();
+      const definition = { shape: SHAPE, dataType: "float32", chunkShape, codecs } as zk.CreateArrayOptions;
+      await (await zk.createArray(memory, "a", definition, { workers: false })).set(null, volume());
+      // As zarrita's FileSystemStore does through fromZarritaStore: fs.readFile gives Buffers.
+      const returned: Buffer[] = [];
+      const give = (bytes: Uint8Array | undefined) => {
+        if (!bytes) return undefined;
+        const buffer = Buffer.from(bytes);
+        returned.push(buffer);
+        return buffer;
+      };
+      const store: zk.Store = {
+        get: async (key) => give(await memory.get(key)),
+        getRange: async (key, range) => give(await memory.getRange(key, range)),
+      };
+      const array = await zk.openArray(store, "a");
+      let read!: zk.NdArray;
+      expect(await dispatched(async () => (read = await array.get()))).toBeGreaterThan(0);
+      expect(bytes(read.data).equals(bytes(volume())), name).toBe(true);
+      expect(returned.every((b) => b.buffer.byteLength > 0)).toBe(true);
+    }
+  });
+
   it("corrupt chunks fail on a worker with the error this thread gives: class, code, key and message", async () => {
     for (const name of ["transpose + zstd + crc32c", "nested shards", "gzip"]) {
       const { codecs, chunkShape } = CHAINS[name]!;

@@ -1,6 +1,7 @@
 import type { Chunk, CodecContext, NumericArray } from "@zarrkit/registry";
 import type { CodecOptions, CodecPipeline } from "../pipeline.js";
 import { product } from "../selection.js";
+import { ownCopy } from "./own-copy.js";
 import { codecPool } from "./pool.js";
 import type { PipelineDescription } from "./protocol.js";
 import { workerSettings } from "./settings.js";
@@ -15,7 +16,7 @@ function jsonSafe(_key: string, value: unknown): unknown {
 /** `view` if its buffer is wholly its own, else a copy: a transfer must not detach bytes someone else still reads. */
 function ownBuffer<T extends NumericArray>(view: T): T {
   const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer;
-  return whole ? view : (view.slice() as T);
+  return whole ? view : ownCopy(view);
 }
 
 /**
@@ -67,8 +68,8 @@ export class PipelineOffload {
     return codecPool().run<Chunk>(
       {
         task: (id) => {
-          const input = bytes.slice();
-          return { message: { type: "decode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.buffer] };
+          const input = ownCopy(bytes);
+          return { message: { type: "decode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.buffer as ArrayBuffer] };
         },
         settle: (reply) => (reply.type === "done" ? (reply.output as Chunk) : this.refuse(() => this.pipeline.decodeInline(bytes, ctx))),
         here: () => this.pipeline.decodeInline(bytes, ctx),
@@ -88,7 +89,7 @@ export class PipelineOffload {
       {
         task: (id) => {
           const data = chunk.data as NumericArray;
-          const input = { data: owned ? ownBuffer(data) : data.slice(), shape: chunk.shape };
+          const input = { data: owned ? ownBuffer(data) : ownCopy(data), shape: chunk.shape };
           return { message: { type: "encode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.data.buffer as ArrayBuffer] };
         },
         // A refused chunk comes back: it may have been moved to the worker.

@@ -5,6 +5,7 @@ import type { Chunk, NumericArray } from "@zarrkit/registry";
 import { dataType } from "../data-types.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
+import { ownCopy } from "./own-copy.js";
 import { configureCodecWorkers } from "./settings.js";
 import { toWire } from "./wire-error.js";
 
@@ -41,7 +42,7 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
         // Not transferable (WebAssembly memory, in browsers): send a copy.
       }
     }
-    const copy = view.slice();
+    const copy = ownCopy(view);
     port.post(reply("shape" in carried ? { ...carried, data: copy } : (copy as Uint8Array)), [copy.buffer as ArrayBuffer]);
   };
 
