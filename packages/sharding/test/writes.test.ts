@@ -1,12 +1,27 @@
 import { openArray, slice } from "@zarrkit/core";
-import { describe, expect, it } from "vitest";
+import { crc32c, initCrc32c } from "@zarrkit/crc32c";
+import { beforeAll, describe, expect, it } from "vitest";
 import { describeShard } from "../src/index.js";
 import { BYTES, counted, createArray, iota, MemoryStore } from "./helpers.js";
+
+beforeAll(() => initCrc32c());
 
 const u64 = (bytes: Uint8Array) => new BigUint64Array(bytes.slice().buffer);
 const EMPTY = 2n ** 64n - 1n;
 
 describe("shard layout, byte for byte", () => {
+  it("the index ends with the little-endian CRC32C of its entries", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "a", { shape: [4], dataType: "uint8", chunkShape: [2], shardShape: [4] });
+    await arr.set(null, Uint8Array.of(1, 2, 0, 0));
+    const shard = (await store.get("a/c/0"))!;
+    expect(shard.length).toBe(2 + 2 * 16 + 4);
+    const entries = shard.subarray(2, 2 + 32);
+    expect(Array.from(u64(entries))).toEqual([0n, 2n, EMPTY, EMPTY]);
+    const stored = new DataView(shard.buffer, shard.byteOffset + 34, 4).getUint32(0, true);
+    expect(stored).toBe(crc32c(entries));
+  });
+
   for (const location of ["end", "start"] as const) {
     it(`index at the ${location}, Morton order, empty markers`, async () => {
       const store = new MemoryStore();

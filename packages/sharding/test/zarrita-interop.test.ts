@@ -1,4 +1,5 @@
 import { type CodecMetadata, MemoryStore, slice, type Store } from "@zarrkit/core";
+import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
 import { describe, expect, it } from "vitest";
 import * as zarrita from "zarrita";
@@ -18,7 +19,11 @@ async function readWithZarrita(store: Store, path: string) {
 }
 
 describe("zarrita.js reads what zarrkit writes", () => {
-  const innerCodecs: Record<string, CodecMetadata[]> = { bytes: [BYTES] };
+  const innerCodecs: Record<string, CodecMetadata[]> = {
+    bytes: [BYTES],
+    "bytes + gzip": [BYTES, { name: "gzip", configuration: { level: 5 } }],
+    "bytes + zstd": [BYTES, { name: "zstd", configuration: { level: 0, checksum: false } }],
+  };
   for (const strategy of ["rewrite", "append", "in-place"] as const) {
     for (const [codecName, codecs] of Object.entries(innerCodecs)) {
       it(`${strategy} writes, ${codecName} inner chunks, bytes + crc32c index at the end`, async () => {
