@@ -1,10 +1,11 @@
 /// <reference types="node" />
-// Codec workers on Node: worker_threads, on by default.
+// Codec workers on Node: worker_threads, on by default (given a second core).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FromWorker, PlatformWorker } from "./protocol.js";
 
-export const workersByDefault: boolean = true;
+/** On wherever there is a second core to use. */
+export const workersByDefault: boolean = availableParallelism() > 1;
 
 /** The calling thread works too, so one core is left to it. */
 export function defaultPoolSize(): number {
