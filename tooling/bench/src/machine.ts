@@ -26,8 +26,9 @@ function versions(): Record<string, string> {
 
 function commit(): string {
   try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: BENCH_DIR, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "../../packages"], { cwd: BENCH_DIR, encoding: "utf8" }).trim();
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: BENCH_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const head = git("rev-parse", "--short", "HEAD");
+    const dirty = git("status", "--porcelain", "--", "../../packages");
     return dirty ? `${head} (packages/ modified)` : head;
   } catch {
     return "unknown";
