@@ -19,7 +19,7 @@ import { LatencyServer } from "./http/latency-server-client.js";
 import { backgroundCpu, environment } from "./machine.js";
 import { DATA_DIR, RESULTS_DIR } from "./paths.js";
 import { FULL, QUICK } from "./profile.js";
-import type { CaseResult, SuiteResults } from "./results.js";
+import type { CaseResult, Failure, MemoryResult, SuiteResults } from "./results.js";
 import { HttpSource, LocalSource } from "./sources.js";
 import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
@@ -52,29 +52,53 @@ const ctx: SuiteContext = {
 };
 
 const cases: CaseResult[] = [];
+const failures: Failure[] = [];
+function fail(step: string, error: unknown): void {
+  failures.push({ step, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  log(`${step} FAILED: ${error instanceof Error ? error.message : String(error)}`);
+}
+/** Run one step; a failure is recorded and the suite goes on, so an hour's run is not lost to one case. */
+async function attempt(step: string, run: () => Promise<CaseResult | CaseResult[]>): Promise<void> {
+  try {
+    cases.push(...[await run()].flat());
+  } catch (error) {
+    fail(step, error);
+  }
+}
+
 const local = new LocalSource(ctx.dataRoot);
-if (only.has("1")) cases.push(...(await wholeReads(ctx, local, FORMS)));
-if (only.has("2")) cases.push(...(await chunkReads(ctx, local, profile.concurrencies)));
-if (only.has("3")) cases.push(...(await randomReads(ctx, local, 1)));
-if (only.has("4")) cases.push(await planeReads(ctx, local));
+if (only.has("1")) await attempt("1: whole reads", () => wholeReads(ctx, local, FORMS));
+if (only.has("2")) await attempt("2: chunk reads", () => chunkReads(ctx, local, profile.concurrencies));
+if (only.has("3")) await attempt("3: random reads", () => randomReads(ctx, local, 1));
+if (only.has("4")) await attempt("4: z-plane", () => planeReads(ctx, local));
 if (only.has("5")) {
   const server = await LatencyServer.start(DATA_DIR, profile.latencyMs);
   try {
     const http = new HttpSource(server, `${profile.name}/`);
-    cases.push(...(await wholeReads(ctx, http, profile.chunkForms.map(form))));
-    cases.push(...(await chunkReads(ctx, http, profile.httpConcurrencies)));
-    cases.push(...(await randomReads(ctx, http, profile.httpRandomConcurrency)));
-    cases.push(await planeReads(ctx, http));
+    await attempt("5: whole reads over HTTP", () => wholeReads(ctx, http, profile.chunkForms.map(form)));
+    await attempt("5: chunk reads over HTTP", () => chunkReads(ctx, http, profile.httpConcurrencies));
+    await attempt("5: random reads over HTTP", () => randomReads(ctx, http, profile.httpRandomConcurrency));
+    await attempt("5: z-plane over HTTP", () => planeReads(ctx, http));
   } finally {
     await server.stop();
   }
 }
-if (only.has("6")) cases.push(...(await wholeWrites(ctx, data)), ...(await rewrites(ctx, data)));
-if (only.has("7")) cases.push(await floorChecksum(ctx, data));
-const memory = only.has("memory") ? await memoryReads(ctx) : [];
+if (only.has("6")) {
+  await attempt("6: whole writes", () => wholeWrites(ctx, data));
+  await attempt("6: rewrites", () => rewrites(ctx, data));
+}
+if (only.has("7")) await attempt("7: floor checksum", () => floorChecksum(ctx, data));
+let memory: MemoryResult[] = [];
+if (only.has("memory")) {
+  try {
+    memory = await memoryReads(ctx);
+  } catch (error) {
+    fail("memory", error);
+  }
+}
 
 env.backgroundCpu.after = await backgroundCpu();
-const measured = { environment: env, cases, memory, elapsedSeconds: (performance.now() - started) / 1000 };
+const measured = { environment: env, cases, memory, failures, elapsedSeconds: (performance.now() - started) / 1000 };
 const targets = verdicts(measured, profile.size ** 3 * 2, profile.randomChunks, (profile.size / profile.shard) ** 2);
 const results: SuiteResults = { ...measured, targets };
 const name = `${env.date.slice(0, 10)}${profile.name === "quick" ? "-quick" : ""}${only.size < ALL.length ? "-partial" : ""}.json`;
@@ -82,3 +106,4 @@ mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(join(RESULTS_DIR, name), `${JSON.stringify(results, null, 2)}\n`);
 log(`background CPU after: ${(env.backgroundCpu.after * 100).toFixed(0)}%; results in results/${name}`);
 process.stdout.write(`${summary(results)}\n`);
+if (failures.length) process.exitCode = 1;

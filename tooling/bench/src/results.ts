@@ -65,11 +65,18 @@ export interface Verdict {
   met: boolean | undefined;
 }
 
+/** A step of the suite that threw (the others still ran). */
+export interface Failure {
+  step: string;
+  error: string;
+}
+
 export interface SuiteResults {
   environment: Environment;
   targets: Verdict[];
   cases: CaseResult[];
   memory: MemoryResult[];
+  failures: Failure[];
   /** Wall time of the whole suite, seconds. */
   elapsedSeconds: number;
 }

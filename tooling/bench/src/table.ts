@@ -94,5 +94,6 @@ export function summary(results: SuiteResults): string {
     if (cases.length) parts.push(`### ${section.title}\n\n${caseTable(cases)}`);
   }
   if (results.memory.length) parts.push(`### Peak RSS (one child process per read)\n\n${memoryTable(results.memory)}`);
+  if (results.failures.length) parts.push(`### Failed steps\n\n${results.failures.map((f) => `- ${f.step}: ${f.error.split("\n")[0]}`).join("\n")}`);
   return parts.join("\n\n");
 }

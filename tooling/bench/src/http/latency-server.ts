@@ -66,6 +66,11 @@ const server = createServer(async (req, res) => {
   }
 });
 
+// Idle connections must be closed by the client, never by the server: a
+// server closing one just as the client reuses it fails that request.
+server.keepAliveTimeout = 10 * 60_000;
+server.headersTimeout = server.keepAliveTimeout + 1000;
+
 process.on("message", (message: ServerRequest) => {
   if (message === "reset") stats = emptyStats();
   const reply: ServerReply = { stats };
