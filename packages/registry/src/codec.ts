@@ -104,6 +104,8 @@ export type WriteSource = ArrayRegion | { fill: Scalar };
 /** One stored value seen through the capabilities of its store. */
 export interface StoredValue {
   readonly key: string;
+  /** The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges closer than this are cheaper read as one request. */
+  readonly coalesceGapBytes?: number;
   get(options?: RequestOptions): Promise<Uint8Array | undefined>;
   getRange?(range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
   getRangeWithSize?(range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined>;

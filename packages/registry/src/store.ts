@@ -39,6 +39,15 @@ export interface ListDirResult {
 }
 
 export interface Store {
+  /**
+   * A hint for readers that coalesce byte ranges: ranges of one value closer
+   * than this many bytes are cheaper to read as one request than as several.
+   * Roughly the store's per-request latency expressed in bytes of its
+   * bandwidth: megabytes over HTTP; local and in-memory stores leave it
+   * unset. Readers use it as their default gap (an explicit option of theirs
+   * wins); without it they keep their own default. A non-negative integer.
+   */
+  readonly coalesceGapBytes?: number;
   /** The whole value, or undefined when the key does not exist. */
   get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined>;
   /** A byte range of the value, or undefined when the key does not exist. Ranges past the end are clipped. */
