@@ -26,10 +26,12 @@ function byteCount(method: StoreRequest["method"], args: unknown[], result: unkn
 /**
  * A store that reports every request (after it completes) to `onRequest`, for
  * tools, tests and benchmarks that count requests and bytes. It has exactly
- * the capabilities of the wrapped store.
+ * the capabilities (and the `coalesceGapBytes` hint) of the wrapped store, so
+ * readers plan the same requests through it as without it.
  */
 export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) => void): Store {
   const wrapped: Record<string, unknown> = {};
+  if (inner.coalesceGapBytes !== undefined) wrapped.coalesceGapBytes = inner.coalesceGapBytes;
   const methods: StoreRequest["method"][] = ["get", "getRange", "getRangeWithSize", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate"];
   for (const method of methods) {
     const fn = inner[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;

@@ -1,8 +1,9 @@
 import type { RangeQuery, Store, StoredValue } from "@zarrkit/registry";
 
-/** One key of a store, with exactly the capabilities the store has. */
+/** One key of a store, with exactly the capabilities (and the coalescing hint) the store has. */
 export function storedValue(store: Store, key: string): StoredValue {
-  const value: StoredValue = { key, get: (options) => store.get(key, options) };
+  const gap = store.coalesceGapBytes;
+  const value: StoredValue = { key, ...(gap !== undefined && { coalesceGapBytes: gap }), get: (options) => store.get(key, options) };
   if (store.getRange) value.getRange = (range, options) => store.getRange!(key, range, options);
   if (store.getRangeWithSize) value.getRangeWithSize = (range, options) => store.getRangeWithSize!(key, range, options);
   if (store.getVersioned) value.getVersioned = (options) => store.getVersioned!(key, options);
