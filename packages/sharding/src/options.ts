@@ -1,4 +1,4 @@
-import { InvalidMetadataError } from "@zarrkit/registry";
+import { InvalidMetadataError, type StoredValue } from "@zarrkit/registry";
 
 /**
  * Runtime options of the sharding codec, passed as
@@ -18,7 +18,11 @@ export interface ShardingOptions {
   chunkOrder?: "morton" | "c";
   /** Budget of the decoded-index cache, in bytes (default 16 MiB; 0 disables it). */
   indexCacheBytes?: number;
-  /** Ranges closer than this many bytes are fetched as one request (default 64 KiB). */
+  /**
+   * Ranges closer than this many bytes are fetched as one request. Default:
+   * the store's `coalesceGapBytes` hint (4 MiB for the HTTP and S3 stores),
+   * else 64 KiB. Setting it overrides the store's hint.
+   */
   maxGapBytes?: number;
   /** A coalesced request never grows beyond this many bytes (default 16 MiB). */
   maxRequestBytes?: number;
@@ -30,13 +34,16 @@ export interface ShardingOptions {
   maxConflictRetries?: number;
 }
 
-export type ResolvedShardingOptions = Required<ShardingOptions>;
+/** Every option with its default, except `maxGapBytes`: undefined unless set, as its default depends on the store read. */
+export type ResolvedShardingOptions = Required<Omit<ShardingOptions, "maxGapBytes">> & Pick<ShardingOptions, "maxGapBytes">;
+
+/** The gap below which ranges are coalesced when neither the options nor the store say. */
+export const DEFAULT_MAX_GAP_BYTES = 64 * 2 ** 10;
 
 const DEFAULTS: ResolvedShardingOptions = {
   writeStrategy: "rewrite",
   chunkOrder: "morton",
   indexCacheBytes: 16 * 2 ** 20,
-  maxGapBytes: 64 * 2 ** 10,
   maxRequestBytes: 16 * 2 ** 20,
   concurrency: 8,
   compactionThreshold: 0.5,
@@ -52,11 +59,24 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
   if (!["rewrite", "append", "in-place"].includes(resolved.writeStrategy)) bad("writeStrategy", 'must be "rewrite", "append" or "in-place"');
   if (!["morton", "c"].includes(resolved.chunkOrder)) bad("chunkOrder", 'must be "morton" or "c"');
   for (const name of ["indexCacheBytes", "maxGapBytes", "maxRequestBytes"] as const) {
-    if (!(Number.isSafeInteger(resolved[name]) && resolved[name] >= 0)) bad(name, "must be a non-negative integer");
+    const value = resolved[name];
+    if (name === "maxGapBytes" && value === undefined) continue;
+    if (!(Number.isSafeInteger(value) && value! >= 0)) bad(name, "must be a non-negative integer");
   }
   for (const name of ["concurrency", "maxConflictRetries"] as const) {
     if (!(Number.isSafeInteger(resolved[name]) && resolved[name] >= 1)) bad(name, "must be a positive integer");
   }
   if (!(resolved.compactionThreshold >= 0 && resolved.compactionThreshold <= 1)) bad("compactionThreshold", "must be between 0 and 1");
   return resolved;
+}
+
+/**
+ * The gap below which ranges of `value` are coalesced: the `maxGapBytes`
+ * option when set, else the hint of the value's store when it is a usable
+ * number, else 64 KiB.
+ */
+export function maxGapFor(options: ResolvedShardingOptions, value: StoredValue): number {
+  if (options.maxGapBytes !== undefined) return options.maxGapBytes;
+  const hint = value.coalesceGapBytes;
+  return typeof hint === "number" && hint >= 0 ? hint : DEFAULT_MAX_GAP_BYTES;
 }
