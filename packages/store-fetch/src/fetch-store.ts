@@ -22,7 +22,17 @@ export interface FetchStoreOptions {
   writable?: boolean;
   /** Bytes of whole values kept for servers that ignore Range. Default 32 MiB; 0 keeps none. */
   fullBodyCacheBytes?: number;
+  /**
+   * The store's `coalesceGapBytes` hint: readers that coalesce ranges (the
+   * sharding codec) fetch ranges of one value less than this apart with one
+   * request. Default 4 MiB, about what a round trip costs in transfer; lower
+   * it for fast, close servers, raise it for slow, far ones. A non-negative integer.
+   */
+  coalesceGapBytes?: number;
 }
+
+/** Default `coalesceGapBytes`: over HTTP a request costs a round trip, worth megabytes of transfer. */
+const DEFAULT_COALESCE_GAP_BYTES = 4 * 2 ** 20;
 
 interface HttpResult {
   status: number;
@@ -51,6 +61,8 @@ export class FetchStore implements Store {
   readonly set?: (key: string, value: Uint8Array, options?: SetOptions) => Promise<void>;
   /** DELETE, when constructed with `writable: true`. A missing key is not an error. */
   readonly delete?: (key: string, options?: RequestOptions) => Promise<void>;
+  /** Ranges of one value less than this many bytes apart are cheaper to read as one request (the `coalesceGapBytes` option). */
+  readonly coalesceGapBytes: number;
 
   readonly #base: URL;
   readonly #headers: Headers;
@@ -70,6 +82,11 @@ export class FetchStore implements Store {
     this.#missing = new Set(options.missingStatuses ?? [404]);
     this.#retry = { ...defaultRetry, ...options.retry };
     this.#bodies = new BodyCache(options.fullBodyCacheBytes ?? 32 * 2 ** 20);
+    const gap = options.coalesceGapBytes ?? DEFAULT_COALESCE_GAP_BYTES;
+    if (!(Number.isSafeInteger(gap) && gap >= 0)) {
+      throw new StoreError(`FetchStore option coalesceGapBytes must be a non-negative integer, got ${JSON.stringify(gap)}.`);
+    }
+    this.coalesceGapBytes = gap;
     if (options.writable) {
       this.set = (key, value, setOptions) => this.#put(key, value, setOptions);
       this.delete = (key, requestOptions) => this.#delete(key, requestOptions);

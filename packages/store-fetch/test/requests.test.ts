@@ -1,3 +1,4 @@
+import { countRequests, storedValue } from "@zarrkit/core";
 import { openStore, PreconditionFailedError, StoreError } from "@zarrkit/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { FetchStore } from "../src/index.js";
@@ -116,6 +117,27 @@ describe("versions and writes", () => {
     const store = new FetchStore(server.url, { writable: true, retry: { retries: 0 } });
     await expect(store.delete!("k")).resolves.toBe(undefined);
     await expect(store.set!("k", text("x"))).rejects.toThrow(/HTTP 507 .* for PUT/);
+  });
+});
+
+describe("the coalesceGapBytes hint", () => {
+  it("is 4 MiB by default and reaches readers through stored values and request logs", () => {
+    const store = new FetchStore("http://127.0.0.1:9/store/");
+    expect(store.coalesceGapBytes).toBe(4 * 2 ** 20);
+    expect(storedValue(countRequests(store), "c/0/0").coalesceGapBytes).toBe(4 * 2 ** 20);
+  });
+
+  it("is the coalesceGapBytes option when given, also through openStore", async () => {
+    expect(new FetchStore("http://127.0.0.1:9/store/", { coalesceGapBytes: 0 }).coalesceGapBytes).toBe(0);
+    expect((await openStore("https://example.com/a.zarr", { coalesceGapBytes: 2 ** 16 })).coalesceGapBytes).toBe(2 ** 16);
+  });
+
+  it("rejects an option that is not a non-negative integer, naming it", () => {
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "4MiB"]) {
+      const make = () => new FetchStore("http://127.0.0.1:9/store/", { coalesceGapBytes: bad as number });
+      expect(make).toThrow(StoreError);
+      expect(make).toThrow(/FetchStore option coalesceGapBytes must be a non-negative integer, got /);
+    }
   });
 });
 
