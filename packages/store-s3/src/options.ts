@@ -34,6 +34,12 @@ export interface S3StoreOptions {
   partConcurrency?: number;
   /** Retries of a request after a 5xx, a 429 or a network error, with exponential backoff (default 4). */
   retries?: number;
+  /**
+   * The store's `coalesceGapBytes` hint: readers that coalesce ranges (the
+   * sharding codec) fetch ranges of one object less than this apart with one
+   * GET. Default 4 MiB, about what a round trip to S3 costs in transfer.
+   */
+  coalesceGapBytes?: number;
   /** The fetch to use (default: globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
 }
@@ -50,6 +56,7 @@ export interface S3Config {
   partSize: number;
   partConcurrency: number;
   retries: number;
+  coalesceGapBytes: number;
   fetch: typeof globalThis.fetch;
 }
 
@@ -82,10 +89,11 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
     partSize: options.partSize ?? 16 * MiB,
     partConcurrency: options.partConcurrency ?? 4,
     retries: options.retries ?? 4,
+    coalesceGapBytes: options.coalesceGapBytes ?? 4 * MiB,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   };
   if (!(config.partSize >= MIN_PART_SIZE)) throw new StoreError(`S3 partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB), got ${config.partSize}.`);
-  for (const name of ["multipartThreshold", "partConcurrency", "retries"] as const) {
+  for (const name of ["multipartThreshold", "partConcurrency", "retries", "coalesceGapBytes"] as const) {
     const value = config[name];
     if (!(Number.isSafeInteger(value) && value >= (name === "partConcurrency" ? 1 : 0))) {
       throw new StoreError(`S3 option ${name} must be a ${name === "partConcurrency" ? "positive" : "non-negative"} integer, got ${value}.`);

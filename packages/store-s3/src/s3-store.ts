@@ -24,6 +24,8 @@ export class S3Store implements Store {
   readonly bucket: string;
   /** "" or the key prefix ending in "/". */
   readonly prefix: string;
+  /** Ranges of one object less than this many bytes apart are cheaper to read as one GET (the `coalesceGapBytes` option). */
+  readonly coalesceGapBytes: number;
   readonly #config: S3Config;
   readonly #client: S3Client;
   /**
@@ -38,6 +40,7 @@ export class S3Store implements Store {
     this.#client = new S3Client(this.#config);
     this.bucket = this.#config.bucket;
     this.prefix = this.#config.prefix;
+    this.coalesceGapBytes = this.#config.coalesceGapBytes;
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {

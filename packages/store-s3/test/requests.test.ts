@@ -35,6 +35,17 @@ describe("requests", () => {
     expect(requests[0].url.pathname).toBe("/bkt/s/a%20b%2Bc%2541/%C3%BC/%28x%29%21%2A%27");
   });
 
+  it("offers a coalesceGapBytes hint: 4 MiB by default, the option when given, validated", async () => {
+    expect(new S3Store({ bucket: "bkt" }).coalesceGapBytes).toBe(4 * 2 ** 20);
+    expect(new S3Store({ bucket: "bkt", coalesceGapBytes: 0 }).coalesceGapBytes).toBe(0);
+    const url = "s3://bkt/data?endpoint=http://127.0.0.1:9";
+    expect((await openStore(url, { coalesceGapBytes: 2 ** 16 })).coalesceGapBytes).toBe(2 ** 16);
+    for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(StoreError);
+      expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(/S3 option coalesceGapBytes must be a non-negative integer, got /);
+    }
+  });
+
   it("rejects prefixes that would climb out of the bucket", () => {
     expect(() => new S3Store({ bucket: "bkt", prefix: "a/../../other" })).toThrow(StoreError);
   });

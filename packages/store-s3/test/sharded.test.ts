@@ -46,6 +46,28 @@ describe.skipIf(!rgw)("sharded arrays on radosgw", () => {
     expect(everything.data).toEqual(iota(64 * 64));
   });
 
+  it("reads a sparse z-plane with one data GET per shard: the store's coalesceGapBytes reaches the codec", async () => {
+    // Shards of 4x4x4 inner chunks in Morton order: a z-plane needs 16 inner chunks per shard, 1 or 9 chunks apart.
+    const writer = rgwStore();
+    const volume = { shape: [32, 64, 64], dataType: "int32", chunkShape: [8, 8, 8], shardShape: [32, 32, 32] };
+    await (await createArray(writer, "v", volume)).set(null, iota(32 * 64 * 64));
+    const z = 29;
+    const expected = Int32Array.from({ length: 64 * 64 }, (_, i) => z * 64 * 64 + i);
+
+    const plane = async (options: { coalesceGapBytes?: number } = {}) => {
+      const { fetch, requests } = recordingFetch();
+      const array = await openArray(rgwStore({ prefix: writer.prefix, fetch, ...options }), "v");
+      requests.length = 0;
+      expect((await array.get([z, null, null])).data).toEqual(expected);
+      const ranged = requests.filter((r) => r.method === "GET" && r.headers.has("range"));
+      return { indexes: ranged.filter((r) => r.headers.get("range")!.startsWith("bytes=-")).length, gets: ranged.length, all: requests.length };
+    };
+    // Default (4 MiB): each shard's index, then one GET of inner chunks 9 to 63.
+    expect(await plane()).toEqual({ indexes: 4, gets: 8, all: 8 });
+    // A store that says every request is cheap: one GET per inner chunk.
+    expect(await plane({ coalesceGapBytes: 0 })).toEqual({ indexes: 4, gets: 4 + 4 * 16, all: 4 + 4 * 16 });
+  });
+
   it("two writers updating one shard from the same stale read: one retries, both updates land", async () => {
     const prefix = rgwStore().prefix;
     await createArray(rgwStore({ prefix }), "a", layout);
