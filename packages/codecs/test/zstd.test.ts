@@ -2,6 +2,7 @@ import { type BytesToBytesCodec, CorruptDataError, InvalidMetadataError, Unsuppo
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { zstdCodecFactory } from "../src/zstd.js";
+import { declaredContentSize } from "../src/zstd-frames.js";
 import { create, ctx, FIELD, fixtureBytes, sameBytes, sampleBytes } from "./helpers.js";
 
 const hex = (s: string) => Uint8Array.from(s.match(/../g)!, (b) => Number.parseInt(b, 16));
@@ -84,7 +85,27 @@ describe("zstd decoding", () => {
     expect(new TextDecoder().decode(await codec.decode(two, ctx))).toBe(`${TEXT}++`);
   });
 
+  test("skippable frames around data frames are skipped", async () => {
+    const skippable = new Uint8Array([0x5a, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 9, 9, 9]);
+    const bytes = new Uint8Array([...skippable, ...WITH_CHECKSUM, ...skippable]);
+    expect(declaredContentSize(bytes)).toBe(TEXT.length);
+    expect(new TextDecoder().decode(await (await zstd()).decode(bytes, ctx))).toBe(TEXT);
+  });
+
+  test("declared sizes are summed over frames; a frame without one leaves the size unknown", () => {
+    expect(declaredContentSize(new Uint8Array([...WITH_CHECKSUM, ...WITH_CHECKSUM]))).toBe(2 * TEXT.length);
+    expect(declaredContentSize(WITH_CHECKSUM_NO_SIZE)).toBeUndefined();
+    expect(declaredContentSize(new Uint8Array([...WITH_CHECKSUM, ...WITH_CHECKSUM_NO_SIZE]))).toBeUndefined();
+    // A raw block (type 0) of 3 bytes with a 2-byte content size field (flag 1: value + 256).
+    const raw = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x60, 0x00, 0x00, (3 << 3) | 1, 0x00, 0x00, 7, 8, 9]);
+    expect(declaredContentSize(raw)).toBe(256);
+    expect(declaredContentSize(raw.subarray(0, raw.length - 1))).toBeUndefined();
+    expect(declaredContentSize(new Uint8Array(0))).toBeUndefined();
+  });
+
   test.each([
+    ["a content size larger than the frame holds", () => WITH_CHECKSUM.map((b, i) => (i === 5 ? b + 1 : b))],
+    ["a content size smaller than the frame holds", () => WITH_CHECKSUM.map((b, i) => (i === 5 ? b - 1 : b))],
     ["a checksum mismatch", () => WITH_CHECKSUM.map((b, i) => (i === WITH_CHECKSUM.length - 1 ? b ^ 1 : b))],
     ["a truncated frame", () => WITH_CHECKSUM.subarray(0, 15)],
     ["a frame without its checksum", () => WITH_CHECKSUM.subarray(0, WITH_CHECKSUM.length - 4)],
