@@ -55,7 +55,8 @@ async function counted(run: () => Promise<unknown>): Promise<{ dispatched: numbe
 
 beforeAll(async () => {
   registerCodecWorkerModule(new URL("./fixtures/worker-codecs.ts", import.meta.url).href);
-  configureCodecWorkers({ enabled: true, size: 1, threshold: THRESHOLD });
+  // Lone chunks go to the worker too, so each test sees its work move (the default keeps them here; tested below).
+  configureCodecWorkers({ enabled: true, size: 1, threshold: THRESHOLD, offloadAlone: true });
   // Until the worker is up the calling thread takes the work; from now on a lone chunk goes to the worker.
   await startCodecWorkers();
 });
@@ -177,6 +178,24 @@ describe("codec workers", () => {
     expect(await counted(() => p.encode(chunk, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 0 });
   });
 
+  it("keep a lone chunk on the calling thread unless told otherwise, and share chunks that come together", async () => {
+    configureCodecWorkers({ offloadAlone: false });
+    try {
+      const p = await pipeline([BYTES, XOR]);
+      const encoded = await p.encodeInline({ data: iota(CHUNK), shape: BIG }, { key: "k" });
+      expect(await counted(() => p.decode(encoded, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 1 });
+      const together = await counted(() => Promise.all([1, 2, 3, 4].map(() => p.decode(encoded, { key: "k" }))));
+      expect(together.dispatched).toBeGreaterThan(0);
+      expect(together.dispatched + together.ranHere).toBe(4);
+      const store = new MemoryStore();
+      await createArray(store, "a", { shape: BIG, dataType: "float64", chunkShape: BIG, codecs: [BYTES, XOR] });
+      const eager = await openArray(store, "a", { workers: { offloadAlone: true } });
+      expect((await counted(() => eager.set(null, 1))).dispatched).toBe(1);
+    } finally {
+      configureCodecWorkers({ offloadAlone: true });
+    }
+  });
+
   it("have the same platform API in browsers, off by default there and leaving the page's thread alone", () => {
     // Both answer the "#worker-platform" import.
     const same: typeof nodePlatform = browserPlatform;
@@ -189,6 +208,7 @@ describe("codec workers", () => {
   it("reject invalid settings", async () => {
     expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidMetadataError);
     expect(() => configureCodecWorkers({ threshold: -1 })).toThrow(InvalidMetadataError);
+    expect(() => configureCodecWorkers({ offloadAlone: "yes" as unknown as boolean })).toThrow(/offloadAlone/);
     const store = new MemoryStore();
     await createArray(store, "a", { shape: [4], dataType: "uint8", chunkShape: [2] });
     await expect(openArray(store, "a", { workers: { size: 1.5 } })).rejects.toThrow(/workers.size/);

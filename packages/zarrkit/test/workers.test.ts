@@ -61,7 +61,7 @@ async function dispatched(run: () => Promise<unknown>): Promise<number> {
 
 beforeAll(async () => {
   // Every chunk of these tests goes to a worker when one is free; the rest run here.
-  zk.configureCodecWorkers({ enabled: true, size: 1, threshold: 0 });
+  zk.configureCodecWorkers({ enabled: true, size: 1, threshold: 0, offloadAlone: true });
   await zk.startCodecWorkers();
 });
 

@@ -2,7 +2,7 @@ import type { Chunk, CodecContext, NumericArray } from "@zarrkit/registry";
 import type { CodecOptions, CodecPipeline } from "../pipeline.js";
 import { product } from "../selection.js";
 import { ownCopy } from "./own-copy.js";
-import { codecPool } from "./pool.js";
+import { codecPool, type PoolReach } from "./pool.js";
 import type { PipelineDescription } from "./protocol.js";
 import { workerSettings } from "./settings.js";
 
@@ -38,13 +38,13 @@ export class PipelineOffload {
     this.chunkBytes = product(shape) * dataType.byteSize!;
   }
 
-  /** The workers to spread over for a chunk now, or undefined to stay on this thread. */
-  private reach(): number | undefined {
+  /** How to spread a chunk over the workers now, or undefined to stay on this thread. */
+  private reach(): PoolReach | undefined {
     if (this.refused) return undefined;
     const settings = workerSettings(this.options);
     if (!settings.enabled || this.chunkBytes < settings.threshold) return undefined;
     if (!this.describe()) return undefined;
-    return settings.size;
+    return settings;
   }
 
   private describe(): PipelineDescription | undefined {

@@ -8,6 +8,12 @@ export interface CodecWorkerOptions {
   threshold?: number;
   /** Workers the codec work may spread over (process default: available cores - 1, at least 1). */
   size?: number;
+  /**
+   * Send a chunk to a worker even when it is the only codec work in flight.
+   * Default false in Node, where the calling thread is idle then and a round
+   * trip costs more than it saves; browsers always send, keeping the page responsive.
+   */
+  offloadAlone?: boolean;
 }
 
 /** An array's setting: off, on with the process's limits, or on with its own. */
@@ -17,6 +23,7 @@ export interface ResolvedWorkerSettings {
   enabled: boolean;
   threshold: number;
   size: number;
+  offloadAlone: boolean;
 }
 
 /**
@@ -25,12 +32,17 @@ export interface ResolvedWorkerSettings {
  */
 const DEFAULT_THRESHOLD = 128 * 1024;
 
-const defaults: ResolvedWorkerSettings = { enabled: workersByDefault, threshold: DEFAULT_THRESHOLD, size: defaultPoolSize() };
+const defaults: ResolvedWorkerSettings = { enabled: workersByDefault, threshold: DEFAULT_THRESHOLD, size: defaultPoolSize(), offloadAlone: false };
 const modules: string[] = [];
 const moduleListeners = new Set<(added: string) => void>();
 
 function checked(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
-  const { threshold, size } = options;
+  const { threshold, size, offloadAlone } = options;
+  if (offloadAlone !== undefined && typeof offloadAlone !== "boolean") {
+    throw new InvalidMetadataError(`${field}.offloadAlone must be a boolean, got ${JSON.stringify(offloadAlone)}`, {
+      field: `${field}.offloadAlone`,
+    });
+  }
   if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0)) {
     throw new InvalidMetadataError(`${field}.threshold must be a number of bytes >= 0, got ${JSON.stringify(threshold)}`, {
       field: `${field}.threshold`,
@@ -47,8 +59,9 @@ function checked(options: CodecWorkerOptions, field: string): CodecWorkerOptions
  * browsers; arrays override them with `ArrayOptions.workers`.
  */
 export function configureCodecWorkers(options: CodecWorkerOptions & { enabled?: boolean }): void {
-  const { threshold, size } = checked(options, "configureCodecWorkers");
+  const { threshold, size, offloadAlone } = checked(options, "configureCodecWorkers");
   if (options.enabled !== undefined) defaults.enabled = options.enabled;
+  if (offloadAlone !== undefined) defaults.offloadAlone = offloadAlone;
   if (threshold !== undefined) defaults.threshold = threshold;
   if (size !== undefined) defaults.size = size;
 }
@@ -90,5 +103,10 @@ export function workerSettings(options: CodecOptions): ResolvedWorkerSettings {
   const setting = (options as { [SETTING]?: CodecWorkerSetting })[SETTING];
   if (setting === undefined) return defaults;
   if (typeof setting === "boolean") return { ...defaults, enabled: setting };
-  return { enabled: true, threshold: setting.threshold ?? defaults.threshold, size: setting.size ?? defaults.size };
+  return {
+    enabled: true,
+    threshold: setting.threshold ?? defaults.threshold,
+    size: setting.size ?? defaults.size,
+    offloadAlone: setting.offloadAlone ?? defaults.offloadAlone,
+  };
 }
