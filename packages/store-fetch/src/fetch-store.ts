@@ -1,10 +1,11 @@
 import { type RangeQuery, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError, type VersionedValue, ZarrkitError } from "@zarrkit/registry";
+import { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "@zarrkit/registry/http";
 import { BodyCache } from "./body-cache.js";
-import { contentRangeProblem, contentRangeTotal, overlaps, rangeHeader, sliceRange, unsatisfiedSize } from "./content-range.js";
 import { statusError } from "./http-errors.js";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
+import { overlaps, sliceRange } from "./ranges.js";
 import { redactUrl } from "./redact.js";
-import { backoffMs, defaultRetry, type RetryOptions, sleep } from "./retry.js";
+import { backoffMs, defaultRetry, type RetryOptions } from "./retry.js";
 import { keyUrl, parseBaseUrl } from "./urls.js";
 
 export interface FetchStoreOptions {
@@ -130,7 +131,7 @@ export class FetchStore implements Store {
       return size === undefined ? { value: result.body } : { value: result.body, size };
     }
     if (result.status === 416) {
-      const size = unsatisfiedSize(result.headers.get("Content-Range"));
+      const size = unsatisfiedRangeSize(result.headers.get("Content-Range"));
       // 416 for a range that has bytes is a server bug (some reject suffixes longer than the value): read it all.
       if (size !== undefined && overlaps(range, size)) {
         const whole = await this.get(key, options);
@@ -164,12 +165,12 @@ export class FetchStore implements Store {
     if (cached) return { size: cached.byteLength };
     const result = await this.#send("GET", key, { signal, headers: { Range: "bytes=0-0" }, missingIsUndefined: true });
     if (!result) return undefined;
-    if (result.status === 416) return { size: unsatisfiedSize(result.headers.get("Content-Range")) ?? 0 };
+    if (result.status === 416) return { size: unsatisfiedRangeSize(result.headers.get("Content-Range")) ?? 0 };
     if (result.status === 206) {
       learnRangeSupport(this.#base.origin, true);
       this.#checkContentRange(key, { offset: 0, length: 1 }, result);
-      const total = /\/(\d+)$/.exec(result.headers.get("Content-Range")!)?.[1];
-      return total === undefined ? {} : { size: Number(total) };
+      const total = contentRangeTotal(result.headers.get("Content-Range"));
+      return total === undefined ? {} : { size: total };
     }
     this.#rememberWholeBody(key, result.body);
     return { size: result.body.byteLength };
@@ -234,7 +235,7 @@ export class FetchStore implements Store {
         }
         if (response.status >= 500 && canRetry) {
           await discard(response);
-          await sleep(backoffMs(retry, this.#retry), signal);
+          await abortableSleep(backoffMs(retry, this.#retry), signal);
           continue;
         }
         // A 416 answer to a Range is left to the caller, which knows what it asked for.
@@ -253,7 +254,7 @@ export class FetchStore implements Store {
             cause: error,
           });
         }
-        await sleep(backoffMs(retry, this.#retry), signal);
+        await abortableSleep(backoffMs(retry, this.#retry), signal);
       }
     }
   }

@@ -13,19 +13,3 @@ export const defaultRetry: Required<RetryOptions> = { retries: 3, baseDelayMs: 2
 export function backoffMs(retry: number, options: Required<RetryOptions>): number {
   return Math.random() * Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
 }
-
-/** Wait `ms`, rejecting with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
