@@ -1,4 +1,5 @@
 import { StoreError } from "@zarrkit/registry";
+import { abortableSleep } from "@zarrkit/registry/http";
 import { AwsClient } from "aws4fetch";
 import { isMissingKey, responseError, storeErrorFor } from "./errors.js";
 import type { S3Config } from "./options.js";
@@ -107,17 +108,5 @@ function encodeRfc3986(text: string): string {
 
 function backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
   // 50, 100, 200, 400 ms ... with jitter, so racing writers spread out.
-  const delay = 50 * 2 ** attempt * (0.5 + Math.random() / 2);
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, delay);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  return abortableSleep(50 * 2 ** attempt * (0.5 + Math.random() / 2), signal);
 }

@@ -14,7 +14,7 @@ import { S3Client, type S3Request } from "./client.js";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
-import { checkContentRange, rangeHeader, sliceLocally } from "./ranges.js";
+import { checkContentRange, s3RangeHeader, sliceLocally } from "./ranges.js";
 
 /**
  * A store over an S3 bucket (AWS or S3-compatible), over fetch: Node and
@@ -54,7 +54,7 @@ export class S3Store implements Store {
 
   /** A ranged GET that also reports the object's size (the Content-Range total). */
   async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
-    const header = rangeHeader(key, range);
+    const header = s3RangeHeader(key, range);
     // An empty range cannot be asked for; only whether the key exists is left to find out.
     if (header === undefined) {
       const size = await this.size(key, options);

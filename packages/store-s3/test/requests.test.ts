@@ -83,6 +83,8 @@ describe("requests", () => {
     const store = new S3Store({ bucket: "bkt", endpoint: "http://127.0.0.1:9", anonymous: true, fetch });
     await expect(store.getRange("k", { offset: 10, length: 4 })).rejects.toThrow(/Content-Range "bytes 0-3\/100"/);
     await expect(store.getRange("k", { suffixLength: 4 })).rejects.toThrow(StoreError);
+    // Shorter than asked without reaching the end of the value: bytes would silently be missing.
+    await expect(store.getRange("k", { offset: 0, length: 8 })).rejects.toThrow(/Content-Range "bytes 0-3\/100" and 4 bytes, which does not match/);
   });
 });
 
