@@ -31,7 +31,11 @@ export interface ArrayOptions {
   codecOptions?: CodecOptions;
   /** Store chunks that are all fill value instead of deleting them (default false). */
   writeEmptyChunks?: boolean;
-  /** Chunks (or shards) read or written at once (default 16). */
+  /**
+   * Chunks (or shards) read or written at once. Default: as many as keep about
+   * 32 MiB of decoded chunks in flight, between 2 and 16 (16 chunks of 2 MiB,
+   * 2 shards of 32 MiB), so a whole read needs little beyond its result.
+   */
   concurrency?: number;
   /**
    * Codec work on worker threads for this array: `false`, `true`, or
@@ -42,6 +46,9 @@ export interface ArrayOptions {
 
 /** What `get` returns and `set` accepts: C-order data and the selection's shape. */
 export type NdArray = Chunk;
+
+/** Decoded bytes of chunks a read or write keeps in flight by default (see `ArrayOptions.concurrency`). */
+const BYTES_IN_FLIGHT = 32 * 2 ** 20;
 
 /** Largest selection `get` will allocate; beyond it, read in parts. */
 const MAX_SELECTION_SLOTS = 2 ** 31 - 1;
@@ -160,6 +167,14 @@ export class ZarrArray {
     await Promise.all(others.map((coords) => this.pipelineAt(grid, coords, coords.findIndex((c) => c !== 0))));
   }
 
+  /** Chunks a read or write works on at once (see `ArrayOptions.concurrency`). */
+  private chunksInFlight(): number {
+    if (this.options.concurrency !== undefined) return this.options.concurrency;
+    const { grid, dataType } = this.parsed;
+    const chunkBytes = product(grid.chunkShape(grid.dims.map(() => 0))) * (dataType.byteSize ?? 16);
+    return Math.min(16, Math.max(2, Math.floor(BYTES_IN_FLIGHT / chunkBytes)));
+  }
+
   /** For each chunk a selection touches: its coordinates and the per-dimension parts. */
   chunksOf(selection?: Selection | null): { parts: Generator<DimChunkPart[]>; counts: number[]; dropped: boolean[] } {
     const { metadata, grid } = this.parsed;
@@ -180,7 +195,7 @@ export class ZarrArray {
       );
     }
     const out: Chunk = { data: type.allocate(product(counts)), shape: counts };
-    await forEachConcurrent(parts, this.options.concurrency ?? 16, async (chunkParts) => {
+    await forEachConcurrent(parts, this.chunksInFlight(), async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);
       const key = this.chunkKey(coords);
       const pipeline = await this.pipelineAt(grid, coords);
@@ -208,7 +223,7 @@ export class ZarrArray {
     const grid = this.parsed.grid;
     const { parts, counts, dropped } = this.chunksOf(selection);
     const source = this.writeSource(value, counts, dropped);
-    await forEachConcurrent(parts, this.options.concurrency ?? 16, async (chunkParts) => {
+    await forEachConcurrent(parts, this.chunksInFlight(), async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);
       const key = this.chunkKey(coords);
       const pipeline = await this.pipelineAt(grid, coords);

@@ -209,3 +209,33 @@ describe("codec pipeline", () => {
     expect(pipe.encodedSize()).toBe(256);
   });
 });
+
+describe("chunks in flight", () => {
+  /** A memory store whose reads wait a turn, counting how many overlap. */
+  function overlapCounting(): { store: MemoryStore; peak: () => number } {
+    const store = new MemoryStore();
+    const get = store.get.bind(store);
+    let now = 0;
+    let peak = 0;
+    store.get = async (key, options) => {
+      peak = Math.max(peak, ++now);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      now--;
+      return get(key, options);
+    };
+    return { store, peak: () => peak };
+  }
+
+  it.each([
+    ["16 for small chunks", [256, 256], [16, 16], undefined, 16],
+    ["2 for chunks of 16 MiB and more", [16384, 4096], [4096, 4096], undefined, 2],
+    ["8 for chunks of 4 MiB", [16384, 2048], [2048, 2048], undefined, 8],
+    ["as the option says", [256, 256], [16, 16], 3, 3],
+  ])("default to about 32 MiB of decoded chunks: %s", async (_what, shape, chunkShape, concurrency, expected) => {
+    const { store, peak } = overlapCounting();
+    await createArray(store, "a", { shape, chunkShape, dataType: "uint8" });
+    const array = await openArray(store, "a", concurrency === undefined ? {} : { concurrency });
+    await array.get();
+    expect(peak()).toBe(expected);
+  });
+});
