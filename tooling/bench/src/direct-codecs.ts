@@ -1,4 +1,3 @@
-import * as zarr from "zarrita";
 import * as zk from "zarrkit";
 
 export interface BytesCodec {
@@ -7,18 +6,17 @@ export interface BytesCodec {
 }
 
 /**
- * numcodecs' zstd, which zarrkit and zarrita both decode with, reached
- * through zarrita's codec registry (numcodecs is not a dependency here).
- * numcodecs turns level 0 into its own default, 1; zarrkit writes zstd's
- * default, 3, for level 0 — pass the level to compare at explicitly.
+ * The zstd libraries zarrkit uses (zstddec decodes, numcodecs encodes),
+ * through zarrkit's codec, which adds only a frame-header walk. zarrkit
+ * writes zstd's default, 3, for level 0, numcodecs (so zarrita) its own
+ * default, 1 — pass the level to compare at explicitly (>= 1).
  */
-export async function numcodecsZstd(level: number): Promise<BytesCodec> {
-  const entry = await zarr.registry.get("zstd")!();
-  const codec = entry.fromConfig({ level }, { dataType: "uint8", shape: [1], codecs: [], fillValue: 0 });
-  return {
-    encode: async (bytes) => codec.encode(bytes),
-    decode: async (bytes) => (await codec.decode(bytes)) as Uint8Array,
-  };
+export async function zarrkitZstd(level: number): Promise<BytesCodec> {
+  const factory = await zk.resolveCodec("zstd", "bench");
+  const spec: zk.ChunkSpec = { shape: [1], dataType: zk.dataType("uint8"), fillValue: 0 };
+  const codec = (await factory({ level, checksum: false }, { spec, field: "zstd", options: {}, allOptions: {} })) as zk.BytesToBytesCodec;
+  const ctx = { key: "floor" };
+  return { encode: async (bytes) => codec.encode(bytes, ctx), decode: async (bytes) => codec.decode(bytes, ctx) };
 }
 
 /** zarrkit's crc32c codec (the library its shard indexes are checksummed with): encode appends the checksum, decode checks it. */

@@ -21,6 +21,7 @@ function versions(): Record<string, string> {
     zarrita: versionAt(new URL("../../package.json", zarrita)),
     "@zarrita/storage": versionAt(new URL("../../../@zarrita/storage/package.json", zarrita)),
     numcodecs: versionAt(new URL("../../../numcodecs/package.json", zarrita)),
+    zstddec: versionAt(join(BENCH_DIR, "..", "..", "packages", "codecs", "node_modules", "zstddec", "package.json")),
   };
 }
 

@@ -13,7 +13,7 @@ import { wholeReads } from "./cases/whole-read.js";
 import { wholeWrites } from "./cases/whole-writes.js";
 import { Content } from "./content.js";
 import { ensureData } from "./data.js";
-import { numcodecsZstd } from "./direct-codecs.js";
+import { zarrkitZstd } from "./direct-codecs.js";
 import { FORMS, form } from "./forms.js";
 import { LatencyServer } from "./http/latency-server-client.js";
 import { backgroundCpu, environment } from "./machine.js";
@@ -47,7 +47,7 @@ const ctx: SuiteContext = {
   content,
   dataRoot: await ensureData(profile, content, data, log),
   scratchRoot: join(DATA_DIR, `${profile.name}-scratch`),
-  zstd: await numcodecsZstd(3),
+  zstd: await zarrkitZstd(3),
   log,
 };
 

@@ -3,7 +3,7 @@
 // warm-up read (codecs loaded).
 import { setTimeout as sleep } from "node:timers/promises";
 import { planeZ } from "./cases/plane-reads.js";
-import { numcodecsZstd } from "./direct-codecs.js";
+import { zarrkitZstd } from "./direct-codecs.js";
 import { floorRead } from "./floor.js";
 import { form } from "./forms.js";
 import type { MemoryReport, MemorySpec } from "./memory-spec.js";
@@ -25,7 +25,7 @@ function boxOf(read: MemorySpec["read"]): Box {
 }
 
 async function measuredRead(): Promise<() => Promise<unknown>> {
-  const zstd = await numcodecsZstd(3);
+  const zstd = await zarrkitZstd(3);
   if (spec.peer === "floor") {
     await zstd.decode(await zstd.encode(new Uint8Array(64)));
     return () => floorRead(spec.dataRoot, target, profile, zstd);

@@ -10,7 +10,7 @@ export interface SuiteContext {
   dataRoot: string;
   /** Scratch directory for writes, emptied before each run. */
   scratchRoot: string;
-  /** numcodecs' zstd for the floor's decoding. */
+  /** zarrkit's zstd libraries, for the floor's decoding. */
   zstd: BytesCodec;
   log(line: string): void;
 }

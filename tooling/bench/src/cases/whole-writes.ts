@@ -4,7 +4,7 @@ import * as zarr from "zarrita";
 import * as zk from "zarrkit";
 import { checkBox, wholeBox } from "../check.js";
 import { type Contender, contest } from "../contest.js";
-import { numcodecsZstd, zarrkitCrc32c } from "../direct-codecs.js";
+import { zarrkitZstd, zarrkitCrc32c } from "../direct-codecs.js";
 import { floorWrite } from "../floor.js";
 import { BYTES_LE, definition, type Form, form } from "../forms.js";
 import type { CaseResult } from "../results.js";
@@ -87,7 +87,7 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
         },
       });
     }
-    const zstd = await numcodecsZstd(row.floorLevel);
+    const zstd = await zarrkitZstd(row.floorLevel);
     for (const fsync of row.fsyncFloor ? [false, true] : [false]) {
       const name = fsync ? "floor+fsync" : "floor";
       contenders.push({
