@@ -48,7 +48,19 @@ export class FileSystemStore implements Store {
   }
 
   async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    return (await this.getRangeWithSize(key, range, options))?.value;
+    if ("suffixLength" in range) return (await this.getRangeWithSize(key, range, options))?.value;
+    checkCount(key, "offset", range.offset);
+    checkCount(key, "length", range.length);
+    // An offset range needs no stat: a read past the end returns what is there. With the close
+    // not waited for, a ranged read (a shard's inner chunk) costs two trips to the I/O threads, not four.
+    return this.#open(key, options, async (file) => {
+      try {
+        return await readAt(file, range.offset, range.length);
+      } catch (error) {
+        if (errorCode(error) === "EISDIR") return undefined; // a directory is a prefix, not a key
+        throw error;
+      }
+    });
   }
 
   /** A ranged read that also reports the file's size, from the same open file's stat. */
@@ -183,8 +195,16 @@ export class FileSystemStore implements Store {
     return keyPath(this.root, key);
   }
 
-  /** Open the key's file for reading and run `use`, or return undefined when there is no value. */
-  async #read<T>(key: string, options: RequestOptions | undefined, use: (file: FileHandle, stats: BigIntStats) => Promise<T>): Promise<T | undefined> {
+  /** Open the key's file for reading and run `use` with its stats, or return undefined when there is no value. */
+  #read<T>(key: string, options: RequestOptions | undefined, use: (file: FileHandle, stats: BigIntStats) => Promise<T>): Promise<T | undefined> {
+    return this.#open(key, options, async (file) => {
+      const stats = await file.stat({ bigint: true });
+      return stats.isFile() ? await use(file, stats) : undefined;
+    });
+  }
+
+  /** Open the key's file for reading and run `use`, or return undefined when there is no file. */
+  async #open<T>(key: string, options: RequestOptions | undefined, use: (file: FileHandle) => Promise<T | undefined>): Promise<T | undefined> {
     const path = this.#path(key);
     options?.signal?.throwIfAborted();
     let file: FileHandle;
@@ -195,12 +215,12 @@ export class FileSystemStore implements Store {
       throw storeError("read", key, error);
     }
     try {
-      const stats = await file.stat({ bigint: true });
-      return stats.isFile() ? await use(file, stats) : undefined;
+      return await use(file);
     } catch (error) {
       throw storeError("read", key, error);
     } finally {
-      await file.close();
+      // Closing a file opened for reading cannot lose data: nothing waits for it.
+      file.close().catch(() => {});
     }
   }
 
