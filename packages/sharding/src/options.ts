@@ -24,7 +24,12 @@ export interface ShardingOptions {
    * else 64 KiB. Setting it overrides the store's hint.
    */
   maxGapBytes?: number;
-  /** A coalesced request never grows beyond this many bytes (default 16 MiB). */
+  /**
+   * A coalesced request never grows beyond this many bytes (a single larger
+   * inner chunk is still one request). Default: 16 MiB, or 8 times the gap in
+   * use when that is larger (32 MiB with the HTTP and S3 stores' 4 MiB), so
+   * that the cap never splits what the gap says to merge.
+   */
   maxRequestBytes?: number;
   /** Range requests in flight per shard (default 8). */
   concurrency?: number;
@@ -34,17 +39,25 @@ export interface ShardingOptions {
   maxConflictRetries?: number;
 }
 
-/** Every option with its default, except `maxGapBytes`: undefined unless set, as its default depends on the store read. */
-export type ResolvedShardingOptions = Required<Omit<ShardingOptions, "maxGapBytes">> & Pick<ShardingOptions, "maxGapBytes">;
+type Coalescing = "maxGapBytes" | "maxRequestBytes";
+
+/**
+ * Every option with its default, except the coalescing ones: undefined
+ * unless set, as their defaults depend on the store read (see `coalescingFor`).
+ */
+export type ResolvedShardingOptions = Required<Omit<ShardingOptions, Coalescing>> & Pick<ShardingOptions, Coalescing>;
 
 /** The gap below which ranges are coalesced when neither the options nor the store say. */
 export const DEFAULT_MAX_GAP_BYTES = 64 * 2 ** 10;
+/** The smallest default cap of a coalesced request. */
+export const DEFAULT_MAX_REQUEST_BYTES = 16 * 2 ** 20;
+/** The default cap of a coalesced request is at least this many gaps: splitting a long read then costs at most one request per 8 gaps' worth of transfer. */
+const REQUEST_GAPS = 8;
 
 const DEFAULTS: ResolvedShardingOptions = {
   writeStrategy: "rewrite",
   chunkOrder: "morton",
   indexCacheBytes: 16 * 2 ** 20,
-  maxRequestBytes: 16 * 2 ** 20,
   concurrency: 8,
   compactionThreshold: 0.5,
   maxConflictRetries: 8,
@@ -60,7 +73,7 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
   if (!["morton", "c"].includes(resolved.chunkOrder)) bad("chunkOrder", 'must be "morton" or "c"');
   for (const name of ["indexCacheBytes", "maxGapBytes", "maxRequestBytes"] as const) {
     const value = resolved[name];
-    if (name === "maxGapBytes" && value === undefined) continue;
+    if (name !== "indexCacheBytes" && value === undefined) continue;
     if (!(Number.isSafeInteger(value) && value! >= 0)) bad(name, "must be a non-negative integer");
   }
   for (const name of ["concurrency", "maxConflictRetries"] as const) {
@@ -71,12 +84,13 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
 }
 
 /**
- * The gap below which ranges of `value` are coalesced: the `maxGapBytes`
- * option when set, else the hint of the value's store when it is a usable
- * number, else 64 KiB.
+ * How ranges of `value` are coalesced. The gap: the `maxGapBytes` option when
+ * set, else the `coalesceGapBytes` hint of the value's store when it is a
+ * usable number, else 64 KiB. The cap: the `maxRequestBytes` option when set,
+ * else 16 MiB or 8 gaps, whichever is larger.
  */
-export function maxGapFor(options: ResolvedShardingOptions, value: StoredValue): number {
-  if (options.maxGapBytes !== undefined) return options.maxGapBytes;
+export function coalescingFor(options: ResolvedShardingOptions, value: StoredValue): { maxGap: number; maxRequest: number } {
   const hint = value.coalesceGapBytes;
-  return typeof hint === "number" && hint >= 0 ? hint : DEFAULT_MAX_GAP_BYTES;
+  const maxGap = options.maxGapBytes ?? (typeof hint === "number" && hint >= 0 ? hint : DEFAULT_MAX_GAP_BYTES);
+  return { maxGap, maxRequest: options.maxRequestBytes ?? Math.max(DEFAULT_MAX_REQUEST_BYTES, REQUEST_GAPS * maxGap) };
 }

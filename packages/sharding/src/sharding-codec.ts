@@ -26,7 +26,7 @@ import { chunkOrder } from "./chunk-order.js";
 import { coalesceRanges, type Wanted } from "./coalesce.js";
 import { parseShardingConfig, type ShardLayout } from "./config.js";
 import { LruCache } from "./lru-cache.js";
-import { maxGapFor, type ResolvedShardingOptions, resolveOptions } from "./options.js";
+import { coalescingFor, type ResolvedShardingOptions, resolveOptions } from "./options.js";
 import { decodeIndex, emptyIndex, encodeIndex, indexBytes, indexRange, innerChunkCoords, type ShardIndex } from "./shard-index.js";
 import { windowValue } from "./window-value.js";
 
@@ -103,7 +103,8 @@ export class ShardingCodec implements ArrayToBytesCodec {
         tasks.push(this.layout.inner.decodeInto(inner, part.local, this.target(part, out), { ...ctx, key: inner.key }));
       } else pending.push({ offset, length, item: part });
     }
-    const ranges = coalesceRanges(pending, maxGapFor(this.options, value), this.options.maxRequestBytes);
+    const { maxGap, maxRequest } = coalescingFor(this.options, value);
+    const ranges = coalesceRanges(pending, maxGap, maxRequest);
     tasks.push(
       forEachConcurrent(ranges, this.options.concurrency, async (range) => {
         const bytes = await value.getRange!({ offset: range.offset, length: range.length }, ctx);
@@ -130,7 +131,8 @@ export class ShardingCodec implements ArrayToBytesCodec {
     const wanted = this.innerParts(selection)
       .filter((p) => index.offsets[p.linear]! >= 0)
       .map((p) => ({ offset: index.offsets[p.linear]!, length: index.lengths[p.linear]!, item: p }));
-    const ranges = coalesceRanges(wanted, maxGapFor(this.options, value), this.options.maxRequestBytes);
+    const { maxGap, maxRequest } = coalescingFor(this.options, value);
+    const ranges = coalesceRanges(wanted, maxGap, maxRequest);
     return { key: ctx.key, whole: false, ranges: ranges.map(({ offset, length }) => ({ offset, length })) };
   }
 

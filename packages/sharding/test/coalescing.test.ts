@@ -1,6 +1,7 @@
-import { openArray, storedValue } from "@zarrkit/core";
+import { InvalidMetadataError, openArray, storedValue } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { plannedReads } from "../src/index.js";
+import { coalescingFor, resolveOptions } from "../src/options.js";
 import { windowValue } from "../src/window-value.js";
 import { BYTES, counted, createArray, MemoryStore } from "./helpers.js";
 
@@ -70,6 +71,24 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
     await arr.get([Z, null, null]);
     // Positions 9..31 (23 chunks) fit in 28; 41..63 start the next request.
     expect(c.reads()).toBe(4 + 4 * 2);
+  });
+
+  it("the default request cap grows with the gap, so it never splits what the gap merges", () => {
+    const MiB = 2 ** 20;
+    const value = (coalesceGapBytes?: number) => ({ key: "k", get: async () => undefined, ...(coalesceGapBytes === undefined ? {} : { coalesceGapBytes }) });
+    const defaults = resolveOptions({});
+    expect(coalescingFor(defaults, value())).toEqual({ maxGap: 64 * 1024, maxRequest: 16 * MiB });
+    // The z-plane of the 512^3 benchmark spans ~17 MB per shard: over HTTP that stays one request.
+    expect(coalescingFor(defaults, value(4 * MiB))).toEqual({ maxGap: 4 * MiB, maxRequest: 32 * MiB });
+    expect(coalescingFor(resolveOptions({ maxGapBytes: 8 * MiB }), value())).toEqual({ maxGap: 8 * MiB, maxRequest: 64 * MiB });
+    expect(coalescingFor(resolveOptions({ maxRequestBytes: MiB }), value(4 * MiB))).toEqual({ maxGap: 4 * MiB, maxRequest: MiB });
+    expect(coalescingFor(resolveOptions({ maxGapBytes: 0, maxRequestBytes: 0 }), value(4 * MiB))).toEqual({ maxGap: 0, maxRequest: 0 });
+  });
+
+  it("explicit coalescing options are still validated", () => {
+    expect(() => resolveOptions({ maxGapBytes: -1 })).toThrow(/codecOptions.sharding_indexed.maxGapBytes must be a non-negative integer, got -1/);
+    expect(() => resolveOptions({ maxRequestBytes: 1.5 })).toThrow(/maxRequestBytes must be a non-negative integer/);
+    expect(() => resolveOptions({ maxGapBytes: "4MiB" })).toThrow(InvalidMetadataError);
   });
 
   it("a store's hint that is not a usable number is ignored", async () => {
