@@ -217,11 +217,11 @@ describe("chunks in flight", () => {
     const get = store.get.bind(store);
     let now = 0;
     let peak = 0;
-    store.get = async (key, options) => {
+    store.get = async (key: string) => {
       peak = Math.max(peak, ++now);
       await new Promise((resolve) => setTimeout(resolve, 1));
       now--;
-      return get(key, options);
+      return get(key);
     };
     return { store, peak: () => peak };
   }
