@@ -64,7 +64,8 @@ class CodecPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 0;
-  private helping = false;
+  /** The calling thread's share (Node only): a job it will take at its next turn, or is running. */
+  private helper: "none" | "scheduled" | "running" = "none";
   private deciding = false;
   private failure: string | undefined;
   private refused: string | undefined;
@@ -89,7 +90,7 @@ class CodecPool {
         callerTurn(() => {
           this.deciding = false;
           if (this.queue.length === 1 && this.idle()) {
-            this.helping = true;
+            this.helper = "running";
             void this.helpOne();
           } else this.pump();
         });
@@ -98,7 +99,7 @@ class CodecPool {
   }
 
   private idle(): boolean {
-    return !this.helping && this.slots.every((slot) => slot.inFlight.size === 0);
+    return this.helper === "none" && this.slots.every((slot) => slot.inFlight.size === 0);
   }
 
   stats(): CodecWorkerStats {
@@ -125,15 +126,27 @@ class CodecPool {
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
+    // A job the calling thread will take at its next turn stays queued for it.
+    while (this.queue.length > (this.helper === "scheduled" ? 1 : 0)) {
       const slot = this.slotFor(this.queue[0]!.size);
       if (!slot) break;
+      // Once every worker has a job, the calling thread takes the next one before workers queue more:
+      // otherwise it idles while a worker works through a backlog.
+      if (slot.inFlight.size > 0 && this.helper === "none" && callerTurn) {
+        this.scheduleHelp();
+        continue;
+      }
       this.send(slot, this.queue.shift()!);
     }
-    if (this.queue.length > 0 && callerTurn && !this.helping) {
-      this.helping = true;
-      callerTurn(() => void this.helpOne());
-    }
+    if (this.queue.length > 0 && this.helper === "none" && callerTurn) this.scheduleHelp();
+  }
+
+  private scheduleHelp(): void {
+    this.helper = "scheduled";
+    callerTurn!(() => {
+      this.helper = "running";
+      void this.helpOne();
+    });
   }
 
   /** The least busy ready worker with room among the first `size`, starting another when all are busy. */
@@ -203,7 +216,7 @@ class CodecPool {
         pending.reject(error);
       }
     }
-    this.helping = false;
+    this.helper = "none";
     this.pump();
   }
 
