@@ -30,6 +30,8 @@ const conditions = ["@zarrkit/source", "module", "browser", "import", "default"]
 
 export default defineConfig({
   resolve: { conditions },
+  // Pre-bundled up front: found mid-run, vite reloads the page and a test fails.
+  optimizeDeps: { include: ["idb-keyval", "@zarrkit/crc32c > hash-wasm"] },
   test: {
     include: haveChromium ? ["test/browser/**/*.test.ts"] : [],
     passWithNoTests: !haveChromium,

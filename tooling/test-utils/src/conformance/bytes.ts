@@ -15,18 +15,7 @@ export function sequence(length: number, start = 0): Uint8Array {
   return out;
 }
 
-/** Deterministic noise (xorshift32): binary data with no structure a store could exploit. */
-export function noise(length: number, seed = 0x9e3779b9): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
+export { noise } from "../noise.js";
 
 export function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));

@@ -5,7 +5,7 @@ import { createArray, openArray, slice, type StoreRequest, withRequestLog, type 
 import "@zarrkit/crc32c";
 import "@zarrkit/sharding";
 import { IdbStore } from "../../../src/index.js";
-import { noise } from "./noise.js";
+import { noise } from "@zarrkit/test-utils/noise";
 
 /** What a write came to, as JSON. */
 type Outcome = { ok: true } | { ok: false; name: string; code: unknown; key: unknown; message: string };
