@@ -17,7 +17,10 @@ export interface ShardReaderOptions {
   shardIndexCacheSize?: number;
   /** Decoded minishard indexes kept. Default 128, as cloud-volume. */
   minishardIndexCacheSize?: number;
-  /** Ranges of one file at most this many bytes apart are fetched in one request. Default 32 KiB; -1 never merges. */
+  /**
+   * Ranges of one file at most this many bytes apart are fetched in one request.
+   * Default: the store's `coalesceGapBytes` hint (4 MiB over HTTP and S3), else 32 KiB; -1 never merges.
+   */
   coalesceGap?: number;
 }
 
@@ -48,7 +51,7 @@ export class ShardReader {
     this.store = store;
     this.spec = spec;
     this.prefix = options.prefix ?? "";
-    this.#coalesceGap = options.coalesceGap ?? 32 * 1024;
+    this.#coalesceGap = options.coalesceGap ?? store.coalesceGapBytes ?? 32 * 1024;
     this.#indexEnd = shardIndexSize(spec);
     this.#shardIndexCache = new LruCache(options.shardIndexCacheSize ?? 16384);
     this.#minishardIndexCache = new LruCache(options.minishardIndexCacheSize ?? 128);

@@ -99,6 +99,20 @@ describe("ShardReader request counts", () => {
     expect(store.reads()).toBe(8 + 8 + 64);
   });
 
+  it("takes its default gap from the store's coalesceGapBytes hint; an explicit coalesceGap wins", async () => {
+    const readsWith = async (hint: number | undefined, options: { coalesceGap?: number } = {}) => {
+      const store = countingStore(Object.assign(memoryStore(files), hint === undefined ? {} : { coalesceGapBytes: hint }));
+      expect(await new ShardReader(store, spec, { prefix: "mesh", ...options }).getMany(chunks.keys())).toEqual(chunks);
+      return store.reads();
+    };
+    const separate = await readsWith(undefined, { coalesceGap: -1 });
+    // A 1-byte gap splits ranges that are not adjacent; the default 32 KiB merges them.
+    expect(await readsWith(1)).toBe(await readsWith(undefined, { coalesceGap: 1 }));
+    expect(await readsWith(1)).toBeGreaterThan(await readsWith(undefined));
+    expect(await readsWith(1, { coalesceGap: 32 * 1024 })).toBe(await readsWith(undefined));
+    expect(await readsWith(1)).toBeLessThanOrEqual(separate);
+  });
+
   it("reads each shard file whole, once per call, from stores without getRange", async () => {
     const store = countingStore(memoryStore(files, { ranges: false }));
     const reader = new ShardReader(store, spec, { prefix: "mesh" });
