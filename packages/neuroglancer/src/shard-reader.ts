@@ -1,4 +1,4 @@
-import { NotFoundError, type RequestOptions, type Store } from "@zarrkit/registry";
+import { coalesceGapHint, NotFoundError, type RequestOptions, type Store } from "@zarrkit/registry";
 import { type ByteRange, coalesceRanges } from "./byte-range.js";
 import { decodeBytes } from "./encoding.js";
 import { type FileSource, fileSource } from "./file-source.js";
@@ -51,7 +51,7 @@ export class ShardReader {
     this.store = store;
     this.spec = spec;
     this.prefix = options.prefix ?? "";
-    this.#coalesceGap = options.coalesceGap ?? store.coalesceGapBytes ?? 32 * 1024;
+    this.#coalesceGap = options.coalesceGap ?? coalesceGapHint(store) ?? 32 * 1024;
     this.#indexEnd = shardIndexSize(spec);
     this.#shardIndexCache = new LruCache(options.shardIndexCacheSize ?? 16384);
     this.#minishardIndexCache = new LruCache(options.minishardIndexCacheSize ?? 128);

@@ -111,6 +111,7 @@ describe("ShardReader request counts", () => {
     expect(await readsWith(1)).toBeGreaterThan(await readsWith(undefined));
     expect(await readsWith(1, { coalesceGap: 32 * 1024 })).toBe(await readsWith(undefined));
     expect(await readsWith(1)).toBeLessThanOrEqual(separate);
+    expect(() => new ShardReader(Object.assign(memoryStore(files), { coalesceGapBytes: -3 }), spec)).toThrow(/coalesceGapBytes hint must be a non-negative integer, got -3/);
   });
 
   it("reads each shard file whole, once per call, from stores without getRange", async () => {

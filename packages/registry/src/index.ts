@@ -5,3 +5,4 @@ export { registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from
 export { registerStore, openStore, registeredStoreSchemes } from "./store-registry.js";
 export type { CodecLoader, StoreFactory } from "./global-state.js";
 export { checkStoreKey, keySegmentProblem, storeKeyProblem } from "./keys.js";
+export { coalesceGapHint, rangeBounds } from "./ranges.js";

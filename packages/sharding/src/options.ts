@@ -1,4 +1,4 @@
-import { InvalidMetadataError, type StoredValue } from "@zarrkit/registry";
+import { coalesceGapHint, InvalidMetadataError, type StoredValue } from "@zarrkit/registry";
 
 /**
  * Runtime options of the sharding codec, passed as
@@ -85,12 +85,11 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
 
 /**
  * How ranges of `value` are coalesced. The gap: the `maxGapBytes` option when
- * set, else the `coalesceGapBytes` hint of the value's store when it is a
- * usable number, else 64 KiB. The cap: the `maxRequestBytes` option when set,
+ * set, else the `coalesceGapBytes` hint of the value's store (a broken hint
+ * is a StoreError), else 64 KiB. The cap: the `maxRequestBytes` option when set,
  * else 16 MiB or 8 gaps, whichever is larger.
  */
 export function coalescingFor(options: ResolvedShardingOptions, value: StoredValue): { maxGap: number; maxRequest: number } {
-  const hint = value.coalesceGapBytes;
-  const maxGap = options.maxGapBytes ?? (typeof hint === "number" && hint >= 0 ? hint : DEFAULT_MAX_GAP_BYTES);
+  const maxGap = options.maxGapBytes ?? coalesceGapHint(value, value.key) ?? DEFAULT_MAX_GAP_BYTES;
   return { maxGap, maxRequest: options.maxRequestBytes ?? Math.max(DEFAULT_MAX_REQUEST_BYTES, REQUEST_GAPS * maxGap) };
 }

@@ -1,4 +1,4 @@
-import { InvalidMetadataError, openArray, storedValue } from "@zarrkit/core";
+import { InvalidMetadataError, openArray, StoreError, storedValue } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { plannedReads } from "../src/index.js";
 import { coalescingFor, resolveOptions } from "../src/options.js";
@@ -91,10 +91,15 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
     expect(() => resolveOptions({ maxGapBytes: "4MiB" })).toThrow(InvalidMetadataError);
   });
 
-  it("a store's hint that is not a usable number is ignored", async () => {
-    const store = remoteLike(-1);
-    await volume(store);
-    expect(await readPlane(store)).toMatchObject({ data: 4 * 4 });
+  it("a store's hint that is not a non-negative integer is a StoreError naming the shard", async () => {
+    for (const hint of [-1, Number.NaN, 1.5]) {
+      const store = remoteLike(hint);
+      await volume(store);
+      const error = await readPlane(store).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreError);
+      expect((error as StoreError).message).toMatch(/coalesceGapBytes hint must be a non-negative integer/);
+      expect((error as StoreError).key).toMatch(/^v\/c\//);
+    }
   });
 
   it("plannedReads plans with the same gap as reads", async () => {

@@ -1,11 +1,10 @@
-import type { RangeQuery } from "@zarrkit/registry";
+import { type RangeQuery, rangeBounds } from "@zarrkit/registry";
 
 // Ranges served from a whole body. The Range and Content-Range headers are in @zarrkit/registry/http.
 
 /** Slice `range` out of a whole value, clipping to its end, as a copy. */
 export function sliceRange(value: Uint8Array, range: RangeQuery): Uint8Array {
-  if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength));
-  return value.slice(Math.min(range.offset, value.length), Math.min(range.offset + range.length, value.length));
+  return value.slice(...rangeBounds(range, value.length));
 }
 
 /** Whether `range` has bytes in a value of `size` bytes: a 416 for such a range is the server's mistake. */

@@ -5,6 +5,7 @@ import {
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
+  rangeBounds,
   type RequestOptions,
   type SetOptions,
   type SizedValue,
@@ -49,8 +50,7 @@ export class FileSystemStore implements Store {
 
   async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
     if ("suffixLength" in range) return (await this.getRangeWithSize(key, range, options))?.value;
-    checkCount(key, "offset", range.offset);
-    checkCount(key, "length", range.length);
+    checkRange(key, range);
     // An offset range needs no stat: a read past the end returns what is there. With the close
     // not waited for, a ranged read (a shard's inner chunk) costs two trips to the I/O threads, not four.
     return this.#open(key, options, async (file) => {
@@ -67,7 +67,7 @@ export class FileSystemStore implements Store {
   async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
     return this.#read(key, options, async (file, stats) => {
       const size = Number(stats.size);
-      const [start, end] = rangeBounds(key, range, size);
+      const [start, end] = checkedBounds(key, range, size);
       return { value: await readAt(file, start, end - start), size };
     });
   }
@@ -275,14 +275,19 @@ function checkCount(key: string, name: string, value: number): void {
 }
 
 /** [start, end) of `range` in a value of `size` bytes, clipped to the value. */
-function rangeBounds(key: string, range: RangeQuery, size: number): [number, number] {
+/** The checked range's bounds in a file of `size` bytes. */
+function checkedBounds(key: string, range: RangeQuery, size: number): [number, number] {
+  checkRange(key, range);
+  return rangeBounds(range, size);
+}
+
+function checkRange(key: string, range: RangeQuery): void {
   if ("suffixLength" in range) {
     checkCount(key, "suffixLength", range.suffixLength);
-    return [Math.max(0, size - range.suffixLength), size];
+  } else {
+    checkCount(key, "offset", range.offset);
+    checkCount(key, "length", range.length);
   }
-  checkCount(key, "offset", range.offset);
-  checkCount(key, "length", range.length);
-  return [Math.min(range.offset, size), Math.min(range.offset + range.length, size)];
 }
 
 async function isDirectory(path: string): Promise<boolean> {

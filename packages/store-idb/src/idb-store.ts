@@ -1,4 +1,4 @@
-import { checkStoreKey, type ListDirResult, type RangeQuery, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError } from "@zarrkit/registry";
+import { checkStoreKey, type ListDirResult, type RangeQuery, rangeBounds, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError } from "@zarrkit/registry";
 import { createStore, promisifyRequest, type UseStore } from "idb-keyval";
 import { idbError } from "./errors.js";
 import { prefixRange } from "./key-range.js";
@@ -46,7 +46,7 @@ export class IdbStore implements Store {
     const value = await this.get(key, options);
     if (value === undefined) return undefined;
     const size = value.byteLength;
-    const [start, end] = "suffixLength" in range ? [Math.max(0, size - range.suffixLength), size] : [Math.min(range.offset, size), Math.min(size, range.offset + range.length)];
+    const [start, end] = rangeBounds(range, size);
     // A copy, so the rest of a large value (a whole shard) can be garbage-collected.
     return { value: start === 0 && end === size ? value : value.slice(start, end), size };
   }

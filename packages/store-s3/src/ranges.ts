@@ -1,4 +1,4 @@
-import { type RangeQuery, StoreError } from "@zarrkit/registry";
+import { type RangeQuery, rangeBounds, StoreError } from "@zarrkit/registry";
 import { contentRangeProblem, contentRangeTotal, rangeHeader } from "@zarrkit/registry/http";
 
 /** The Range header for `range`, or undefined for an empty range (which HTTP cannot express). */
@@ -14,10 +14,9 @@ export function s3RangeHeader(key: string, range: RangeQuery): string | undefine
 
 /** The range out of a whole value, for servers that answer a ranged GET with 200 and everything. */
 export function sliceLocally(value: Uint8Array, range: RangeQuery): Uint8Array {
-  const size = value.byteLength;
-  if ("suffixLength" in range) return range.suffixLength >= size ? value : value.slice(size - range.suffixLength);
+  const [start, end] = rangeBounds(range, value.byteLength);
   // A copy, so the rest of the value can be garbage-collected.
-  return range.offset === 0 && range.length >= size ? value : value.slice(range.offset, range.offset + range.length);
+  return start === 0 && end === value.byteLength ? value : value.slice(start, end);
 }
 
 /**

@@ -12,16 +12,19 @@ export interface BytesCodec {
  * default, 1 — pass the level to compare at explicitly (>= 1).
  */
 export async function zarrkitZstd(level: number): Promise<BytesCodec> {
-  const factory = await zk.resolveCodec("zstd", "bench");
-  const spec: zk.ChunkSpec = { shape: [1], dataType: zk.dataType("uint8"), fillValue: 0 };
-  const codec = (await factory({ level, checksum: false }, { spec, field: "zstd", options: {}, allOptions: {} })) as zk.BytesToBytesCodec;
+  const codec = await bytesCodec("zstd", { level, checksum: false });
   const ctx = { key: "floor" };
   return { encode: async (bytes) => codec.encode(bytes, ctx), decode: async (bytes) => codec.decode(bytes, ctx) };
 }
 
 /** zarrkit's crc32c codec (the library its shard indexes are checksummed with): encode appends the checksum, decode checks it. */
-export async function zarrkitCrc32c(): Promise<zk.BytesToBytesCodec> {
-  const factory = await zk.resolveCodec("crc32c", "bench");
+export function zarrkitCrc32c(): Promise<zk.BytesToBytesCodec> {
+  return bytesCodec("crc32c", {});
+}
+
+/** One of zarrkit's registered bytes-to-bytes codecs, built as an array would build it. */
+async function bytesCodec(name: string, configuration: Record<string, unknown>): Promise<zk.BytesToBytesCodec> {
+  const factory = await zk.resolveCodec(name, "bench");
   const spec: zk.ChunkSpec = { shape: [1], dataType: zk.dataType("uint8"), fillValue: 0 };
-  return (await factory({}, { spec, field: "crc32c", options: {}, allOptions: {} })) as zk.BytesToBytesCodec;
+  return (await factory(configuration, { spec, field: name, options: {}, allOptions: {} })) as zk.BytesToBytesCodec;
 }

@@ -2,13 +2,13 @@ import {
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
+  rangeBounds,
   type SetOptions,
   type SizedValue,
   type Store,
   StoreError,
   type VersionedValue,
 } from "@zarrkit/registry";
-import { rangeBounds } from "./stored-value.js";
 
 /**
  * A store in a Map, with every capability (ranges, versions, appends,

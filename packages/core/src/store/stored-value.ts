@@ -1,4 +1,4 @@
-import type { RangeQuery, Store, StoredValue } from "@zarrkit/registry";
+import { rangeBounds, type Store, type StoredValue } from "@zarrkit/registry";
 
 /** One key of a store, with exactly the capabilities (and the coalescing hint) the store has. */
 export function storedValue(store: Store, key: string): StoredValue {
@@ -14,13 +14,6 @@ export function storedValue(store: Store, key: string): StoredValue {
   if (store.setRange) value.setRange = (offset, bytes, options) => store.setRange!(key, offset, bytes, options);
   if (store.truncate) value.truncate = (length, options) => store.truncate!(key, length, options);
   return value;
-}
-
-/** Resolve a range against a value of `size` bytes: [start, end), clipped to the value. */
-export function rangeBounds(range: RangeQuery, size: number): [number, number] {
-  if ("suffixLength" in range) return [Math.max(0, size - range.suffixLength), size];
-  const start = Math.min(range.offset, size);
-  return [start, Math.min(size, range.offset + range.length)];
 }
 
 /**
