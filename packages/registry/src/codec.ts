@@ -6,7 +6,7 @@
  * (`decodeInto` / `encodeInto`): that is how sharding reads one inner chunk
  * with a ranged request without the pipeline knowing about shards.
  */
-import type { RangeQuery, RequestOptions, SetOptions, SizedValue, VersionedValue } from "./store.js";
+import type { RangeQuery, ReadOptions, RequestOptions, SetOptions, SizedValue, VersionedValue } from "./store.js";
 
 export type NumericArray =
   | Int8Array
@@ -61,6 +61,12 @@ export interface ChunkSpec {
 export interface CodecContext extends RequestOptions {
   /** The store key being encoded or decoded, for error messages and caches. */
   key: string;
+  /**
+   * When decoding bytes: the most bytes the decoded output may hold (the
+   * chunk's expected size, or a bound on it). A decoder stops there and throws
+   * `CorruptDataError` rather than inflating a decompression bomb.
+   */
+  maxDecodedBytes?: number;
 }
 
 /** The JSON form of a codec in zarr.json. */
@@ -107,15 +113,16 @@ export interface StoredValue {
   /** The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges closer than this are cheaper read as one request. */
   readonly coalesceGapBytes?: number;
   get(options?: RequestOptions): Promise<Uint8Array | undefined>;
-  getRange?(range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
-  getRangeWithSize?(range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined>;
+  getRange?(range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined>;
+  getRangeWithSize?(range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined>;
   getVersioned?(options?: RequestOptions): Promise<VersionedValue | undefined>;
   size?(options?: RequestOptions): Promise<number | undefined>;
   set?(value: Uint8Array, options?: SetOptions): Promise<void>;
   delete?(options?: RequestOptions): Promise<void>;
-  append?(value: Uint8Array, options?: RequestOptions): Promise<number>;
-  setRange?(offset: number, value: Uint8Array, options?: RequestOptions): Promise<void>;
+  append?(value: Uint8Array, options?: SetOptions): Promise<number>;
+  setRange?(offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   truncate?(length: number, options?: RequestOptions): Promise<void>;
+  recover?(options?: RequestOptions): Promise<boolean>;
 }
 
 export interface ArrayToBytesCodec extends CodecBase {
@@ -154,6 +161,11 @@ export interface BytesToBytesCodec extends CodecBase {
   decode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
   /** Encoded size for a decoded size, when it is fixed (a checksum adds 4; compressors return undefined). */
   encodedSize?(decodedSize: number): number | undefined;
+  /**
+   * True when decoding detects any change to the encoded bytes (a checksum):
+   * writers that overwrite bytes in place rely on it to tell a torn write.
+   */
+  readonly checksummed?: boolean;
 }
 
 export type Codec = ArrayToArrayCodec | ArrayToBytesCodec | BytesToBytesCodec;

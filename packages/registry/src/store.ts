@@ -12,6 +12,18 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+export interface ReadOptions extends RequestOptions {
+  /**
+   * Read only if the stored value still has this version (as reported by
+   * `getRangeWithSize` or `getVersioned`); otherwise throw
+   * `PreconditionFailedError`. A reader that planned byte ranges from an
+   * earlier read (a cached shard index) uses it so a replaced value can never
+   * answer with bytes at the old offsets. Stores that report versions must
+   * honour it on `getRange` and `getRangeWithSize`.
+   */
+  ifMatch?: string;
+}
+
 export interface SetOptions extends RequestOptions {
   /** Write only if the stored value still has this version (from `getVersioned`). */
   ifMatch?: string;
@@ -29,6 +41,12 @@ export interface SizedValue {
   value: Uint8Array;
   /** Size of the whole stored value, when the store learnt it with the same request. */
   size?: number;
+  /**
+   * Version of the stored value these bytes came from (same tokens as
+   * `getVersioned`), when the store keeps versions. A store that reports it
+   * honours `ifMatch` on reads, appends and in-place writes of the key.
+   */
+  version?: string;
 }
 
 export interface ListDirResult {
@@ -51,13 +69,13 @@ export interface Store {
   /** The whole value, or undefined when the key does not exist. */
   get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined>;
   /** A byte range of the value, or undefined when the key does not exist. Ranges past the end are clipped. */
-  getRange?(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  getRange?(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined>;
   /**
    * `getRange` that also reports the size of the whole value when it comes for
    * free (a file's stat, an HTTP Content-Range): lets a reader check offsets
    * against the end of the value without another request.
    */
-  getRangeWithSize?(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined>;
+  getRangeWithSize?(key: string, range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined>;
   /** Replace the value as a whole: readers see the old value or the new one, never a mix. */
   set?(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
   /** Remove the key; removing a missing key is not an error. */
@@ -70,12 +88,29 @@ export interface Store {
   getVersioned?(key: string, options?: RequestOptions): Promise<VersionedValue | undefined>;
   /** Size in bytes of the value, or undefined when missing. */
   size?(key: string, options?: RequestOptions): Promise<number | undefined>;
-  /** Append bytes to a value (creating it), returning the offset at which they landed. */
-  append?(key: string, value: Uint8Array, options?: RequestOptions): Promise<number>;
-  /** Overwrite bytes of an existing value in place at `offset`. */
-  setRange?(key: string, offset: number, value: Uint8Array, options?: RequestOptions): Promise<void>;
+  /**
+   * Append bytes to a value (creating it), returning the offset at which they
+   * landed. With `ifMatch` (stores that report versions), append only if the
+   * value still has that version. A store whose appends can be torn by a crash
+   * undoes a torn one before the key is next written or `recover`ed.
+   */
+  append?(key: string, value: Uint8Array, options?: SetOptions): Promise<number>;
+  /**
+   * Overwrite bytes of an existing value in place at `offset`. With `ifMatch`,
+   * only if the value still has that version. Returns the value's new version
+   * when the store keeps versions. A store whose in-place writes can be torn by
+   * a crash undoes a torn one before the key is next written or `recover`ed.
+   */
+  setRange?(key: string, offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   /** Truncate a value to `length` bytes. */
   truncate?(key: string, length: number, options?: RequestOptions): Promise<void>;
+  /**
+   * Wait for any append or in-place write of `key` still in progress (in any
+   * process) and undo one whose writer died part-way. Readers call it when the
+   * bytes they read fail a checksum or cannot be decoded, then read once more.
+   * Resolves true when it waited or undid something.
+   */
+  recover?(key: string, options?: RequestOptions): Promise<boolean>;
 }
 
 export type WritableStore = Store & Required<Pick<Store, "set" | "delete">>;
