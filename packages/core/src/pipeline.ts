@@ -121,6 +121,11 @@ export class CodecPipeline {
     return [...this.arrayToArray.map((a) => a.codec), this.arrayToBytes, ...this.bytesToBytes].map((c) => c.toJSON());
   }
 
+  /** Whether decoding detects any change to a stored chunk: its outermost bytes->bytes codec is a checksum. */
+  get checksummed(): boolean {
+    return this.bytesToBytes.at(-1)?.checksummed === true;
+  }
+
   /** Encoded size of every chunk, when the chain makes it fixed. */
   encodedSize(): number | undefined {
     let size = this.arrayToBytes.encodedSize?.(this.bytesSpec);

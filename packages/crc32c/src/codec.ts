@@ -44,6 +44,7 @@ export const crc32cCodecFactory: CodecFactory = async (configuration, ctx): Prom
       return data;
     },
     encodedSize: (decodedSize) => decodedSize + 4,
+    checksummed: true,
     toJSON: () => ({ name: "crc32c" }),
   };
 };
