@@ -21,21 +21,29 @@ export class LruCache<V> {
     return this.bytes;
   }
 
-  /** The cached value, else the result of `load` (cached when defined and when it fits). */
-  async getOrLoad(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /** The cached value (now the most recently used), or undefined. */
+  get(key: string): V | undefined {
     const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value;
-    }
+    if (!hit) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.value;
+  }
+
+  /**
+   * The cached value, else the result of `load`, cached when it is defined,
+   * `keep` accepts it, and it fits. Concurrent calls share one load.
+   */
+  async getOrLoad(key: string, load: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
     const pending = this.loading.get(key);
     if (pending) return pending;
     const promise = load().then(
       (value) => {
         if (this.loading.get(key) === promise) {
           this.loading.delete(key);
-          if (value !== undefined) this.put(key, value);
+          if (value !== undefined && keep(value)) this.put(key, value);
         }
         return value;
       },

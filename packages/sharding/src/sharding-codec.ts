@@ -5,6 +5,7 @@ import {
   bytesValue,
   type Chunk,
   type ChunkSpec,
+  ChecksumError,
   type CodecContext,
   type CodecFactory,
   CorruptDataError,
@@ -43,6 +44,19 @@ interface InnerPart {
   full: boolean;
 }
 
+/**
+ * A decoded shard index with the version of the shard it was read from. Only
+ * entries with a version are cached: every later read planned from them is
+ * conditioned on that version, so a replaced shard can never answer with the
+ * bytes at its old offsets.
+ */
+interface IndexEntry {
+  index: ShardIndex;
+  version: string | undefined;
+  /** Size of the shard, when the index read reported it. */
+  size: number | undefined;
+}
+
 /** Byte ranges a read of a shard will fetch: the whole shard, or its index and coalesced data ranges. */
 export interface ShardReadPlan {
   key: string;
@@ -53,9 +67,7 @@ export interface ShardReadPlan {
 export class ShardingCodec implements ArrayToBytesCodec {
   readonly kind = "array_to_bytes";
   readonly name = "sharding_indexed";
-  private readonly indexCache: LruCache<ShardIndex>;
-  /** Writes by this process per shard key: part of the identity of nested shards, so their cached indexes go stale with ours. */
-  private readonly generations = new Map<string, number>();
+  private readonly indexCache: LruCache<IndexEntry>;
   private readonly innerDims;
   private readonly strides: number[];
 
@@ -63,7 +75,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
     readonly layout: ShardLayout,
     readonly options: ResolvedShardingOptions,
   ) {
-    this.indexCache = new LruCache(options.indexCacheBytes, indexBytes);
+    this.indexCache = new LruCache(options.indexCacheBytes, (entry) => indexBytes(entry.index));
     this.innerDims = regularChunkGrid(layout.chunkShape, layout.chunkShape).dims;
     this.strides = layout.gridShape.map((_, d) => layout.gridShape.slice(d + 1).reduce((a, b) => a * b, 1));
   }
@@ -84,13 +96,57 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   async decodeInto(value: StoredValue, selection: DimSlice[], spec: ChunkSpec, out: ArrayRegion, ctx: CodecContext): Promise<void> {
     const parts = this.innerParts(selection);
-    if (this.coversShard(selection, spec) || !value.getRange) {
-      const bytes = await value.get(ctx);
-      if (bytes === undefined) return this.fillParts(parts, out, spec);
-      return this.decodeFromBytes(bytes, parts, out, spec, ctx);
+    await this.recovering(value, ctx, async () => {
+      if (this.coversShard(selection, spec) || !value.getRange) {
+        const bytes = await value.get({ signal: ctx.signal });
+        if (bytes === undefined) return this.fillParts(parts, out, spec);
+        return this.decodeFromBytes(bytes, parts, out, spec, ctx);
+      }
+      await this.readParts(value, parts, out, spec, ctx);
+    });
+  }
+
+  /**
+   * Run a read; when the bytes fail a checksum or cannot be decoded and the
+   * store can recover the value (an append or in-place write in progress, or
+   * one torn by a writer that died), let it, then read once more.
+   */
+  private async recovering(value: StoredValue, ctx: CodecContext, read: () => Promise<void>): Promise<void> {
+    try {
+      await read();
+    } catch (error) {
+      if (!value.recover || !(error instanceof ChecksumError || error instanceof CorruptDataError)) throw error;
+      if (!(await value.recover({ signal: ctx.signal }))) throw error;
+      this.indexCache.delete(ctx.key);
+      await read();
     }
-    const index = await this.readIndex(value, ctx);
-    if (index === undefined) return this.fillParts(parts, out, spec);
+  }
+
+  /** Read the inner chunks of `parts` with ranged reads planned from the index, again from a fresh index when the shard changed meanwhile. */
+  private async readParts(value: StoredValue, parts: InnerPart[], out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const entry = await this.readIndexEntry(value, ctx);
+      if (entry === undefined) return this.fillParts(parts, out, spec);
+      try {
+        return await this.readPartsWith(value, entry, parts, out, spec, ctx);
+      } catch (error) {
+        if (!(error instanceof PreconditionFailedError)) throw error;
+        this.indexCache.delete(ctx.key);
+        if (attempt >= this.options.maxConflictRetries) {
+          throw new StoreError(`Shard ${ctx.key} kept changing while it was read (${attempt} attempts)`, { key: ctx.key, cause: error });
+        }
+      }
+    }
+  }
+
+  private async readPartsWith(
+    value: StoredValue,
+    { index, version }: IndexEntry,
+    parts: InnerPart[],
+    out: ArrayRegion,
+    spec: ChunkSpec,
+    ctx: CodecContext,
+  ): Promise<void> {
     const pending: Wanted<InnerPart>[] = [];
     const tasks: Promise<void>[] = [];
     for (const part of parts) {
@@ -99,17 +155,19 @@ export class ShardingCodec implements ArrayToBytesCodec {
       if (offset < 0) this.fillPart(part, out, spec);
       else if (!part.full && this.layout.inner.decodesPartially) {
         // A nested shard: let it read just what it needs from inside ours.
-        const inner = windowValue(value, this.innerKey(ctx.key, part), offset, length);
+        const inner = windowValue(value, this.innerKey(ctx.key, part), offset, length, version);
         tasks.push(this.layout.inner.decodeInto(inner, part.local, this.target(part, out), { ...ctx, key: inner.key }));
       } else pending.push({ offset, length, item: part });
     }
     const { maxGap, maxRequest } = coalescingFor(this.options, value);
     const ranges = coalesceRanges(pending, maxGap, maxRequest);
+    const options = { signal: ctx.signal, ...(version !== undefined && { ifMatch: version }) };
     tasks.push(
       forEachConcurrent(ranges, this.options.concurrency, async (range) => {
-        const bytes = await value.getRange!({ offset: range.offset, length: range.length }, ctx);
+        const bytes = await value.getRange!({ offset: range.offset, length: range.length }, options);
         if (bytes === undefined) {
-          throw new StoreError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
+          // Deleted since the index was read: plan again from whatever is there now.
+          throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
         }
         await Promise.all(
           range.members.map((m) => {
@@ -120,7 +178,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
         );
       }),
     );
-    await Promise.all(tasks);
+    await settleAll(tasks);
   }
 
   /** What a read of `selection` would fetch, reading (and caching) the index if needed. */
@@ -136,22 +194,27 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return { key: ctx.key, whole: false, ranges: ranges.map(({ offset, length }) => ({ offset, length })) };
   }
 
-  /** The decoded index of a stored shard (cached), or undefined when the shard does not exist. */
-  readIndex(value: StoredValue, ctx: CodecContext): Promise<ShardIndex | undefined> {
-    if (this.options.indexCacheBytes === 0) return this.fetchIndex(value, ctx);
-    return this.indexCache.getOrLoad(ctx.key, () => this.fetchIndex(value, ctx));
+  /** The decoded index of a stored shard (cached when the store reports versions), or undefined when the shard does not exist. */
+  async readIndex(value: StoredValue, ctx: CodecContext): Promise<ShardIndex | undefined> {
+    return (await this.readIndexEntry(value, ctx))?.index;
   }
 
-  private async fetchIndex(value: StoredValue, ctx: CodecContext, shardSize?: number): Promise<ShardIndex | undefined> {
+  private readIndexEntry(value: StoredValue, ctx: CodecContext): Promise<IndexEntry | undefined> {
+    if (this.options.indexCacheBytes === 0) return this.fetchIndex(value, ctx);
+    return this.indexCache.getOrLoad(ctx.key, () => this.fetchIndex(value, ctx), (entry) => entry.version !== undefined);
+  }
+
+  private async fetchIndex(value: StoredValue, ctx: CodecContext): Promise<IndexEntry | undefined> {
     const { indexSize, indexLocation } = this.layout;
     const range = indexLocation === "end" ? { suffixLength: indexSize } : { offset: 0, length: indexSize };
     if (value.getRangeWithSize) {
       // Knowing the shard's size lets every entry be checked against its end, including entries pointing into a trailing index.
-      const sized = await value.getRangeWithSize(range, ctx);
-      return sized && decodeIndex(this.layout, sized.value, ctx.key, shardSize ?? sized.size);
+      const sized = await value.getRangeWithSize(range, { signal: ctx.signal });
+      if (!sized) return undefined;
+      return { index: await decodeIndex(this.layout, sized.value, ctx.key, sized.size), version: sized.version, size: sized.size };
     }
-    const bytes = await value.getRange!(range, ctx);
-    return bytes && decodeIndex(this.layout, bytes, ctx.key, shardSize);
+    const bytes = await value.getRange!(range, { signal: ctx.signal });
+    return bytes && { index: await decodeIndex(this.layout, bytes, ctx.key), version: undefined, size: undefined };
   }
 
   private async decodeFromBytes(bytes: Uint8Array, parts: InnerPart[], out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
@@ -234,64 +297,97 @@ export class ShardingCodec implements ArrayToBytesCodec {
     }
   }
 
-  /** Append the new inner chunks and a new index; false when this store or shard cannot take it. */
+  /**
+   * Append the new inner chunks and a new index, conditioned on the shard's
+   * version; false when this store or shard cannot take it. Needs a
+   * checksummed index: a reader racing the append, or finding one torn by a
+   * crash, must see a bad checksum (and recover) rather than decode a partial
+   * tail as an index.
+   */
   private async writeAppend(value: StoredValue, parts: InnerPart[], source: WriteSource, ctx: CodecContext): Promise<boolean> {
-    if (!value.append || !value.size || !value.getRange || this.layout.indexLocation !== "end") return false;
-    const size = await value.size(ctx);
-    if (size === undefined) return false;
-    const index = await this.fetchIndex(value, ctx, size);
-    if (!index) return false;
-    const chunks: (Uint8Array | undefined)[] = new Array(this.layout.chunkCount).fill(undefined);
-    await Promise.all(
-      parts.map(async (part) => {
-        if (!part.full && index.offsets[part.linear]! >= 0) {
-          chunks[part.linear] = await value.getRange!({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! }, ctx);
+    if (!value.append || !value.getRangeWithSize || !value.getRange || this.layout.indexLocation !== "end" || !this.layout.index.checksummed) {
+      return false;
+    }
+    for (let attempt = 1; ; attempt++) {
+      const entry = await this.fetchIndex(value, ctx);
+      if (!entry || entry.version === undefined || entry.size === undefined) return false;
+      const { index, version, size } = entry;
+      const read = { signal: ctx.signal, ifMatch: version };
+      const chunks: (Uint8Array | undefined)[] = new Array(this.layout.chunkCount).fill(undefined);
+      await Promise.all(
+        parts.map(async (part) => {
+          if (!part.full && index.offsets[part.linear]! >= 0) {
+            chunks[part.linear] = await value.getRange!({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! }, read);
+          }
+        }),
+      );
+      await this.encodeParts(parts, source, chunks, ctx);
+      const updated: ShardIndex = { offsets: index.offsets.slice(), lengths: index.lengths.slice() };
+      const appended: Uint8Array[] = [];
+      let position = size;
+      for (const part of parts) {
+        const bytes = chunks[part.linear];
+        updated.offsets[part.linear] = bytes ? position : -1;
+        updated.lengths[part.linear] = bytes ? bytes.length : -1;
+        if (bytes) {
+          appended.push(bytes);
+          position += bytes.length;
         }
-      }),
-    );
-    await this.encodeParts(parts, source, chunks, ctx);
-    const updated: ShardIndex = { offsets: index.offsets.slice(), lengths: index.lengths.slice() };
-    const appended: Uint8Array[] = [];
-    let position = size;
-    for (const part of parts) {
-      const bytes = chunks[part.linear];
-      updated.offsets[part.linear] = bytes ? position : -1;
-      updated.lengths[part.linear] = bytes ? bytes.length : -1;
-      if (bytes) {
-        appended.push(bytes);
-        position += bytes.length;
+      }
+      let live = this.layout.indexSize;
+      for (let i = 0; i < updated.lengths.length; i++) if (updated.offsets[i]! >= 0) live += updated.lengths[i]!;
+      const total = position + this.layout.indexSize;
+      if (live === this.layout.indexSize || total - live > this.options.compactionThreshold * total) return false;
+      appended.push(await encodeIndex(this.layout, updated, ctx.key));
+      try {
+        const landed = await value.append(concat(appended), read);
+        if (landed !== size) {
+          throw new StoreError(`Shard ${ctx.key} grew from ${size} to ${landed} bytes during a conditional append; the store ignored ifMatch`, {
+            key: ctx.key,
+          });
+        }
+        return true;
+      } catch (error) {
+        if (!(error instanceof PreconditionFailedError) || attempt >= this.options.maxConflictRetries) throw error;
       }
     }
-    let live = this.layout.indexSize;
-    for (let i = 0; i < updated.lengths.length; i++) if (updated.offsets[i]! >= 0) live += updated.lengths[i]!;
-    const total = position + this.layout.indexSize;
-    if (live === this.layout.indexSize || total - live > this.options.compactionThreshold * total) return false;
-    appended.push(await encodeIndex(this.layout, updated, ctx.key));
-    const landed = await value.append(concat(appended), ctx);
-    if (landed !== size) {
-      throw new StoreError(`Shard ${ctx.key} grew from ${size} to ${landed} bytes during an append by another writer; its last index may be wrong`, {
-        key: ctx.key,
-      });
-    }
-    return true;
   }
 
-  /** Overwrite inner chunks of fixed encoded size where they lie; false when that is not possible for this write. */
+  /**
+   * Overwrite inner chunks of fixed encoded size where they lie, each write
+   * conditioned on the version the previous one left; false when that is not
+   * possible for this write. Needs a checksummed inner chain, so that a chunk
+   * torn by a crash is detected (and recovered by the store) rather than read
+   * as a mix of old and new bytes.
+   */
   private async writeInPlace(value: StoredValue, parts: InnerPart[], source: WriteSource, ctx: CodecContext): Promise<boolean> {
     const fixed = this.layout.inner.encodedSize();
-    if (fixed === undefined || !value.setRange || !value.getRange) return false;
-    const index = await this.fetchIndex(value, ctx);
-    if (!index || parts.some((p) => index.lengths[p.linear] !== fixed)) return false;
-    const chunks: (Uint8Array | undefined)[] = new Array(this.layout.chunkCount).fill(undefined);
-    await Promise.all(
-      parts.map(async (part) => {
-        if (!part.full) chunks[part.linear] = await value.getRange!({ offset: index.offsets[part.linear]!, length: fixed }, ctx);
-      }),
-    );
-    // Fill-valued chunks stay stored here: their slot exists and freeing it would need a new index.
-    await this.encodeParts(parts, source, chunks, ctx, true);
-    await forEachConcurrent(parts, this.options.concurrency, (part) => value.setRange!(index.offsets[part.linear]!, chunks[part.linear]!, ctx));
-    return true;
+    if (fixed === undefined || !value.setRange || !value.getRangeWithSize || !value.getRange || !this.layout.inner.checksummed) return false;
+    for (let attempt = 1; ; attempt++) {
+      const entry = await this.fetchIndex(value, ctx);
+      if (!entry || entry.version === undefined || parts.some((p) => entry.index.lengths[p.linear] !== fixed)) return false;
+      const { index } = entry;
+      let version: string | undefined = entry.version;
+      const chunks: (Uint8Array | undefined)[] = new Array(this.layout.chunkCount).fill(undefined);
+      try {
+        await Promise.all(
+          parts.map(async (part) => {
+            if (!part.full) {
+              chunks[part.linear] = await value.getRange!({ offset: index.offsets[part.linear]!, length: fixed }, { signal: ctx.signal, ifMatch: version });
+            }
+          }),
+        );
+        // Fill-valued chunks stay stored here: their slot exists and freeing it would need a new index.
+        await this.encodeParts(parts, source, chunks, ctx, true);
+        for (const part of parts) {
+          const written: string | void = await value.setRange(index.offsets[part.linear]!, chunks[part.linear]!, { signal: ctx.signal, ifMatch: version });
+          version = written ?? undefined;
+        }
+        return true;
+      } catch (error) {
+        if (!(error instanceof PreconditionFailedError) || attempt >= this.options.maxConflictRetries) throw error;
+      }
+    }
   }
 
   /** Encode the new content of each touched inner chunk into `chunks` (undefined: all fill value, left out). */
@@ -346,7 +442,6 @@ export class ShardingCodec implements ArrayToBytesCodec {
   /** Forget what we know of a shard we (may have) changed. */
   private invalidate(key: string): void {
     this.indexCache.delete(key);
-    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
   }
 
   // ---- geometry ------------------------------------------------------------
@@ -379,8 +474,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
   }
 
   private innerKey(key: string, part: InnerPart): string {
-    const generation = this.generations.get(key);
-    return `${key}[${part.coords.join(",")}]${generation ? `~${generation}` : ""}`;
+    return `${key}[${part.coords.join(",")}]`;
   }
 
   private pastEnd(key: string, part: InnerPart, offset: number, length: number): CorruptDataError {
@@ -389,6 +483,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
       { key },
     );
   }
+}
+
+/** Wait for every task, then throw the first failure: no read is left running when the caller retries. */
+async function settleAll(tasks: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(tasks);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

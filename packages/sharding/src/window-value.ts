@@ -1,12 +1,16 @@
-import type { RangeQuery, StoredValue } from "@zarrkit/core";
+import { PreconditionFailedError, type RangeQuery, type ReadOptions, type StoredValue } from "@zarrkit/core";
 
 /**
  * Bytes [offset, offset + length) of a stored value seen as a value of its
  * own: a nested shard inside an inner chunk reads its index and its chunks
  * with ranged reads of the outer shard, never fetching the inner chunk whole.
  * It keeps the parent's `coalesceGapBytes`: its reads are the parent store's.
+ *
+ * `version` is the parent's version the window was planned from: every read
+ * is conditioned on it, and it is the window's own version, so a reader that
+ * cached something about the window learns when the parent was replaced.
  */
-export function windowValue(parent: StoredValue, key: string, offset: number, length: number): StoredValue {
+export function windowValue(parent: StoredValue, key: string, offset: number, length: number, version: string | undefined): StoredValue {
   const getRange = parent.getRange!;
   const translate = (range: RangeQuery): { offset: number; length: number } => {
     if ("suffixLength" in range) {
@@ -16,16 +20,24 @@ export function windowValue(parent: StoredValue, key: string, offset: number, le
     const start = Math.min(range.offset, length);
     return { offset: offset + start, length: Math.min(range.length, length - start) };
   };
+  const read = (range: RangeQuery, options: ReadOptions = {}) => {
+    if (options.ifMatch !== undefined && options.ifMatch !== version) {
+      throw new PreconditionFailedError(`${key} changed since version ${options.ifMatch}`, { key });
+    }
+    return getRange(translate(range), version === undefined ? options : { ...options, ifMatch: version });
+  };
   const gap = parent.coalesceGapBytes;
-  return {
+  const window: StoredValue = {
     key,
     ...(gap !== undefined && { coalesceGapBytes: gap }),
-    get: (options) => getRange({ offset, length }, options),
-    getRange: (range, options) => getRange(translate(range), options),
+    get: (options) => read({ offset: 0, length }, options),
+    getRange: async (range, options) => read(range, options),
     getRangeWithSize: async (range, options) => {
-      const value = await getRange(translate(range), options);
-      return value && { value, size: length };
+      const value = await read(range, options);
+      return value && { value, size: length, ...(version !== undefined && { version }) };
     },
     size: async () => length,
   };
+  if (parent.recover) window.recover = (options) => parent.recover!(options);
+  return window;
 }

@@ -114,7 +114,7 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
 
   it("a nested shard, seen as a window of its parent, keeps the parent's hint", () => {
     const parent = storedValue(remoteLike(12345), "v/c/0/0/0");
-    expect(windowValue(parent, "v/c/0/0/0[1,2,3]", 100, 50).coalesceGapBytes).toBe(12345);
-    expect("coalesceGapBytes" in windowValue(storedValue(new MemoryStore(), "k"), "k[0]", 0, 1)).toBe(false);
+    expect(windowValue(parent, "v/c/0/0/0[1,2,3]", 100, 50, undefined).coalesceGapBytes).toBe(12345);
+    expect("coalesceGapBytes" in windowValue(storedValue(new MemoryStore(), "k"), "k[0]", 0, 1, undefined)).toBe(false);
   });
 });

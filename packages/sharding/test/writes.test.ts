@@ -2,7 +2,7 @@ import { openArray, slice, type Store } from "@zarrkit/core";
 import { crc32c, initCrc32c } from "@zarrkit/crc32c";
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeShard } from "../src/index.js";
-import { BYTES, counted, createArray, iota, MemoryStore } from "./helpers.js";
+import { BYTES, CRC, counted, createArray, iota, MemoryStore } from "./helpers.js";
 
 beforeAll(() => initCrc32c());
 
@@ -106,7 +106,9 @@ describe("partial writes", () => {
     it(`the ${strategy} strategy writes less and leaves a readable shard`, async () => {
       const c = counted();
       const opts = { codecOptions: { sharding_indexed: { writeStrategy: strategy } } };
-      const arr = await createArray(c.store, "a", { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [8, 8], indexCodecs: [BYTES] }, opts);
+      // Each strategy needs a checksum where a torn write would land: append on the index, in-place on the inner chunks.
+      const chains = strategy === "append" ? { indexCodecs: [BYTES, CRC] } : { indexCodecs: [BYTES], codecs: [BYTES, CRC] };
+      const arr = await createArray(c.store, "a", { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [8, 8], ...chains }, opts);
       await arr.set(null, iota(64));
       const fullSize = (await c.inner.size!("a/c/0/0"))!;
       c.reset();
@@ -122,10 +124,23 @@ describe("partial writes", () => {
     });
   }
 
+  it("without a checksum where a torn write would land, append and in-place rewrite the shard instead", async () => {
+    for (const strategy of ["append", "in-place"] as const) {
+      const c = counted();
+      const opts = { codecOptions: { sharding_indexed: { writeStrategy: strategy } } };
+      const arr = await createArray(c.store, "a", { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [8, 8], indexCodecs: [BYTES] }, opts);
+      await arr.set(null, iota(64));
+      c.reset();
+      await arr.set([slice(2, 4), slice(2, 4)], Int32Array.of(-1, -2, -3, -4));
+      expect(c.log.filter((r) => r.method === "append" || r.method === "setRange")).toEqual([]);
+      expect(c.log.filter((r) => r.method === "set")).toHaveLength(1);
+    }
+  });
+
   it("append compacts once wasted bytes pass the threshold", async () => {
     const c = counted();
     const opts = { codecOptions: { sharding_indexed: { writeStrategy: "append", compactionThreshold: 0.5 } } };
-    const arr = await createArray(c.store, "a", { shape: [4], dataType: "int32", chunkShape: [1], shardShape: [4], indexCodecs: [BYTES] }, opts);
+    const arr = await createArray(c.store, "a", { shape: [4], dataType: "int32", chunkShape: [1], shardShape: [4], indexCodecs: [BYTES, CRC] }, opts);
     await arr.set(null, iota(4));
     const sizes: number[] = [];
     for (let round = 0; round < 6; round++) {

@@ -2,6 +2,7 @@ import {
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
+  type ReadOptions,
   rangeBounds,
   type SetOptions,
   type SizedValue,
@@ -13,7 +14,8 @@ import {
 /**
  * A store in a Map, with every capability (ranges, versions, appends,
  * in-place writes). Values are copied in and out so callers can never alter
- * what is stored by mutating a buffer.
+ * what is stored by mutating a buffer. Every write gives the value a new
+ * version; reads and writes with `ifMatch` check it.
  */
 export class MemoryStore implements Store {
   private readonly values = new Map<string, { bytes: Uint8Array; version: number }>();
@@ -23,18 +25,16 @@ export class MemoryStore implements Store {
     return this.values.get(key)?.bytes.slice();
   }
 
-  async getRange(key: string, range: RangeQuery): Promise<Uint8Array | undefined> {
-    const entry = this.values.get(key);
-    if (!entry) return undefined;
-    const [start, end] = rangeBounds(range, entry.bytes.length);
-    return entry.bytes.slice(start, end);
+  async getRange(key: string, range: RangeQuery, options: ReadOptions = {}): Promise<Uint8Array | undefined> {
+    return (await this.getRangeWithSize(key, range, options))?.value;
   }
 
-  async getRangeWithSize(key: string, range: RangeQuery): Promise<SizedValue | undefined> {
+  async getRangeWithSize(key: string, range: RangeQuery, options: ReadOptions = {}): Promise<SizedValue | undefined> {
     const entry = this.values.get(key);
+    checkVersion(key, entry, options);
     if (!entry) return undefined;
     const [start, end] = rangeBounds(range, entry.bytes.length);
-    return { value: entry.bytes.slice(start, end), size: entry.bytes.length };
+    return { value: entry.bytes.slice(start, end), size: entry.bytes.length, version: String(entry.version) };
   }
 
   async getVersioned(key: string): Promise<VersionedValue | undefined> {
@@ -51,10 +51,8 @@ export class MemoryStore implements Store {
     if (options.ifNoneMatch === "*" && entry) {
       throw new PreconditionFailedError(`${key} already exists`, { key });
     }
-    if (options.ifMatch !== undefined && String(entry?.version) !== options.ifMatch) {
-      throw new PreconditionFailedError(`${key} changed since version ${options.ifMatch}`, { key });
-    }
-    this.put(key, value.slice());
+    checkVersion(key, entry, options);
+    this.put(key, copy(value));
   }
 
   async delete(key: string): Promise<void> {
@@ -78,8 +76,10 @@ export class MemoryStore implements Store {
     return { keys, prefixes: [...prefixes] };
   }
 
-  async append(key: string, value: Uint8Array): Promise<number> {
-    const old = this.values.get(key)?.bytes ?? new Uint8Array(0);
+  async append(key: string, value: Uint8Array, options: SetOptions = {}): Promise<number> {
+    const entry = this.values.get(key);
+    checkVersion(key, entry, options);
+    const old = entry?.bytes ?? new Uint8Array(0);
     const bytes = new Uint8Array(old.length + value.length);
     bytes.set(old);
     bytes.set(value, old.length);
@@ -87,9 +87,10 @@ export class MemoryStore implements Store {
     return old.length;
   }
 
-  async setRange(key: string, offset: number, value: Uint8Array): Promise<void> {
+  async setRange(key: string, offset: number, value: Uint8Array, options: SetOptions = {}): Promise<string> {
     const entry = this.values.get(key);
     if (!entry) throw new StoreError(`Cannot write a range of ${key}: it does not exist`, { key });
+    checkVersion(key, entry, options);
     if (offset < 0 || offset + value.length > entry.bytes.length) {
       throw new StoreError(
         `Cannot write bytes [${offset}, ${offset + value.length}) of ${key}: it has ${entry.bytes.length} bytes`,
@@ -98,7 +99,7 @@ export class MemoryStore implements Store {
     }
     const bytes = entry.bytes.slice();
     bytes.set(value, offset);
-    this.put(key, bytes);
+    return this.put(key, bytes);
   }
 
   async truncate(key: string, length: number): Promise<void> {
@@ -107,9 +108,22 @@ export class MemoryStore implements Store {
     this.put(key, entry.bytes.slice(0, length));
   }
 
-  private put(key: string, bytes: Uint8Array): void {
-    this.values.set(key, { bytes, version: this.nextVersion++ });
+  private put(key: string, bytes: Uint8Array): string {
+    const version = this.nextVersion++;
+    this.values.set(key, { bytes, version });
+    return String(version);
   }
+}
+
+function checkVersion(key: string, entry: { version: number } | undefined, options: { ifMatch?: string }): void {
+  if (options.ifMatch !== undefined && String(entry?.version) !== options.ifMatch) {
+    throw new PreconditionFailedError(`${key} changed since version ${options.ifMatch}`, { key });
+  }
+}
+
+/** A copy that owns its memory: `Buffer#slice` would return a view of the caller's (pooled) buffer. */
+function copy(value: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(value);
 }
 
 const named = new Map<string, MemoryStore>();

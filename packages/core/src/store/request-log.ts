@@ -1,7 +1,7 @@
 import type { RangeQuery, Store } from "@zarrkit/registry";
 
 export interface StoreRequest {
-  method: "get" | "getRange" | "getRangeWithSize" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate";
+  method: "get" | "getRange" | "getRangeWithSize" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate" | "recover";
   key: string;
   range?: RangeQuery;
   /** Bytes returned (reads) or sent (writes). */
@@ -32,7 +32,7 @@ function byteCount(method: StoreRequest["method"], args: unknown[], result: unkn
 export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) => void): Store {
   const wrapped: Record<string, unknown> = {};
   if (inner.coalesceGapBytes !== undefined) wrapped.coalesceGapBytes = inner.coalesceGapBytes;
-  const methods: StoreRequest["method"][] = ["get", "getRange", "getRangeWithSize", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate"];
+  const methods: StoreRequest["method"][] = ["get", "getRange", "getRangeWithSize", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate", "recover"];
   for (const method of methods) {
     const fn = inner[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
     if (typeof fn !== "function") continue;

@@ -13,6 +13,7 @@ export function storedValue(store: Store, key: string): StoredValue {
   if (store.append) value.append = (bytes, options) => store.append!(key, bytes, options);
   if (store.setRange) value.setRange = (offset, bytes, options) => store.setRange!(key, offset, bytes, options);
   if (store.truncate) value.truncate = (length, options) => store.truncate!(key, length, options);
+  if (store.recover) value.recover = (options) => store.recover!(key, options);
   return value;
 }
 
