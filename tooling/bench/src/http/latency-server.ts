@@ -40,6 +40,13 @@ const server = createServer(async (req, res) => {
       res.writeHead(404).end();
       return;
     }
+    // As nginx does for static files: an ETag from mtime and size, and If-Match honoured.
+    const etag = `"${Math.floor(info.mtimeMs).toString(16)}-${info.size.toString(16)}"`;
+    const ifMatch = req.headers["if-match"];
+    if (ifMatch !== undefined && ifMatch !== "*" && !ifMatch.split(",").some((tag) => tag.trim() === etag)) {
+      res.writeHead(412).end();
+      return;
+    }
     const range = parseRange(req.headers.range, info.size);
     if (range === "unsatisfiable") {
       res.writeHead(416, { "Content-Range": `bytes */${info.size}` }).end();
@@ -50,6 +57,7 @@ const server = createServer(async (req, res) => {
       "Content-Length": end - start,
       "Content-Type": "application/octet-stream",
       "Accept-Ranges": "bytes",
+      ETag: etag,
     };
     if (range) headers["Content-Range"] = `bytes ${start}-${end - 1}/${info.size}`;
     res.writeHead(range ? 206 : 200, headers);
