@@ -265,10 +265,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
         const chunks = await this.encodeParts(parts, source, new Array(this.layout.chunkCount).fill(undefined), ctx);
         return await this.store(value, chunks, ctx, {});
       }
-      const strategy = this.options.writeStrategy;
-      if (strategy === "in-place" && (await this.writeInPlace(value, parts, source, ctx))) return;
-      if (strategy === "append" && (await this.writeAppend(value, parts, source, ctx))) return;
-      await this.writeRewrite(value, parts, source, ctx);
+      // Every strategy reads before it writes: bytes torn by a writer that died are recovered first.
+      await this.recovering(value, ctx, async () => {
+        const strategy = this.options.writeStrategy;
+        if (strategy === "in-place" && (await this.writeInPlace(value, parts, source, ctx))) return;
+        if (strategy === "append" && (await this.writeAppend(value, parts, source, ctx))) return;
+        await this.writeRewrite(value, parts, source, ctx);
+      });
     } finally {
       this.invalidate(ctx.key);
     }
@@ -380,8 +383,8 @@ export class ShardingCodec implements ArrayToBytesCodec {
         // Fill-valued chunks stay stored here: their slot exists and freeing it would need a new index.
         await this.encodeParts(parts, source, chunks, ctx, true);
         for (const part of parts) {
-          const written: string | void = await value.setRange(index.offsets[part.linear]!, chunks[part.linear]!, { signal: ctx.signal, ifMatch: version });
-          version = written ?? undefined;
+          const written = await value.setRange(index.offsets[part.linear]!, chunks[part.linear]!, { signal: ctx.signal, ifMatch: version });
+          version = typeof written === "string" ? written : undefined;
         }
         return true;
       } catch (error) {
