@@ -1,9 +1,10 @@
 // The "#deflate" implementation for browsers and other non-Node runtimes,
 // on fflate. fflate trusts the gzip/zlib trailers, so this module checks
 // them itself: never return data whose checksum does not match.
-import { gzipSync, inflateSync, zlibSync } from "fflate";
+import { Inflate, gzipSync, inflateSync, zlibSync } from "fflate";
 import { adler32 } from "./adler32.js";
 import { crc32 } from "./crc32.js";
+import { DecodedSizeError, tooLarge } from "./limits.js";
 
 type Level = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 
@@ -18,12 +19,65 @@ function hex(value: number): string {
   return `0x${value.toString(16).padStart(8, "0")}`;
 }
 
+function invalid(cause: unknown): Error {
+  return new Error(`invalid deflate data (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+}
+
 function inflate(body: Uint8Array, out?: Uint8Array): Uint8Array {
   try {
     return inflateSync(body, out ? { out } : undefined);
   } catch (cause) {
-    throw new Error(`invalid deflate data (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    throw invalid(cause);
   }
+}
+
+/** Compressed bytes per streaming step at least: one step adds at most 1032 times as much output past the cap. */
+const MIN_STEP = 16 * 1024;
+
+/**
+ * Inflate `body`, stopping as soon as the output passes `limit` bytes: the
+ * input goes to fflate's streaming inflater in steps, and a running count
+ * of its output is checked after each. A step is sized so that even at
+ * deflate's 1032:1 it cannot carry the output more than 16.5 MiB past the
+ * limit. `out`, when given, receives the output (its length is the limit).
+ * Bodies too short to reach the limit inflate in one call.
+ */
+function inflateCapped(body: Uint8Array, limit: number, format: string, out?: Uint8Array): Uint8Array {
+  if (body.length * MAX_DEFLATE_RATIO <= limit) {
+    const result = inflate(body, out);
+    if (out && result.length !== out.length) return out.subarray(0, result.length);
+    return result;
+  }
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let ended = false;
+  const stream = new Inflate((chunk, final) => {
+    total += chunk.length;
+    if (total > limit) throw tooLarge(format, limit);
+    if (out) out.set(chunk, total - chunk.length);
+    else parts.push(chunk);
+    if (final) ended = true;
+  });
+  try {
+    for (let at = 0; at < body.length && !ended; ) {
+      const step = Math.max(MIN_STEP, Math.floor((limit - total) / MAX_DEFLATE_RATIO));
+      const end = Math.min(body.length, at + step);
+      stream.push(body.subarray(at, end), end === body.length);
+      at = end;
+    }
+  } catch (cause) {
+    if (cause instanceof DecodedSizeError) throw cause;
+    throw invalid(cause);
+  }
+  if (out) return total === out.length ? out : out.subarray(0, total);
+  if (parts.length === 1) return parts[0]!;
+  const joined = new Uint8Array(total);
+  let position = 0;
+  for (const part of parts) {
+    joined.set(part, position);
+    position += part.length;
+  }
+  return joined;
 }
 
 function skipZeroTerminated(data: Uint8Array, at: number): number {
@@ -58,8 +112,8 @@ export async function gzipEncode(data: Uint8Array, level: number): Promise<Uint8
   return gzipSync(data, { level: level as Level, mtime: 0 });
 }
 
-/** Single-member gzip only (every Zarr writer produces one member); node:zlib handles several. */
-export async function gzipDecode(data: Uint8Array): Promise<Uint8Array> {
+/** Single-member gzip only (every Zarr writer produces one member); node:zlib handles several. Stops past `maxBytes`. */
+export async function gzipDecode(data: Uint8Array, maxBytes?: number): Promise<Uint8Array> {
   const start = gzipBodyStart(data);
   const trailer = data.length - 8;
   const storedCrc = u32le(data, trailer);
@@ -68,7 +122,9 @@ export async function gzipDecode(data: Uint8Array): Promise<Uint8Array> {
   if (size > body.length * MAX_DEFLATE_RATIO) {
     throw new Error(`the gzip trailer declares ${size} bytes, more than ${body.length} bytes of deflate data can hold`);
   }
-  const out = inflate(body, new Uint8Array(size));
+  if (maxBytes !== undefined && size > maxBytes) throw tooLarge("gzip", maxBytes, `the gzip trailer declares ${size}`);
+  // The trailer's size is the limit: inflating stops once the data passes it, whatever the data says.
+  const out = inflateCapped(body, size, "gzip", new Uint8Array(size));
   if (out.length !== size) throw new Error(`decompressed ${out.length} bytes where the gzip trailer declares ${size}`);
   const computed = crc32(out);
   if (computed !== storedCrc) {
@@ -83,7 +139,8 @@ export async function zlibEncode(data: Uint8Array, level: number): Promise<Uint8
   return zlibSync(data, { level: level as Level });
 }
 
-export async function zlibDecode(data: Uint8Array): Promise<Uint8Array> {
+/** Stops past `maxBytes` of output. */
+export async function zlibDecode(data: Uint8Array, maxBytes?: number): Promise<Uint8Array> {
   if (data.length < 6) throw new Error(`${data.length} bytes is too short for zlib data (at least 6)`);
   const cmf = data[0]!;
   const flags = data[1]!;
@@ -91,7 +148,8 @@ export async function zlibDecode(data: Uint8Array): Promise<Uint8Array> {
     throw new Error("not zlib data (bad header)");
   }
   if (flags & 0x20) throw new Error("zlib data needs a preset dictionary");
-  const out = inflate(data.subarray(2, data.length - 4));
+  const body = data.subarray(2, data.length - 4);
+  const out = maxBytes === undefined ? inflate(body) : inflateCapped(body, maxBytes, "zlib");
   const at = data.length - 4;
   const stored = ((data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!) >>> 0;
   const computed = adler32(out);

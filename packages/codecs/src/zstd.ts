@@ -36,7 +36,7 @@ export const zstdCodecFactory: CodecFactory = (configuration, ctx): BytesToBytes
       }
       return zstdCompress(bytes, level);
     },
-    decode: (bytes, codecCtx) => decoding("zstd", codecCtx, () => zstdDecompress(bytes)),
+    decode: (bytes, codecCtx) => decoding("zstd", codecCtx, () => zstdDecompress(bytes, codecCtx.maxDecodedBytes)),
     toJSON: () => ({ name: "zstd", configuration: { level, checksum } }),
   };
 };

@@ -21,7 +21,7 @@ import { withKeyLock } from "./keyed-lock.js";
 import { encodeJson } from "./metadata/json.js";
 import { type ArrayMetadata, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
 import { childPath, metadataKey } from "./node-path.js";
-import { type CodecOptions, CodecPipeline } from "./pipeline.js";
+import { type CodecOptions, CodecPipeline, withDecodeLimit } from "./pipeline.js";
 import { cartesian, type DimChunkPart, dimensionParts, normalizeSelection, product, type Selection } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
 import { type CodecWorkerSetting, withWorkerSetting } from "./workers/settings.js";
@@ -42,6 +42,15 @@ export interface ArrayOptions {
    * `{ threshold, size }`; default: the process setting (`configureCodecWorkers`).
    */
   workers?: CodecWorkerSetting;
+  /**
+   * The most bytes a chunk's (inner chunk's) array->bytes form may decode to
+   * when its size is not fixed by the data type: variable-length types
+   * (`string`) and array->bytes codecs without a fixed encoded size. A
+   * compressor asked to inflate more stops there with `CorruptDataError`.
+   * Default 256 MiB. Fixed-size types need no bound: their chunks' exact
+   * size is the cap.
+   */
+  maxDecodedChunkBytes?: number;
 }
 
 /** What `get` returns and `set` accepts: C-order data and the selection's shape. */
@@ -129,7 +138,7 @@ export class ZarrArray {
     let pipeline = this.pipelines.get(id);
     if (!pipeline) {
       const spec: ChunkSpec = { shape: [...shape], dataType: this.parsed.dataType, fillValue: this.parsed.fillValue };
-      const options = withWorkerSetting(this.options.codecOptions, this.options.workers);
+      const options = withDecodeLimit(withWorkerSetting(this.options.codecOptions, this.options.workers), this.options.maxDecodedChunkBytes);
       pipeline = CodecPipeline.create(this.parsed.metadata.codecs, spec, options);
       this.pipelines.set(id, pipeline);
       pipeline.catch(() => this.pipelines.delete(id));

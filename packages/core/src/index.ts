@@ -37,7 +37,15 @@ export {
   parseArrayMetadata,
   parseGroupMetadata,
 } from "./metadata/node-metadata.js";
-export { type ChunkWriteOptions, type CodecOptions, CodecPipeline, normalizeCodecMetadata } from "./pipeline.js";
+export {
+  type ChunkWriteOptions,
+  type CodecOptions,
+  CodecPipeline,
+  DEFAULT_MAX_DECODED_CHUNK_BYTES,
+  expansionBound,
+  normalizeCodecMetadata,
+  withDecodeLimit,
+} from "./pipeline.js";
 export {
   cartesian,
   type DimChunking,

@@ -24,6 +24,48 @@ import { PipelineOffload } from "./workers/pipeline-offload.js";
 /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata. */
 export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
+/**
+ * Default cap on the bytes a chunk's array->bytes form may decode to when the
+ * array->bytes codec has no fixed encoded size (variable-length types such as
+ * `string` with vlen-utf8, sharding): see `ArrayOptions.maxDecodedChunkBytes`.
+ */
+export const DEFAULT_MAX_DECODED_CHUNK_BYTES = 256 * 2 ** 20;
+
+// Rides along with the codec options, like the worker setting, so that nested
+// pipelines (sharding's inner chunks) inherit their array's bound.
+const DECODE_LIMIT = Symbol.for("@zarrkit/core/maxDecodedChunkBytes");
+
+/** Codec options carrying an array's `maxDecodedChunkBytes` (unchanged when there is none). */
+export function withDecodeLimit(options: CodecOptions, bytes: number | undefined): CodecOptions {
+  if (bytes === undefined) return options;
+  if (!(Number.isSafeInteger(bytes) && bytes > 0)) {
+    throw new InvalidMetadataError(`maxDecodedChunkBytes must be a positive integer, got ${String(bytes)}`, {
+      field: "maxDecodedChunkBytes",
+    });
+  }
+  return Object.assign({ ...options }, { [DECODE_LIMIT]: bytes });
+}
+
+/** The `maxDecodedChunkBytes` carried by `options`, if any. */
+export function decodeLimit(options: CodecOptions): number | undefined {
+  return (options as { [DECODE_LIMIT]?: number })[DECODE_LIMIT];
+}
+
+/**
+ * What a bytes->bytes codec may add to its input when encoding, when it does
+ * not declare a fixed `encodedSize`: a bound on the size of the data a
+ * compressor nested inside another one decodes to. Every compressor shipped
+ * for Zarr stays far inside it: zstd adds at most n/256 + 64 bytes
+ * (ZSTD_compressBound), deflate (gzip, zlib) 5 bytes per stored 16-64 KiB
+ * block plus an 18-byte header and trailer (deflateBound: about n/4096 + 24),
+ * LZ4 n/255 + 16, Blosc 16 bytes (a chunk that would grow is stored raw
+ * behind its header). n/8 + 64 KiB leaves room for codecs with coarser
+ * framing; a codec that may expand data more must declare `encodedSize`.
+ */
+export function expansionBound(decodedBytes: number): number {
+  return decodedBytes + Math.ceil(decodedBytes / 8) + 64 * 1024;
+}
+
 export interface ChunkWriteOptions {
   /** Store chunks that equal the fill value everywhere instead of deleting them. */
   writeEmptyChunks?: boolean;
@@ -50,6 +92,11 @@ export function normalizeCodecMetadata(entry: unknown, field: string): CodecMeta
 export class CodecPipeline {
   /** Whole-chunk work sent to codec workers; undefined for pipelines with nothing worth sending. */
   private offload: PipelineOffload | undefined;
+  /**
+   * `decodedCaps[i]`: the most bytes `bytesToBytes[i]` may decode to (its
+   * input when encoding), handed to it as `CodecContext.maxDecodedBytes`.
+   */
+  readonly decodedCaps: readonly number[];
 
   private constructor(
     readonly spec: ChunkSpec,
@@ -57,7 +104,19 @@ export class CodecPipeline {
     readonly arrayToBytes: ArrayToBytesCodec,
     private readonly bytesSpec: ChunkSpec,
     private readonly bytesToBytes: BytesToBytesCodec[],
-  ) {}
+    /** The bound used when the array->bytes codec's output has no fixed size; undefined: the default. */
+    readonly maxDecodedChunkBytes: number | undefined,
+  ) {
+    // The array->bytes codec's exact output size when fixed (bytes: elements * byteSize), else the configured bound.
+    let cap = arrayToBytes.encodedSize?.(bytesSpec) ?? maxDecodedChunkBytes ?? DEFAULT_MAX_DECODED_CHUNK_BYTES;
+    const caps: number[] = [];
+    for (const codec of bytesToBytes) {
+      caps.push(cap);
+      // Mapped forward through each codec: exactly where its size is fixed (crc32c adds 4), else by the compressor bound.
+      cap = codec.encodedSize?.(cap) ?? expansionBound(cap);
+    }
+    this.decodedCaps = caps;
+  }
 
   static async create(codecs: unknown, spec: ChunkSpec, options: CodecOptions = {}, field = "codecs"): Promise<CodecPipeline> {
     if (!Array.isArray(codecs) || codecs.length === 0) {
@@ -96,7 +155,7 @@ export class CodecPipeline {
     if (!arrayToBytes) {
       throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, { field });
     }
-    const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes);
+    const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, decodeLimit(options));
     if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, options);
     return pipeline;
   }
@@ -165,8 +224,11 @@ export class CodecPipeline {
     return chunk;
   }
 
+  /** Undo the bytes->bytes codecs, each told the most bytes it may decode to (see `decodedCaps`). */
   private async decodeBytes(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> {
-    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) bytes = await this.bytesToBytes[i]!.decode(bytes, ctx);
+    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
+      bytes = await this.bytesToBytes[i]!.decode(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[i]! });
+    }
     return bytes;
   }
 

@@ -19,6 +19,7 @@ import {
   registerCodec,
   registerCodecWorkerModule,
   startCodecWorkers,
+  withDecodeLimit,
   ZarrkitError,
 } from "../src/index.js";
 import * as browserPlatform from "../src/workers/platform-browser.js";
@@ -146,6 +147,21 @@ describe("codec workers", () => {
     const corrupt = await short.decode(new Uint8Array(100), { key: "a/c/3" }).catch((e: unknown) => e);
     expect(corrupt).toBeInstanceOf(CorruptDataError);
     expect(corrupt).toMatchObject({ key: "a/c/3" });
+  });
+
+  it("hand bytes->bytes decoders on a worker the same cap on decoded bytes as on this thread", async () => {
+    const p = await pipeline([BYTES, { name: "test.cap" }]);
+    // A [64, 64] float64 chunk: exactly 32768 bytes.
+    await expect(p.decode(new Uint8Array(8), { key: "w/c/0" })).rejects.toThrow("cap 32768 on the worker");
+    await expect(p.decodeInline(new Uint8Array(8), { key: "w/c/0" })).rejects.toThrow("cap 32768 on the main thread");
+    // A bound for sizes that are not fixed (maxDecodedChunkBytes) reaches the worker too.
+    const options = withDecodeLimit({}, 12345);
+    const custom = await CodecPipeline.create(
+      [{ name: "test.opaque" }, { name: "test.cap" }],
+      { shape: BIG, dataType: dataType("float64"), fillValue: 0 },
+      options,
+    );
+    await expect(custom.decode(new Uint8Array(8), { key: "w/c/1" })).rejects.toThrow("cap 12345 on the worker");
   });
 
   it("rebuild errors of every class by code, and unknown codes as ZarrkitError", () => {

@@ -1,4 +1,5 @@
 import { UnsupportedError } from "@zarrkit/registry";
+import { tooLarge } from "../limits.js";
 import { zstdDecompress } from "../zstd-wasm.js";
 import { blosclzDecompress } from "./blosclz.js";
 import {
@@ -29,8 +30,9 @@ const DECODERS: readonly StreamDecoder[] = [
   blosclzDecompress,
   lz4Decompress,
   snappyDecompress,
-  async (src, dst) => exactly(dst, await (await import("#deflate")).zlibDecode(src), "zlib"),
-  async (src, dst) => exactly(dst, await zstdDecompress(src), "zstd"),
+  // A stream decodes to exactly its part of the block: that is the cap its decoder stops at.
+  async (src, dst) => exactly(dst, await (await import("#deflate")).zlibDecode(src, dst.length), "zlib"),
+  async (src, dst) => exactly(dst, await zstdDecompress(src, dst.length), "zstd"),
 ];
 
 // The most bytes one compressed byte can stand for in each stream format
@@ -89,8 +91,12 @@ function layout(src: Uint8Array, cbytes: number, nbytes: number, blocksize: numb
   return blocks;
 }
 
-/** Decode a Blosc 1 chunk; Errors for corrupt input, UnsupportedError for valid chunks this reader cannot handle. */
-export async function bloscDecompress(src: Uint8Array): Promise<Uint8Array> {
+/**
+ * Decode a Blosc 1 chunk; Errors for corrupt input, UnsupportedError for
+ * valid chunks this reader cannot handle. A header declaring more than
+ * `maxBytes` is refused before anything is allocated.
+ */
+export async function bloscDecompress(src: Uint8Array, maxBytes?: number): Promise<Uint8Array> {
   if (src.length < HEADER_SIZE) throw new Error(`${src.length} bytes is too short for a blosc header`);
   const [version, streamVersion, flags, typesize] = src as unknown as [number, number, number, number];
   const nbytes = int32le(src, 4);
@@ -107,6 +113,7 @@ export async function bloscDecompress(src: Uint8Array): Promise<Uint8Array> {
     throw new Error(`the header declares ${cbytes} bytes but the chunk has ${src.length}`);
   }
   if (nbytes < 0) throw new Error(`negative decoded size ${nbytes}`);
+  if (maxBytes !== undefined && nbytes > maxBytes) throw tooLarge("blosc", maxBytes, `the header declares ${nbytes}`);
   if (nbytes === 0) return new Uint8Array(0);
   if (flags & FLAG_FUTURE) throw new UnsupportedError("the chunk uses blosc header flags newer than Blosc 1");
   if (typesize === 0 || blocksize <= 0 || blocksize > nbytes) throw new Error(`bad header (typesize ${typesize}, blocksize ${blocksize})`);

@@ -50,7 +50,15 @@ export class PipelineOffload {
   private describe(): PipelineDescription | undefined {
     if (!this.description && !this.refused) {
       const { shape, dataType, fillValue } = this.pipeline.spec;
-      const parts = { codecs: this.pipeline.toJSON(), shape: [...shape], dataType: dataType.name, fillValue, options: this.options };
+      const limit = this.pipeline.maxDecodedChunkBytes;
+      const parts = {
+        codecs: this.pipeline.toJSON(),
+        shape: [...shape],
+        dataType: dataType.name,
+        fillValue,
+        options: this.options,
+        ...(limit !== undefined && { maxDecodedChunkBytes: limit }),
+      };
       try {
         structuredClone(parts);
         this.description = { id: JSON.stringify(parts, jsonSafe), ...parts };

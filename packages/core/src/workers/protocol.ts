@@ -10,6 +10,12 @@ export interface PipelineDescription {
   dataType: string;
   fillValue: Scalar;
   options: CodecOptions;
+  /**
+   * The pipeline's bound on decoded bytes where sizes are not fixed
+   * (`ArrayOptions.maxDecodedChunkBytes`): it rides on a symbol of the
+   * options, which structured clone drops, so it travels here.
+   */
+  maxDecodedChunkBytes?: number;
 }
 
 export type TaskMessage =

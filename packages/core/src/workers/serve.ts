@@ -3,7 +3,7 @@
 import "../register.js";
 import type { Chunk, NumericArray } from "@zarrkit/registry";
 import { dataType } from "../data-types.js";
-import { CodecPipeline } from "../pipeline.js";
+import { CodecPipeline, withDecodeLimit } from "../pipeline.js";
 import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
 import { ownCopy } from "./own-copy.js";
 import { configureCodecWorkers } from "./settings.js";
@@ -23,8 +23,10 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
     let pipeline = pipelines.get(description.id);
     if (!pipeline) {
       if (pipelines.size >= CACHE_LIMIT) pipelines.delete(pipelines.keys().next().value!);
-      const { codecs, shape, fillValue, options } = description;
-      pipeline = CodecPipeline.create(codecs, { shape, dataType: dataType(description.dataType), fillValue }, options);
+      const { codecs, shape, fillValue, options, maxDecodedChunkBytes } = description;
+      const spec = { shape, dataType: dataType(description.dataType), fillValue };
+      // The caps on decoded bytes are computed again here, from the same codecs, shape and bound.
+      pipeline = CodecPipeline.create(codecs, spec, withDecodeLimit(options, maxDecodedChunkBytes));
       pipelines.set(description.id, pipeline);
       pipeline.catch(() => pipelines.delete(description.id));
     }
