@@ -1,3 +1,9 @@
+/** A whole value fetched from a server that ignores Range, with its version (strong ETag) when the server sent one. */
+export interface CachedBody {
+  value: Uint8Array;
+  version: string | undefined;
+}
+
 /**
  * The last whole values fetched from a server that ignores Range, so ranged
  * reads of one key (a shard index, then its chunks) fetch it once.
@@ -5,36 +11,36 @@
  * larger than that are not kept.
  */
 export class BodyCache {
-  readonly #entries = new Map<string, Uint8Array>();
+  readonly #entries = new Map<string, CachedBody>();
   #bytes = 0;
 
   constructor(readonly maxBytes: number) {}
 
-  get(key: string): Uint8Array | undefined {
-    const value = this.#entries.get(key);
-    if (value) {
+  get(key: string): CachedBody | undefined {
+    const entry = this.#entries.get(key);
+    if (entry) {
       this.#entries.delete(key);
-      this.#entries.set(key, value);
+      this.#entries.set(key, entry);
     }
-    return value;
+    return entry;
   }
 
-  set(key: string, value: Uint8Array): void {
+  set(key: string, value: Uint8Array, version: string | undefined): void {
     this.delete(key);
     if (value.byteLength > this.maxBytes) return;
-    this.#entries.set(key, value);
+    this.#entries.set(key, { value, version });
     this.#bytes += value.byteLength;
     for (const [oldest, evicted] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;
       this.#entries.delete(oldest);
-      this.#bytes -= evicted.byteLength;
+      this.#bytes -= evicted.value.byteLength;
     }
   }
 
   delete(key: string): void {
-    const value = this.#entries.get(key);
-    if (!value) return;
+    const entry = this.#entries.get(key);
+    if (!entry) return;
     this.#entries.delete(key);
-    this.#bytes -= value.byteLength;
+    this.#bytes -= entry.value.byteLength;
   }
 }

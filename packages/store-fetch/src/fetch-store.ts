@@ -1,11 +1,24 @@
-import { type RangeQuery, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError, type VersionedValue, ZarrkitError } from "@zarrkit/registry";
+import {
+  PreconditionFailedError,
+  type RangeQuery,
+  type ReadOptions,
+  type RequestOptions,
+  type SetOptions,
+  type SizedValue,
+  type Store,
+  StoreError,
+  type VersionedValue,
+  ZarrkitError,
+} from "@zarrkit/registry";
 import { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "@zarrkit/registry/http";
-import { BodyCache } from "./body-cache.js";
-import { statusError } from "./http-errors.js";
+import { BodyCache, type CachedBody } from "./body-cache.js";
+import { isWeak, strongEtag } from "./etag.js";
+import { ResponseTooLargeError, StoreTimeoutError, statusError } from "./http-errors.js";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
-import { redactUrl } from "./redact.js";
+import { configuredSecrets, redactError, redactText, redactUrl } from "./redact.js";
 import { backoffMs, defaultRetry, type RetryOptions } from "./retry.js";
+import { Attempt, readBody, untilAborted } from "./transfer.js";
 import { keyUrl, parseBaseUrl } from "./urls.js";
 
 export interface FetchStoreOptions {
@@ -17,7 +30,7 @@ export interface FetchStoreOptions {
   fetch?: typeof fetch;
   /** Statuses meaning "no such key". Default `[404]`; add 403 for buckets that hide missing keys behind it. */
   missingStatuses?: readonly number[];
-  /** Bounded retries of 5xx answers and network errors, with exponential backoff and jitter. 4xx answers are never retried. */
+  /** Bounded retries of 5xx answers, network errors and idle timeouts, with exponential backoff and jitter. 4xx answers are never retried. */
   retry?: RetryOptions;
   /** Offer `set` (PUT) and `delete` (DELETE). Default false: the store is read-only. */
   writable?: boolean;
@@ -30,16 +43,45 @@ export interface FetchStoreOptions {
    * it for fast, close servers, raise it for slow, far ones. A non-negative integer.
    */
   coalesceGapBytes?: number;
+  /**
+   * Milliseconds without a byte from the server (waiting for the headers of a
+   * read, or between chunks of any body) after which a request is cancelled
+   * with a `StoreTimeoutError` (code "STORE_TIMEOUT"), then retried like a
+   * network error. Default 30 000; 0 disables it. A non-negative integer.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * The largest body accepted where the request does not bound it: whole
+   * values (`get`, `getVersioned`) and ranged reads answered with the whole
+   * value by servers that ignore Range. A larger reply is a
+   * `ResponseTooLargeError` (code "RESPONSE_TOO_LARGE") and its connection is
+   * closed. Ranged reads accept at most the bytes of the range. Default
+   * 2 GiB - 1 (2^31 - 1), the largest buffer every JavaScript engine allocates.
+   */
+  maxBodyBytes?: number;
 }
 
 /** Default `coalesceGapBytes`: over HTTP a request costs a round trip, worth megabytes of transfer. */
 const DEFAULT_COALESCE_GAP_BYTES = 4 * 2 ** 20;
+/** Default `idleTimeoutMs`: longer than any healthy server stays silent, short enough that a stuck read fails visibly. */
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/**
+ * Default `maxBodyBytes`: 2^31 - 1, the largest ArrayBuffer browsers allocate
+ * everywhere (and the largest value whose offsets fit an int32, which codecs
+ * index with); a reply the store cannot hold fails as itself, not as a
+ * RangeError from deep inside fetch.
+ */
+const DEFAULT_MAX_BODY_BYTES = 2 ** 31 - 1;
 
 interface HttpResult {
   status: number;
   headers: Headers;
-  body: Uint8Array;
+  /** Empty unless `limit` was given and the status is a success. */
+  body: Uint8Array<ArrayBuffer>;
 }
+
+/** How many body bytes a reply with this status may have, and why (for the error). */
+type BodyLimit = (status: number) => { bytes: number; why: string };
 
 interface SendOptions {
   signal?: AbortSignal | undefined;
@@ -49,7 +91,12 @@ interface SendOptions {
   missingIsUndefined?: boolean;
   /** A network error may hide a write that happened: retrying a conditional write would then fail spuriously. */
   retryNetworkErrors?: boolean;
+  /** Read the body of a successful reply, up to this many bytes; without it the body is dropped. */
+  limit?: BodyLimit;
 }
+
+/** A reply of this attempt was a 5xx that may be retried. */
+const RETRY = Symbol("retry");
 
 /**
  * A store over HTTP(S) with fetch, for browsers and Node. Key "a/b" is
@@ -72,22 +119,30 @@ export class FetchStore implements Store {
   readonly #missing: ReadonlySet<number>;
   readonly #retry: Required<RetryOptions>;
   readonly #bodies: BodyCache;
+  readonly #idleTimeoutMs: number;
+  readonly #maxBodyBytes: number;
+  /** Credentials this store was given, looked for in text it did not write (causes from fetch, status texts). */
+  readonly #secrets: readonly string[];
 
   constructor(url: string | URL, options: FetchStoreOptions = {}) {
-    const { url: base, authorization } = parseBaseUrl(url);
+    const { url: base, authorization, secrets } = parseBaseUrl(url);
     this.#base = base;
-    this.#headers = new Headers(options.headers);
+    try {
+      this.#headers = new Headers(options.headers);
+    } catch {
+      // No cause, no detail: the header that does not parse may be the secret one.
+      throw new StoreError("FetchStore option headers holds a header name or value that is not valid HTTP.");
+    }
     if (authorization && !this.#headers.has("Authorization")) this.#headers.set("Authorization", authorization);
+    this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, this.#headers)])].sort((a, b) => b.length - a.length);
     this.#init = options.init;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#missing = new Set(options.missingStatuses ?? [404]);
     this.#retry = { ...defaultRetry, ...options.retry };
     this.#bodies = new BodyCache(options.fullBodyCacheBytes ?? 32 * 2 ** 20);
-    const gap = options.coalesceGapBytes ?? DEFAULT_COALESCE_GAP_BYTES;
-    if (!(Number.isSafeInteger(gap) && gap >= 0)) {
-      throw new StoreError(`FetchStore option coalesceGapBytes must be a non-negative integer, got ${JSON.stringify(gap)}.`);
-    }
-    this.coalesceGapBytes = gap;
+    this.coalesceGapBytes = integerOption("coalesceGapBytes", options.coalesceGapBytes, DEFAULT_COALESCE_GAP_BYTES);
+    this.#idleTimeoutMs = integerOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+    this.#maxBodyBytes = integerOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
     if (options.writable) {
       this.set = (key, value, setOptions) => this.#put(key, value, setOptions);
       this.delete = (key, requestOptions) => this.#delete(key, requestOptions);
@@ -100,87 +155,120 @@ export class FetchStore implements Store {
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    const result = await this.#send("GET", key, { signal: options?.signal, missingIsUndefined: true });
-    if (!result) return undefined;
-    // On a server that ignores Range, a later ranged read of this key can use this body.
-    if (this.#ignoresRanges()) this.#bodies.set(key, result.body.slice());
-    return result.body;
+    return (await this.#getWhole(key, options?.signal, undefined))?.value;
   }
 
-  async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
+  async getRange(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined> {
     return (await this.getRangeWithSize(key, range, options))?.value;
   }
 
-  /** A ranged read that also reports the value's size, from the Content-Range total (or the whole body). */
-  async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
+  /**
+   * A ranged read that also reports the value's size (from the Content-Range
+   * total, or the whole body) and its version: the strong ETag of the reply.
+   * With `ifMatch`, the request carries `If-Match` and the reply must come
+   * from that version (412, another ETag, no ETag, or a missing key are a
+   * `PreconditionFailedError`).
+   */
+  async getRangeWithSize(key: string, range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined> {
     checkRange(key, range);
-    const empty = "suffixLength" in range ? range.suffixLength === 0 : range.length === 0;
+    const ifMatch = checkIfMatch(key, options?.ifMatch, "read");
+    const signal = options?.signal;
+    const wanted = "suffixLength" in range ? range.suffixLength : range.length;
     // HTTP cannot ask for zero bytes: only find out whether the key exists.
-    if (empty) {
-      const probed = await this.#probe(key, options?.signal);
+    if (wanted === 0) {
+      const probed = await this.#probe(key, signal, ifMatch);
       return probed && { value: new Uint8Array(0), ...probed };
     }
-    const cached = this.#cachedBody(key);
-    if (cached) return { value: sliceRange(cached, range), size: cached.byteLength };
-    const result = await this.#send("GET", key, { signal: options?.signal, headers: { Range: rangeHeader(range) }, missingIsUndefined: true });
-    if (!result) return undefined;
+    const cached = this.#cachedBody(key, ifMatch);
+    if (cached) return withVersion({ value: sliceRange(cached.value, range), size: cached.value.byteLength }, cached.version);
+    const headers: Record<string, string> = { Range: rangeHeader(range) };
+    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
+    const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(wanted) });
+    if (!result) return this.#gone(key, ifMatch);
+    const version = this.#confirmVersion(key, result, ifMatch);
     if (result.status === 206) {
       learnRangeSupport(this.#base.origin, true);
       this.#checkContentRange(key, range, result);
       const size = contentRangeTotal(result.headers.get("Content-Range"));
-      return size === undefined ? { value: result.body } : { value: result.body, size };
+      return withVersion(size === undefined ? { value: result.body } : { value: result.body, size }, version);
     }
     if (result.status === 416) {
       const size = unsatisfiedRangeSize(result.headers.get("Content-Range"));
       // 416 for a range that has bytes is a server bug (some reject suffixes longer than the value): read it all.
       if (size !== undefined && overlaps(range, size)) {
-        const whole = await this.get(key, options);
-        return whole && { value: sliceRange(whole, range), size: whole.byteLength };
+        const whole = await this.#getWhole(key, signal, ifMatch);
+        return whole && withVersion({ value: sliceRange(whole.value, range), size: whole.value.byteLength }, whole.version);
       }
-      return size === undefined ? { value: new Uint8Array(0) } : { value: new Uint8Array(0), size };
+      return withVersion(size === undefined ? { value: new Uint8Array(0) } : { value: new Uint8Array(0), size }, version);
     }
-    this.#rememberWholeBody(key, result.body);
-    return { value: sliceRange(result.body, range), size: result.body.byteLength };
+    this.#rememberWholeBody(key, result.body, version);
+    return withVersion({ value: sliceRange(result.body, range), size: result.body.byteLength }, version);
   }
 
-  /** The value and its ETag as the version. A StoreError when the server sends no ETag. */
+  /**
+   * The value and its ETag as the version. A `StoreError` when the server
+   * sends no ETag or only a weak one (`W/"..."`): a weak ETag does not promise
+   * identical bytes and never matches `If-Match`, so it is no version.
+   */
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
-    const result = await this.#send("GET", key, { signal: options?.signal, missingIsUndefined: true });
+    const result = await this.#send("GET", key, { signal: options?.signal, missingIsUndefined: true, limit: this.#wholeLimit() });
     if (!result) return undefined;
-    const version = result.headers.get("ETag");
-    if (!version) throw new StoreError(`${this.url} sent no ETag for ${JSON.stringify(key)}, so it has no version to offer.`, { key });
+    const etag = result.headers.get("ETag");
+    const version = strongEtag(result.headers);
+    if (version === undefined) {
+      const why = etag && isWeak(etag) ? "only a weak ETag (W/...), which does not promise identical bytes and never matches If-Match" : "no ETag";
+      throw new StoreError(`${this.url} sent ${why} for ${JSON.stringify(key)}, so it has no version to offer.`, { key });
+    }
     return { value: result.body, version };
   }
 
   /** From the Content-Range of a one-byte ranged GET (no HEAD, which presigned URLs often do not allow). */
   async size(key: string, options?: RequestOptions): Promise<number | undefined> {
-    const probed = await this.#probe(key, options?.signal);
+    const probed = await this.#probe(key, options?.signal, undefined);
     if (!probed) return undefined;
     return probed.size ?? (await this.get(key, options))?.byteLength;
   }
 
-  /** Whether the key exists and, when the server says, its size: a GET of its first byte. */
-  async #probe(key: string, signal: AbortSignal | undefined): Promise<{ size?: number } | undefined> {
-    const cached = this.#cachedBody(key);
-    if (cached) return { size: cached.byteLength };
-    const result = await this.#send("GET", key, { signal, headers: { Range: "bytes=0-0" }, missingIsUndefined: true });
-    if (!result) return undefined;
-    if (result.status === 416) return { size: unsatisfiedRangeSize(result.headers.get("Content-Range")) ?? 0 };
+  /** The whole value and its version (strong ETag), checked against `ifMatch` when given. */
+  async #getWhole(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<CachedBody | undefined> {
+    const headers: Record<string, string> = ifMatch === undefined ? {} : { "If-Match": ifMatch };
+    const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
+    if (!result) return this.#gone(key, ifMatch);
+    const version = this.#confirmVersion(key, result, ifMatch);
+    // On a server that ignores Range, a later ranged read of this key can use this body (a copy: the caller may change its own).
+    if (this.#ignoresRanges()) this.#bodies.set(key, result.body.slice(), version);
+    return { value: result.body, version };
+  }
+
+  /** Whether the key exists and, when the server says, its size and version: a GET of its first byte. */
+  async #probe(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<{ size?: number; version?: string } | undefined> {
+    const cached = this.#cachedBody(key, ifMatch);
+    if (cached) return withVersion({ size: cached.value.byteLength }, cached.version);
+    const headers: Record<string, string> = { Range: "bytes=0-0" };
+    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
+    const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(1) });
+    if (!result) return this.#gone(key, ifMatch);
+    const version = this.#confirmVersion(key, result, ifMatch);
+    if (result.status === 416) return withVersion({ size: unsatisfiedRangeSize(result.headers.get("Content-Range")) ?? 0 }, version);
     if (result.status === 206) {
       learnRangeSupport(this.#base.origin, true);
       this.#checkContentRange(key, { offset: 0, length: 1 }, result);
       const total = contentRangeTotal(result.headers.get("Content-Range"));
-      return total === undefined ? {} : { size: total };
+      return withVersion(total === undefined ? {} : { size: total }, version);
     }
-    this.#rememberWholeBody(key, result.body);
-    return { size: result.body.byteLength };
+    this.#rememberWholeBody(key, result.body, version);
+    return withVersion({ size: result.body.byteLength }, version);
   }
 
   async #put(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
     const headers: Record<string, string> = { "Content-Type": "application/octet-stream" };
-    if (options.ifMatch !== undefined) headers["If-Match"] = options.ifMatch;
-    if (options.ifNoneMatch !== undefined) headers["If-None-Match"] = options.ifNoneMatch;
-    const conditional = options.ifMatch !== undefined || options.ifNoneMatch !== undefined;
+    const ifMatch = checkIfMatch(key, options.ifMatch, "write");
+    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
+    if (options.ifNoneMatch !== undefined) {
+      if (options.ifNoneMatch !== "*") throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
+      headers["If-None-Match"] = options.ifNoneMatch;
+    }
+    const conditional = ifMatch !== undefined || options.ifNoneMatch !== undefined;
     try {
       // A copy: the caller may reuse its buffer while the request is in flight.
       await this.#send("PUT", key, { signal: options.signal, headers, body: value.slice(), retryNetworkErrors: !conditional });
@@ -202,19 +290,66 @@ export class FetchStore implements Store {
     return ignoresRanges(this.#base.origin);
   }
 
-  #cachedBody(key: string): Uint8Array | undefined {
-    return this.#ignoresRanges() ? this.#bodies.get(key) : undefined;
+  /**
+   * The cached whole value of `key` (servers that ignore Range). With
+   * `ifMatch`, only a body of exactly that version: its bytes are those of
+   * the version the caller planned with, so slicing it is consistent.
+   */
+  #cachedBody(key: string, ifMatch: string | undefined): CachedBody | undefined {
+    const cached = this.#ignoresRanges() ? this.#bodies.get(key) : undefined;
+    return cached && (ifMatch === undefined || cached.version === ifMatch) ? cached : undefined;
   }
 
   /** A ranged GET got the whole value: the server ignores Range. */
-  #rememberWholeBody(key: string, body: Uint8Array): void {
+  #rememberWholeBody(key: string, body: Uint8Array, version: string | undefined): void {
     learnRangeSupport(this.#base.origin, false);
-    this.#bodies.set(key, body);
+    this.#bodies.set(key, body, version);
   }
 
   #checkContentRange(key: string, range: RangeQuery, result: HttpResult): void {
     const problem = contentRangeProblem(result.headers.get("Content-Range"), range, result.body.byteLength);
-    if (problem) throw new StoreError(`Bad partial response for GET ${redactUrl(keyUrl(this.#base, key))}: ${problem}.`, { key });
+    if (problem) throw new StoreError(`Bad partial response for GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}.`, { key });
+  }
+
+  /**
+   * The reply's version (strong ETag). With `ifMatch`, it must be that
+   * version: a server that ignores If-Match (or a cache in between) would
+   * otherwise hand out bytes of another version, at offsets planned for the old one.
+   */
+  #confirmVersion(key: string, result: HttpResult, ifMatch: string | undefined): string | undefined {
+    const version = strongEtag(result.headers);
+    if (ifMatch !== undefined && version !== ifMatch) {
+      const got = version === undefined ? "no strong ETag" : `ETag ${version}`;
+      throw new PreconditionFailedError(
+        redactText(`GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the value was replaced.`, this.#secrets),
+        { key },
+      );
+    }
+    return version;
+  }
+
+  /** A missing key: undefined, or a PreconditionFailedError when a version of it was asked for. */
+  #gone(key: string, ifMatch: string | undefined): undefined {
+    if (ifMatch === undefined) return undefined;
+    throw new PreconditionFailedError(`GET ${this.#where(key)}: the key no longer exists, so it does not have the version ${ifMatch} asked for with If-Match.`, {
+      key,
+    });
+  }
+
+  #wholeLimit(): BodyLimit {
+    const bytes = this.#maxBodyBytes;
+    return () => ({ bytes, why: "maxBodyBytes allows" });
+  }
+
+  /** A 206 holds at most the range; a 200 is the whole value, up to `maxBodyBytes`. */
+  #rangeLimit(wanted: number): BodyLimit {
+    const max = this.#maxBodyBytes;
+    return (status) => (status === 206 ? { bytes: Math.min(wanted, max), why: "the range asked for" } : { bytes: max, why: "maxBodyBytes allows" });
+  }
+
+  /** The URL of `key` as messages show it, with the key. */
+  #where(key: string): string {
+    return `${redactUrl(keyUrl(this.#base, key))} (key ${JSON.stringify(key)})`;
   }
 
   /** One request with retries. Undefined when the status means "missing"; a typed error for other failures. */
@@ -224,39 +359,77 @@ export class FetchStore implements Store {
     signal?.throwIfAborted();
     const headers = new Headers(this.#headers);
     for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-    const init: RequestInit = { ...this.#init, method, headers, body: options.body ?? null, signal: signal ?? null };
     for (let retry = 0; ; retry++) {
       const canRetry = retry < this.#retry.retries;
+      // A request with a body starts its idle timer at the reply: fetch cannot tell how the upload progresses.
+      const attempt = new Attempt(options.body ? 0 : this.#idleTimeoutMs, signal);
       try {
-        const response = await this.#fetch(url, init);
-        if (options.missingIsUndefined && this.#missing.has(response.status)) {
-          await discard(response);
-          return undefined;
-        }
-        if (response.status >= 500 && canRetry) {
-          await discard(response);
-          await abortableSleep(backoffMs(retry, this.#retry), signal);
-          continue;
-        }
-        // A 416 answer to a Range is left to the caller, which knows what it asked for.
-        if (!response.ok && !(response.status === 416 && headers.has("Range"))) {
-          await discard(response);
-          throw statusError(response.status, response.statusText, method, url, key, retry);
-        }
-        return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+        const outcome = await this.#attempt(method, url, key, headers, options, attempt, canRetry, retry);
+        if (outcome !== RETRY) return outcome;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (error instanceof ZarrkitError) throw error;
-        if (!canRetry || options.retryNetworkErrors === false) {
-          // The cause may be a TypeError from fetch; the message names the URL without secrets.
-          throw new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${retry + 1} attempt(s).`, {
-            key,
-            cause: error,
-          });
-        }
-        await abortableSleep(backoffMs(retry, this.#retry), signal);
+        const failure = attempt.timedOut
+          ? new StoreTimeoutError(
+              `No bytes for ${this.#idleTimeoutMs} ms from ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${retry + 1} attempt(s).`,
+              { key },
+            )
+          : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
+            new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${retry + 1} attempt(s).`, {
+              key,
+              cause: redactError(error, this.#secrets),
+            });
+        if (!canRetry || options.retryNetworkErrors === false) throw failure;
+      } finally {
+        attempt.end();
       }
+      await abortableSleep(backoffMs(retry, this.#retry), signal);
     }
+  }
+
+  /** One attempt: the result, RETRY for a 5xx worth retrying, a typed error for other failures. */
+  async #attempt(
+    method: string,
+    url: URL,
+    key: string,
+    headers: Headers,
+    options: SendOptions,
+    attempt: Attempt,
+    canRetry: boolean,
+    retry: number,
+  ): Promise<HttpResult | undefined | typeof RETRY> {
+    const init: RequestInit = { ...this.#init, method, headers, body: options.body ?? null, signal: attempt.signal };
+    const response = await untilAborted(this.#fetch(url, init), attempt.signal);
+    attempt.touch();
+    if (options.missingIsUndefined && this.#missing.has(response.status)) {
+      await discard(response);
+      return undefined;
+    }
+    if (response.status >= 500 && canRetry) {
+      await discard(response);
+      return RETRY;
+    }
+    // A 416 answer to a Range is left to the caller, which knows what it asked for.
+    const unsatisfied = response.status === 416 && headers.has("Range");
+    if (!response.ok && !unsatisfied) {
+      await discard(response);
+      throw statusError(response.status, redactText(response.statusText, this.#secrets), method, url, key, retry);
+    }
+    if (!options.limit || unsatisfied) {
+      await discard(response);
+      return { status: response.status, headers: response.headers, body: new Uint8Array(0) };
+    }
+    const { bytes, why } = options.limit(response.status);
+    const body = await readBody(response, {
+      limit: bytes,
+      attempt,
+      tooLarge: (detail) =>
+        new ResponseTooLargeError(
+          `The reply to ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
+          { key },
+        ),
+    });
+    return { status: response.status, headers: response.headers, body };
   }
 }
 
@@ -265,7 +438,35 @@ async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => {});
 }
 
+/** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
+function withVersion<T extends object>(value: T, version: string | undefined): T & { version?: string } {
+  return version === undefined ? value : { ...value, version };
+}
+
+/** A non-negative integer option, or its default. */
+function integerOption(name: string, value: number | undefined, fallback: number): number {
+  const n = value ?? fallback;
+  if (!(Number.isSafeInteger(n) && n >= 0)) {
+    throw new StoreError(`FetchStore option ${name} must be a non-negative integer, got ${JSON.stringify(n) ?? String(n)}.`);
+  }
+  return n;
+}
+
+/** `ifMatch` when given: a version token that can go in an If-Match header. */
+function checkIfMatch(key: string, ifMatch: unknown, operation: "read" | "write"): string | undefined {
+  if (ifMatch === undefined) return undefined;
+  const valid = typeof ifMatch === "string" && ifMatch !== "" && !/[\0\r\n]/.test(ifMatch) && (operation === "write" || ifMatch !== "*");
+  if (!valid) {
+    const what = operation === "read" ? "a version reported by getRangeWithSize or getVersioned" : "a version reported by getVersioned";
+    throw new StoreError(`ifMatch for ${JSON.stringify(key)} must be ${what}.`, { key });
+  }
+  return ifMatch;
+}
+
 function checkRange(key: string, range: RangeQuery): void {
+  if (typeof range !== "object" || range === null) {
+    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: { offset, length } or { suffixLength }.`, { key });
+  }
   const counts = "suffixLength" in range ? [range.suffixLength] : [range.offset, range.length];
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) {
     throw new StoreError(`Invalid range ${JSON.stringify(range)} for ${JSON.stringify(key)}: offsets and lengths are non-negative integers.`, { key });

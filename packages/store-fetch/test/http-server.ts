@@ -48,8 +48,10 @@ export interface FileServerOptions {
   ranges?: boolean;
   /** Accept PUT and DELETE, honouring If-Match and If-None-Match. */
   writable?: boolean;
-  /** Send ETags (default true). */
-  etags?: boolean;
+  /** Send ETags (default true), or weak ones (`W/"v1"`). */
+  etags?: boolean | "weak";
+  /** Honour If-Match on GET (default true, when sending ETags): 412 unless the value has that ETag. */
+  ifMatchOnGet?: boolean;
 }
 
 export interface FileServer {
@@ -79,13 +81,19 @@ export function fileServer(options: FileServerOptions = {}): FileServer {
       if (!path.startsWith("/store/")) return send(res, 404);
       const key = path.slice("/store/".length).split("/").map(decodeURIComponent).join("/");
       const value = values.get(key);
-      const etag = value && options.etags !== false ? `"v${versions.get(key)}"` : undefined;
+      const { etags, ifMatchOnGet } = server.options;
+      const etag = value && etags !== false ? `${etags === "weak" ? "W/" : ""}"v${versions.get(key)}"` : undefined;
       if (req.method === "GET") {
+        // Preconditions before Range (RFC 9110 13.2.2); If-Match compares strongly, so a weak ETag never matches.
+        const ifMatch = req.headers["if-match"];
+        if (ifMatch !== undefined && etags !== false && ifMatchOnGet !== false && (etag === undefined || etag.startsWith("W/") || ifMatch !== etag)) {
+          return send(res, 412);
+        }
         if (!value) return send(res, 404);
         const headers: Record<string, string> = etag ? { ETag: etag } : {};
         if (server.options.ranges === false || !req.headers.range) return send(res, 200, value, headers);
         const range = parseRange(req.headers.range, value.length);
-        if (!range) return send(res, 416, undefined, { "Content-Range": `bytes */${value.length}` });
+        if (!range) return send(res, 416, undefined, { ...headers, "Content-Range": `bytes */${value.length}` });
         const [first, last] = range;
         return send(res, 206, value.subarray(first, last + 1), { ...headers, "Content-Range": `bytes ${first}-${last}/${value.length}` });
       }

@@ -1,6 +1,6 @@
 import { StoreError } from "@zarrkit/registry";
 import { afterEach, describe, expect, it } from "vitest";
-import { FetchStore } from "../src/index.js";
+import { FetchStore, ResponseTooLargeError } from "../src/index.js";
 import { type FileServer, fileServer, send, startServer, type TestServer } from "./http-server.js";
 
 const sequence = (n: number) => Uint8Array.from({ length: n }, (_, i) => i & 0xff);
@@ -142,7 +142,6 @@ describe("Content-Range validation", () => {
 
   it.each([
     ["a different start", "bytes 0-19/100", 20],
-    ["more bytes than asked", "bytes 10-39/100", 30],
     ["a short answer that is not the end of the value", "bytes 10-19/100", 10],
     ["a body of another length", "bytes 10-29/100", 5],
     ["no header", undefined, 20],
@@ -153,6 +152,13 @@ describe("Content-Range validation", () => {
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).message).toMatch(/Bad partial response for GET http:\/\/127\.0\.0\.1:\d+\/store\/k/);
     expect((error as StoreError).key).toBe("k");
+  });
+
+  it("stops at the bytes asked for: a longer 206 is a ResponseTooLargeError before its Content-Range is looked at", async () => {
+    const store = await partialServer("bytes 10-39/100", new Uint8Array(30));
+    const error = await store.getRange("k", { offset: 10, length: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ key: "k", code: "RESPONSE_TOO_LARGE" });
   });
 
   it("accepts a window clipped at the end of the value, and an unknown total", async () => {
