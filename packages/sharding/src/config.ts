@@ -1,4 +1,8 @@
-import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError } from "@zarrkit/core";
+import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError, UnsupportedError } from "@zarrkit/core";
+import { EMPTY_ENTRY } from "./shard-index.js";
+
+/** Inner chunks per shard zarrkit reads: 2^26, an index of 1 GiB. */
+const MAX_INNER_CHUNKS = 2 ** 26;
 
 export type IndexLocation = "start" | "end";
 
@@ -16,8 +20,6 @@ export interface ShardLayout {
   index: CodecPipeline;
   configuration: Record<string, unknown>;
 }
-
-const EMPTY = 2n ** 64n - 1n;
 
 export async function parseShardingConfig(configuration: Record<string, unknown>, ctx: CodecCreateContext): Promise<ShardLayout> {
   const base = `${ctx.field}.configuration`;
@@ -50,8 +52,15 @@ export async function parseShardingConfig(configuration: Record<string, unknown>
   if (!Array.isArray(configuration.index_codecs)) fail("index_codecs", "is required and must be a list of codecs");
   const gridShape = shardShape.map((n, d) => n / inner[d]!);
   const chunkCount = gridShape.reduce((a, b) => a * b, 1);
+  if (chunkCount > MAX_INNER_CHUNKS) {
+    // The index alone (16 bytes per inner chunk) would be more than a reader can hold.
+    throw new UnsupportedError(
+      `${base}.chunk_shape [${inner.join(", ")}] makes ${chunkCount} inner chunks per shard [${shardShape.join(", ")}], an index of ${chunkCount * 16} bytes; zarrkit reads shards of at most ${MAX_INNER_CHUNKS} inner chunks (a 1 GiB index)`,
+      { field: `${base}.chunk_shape` },
+    );
+  }
   const innerSpec: ChunkSpec = { shape: inner, dataType: ctx.spec.dataType, fillValue: ctx.spec.fillValue };
-  const indexSpec: ChunkSpec = { shape: [...gridShape, 2], dataType: dataType("uint64"), fillValue: EMPTY };
+  const indexSpec: ChunkSpec = { shape: [...gridShape, 2], dataType: dataType("uint64"), fillValue: EMPTY_ENTRY };
   const [innerPipeline, indexPipeline] = await Promise.all([
     CodecPipeline.create(configuration.codecs, innerSpec, ctx.allOptions, `${base}.codecs`),
     CodecPipeline.create(configuration.index_codecs, indexSpec, ctx.allOptions, `${base}.index_codecs`),

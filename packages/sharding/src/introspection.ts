@@ -1,4 +1,4 @@
-import { type Selection, storedValue, type ZarrArray } from "@zarrkit/core";
+import { type Selection, storedValue, UnsupportedError, type ZarrArray } from "@zarrkit/core";
 import type { ShardLayout } from "./config.js";
 import type { ShardIndex } from "./shard-index.js";
 import { innerChunkCoords } from "./shard-index.js";
@@ -18,11 +18,15 @@ export interface ShardDescription {
 
 async function shardingCodecAt(array: ZarrArray, coords: readonly number[]): Promise<ShardingCodec> {
   const pipeline = await array.pipelineFor(array.chunkSpec(coords).shape);
+  // Loaded here, not imported above: the codec's code loads only once a sharded array is used.
+  const { ShardingCodec } = await import("./sharding-codec.js");
   const codec = pipeline.arrayToBytes;
-  if (codec.name !== "sharding_indexed") {
-    throw new TypeError(`Array ${JSON.stringify(array.path)} is not sharded (its array->bytes codec is ${codec.name})`);
+  if (!(codec instanceof ShardingCodec)) {
+    throw new UnsupportedError(`Array ${JSON.stringify(array.path)} is not sharded (its array->bytes codec is ${codec.name})`, {
+      field: "codecs",
+    });
   }
-  return codec as ShardingCodec;
+  return codec;
 }
 
 function entries(layout: ShardLayout, index: ShardIndex): InnerChunkEntry[] {

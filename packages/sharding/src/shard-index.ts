@@ -1,7 +1,8 @@
 import { CorruptDataError } from "@zarrkit/core";
 import type { ShardLayout } from "./config.js";
 
-const EMPTY = 2n ** 64n - 1n;
+/** The offset and nbytes of an empty inner chunk's index entry. */
+export const EMPTY_ENTRY = 2n ** 64n - 1n;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Offsets and lengths of each inner chunk, in C order of the inner chunk grid; -1 marks an empty chunk. */
@@ -46,8 +47,8 @@ export async function decodeIndex(layout: ShardLayout, bytes: Uint8Array, key: s
   for (let i = 0; i < layout.chunkCount; i++) {
     const offset = raw[2 * i]!;
     const length = raw[2 * i + 1]!;
-    if (offset === EMPTY && length === EMPTY) continue;
-    if (offset === EMPTY || length === EMPTY) {
+    if (offset === EMPTY_ENTRY && length === EMPTY_ENTRY) continue;
+    if (offset === EMPTY_ENTRY || length === EMPTY_ENTRY) {
       throw new CorruptDataError(`The index entry of ${where(i)} is half empty (offset ${offset}, nbytes ${length})`, { key });
     }
     if (offset > MAX_SAFE || length > MAX_SAFE || offset + length > MAX_SAFE) {
@@ -85,8 +86,8 @@ export async function encodeIndex(layout: ShardLayout, index: ShardIndex, key: s
   const raw = new BigUint64Array(layout.chunkCount * 2);
   for (let i = 0; i < layout.chunkCount; i++) {
     const empty = index.offsets[i]! < 0;
-    raw[2 * i] = empty ? EMPTY : BigInt(index.offsets[i]!);
-    raw[2 * i + 1] = empty ? EMPTY : BigInt(index.lengths[i]!);
+    raw[2 * i] = empty ? EMPTY_ENTRY : BigInt(index.offsets[i]!);
+    raw[2 * i + 1] = empty ? EMPTY_ENTRY : BigInt(index.lengths[i]!);
   }
   return layout.index.encode({ data: raw, shape: [...layout.gridShape, 2] }, { key: `${key} (index)` });
 }

@@ -1,4 +1,4 @@
-import { openArray, slice } from "@zarrkit/core";
+import { openArray, slice, UnsupportedError } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { describeShard, plannedReads } from "../src/index.js";
 import { BYTES, counted, createArray, iota, MemoryStore } from "./helpers.js";
@@ -119,5 +119,11 @@ describe("partial reads and request counts", () => {
     expect(d.exists).toBe(true);
     expect(d.chunks.filter((c) => !("empty" in c))).toEqual([{ coords: [0, 0], offset: 0, nbytes: 16 }]);
     expect((await describeShard(arr, [1, 1])).exists).toBe(false);
+  });
+
+  it("introspecting an unsharded array is an UnsupportedError naming the array", async () => {
+    const arr = await createArray(new MemoryStore(), "plain", { shape: [4], dataType: "uint8", chunkShape: [2] });
+    await expect(describeShard(arr, [0])).rejects.toThrow(UnsupportedError);
+    await expect(plannedReads(arr)).rejects.toThrow(/"plain" is not sharded/);
   });
 });

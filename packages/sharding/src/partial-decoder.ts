@@ -1,0 +1,146 @@
+import {
+  type ArrayRegion,
+  blockSlices,
+  bytesValue,
+  type ChunkSpec,
+  type CodecContext,
+  CorruptDataError,
+  dataType,
+  fillSelection,
+  forEachConcurrent,
+  PreconditionFailedError,
+  type StoredValue,
+} from "@zarrkit/core";
+import { type CoalescedRange, coalesceRanges, type Wanted } from "./coalesce.js";
+import type { ShardLayout } from "./config.js";
+import { type InnerPart, innerKey, partTarget } from "./inner-parts.js";
+import { coalescingFor, type ResolvedShardingOptions } from "./options.js";
+import { decodeIndex, innerChunkCoords, type ShardIndex } from "./shard-index.js";
+import { windowValue } from "./window-value.js";
+
+/** A decoded shard index with what the store said of the shard it was read from. */
+export interface IndexEntry {
+  index: ShardIndex;
+  /** The shard's version: reads planned from this index are conditioned on it. Undefined when the store keeps none. */
+  version: string | undefined;
+  /** Size of the shard, when the index read reported it. */
+  size: number | undefined;
+}
+
+/** Read and check the index of a stored shard; undefined when the shard does not exist. */
+export async function fetchIndex(layout: ShardLayout, value: StoredValue, ctx: CodecContext): Promise<IndexEntry | undefined> {
+  const { indexSize, indexLocation } = layout;
+  const range = indexLocation === "end" ? { suffixLength: indexSize } : { offset: 0, length: indexSize };
+  if (value.getRangeWithSize) {
+    // Knowing the shard's size lets every entry be checked against its end, including entries pointing into a trailing index.
+    const sized = await value.getRangeWithSize(range, { signal: ctx.signal });
+    if (!sized) return undefined;
+    return { index: await decodeIndex(layout, sized.value, ctx.key, sized.size), version: sized.version, size: sized.size };
+  }
+  const bytes = await value.getRange!(range, { signal: ctx.signal });
+  return bytes && { index: await decodeIndex(layout, bytes, ctx.key), version: undefined, size: undefined };
+}
+
+/** What reading some inner chunks of a shard takes, planned from its index. */
+export interface ReadPlan {
+  /** Empty inner chunks: the fill value, nothing to read. */
+  empty: InnerPart[];
+  /** Parts of nested shards, each read through a window of ours. */
+  nested: { part: InnerPart; offset: number; length: number }[];
+  /** Coalesced byte ranges and the inner chunks each holds. */
+  ranges: CoalescedRange<InnerPart>[];
+}
+
+/**
+ * One shard seen through one decoded index: plans the byte ranges a read
+ * needs, then reads them, every read conditioned on the version the index
+ * came from. When the shard has changed since, a read fails with
+ * `PreconditionFailedError` and the caller plans again from a fresh index.
+ */
+export class ShardPartialDecoder {
+  constructor(
+    private readonly layout: ShardLayout,
+    private readonly options: ResolvedShardingOptions,
+    private readonly value: StoredValue,
+    readonly entry: IndexEntry,
+  ) {}
+
+  plan(parts: Iterable<InnerPart>): ReadPlan {
+    const { index } = this.entry;
+    const plan: ReadPlan = { empty: [], nested: [], ranges: [] };
+    const wanted: Wanted<InnerPart>[] = [];
+    for (const part of parts) {
+      const offset = index.offsets[part.linear]!;
+      const length = index.lengths[part.linear]!;
+      if (offset < 0) plan.empty.push(part);
+      else if (!part.full && this.layout.inner.decodesPartially) plan.nested.push({ part, offset, length });
+      else wanted.push({ offset, length, item: part });
+    }
+    const { maxGap, maxRequest } = coalescingFor(this.options, this.value);
+    plan.ranges = coalesceRanges(wanted, maxGap, maxRequest);
+    return plan;
+  }
+
+  /** The coalesced byte ranges holding every stored inner chunk of `parts`, nested shards whole: what `plannedReads` reports. */
+  byteRanges(parts: Iterable<InnerPart>): { offset: number; length: number }[] {
+    const { index } = this.entry;
+    const wanted: Wanted<undefined>[] = [];
+    for (const part of parts) {
+      if (index.offsets[part.linear]! >= 0) wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]!, item: undefined });
+    }
+    const { maxGap, maxRequest } = coalescingFor(this.options, this.value);
+    return coalesceRanges(wanted, maxGap, maxRequest).map(({ offset, length }) => ({ offset, length }));
+  }
+
+  async read(plan: ReadPlan, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
+    const { version } = this.entry;
+    for (const part of plan.empty) fillPart(part, out, spec);
+    const tasks = plan.nested.map(({ part, offset, length }) => {
+      // A nested shard: let it read just what it needs from inside ours.
+      const inner = windowValue(this.value, innerKey(ctx.key, part), offset, length, version);
+      return this.layout.inner.decodeInto(inner, part.local, partTarget(part, out), { ...ctx, key: inner.key });
+    });
+    const options = { signal: ctx.signal, ...(version !== undefined && { ifMatch: version }) };
+    tasks.push(
+      forEachConcurrent(plan.ranges, this.options.concurrency, async (range) => {
+        const bytes = await this.value.getRange!({ offset: range.offset, length: range.length }, options);
+        if (bytes === undefined) {
+          // Deleted since the index was read: plan again from whatever is there now.
+          throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
+        }
+        await Promise.all(
+          range.members.map((m) => {
+            const slice = bytes.subarray(m.offset - range.offset, m.offset - range.offset + m.length);
+            if (slice.length !== m.length) throw pastEnd(this.layout, ctx.key, m.item, m.offset, m.length);
+            return decodePart(this.layout, slice, m.item, out, ctx);
+          }),
+        );
+      }),
+    );
+    await settleAll(tasks);
+  }
+}
+
+/** Decode one inner chunk's stored bytes into its place in `out`. */
+export function decodePart(layout: ShardLayout, bytes: Uint8Array, part: InnerPart, out: ArrayRegion, ctx: CodecContext): Promise<void> {
+  const key = innerKey(ctx.key, part);
+  return layout.inner.decodeInto(bytesValue(key, bytes), part.local, partTarget(part, out), { ...ctx, key });
+}
+
+export function fillPart(part: InnerPart, out: ArrayRegion, spec: ChunkSpec): void {
+  fillSelection(out.chunk, blockSlices(partTarget(part, out).offset, part.counts), spec.fillValue, dataType(spec.dataType.name));
+}
+
+function pastEnd(layout: ShardLayout, key: string, part: InnerPart, offset: number, length: number): CorruptDataError {
+  return new CorruptDataError(
+    `Inner chunk [${innerChunkCoords(layout, part.linear).join(", ")}] of shard ${key} (bytes [${offset}, ${offset + length})) extends past the end of the shard`,
+    { key },
+  );
+}
+
+/** Wait for every task, then throw the first failure: no read is left running when the caller plans again. */
+async function settleAll(tasks: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(tasks);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
