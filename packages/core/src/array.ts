@@ -22,7 +22,7 @@ import { encodeJson } from "./metadata/json.js";
 import { type ArrayMetadata, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
 import { childPath, metadataKey } from "./node-path.js";
 import { type CodecOptions, CodecPipeline, withDecodeLimit } from "./pipeline.js";
-import { cartesian, type DimChunkPart, dimensionParts, normalizeSelection, product, type Selection } from "./selection.js";
+import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
 import { type CodecWorkerSetting, withWorkerSetting } from "./workers/settings.js";
 
@@ -59,8 +59,12 @@ export type NdArray = Chunk;
 /** Decoded bytes of chunks a read or write keeps in flight by default (see `ArrayOptions.concurrency`). */
 const BYTES_IN_FLIGHT = 32 * 2 ** 20;
 
-/** Largest selection `get` will allocate; beyond it, read in parts. */
+/** Largest selection `get` will allocate, in typed-array slots (portable across engines); beyond it, read in parts. */
 const MAX_SELECTION_SLOTS = 2 ** 31 - 1;
+/** ... and in bytes: the largest ArrayBuffer Node 20 (V8) allocates. */
+const MAX_SELECTION_BYTES = 2 ** 32;
+/** ... and in elements of a `string` selection, a JS array of references the heap must hold (8 bytes each). */
+const MAX_STRING_SELECTION = 2 ** 27;
 
 export class ZarrArray {
   private readonly pipelines = new Map<string, Promise<CodecPipeline>>();
@@ -184,26 +188,47 @@ export class ZarrArray {
     return Math.min(16, Math.max(2, Math.floor(BYTES_IN_FLIGHT / chunkBytes)));
   }
 
-  /** For each chunk a selection touches: its coordinates and the per-dimension parts. */
+  /**
+   * For each chunk a selection touches: its coordinates and the per-dimension
+   * parts, computed as they are consumed (nothing per chunk is held up front).
+   */
   chunksOf(selection?: Selection | null): { parts: Generator<DimChunkPart[]>; counts: number[]; dropped: boolean[] } {
     const { metadata, grid } = this.parsed;
     const sel = normalizeSelection(selection, metadata.shape);
-    const perDim = sel.slices.map((s, d) => dimensionParts(s, grid.dims[d]!));
+    const perDim = sel.slices.map((s, d) => dimensionPartsOf(s, grid.dims[d]!));
     return { parts: cartesian(perDim), counts: sel.counts, dropped: sel.dropped };
+  }
+
+  /** Storage for a selection of `counts`, refused before anything is read when it cannot be held in one array. */
+  private allocateSelection(counts: number[], dropped: boolean[]): ArrayData {
+    const type = this.parsed.dataType;
+    const elements = product(counts);
+    const slots = elements * type.lanes;
+    const bytes = elements * (type.byteSize ?? 8);
+    const shape = counts.filter((_, d) => !dropped[d]);
+    const refuse = (why: string, cause?: unknown): never => {
+      throw new InvalidSelectionError(
+        `Selection of shape [${shape.join(", ")}] (${elements} elements of ${type.name}) is too large to hold in one array: ${why}; read it in parts`,
+        { field: "selection", ...(cause !== undefined && { cause }) },
+      );
+    };
+    if (slots > MAX_SELECTION_SLOTS) refuse(`${slots} slots, more than ${MAX_SELECTION_SLOTS}`);
+    if (bytes > MAX_SELECTION_BYTES) refuse(`${bytes} bytes, more than ${MAX_SELECTION_BYTES}`);
+    if (type.byteSize === undefined && elements > MAX_STRING_SELECTION) refuse(`more than ${MAX_STRING_SELECTION} strings`);
+    try {
+      return type.allocate(elements);
+    } catch (cause) {
+      // The engine could not find the memory (RangeError: Array buffer allocation failed).
+      return refuse(`allocating ${bytes} bytes failed`, cause);
+    }
   }
 
   /** Read a selection (default: everything) into a new C-order array. Integer indices drop their dimension. */
   async get(selection?: Selection | null, options: RequestOptions = {}): Promise<NdArray> {
     const grid = this.parsed.grid;
+    // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
-    const type = this.parsed.dataType;
-    const slots = product(counts) * type.lanes;
-    if (slots > MAX_SELECTION_SLOTS) {
-      throw new InvalidSelectionError(
-        `Selection of shape [${counts.join(", ")}] is too large to hold in one array (${slots} slots); read it in parts`,
-      );
-    }
-    const out: Chunk = { data: type.allocate(product(counts)), shape: counts };
+    const out: Chunk = { data: this.allocateSelection(counts, dropped), shape: counts };
     await forEachConcurrent(parts, this.chunksInFlight(), async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);
       const key = this.chunkKey(coords);
@@ -342,7 +367,7 @@ export class ZarrArray {
 
 /** Grid coordinates inside `before` but outside `after`, each once: dimension d's slab takes the dimensions before it inside both. */
 function* coordsOutside(before: readonly number[], after: readonly number[]): Generator<number[]> {
-  const range = (start: number, stop: number) => Array.from({ length: Math.max(0, stop - start) }, (_, i) => start + i);
+  // Ranges are re-iterables, never arrays: a dimension of 2^27 chunks costs nothing until walked.
   for (let d = 0; d < before.length; d++) {
     if (after[d]! >= before[d]!) continue;
     yield* cartesian(before.map((n, e) => (e < d ? range(0, Math.min(n, after[e]!)) : e === d ? range(after[d]!, n) : range(0, n))));

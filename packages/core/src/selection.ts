@@ -91,9 +91,23 @@ export interface DimChunking {
   readonly maxChunkLength: number;
 }
 
+/** Every part of `sel` along one dimension, in order (see `dimensionPartsOf` for a lazy form). */
 export function dimensionParts(sel: DimSlice, chunking: DimChunking): DimChunkPart[] {
-  const parts: DimChunkPart[] = [];
-  if (sel.stop <= sel.start) return parts;
+  return [...walkParts(sel, chunking)];
+}
+
+/**
+ * The parts of `sel` along one dimension, computed as they are iterated and
+ * again on every iteration: nothing proportional to the number of chunks is
+ * held, so `cartesian` over these walks the chunks of a dimension of 2^33
+ * elements without an array of 2^27 parts.
+ */
+export function dimensionPartsOf(sel: DimSlice, chunking: DimChunking): Iterable<DimChunkPart> {
+  return { [Symbol.iterator]: () => walkParts(sel, chunking) };
+}
+
+function* walkParts(sel: DimSlice, chunking: DimChunking): Generator<DimChunkPart> {
+  if (sel.stop <= sel.start) return;
   let next = sel.start;
   let outOffset = 0;
   while (next < sel.stop) {
@@ -101,32 +115,58 @@ export function dimensionParts(sel: DimSlice, chunking: DimChunking): DimChunkPa
     const chunkStart = chunking.chunkStart(chunkIndex);
     const chunkEnd = Math.min(chunkStart + chunking.chunkLength(chunkIndex), sel.stop);
     const count = Math.ceil((chunkEnd - next) / sel.step);
-    parts.push({
+    yield {
       chunkIndex,
       local: { start: next - chunkStart, stop: next - chunkStart + (count - 1) * sel.step + 1, step: sel.step },
       outOffset,
       count,
-    });
+    };
     outOffset += count;
     next += count * sel.step;
   }
-  return parts;
 }
 
-/** Every combination of per-dimension parts (the chunks a selection touches), in C order. */
-export function* cartesian<T>(lists: readonly (readonly T[])[]): Generator<T[]> {
-  if (lists.some((l) => l.length === 0)) return;
-  const idx = new Array<number>(lists.length).fill(0);
-  while (true) {
-    yield lists.map((l, d) => l[idx[d]!]!);
-    let d = lists.length - 1;
-    while (d >= 0) {
-      idx[d]!++;
-      if (idx[d]! < lists[d]!.length) break;
-      idx[d] = 0;
+/** The integers start, start+1, ... below stop, as a re-iterable that holds none of them. */
+export function range(start: number, stop: number): Iterable<number> {
+  return {
+    *[Symbol.iterator]() {
+      for (let i = start; i < stop; i++) yield i;
+    },
+  };
+}
+
+/**
+ * Every combination of per-dimension items (the chunks a selection touches),
+ * in C order. Lists are arrays or re-iterables (each inner list is iterated
+ * once per combination of the outer ones, as `dimensionPartsOf` and `range`
+ * allow), so only one item per dimension is held at a time. Each combination
+ * is a new array.
+ */
+export function* cartesian<T>(lists: readonly Iterable<T>[]): Generator<T[]> {
+  const rank = lists.length;
+  // An empty dimension means no combinations: stop before walking the others.
+  if (lists.some((l) => l[Symbol.iterator]().next().done)) return;
+  if (rank === 0) {
+    yield [];
+    return;
+  }
+  const iterators = new Array<Iterator<T>>(rank);
+  const current = new Array<T>(rank);
+  let d = 0;
+  iterators[0] = lists[0]![Symbol.iterator]();
+  while (d >= 0) {
+    const next = iterators[d]!.next();
+    if (next.done) {
       d--;
+      continue;
     }
-    if (d < 0) return;
+    current[d] = next.value;
+    if (d === rank - 1) {
+      yield current.slice();
+    } else {
+      d++;
+      iterators[d] = lists[d]![Symbol.iterator]();
+    }
   }
 }
 
