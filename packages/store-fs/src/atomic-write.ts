@@ -1,31 +1,62 @@
 import { randomBytes } from "node:crypto";
-import type { BigIntStats } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { openCreating, writeAt } from "./file-io.js";
+import { type BigIntStats, constants } from "node:fs";
+import { type FileHandle, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { writeAt } from "./file-io.js";
 import { TEMP_PREFIX } from "./keys.js";
+import type { PathGuard } from "./paths.js";
 import { advanceMtime } from "./version.js";
 
 /**
- * Replace the file at `path` with `value`: write a temporary file in the same
- * directory, fsync it, then rename it over the target. Readers (and a crash)
- * see the old value or the new one, never a torn mix. On failure the
- * temporary file is removed and the old value is untouched.
+ * A whole-value replacement in two steps: `prepare` writes the new value to a
+ * temporary file in the target's directory and fsyncs it (the slow part, done
+ * before any lock is taken); `commit` renames it over the target, so readers
+ * (and a crash) see the old value or the new one, never a torn mix. On
+ * failure, or with `discard`, the temporary file is removed and the old value
+ * is untouched.
  */
-export async function writeFileAtomically(path: string, value: Uint8Array, previous: BigIntStats | undefined): Promise<void> {
-  const temp = join(dirname(path), TEMP_PREFIX + randomBytes(12).toString("hex"));
-  const file = await openCreating(temp, "wx");
-  try {
+export class PreparedWrite {
+  readonly #temp: string;
+  #file: FileHandle | undefined;
+
+  private constructor(temp: string, file: FileHandle) {
+    this.#temp = temp;
+    this.#file = file;
+  }
+
+  static async prepare(guard: PathGuard, dir: string, key: string, value: Uint8Array): Promise<PreparedWrite> {
+    const temp = join(dir, TEMP_PREFIX + randomBytes(12).toString("hex"));
+    const file = await guard.open(temp, key, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
+    const prepared = new PreparedWrite(temp, file);
     try {
       await writeAt(file, value, 0);
-      await advanceMtime(file, previous);
       await file.sync();
-    } finally {
-      await file.close();
+    } catch (error) {
+      await prepared.discard();
+      throw error;
     }
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => {}); // best effort: the original error matters more
-    throw error;
+    return prepared;
+  }
+
+  /** Rename over `path`, whose current state is `previous` (the new value gets a later mtime, hence a new version). */
+  async commit(path: string, previous: BigIntStats | undefined): Promise<void> {
+    try {
+      const file = this.#file!;
+      await advanceMtime(file, previous);
+      this.#file = undefined;
+      await file.close();
+      await rename(this.#temp, path);
+    } catch (error) {
+      await this.discard();
+      throw error;
+    }
+  }
+
+  /** Remove the temporary file (best effort: an error that led here matters more). */
+  async discard(): Promise<void> {
+    const file = this.#file;
+    this.#file = undefined;
+    await file?.close().catch(() => {});
+    await rm(this.#temp, { force: true }).catch(() => {});
   }
 }

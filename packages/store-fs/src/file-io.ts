@@ -23,24 +23,31 @@ export async function fileStats(path: string): Promise<BigIntStats | undefined> 
   }
 }
 
-/** Read `length` bytes at `position` with positioned reads; fewer if the file ends first. */
+/**
+ * The most one read or write call asks of the OS. Node aborts the whole
+ * process (`Assertion failed: args[3]->IsInt32()`) when one fs read asks for
+ * 2 GiB or more, so larger transfers go in pieces of this size.
+ */
+export const MAX_IO_PIECE = 2 ** 30;
+
+/** Read `length` bytes at `position` with positioned reads (at most MAX_IO_PIECE each); fewer if the file ends first. */
 export async function readAt(file: FileHandle, position: number, length: number): Promise<Uint8Array> {
   const out = new Uint8Array(length);
   let filled = 0;
   while (filled < length) {
-    const { bytesRead } = await file.read(out, filled, length - filled, position + filled);
+    const { bytesRead } = await file.read(out, filled, Math.min(length - filled, MAX_IO_PIECE), position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
   return filled === length ? out : out.slice(0, filled);
 }
 
-/** Write all of `bytes` at `position` (null: at the end of a file opened for appending). */
+/** Write all of `bytes` at `position` (null: at the end of a file opened for appending), at most MAX_IO_PIECE per call. */
 export async function writeAt(file: FileHandle, bytes: Uint8Array, position: number | null): Promise<void> {
   let written = 0;
   while (written < bytes.length) {
     const at = position === null ? null : position + written;
-    const result = await file.write(bytes, written, bytes.length - written, at);
+    const result = await file.write(bytes, written, Math.min(bytes.length - written, MAX_IO_PIECE), at);
     written += result.bytesWritten;
   }
 }

@@ -1,12 +1,15 @@
 import type { BigIntStats } from "node:fs";
-import { type FileHandle, open, rmdir, stat, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
-  rangeBounds,
+  type ReadOptions,
   type RequestOptions,
+  rangeBounds,
   type SetOptions,
   type SizedValue,
   type Store,
@@ -14,42 +17,98 @@ import {
   type VersionedValue,
   ZarrkitError,
 } from "@zarrkit/registry";
-import { writeFileAtomically } from "./atomic-write.js";
-import { errorCode, fileStats, isMissing, openCreating, readAt, writeAt } from "./file-io.js";
+import { PreparedWrite } from "./atomic-write.js";
+import { errorCode, isMissing, readAt, writeAt } from "./file-io.js";
+import { type Acquired, acquireLock, type HeldLock, type LockSettings, lockPathOf } from "./file-lock.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { keyPath, prefixLocation } from "./keys.js";
+import { PathGuard } from "./paths.js";
 import { advanceMtime, versionOf } from "./version.js";
 import { keyEntries, walkKeys } from "./walk.js";
 
 export interface FileSystemStoreOptions {
   /** Remove the directories a delete leaves empty, up to (not including) the root. Default: true. */
   removeEmptyDirectories?: boolean;
+  /**
+   * Follow symbolic links found under the root, as long as they lead to a
+   * place inside the root (links leading outside are always refused).
+   * Default: false, every symbolic link under the root is refused.
+   */
+  followSymlinks?: boolean;
+  /**
+   * The most bytes one read may return (`get`, `getVersioned`, a range). A
+   * larger read is a StoreError naming the key and the size, raised before
+   * anything is allocated. Default 2 GiB - 1: every read that Node could ever
+   * do in one call still works, and a read of a larger value, which used to
+   * abort the whole process, is an error unless the caller opts in (larger
+   * reads are done in pieces of 1 GiB).
+   */
+  maxReadBytes?: number;
+  /**
+   * How long a lock held by a process on another machine (or one whose owner
+   * cannot be read) must stay unchanged before it counts as stale and is
+   * broken. Holders refresh their lock every staleLockMs / 4. Locks of dead
+   * processes on this machine are broken at once. Default 30 000.
+   */
+  staleLockMs?: number;
 }
+
+const DEFAULT_MAX_READ_BYTES = 2 ** 31 - 1;
+const DEFAULT_STALE_LOCK_MS = 30_000;
+/** Windows up to this length are read without a stat (allocating the requested length); longer ones are clipped to the file first. */
+const FAST_RANGE_BYTES = 16 * 2 ** 20;
+const READ = constants.O_RDONLY;
+/** Lock files cannot be created here: reads that would take the lock only wait for other holders. */
+const readOnlyCodes = new Set(["EACCES", "EROFS", "EPERM"]);
 
 // Module-wide and keyed by absolute path, so stores sharing a root in this process also share locks.
 const fileLocks = new KeyedLock();
 
+interface LockState {
+  /** Another holder (in this process or another) had the key's lock first. */
+  waited: boolean;
+  /** A dead holder's torn write was undone. */
+  undid: boolean;
+}
+
 /**
- * A store over a directory: key "a/b/c" is the file <root>/a/b/c. Whole-value
- * writes are atomic (temporary file + fsync + rename). Conditional writes,
- * appends and in-place writes are serialised per key within this process
- * only: separate processes writing the same keys are not coordinated.
+ * A store over a directory: key "a/b/c" is the file <root>/a/b/c.
+ *
+ * Across processes (and machines sharing the directory): every write (set,
+ * conditional or not, append, setRange, truncate, delete) and getVersioned
+ * holds the key's lock file `.zarrkit-lock.<name>` for its compare-and-write
+ * only; see file-lock.ts for the stale-lock rule (a dead holder on this
+ * machine: at once; on another machine: `staleLockMs` without a heartbeat).
+ * Whole-value writes are atomic (temporary file + fsync + rename); appends
+ * and in-place writes journal what they overwrite into the lock file first,
+ * so a writer that dies part-way is undone by the next holder or by
+ * `recover`. Reads take no lock. Symbolic links are refused (or, with
+ * `followSymlinks`, allowed inside the root) on every operation, and no read
+ * returns more than `maxReadBytes`.
  */
 export class FileSystemStore implements Store {
   readonly root: string;
   readonly #removeEmptyDirectories: boolean;
+  readonly #maxReadBytes: number;
+  readonly #lockSettings: LockSettings;
+  readonly #guard: PathGuard;
 
   constructor(root: string, options: FileSystemStoreOptions = {}) {
     this.root = resolve(root);
     this.#removeEmptyDirectories = options.removeEmptyDirectories ?? true;
+    this.#maxReadBytes = checkedOption("maxReadBytes", options.maxReadBytes, DEFAULT_MAX_READ_BYTES, 0);
+    this.#lockSettings = { staleLockMs: checkedOption("staleLockMs", options.staleLockMs, DEFAULT_STALE_LOCK_MS, 1) };
+    this.#guard = new PathGuard(this.root, options.followSymlinks ?? false);
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    return this.#read(key, options, (file, stats) => readAt(file, 0, Number(stats.size)));
+    return this.#read(key, options, (file, stats) => readAt(file, 0, this.#readable(key, Number(stats.size))));
   }
 
-  async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    if ("suffixLength" in range) return (await this.getRangeWithSize(key, range, options))?.value;
+  async getRange(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined> {
+    if ("suffixLength" in range || options?.ifMatch !== undefined || range.length > Math.min(FAST_RANGE_BYTES, this.#maxReadBytes)) {
+      return (await this.getRangeWithSize(key, range, options))?.value;
+    }
     checkRange(key, range);
     // An offset range needs no stat: a read past the end returns what is there. With the close
     // not waited for, a ranged read (a shard's inner chunk) costs two trips to the I/O threads, not four.
@@ -63,52 +122,75 @@ export class FileSystemStore implements Store {
     });
   }
 
-  /** A ranged read that also reports the file's size, from the same open file's stat. */
-  async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
-    return this.#read(key, options, async (file, stats) => {
+  /**
+   * A ranged read that also reports the file's size and version, both from
+   * the stat of the same open file the bytes are read from. With `ifMatch`,
+   * that version is compared before reading.
+   */
+  async getRangeWithSize(key: string, range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined> {
+    const sized = await this.#read(key, options, async (file, stats) => {
       const size = Number(stats.size);
+      const version = versionOf(stats);
+      if (options?.ifMatch !== undefined && version !== options.ifMatch) throw versionMismatch(key, true, options.ifMatch);
       const [start, end] = checkedBounds(key, range, size);
-      return { value: await readAt(file, start, end - start), size };
+      return { value: await readAt(file, start, this.#readable(key, end - start)), size, version };
     });
+    if (sized === undefined && options?.ifMatch !== undefined) throw versionMismatch(key, false, options.ifMatch);
+    return sized;
   }
 
+  /** The value and its version, read under the key's lock so no write of any process lands in between. */
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
-    // Under the key's lock so no in-place write lands between the read and the stat.
-    return fileLocks.run(this.#path(key), () =>
-      this.#read(key, options, async (file, stats) => ({ value: await readAt(file, 0, Number(stats.size)), version: versionOf(stats) })),
+    const path = this.#path(key);
+    return this.#locked(key, path, "getVersioned", options?.signal, { create: false, readOnly: true }, () =>
+      this.#read(key, undefined, async (file, stats) => ({ value: await readAt(file, 0, this.#readable(key, Number(stats.size))), version: versionOf(stats) })),
     );
   }
 
   async size(key: string, options?: RequestOptions): Promise<number | undefined> {
-    const path = this.#path(key);
-    options?.signal?.throwIfAborted();
-    const stats = await fileStats(path).catch((error) => Promise.reject(storeError("stat", key, error)));
-    return stats && Number(stats.size);
+    return this.#read(key, options, async (_file, stats) => Number(stats.size));
   }
 
-  /** Replace the value atomically; `ifMatch` / `ifNoneMatch` are checked under a per-key lock (this process only). */
+  /**
+   * Replace the value atomically. The new value is written and fsynced to a
+   * temporary file first; only the check of `ifMatch` / `ifNoneMatch` and the
+   * rename happen under the key's lock.
+   */
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
     const path = this.#path(key);
+    const dir = dirname(path);
     options.signal?.throwIfAborted();
-    await fileLocks.run(path, async () => {
-      try {
-        const current = await fileStats(path);
-        checkPreconditions(key, current, options);
-        await writeFileAtomically(path, value, current);
-      } catch (error) {
-        throw storeError("write", key, error);
+    let prepared: PreparedWrite;
+    try {
+      if (!(await this.#guard.checkDir(dir, key, options.ifMatch === undefined))) {
+        // No directory, so no value: ifMatch cannot hold (and nothing is created).
+        throw versionMismatch(key, false, options.ifMatch!);
       }
-    });
+      prepared = await PreparedWrite.prepare(this.#guard, dir, key, value);
+    } catch (error) {
+      throw storeError("write", key, error);
+    }
+    try {
+      await this.#locked(key, path, "set", options.signal, { create: true }, async () => {
+        const current = await this.#current(path, key);
+        checkPreconditions(key, current, options);
+        await prepared.commit(path, current);
+      });
+    } catch (error) {
+      await prepared.discard();
+      throw storeError("write", key, error);
+    }
   }
 
   async delete(key: string, options?: RequestOptions): Promise<void> {
     const path = this.#path(key);
-    options?.signal?.throwIfAborted();
-    await fileLocks.run(path, async () => {
+    await this.#locked(key, path, "delete", options?.signal, { create: false }, async () => {
       try {
+        const stats = await this.#guard.checkEntry(path, key);
+        if (!stats || stats.isDirectory()) return; // a directory is a prefix, not a key
         await unlink(path);
       } catch (error) {
-        if (isMissing(error) || (await isDirectory(path))) return; // a directory is a prefix, not a key
+        if (isMissing(error)) return;
         throw storeError("delete", key, error);
       }
     });
@@ -118,6 +200,7 @@ export class FileSystemStore implements Store {
   async *list(prefix: string, options?: RequestOptions): AsyncIterable<string> {
     const { dir, dirKey, partial } = prefixLocation(this.root, prefix);
     try {
+      if (!(await this.#guard.checkDir(dir, prefix, false))) return;
       yield* walkKeys(dir, dirKey, partial, options?.signal);
     } catch (error) {
       throw storeError("list", prefix, error);
@@ -129,31 +212,47 @@ export class FileSystemStore implements Store {
     const dirKey = prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
     const { dir } = prefixLocation(this.root, dirKey);
     options?.signal?.throwIfAborted();
-    const entries = await keyEntries(dir).catch((error) => Promise.reject(storeError("list", prefix, error)));
+    let entries: Awaited<ReturnType<typeof keyEntries>> = [];
+    try {
+      if (await this.#guard.checkDir(dir, prefix, false)) entries = await keyEntries(dir);
+    } catch (error) {
+      throw storeError("list", prefix, error);
+    }
     return {
       keys: entries.filter((e) => e.isFile()).map((e) => dirKey + e.name),
       prefixes: entries.filter((e) => e.isDirectory()).map((e) => `${dirKey}${e.name}/`),
     };
   }
 
-  /** Append (creating the value), returning the offset the bytes landed at. */
-  async append(key: string, value: Uint8Array, options?: RequestOptions): Promise<number> {
+  /**
+   * Append (creating the value), returning the offset the bytes landed at.
+   * With `ifMatch`, only while the value has that version (`ifNoneMatch: "*"`:
+   * only when it does not exist). The size before is journaled first, so an
+   * append torn by a crash is cut off again.
+   */
+  async append(key: string, value: Uint8Array, options: SetOptions = {}): Promise<number> {
     const path = this.#path(key);
-    options?.signal?.throwIfAborted();
-    return fileLocks.run(path, async () => {
+    return this.#locked(key, path, "append", options.signal, { create: options.ifMatch === undefined }, async (lock) => {
       try {
-        const file = await openCreating(path, "a");
+        const current = await this.#current(path, key);
+        checkPreconditions(key, current, options);
+        const size = Number(current?.size ?? 0n);
+        if (value.length === 0 && current) return size;
+        await lock!.journal(current ? { op: "append", ino: current.ino.toString(), size, created: false } : { op: "append", size: 0, created: true });
         try {
-          const before = await file.stat({ bigint: true });
-          if (value.length > 0) {
+          const file = await this.#guard.open(path, key, constants.O_WRONLY | constants.O_APPEND | (current ? 0 : constants.O_CREAT), 0o644);
+          try {
             await writeAt(file, value, null);
-            await advanceMtime(file, before);
+            await advanceMtime(file, current);
             await file.sync();
+          } finally {
+            await file.close();
           }
-          return Number(before.size);
-        } finally {
-          await file.close();
+        } catch (error) {
+          await lock!.undo(this.#guard, path, key).catch(() => {});
+          throw error;
         }
+        return size;
       } catch (error) {
         throw storeError("append to", key, error);
       }
@@ -161,13 +260,16 @@ export class FileSystemStore implements Store {
   }
 
   /**
-   * Overwrite bytes in place. The value must exist and the write must end
-   * within it: setRange never grows a value (use append), so a wrong offset
-   * fails instead of leaving a hole.
+   * Overwrite bytes in place, returning the value's new version. The value
+   * must exist and the write must end within it: setRange never grows a value
+   * (use append), so a wrong offset fails instead of leaving a hole. With
+   * `ifMatch`, only while the value has that version. The bytes overwritten
+   * are journaled first, so a write torn by a crash is put back.
    */
-  async setRange(key: string, offset: number, value: Uint8Array, options?: RequestOptions): Promise<void> {
+  async setRange(key: string, offset: number, value: Uint8Array, options: SetOptions = {}): Promise<string> {
     checkCount(key, "offset", offset);
-    await this.#modify(key, options, async (file, stats) => {
+    return this.#modify(key, "setRange", options, async (file, stats, lock) => {
+      checkPreconditions(key, stats, options);
       const size = Number(stats.size);
       if (offset + value.length > size) {
         throw new StoreError(
@@ -175,24 +277,108 @@ export class FileSystemStore implements Store {
           { key },
         );
       }
-      if (value.length > 0) await writeAt(file, value, offset);
-      return value.length > 0;
+      if (value.length === 0) return versionOf(stats);
+      const path = this.#path(key);
+      await lock.journal({ op: "setRange", ino: stats.ino.toString(), offset, length: value.length }, await readAt(file, offset, value.length));
+      try {
+        await writeAt(file, value, offset);
+        await advanceMtime(file, stats);
+        await file.sync();
+      } catch (error) {
+        await lock.undo(this.#guard, path, key).catch(() => {});
+        throw error;
+      }
+      return versionOf(await file.stat({ bigint: true }));
     });
   }
 
   /** Shorten a value to `length` bytes. The value must exist and `length` cannot exceed its size. */
   async truncate(key: string, length: number, options?: RequestOptions): Promise<void> {
     checkCount(key, "length", length);
-    await this.#modify(key, options, async (file, stats) => {
+    await this.#modify(key, "truncate", options ?? {}, async (file, stats) => {
       const size = Number(stats.size);
       if (length > size) throw new StoreError(`Cannot truncate ${JSON.stringify(key)} (${size} bytes) to a larger length ${length}.`, { key });
-      if (length < size) await file.truncate(length);
-      return length < size;
+      if (length < size) {
+        await file.truncate(length); // one call: a crash leaves the old length or the new one
+        await advanceMtime(file, stats);
+        await file.sync();
+      }
     });
+  }
+
+  /**
+   * Wait for a write of the key in progress in any process, and undo one whose
+   * writer died part-way (taking the key's lock, then releasing it). True when
+   * it waited or undid something.
+   */
+  async recover(key: string, options?: RequestOptions): Promise<boolean> {
+    const path = this.#path(key);
+    return this.#locked(key, path, "recover", options?.signal, { create: false, readOnly: true }, async (_lock, state) => state.waited || state.undid);
   }
 
   #path(key: string): string {
     return keyPath(this.root, key);
+  }
+
+  /** `n` when one read may return that many bytes; a StoreError naming the key before anything is allocated otherwise. */
+  #readable(key: string, n: number): number {
+    if (n > this.#maxReadBytes) {
+      throw new StoreError(`Reading ${n} bytes of ${JSON.stringify(key)} exceeds maxReadBytes (${this.#maxReadBytes}); read it in ranges or raise the option.`, { key });
+    }
+    return n;
+  }
+
+  /** The regular file's stats (following a symbolic link only where allowed), or undefined when there is none. */
+  async #current(path: string, key: string): Promise<BigIntStats | undefined> {
+    const entry = await this.#guard.checkEntry(path, key);
+    if (!entry) return undefined;
+    const stats = entry.isSymbolicLink() ? await stat(path, { bigint: true }).catch((e: unknown) => (isMissing(e) ? undefined : Promise.reject(e))) : entry;
+    return stats?.isFile() ? stats : undefined;
+  }
+
+  /**
+   * Run `task` holding the key's lock: this process's KeyedLock first, then
+   * the lock file. Without `create`, a missing directory means a missing
+   * value and `task` runs without a lock file. With `readOnly`, a directory
+   * where lock files cannot be created only waits while another holder's
+   * lock exists.
+   */
+  async #locked<T>(
+    key: string,
+    path: string,
+    op: string,
+    signal: AbortSignal | undefined,
+    mode: { create: boolean; readOnly?: boolean },
+    task: (lock: HeldLock | undefined, state: LockState) => Promise<T>,
+  ): Promise<T> {
+    signal?.throwIfAborted();
+    const busy = fileLocks.busy(path);
+    return fileLocks.run(path, async () => {
+      for (let attempt = 1; ; attempt++) {
+        let acquired: Acquired;
+        try {
+          if (!(await this.#guard.checkDir(dirname(path), key, mode.create))) return await task(undefined, { waited: busy, undid: false });
+          acquired = await acquireLock(this.#guard, path, key, op, this.#lockSettings, signal);
+        } catch (error) {
+          // A delete elsewhere may remove the directory between its check and the lock's creation.
+          if (isMissing(error) && attempt < 4) continue;
+          if (mode.readOnly && readOnlyCodes.has(errorCode(error) ?? "")) {
+            const waited = await waitWhileLocked(path, signal);
+            return await task(undefined, { waited: busy || waited, undid: false });
+          }
+          throw storeError("lock", key, error);
+        }
+        let result: T;
+        try {
+          result = await task(acquired.lock, { waited: busy || acquired.waited, undid: acquired.undid });
+        } catch (error) {
+          await acquired.lock.release(key).catch(() => {});
+          throw error;
+        }
+        await acquired.lock.release(key);
+        return result;
+      }
+    });
   }
 
   /** Open the key's file for reading and run `use` with its stats, or return undefined when there is no value. */
@@ -209,7 +395,7 @@ export class FileSystemStore implements Store {
     options?.signal?.throwIfAborted();
     let file: FileHandle;
     try {
-      file = await open(path, "r");
+      file = await this.#guard.open(path, key, READ);
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw storeError("read", key, error);
@@ -224,24 +410,23 @@ export class FileSystemStore implements Store {
     }
   }
 
-  /** Open an existing value for an in-place change under the key's lock; `change` returns whether it wrote. */
-  async #modify(key: string, options: RequestOptions | undefined, change: (file: FileHandle, stats: BigIntStats) => Promise<boolean>): Promise<void> {
+  /** Open an existing value for an in-place change under the key's lock. */
+  async #modify<T>(key: string, op: string, options: RequestOptions, change: (file: FileHandle, stats: BigIntStats, lock: HeldLock) => Promise<T>): Promise<T> {
     const path = this.#path(key);
-    options?.signal?.throwIfAborted();
-    await fileLocks.run(path, async () => {
+    return this.#locked(key, path, op, options.signal, { create: false }, async (lock) => {
+      const noValue = () => new StoreError(`No value at ${JSON.stringify(key)} to modify.`, { key });
+      if (!lock) throw noValue(); // no directory
       let file: FileHandle;
       try {
-        file = await open(path, "r+");
+        file = await this.#guard.open(path, key, constants.O_RDWR);
       } catch (error) {
-        if (isMissing(error) || errorCode(error) === "EISDIR") throw new StoreError(`No value at ${JSON.stringify(key)} to modify.`, { key });
+        if (isMissing(error) || errorCode(error) === "EISDIR") throw noValue();
         throw storeError("open", key, error);
       }
       try {
-        const before = await file.stat({ bigint: true });
-        if (await change(file, before)) {
-          await advanceMtime(file, before);
-          await file.sync();
-        }
+        const stats = await file.stat({ bigint: true });
+        if (!stats.isFile()) throw noValue();
+        return await change(file, stats, lock);
       } catch (error) {
         throw storeError("modify", key, error);
       } finally {
@@ -263,19 +448,41 @@ export class FileSystemStore implements Store {
   }
 }
 
+/** Poll (with backoff) until no lock file of `path` exists; true when one did. */
+async function waitWhileLocked(path: string, signal: AbortSignal | undefined): Promise<boolean> {
+  const lockPath = lockPathOf(path);
+  let waited = false;
+  for (let delay = 1; ; delay = Math.min(delay * 2, 64)) {
+    const exists = await stat(lockPath).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) return waited;
+    waited = true;
+    await sleep(delay, undefined, { signal }).catch(() => signal?.throwIfAborted());
+  }
+}
+
+function checkedOption(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) throw new StoreError(`FileSystemStore option ${name} must be an integer >= ${min}, got ${value}.`);
+  return value;
+}
+
+function versionMismatch(key: string, exists: boolean, expected: string): PreconditionFailedError {
+  return new PreconditionFailedError(`${JSON.stringify(key)} is ${exists ? "at another version" : "missing"}; expected version ${expected}.`, { key });
+}
+
 function checkPreconditions(key: string, current: BigIntStats | undefined, options: SetOptions): void {
   if (options.ifNoneMatch === "*" && current) throw new PreconditionFailedError(`${JSON.stringify(key)} already exists.`, { key });
-  if (options.ifMatch !== undefined && (!current || versionOf(current) !== options.ifMatch)) {
-    throw new PreconditionFailedError(`${JSON.stringify(key)} is ${current ? "at another version" : "missing"}; expected version ${options.ifMatch}.`, { key });
-  }
+  if (options.ifMatch !== undefined && (!current || versionOf(current) !== options.ifMatch)) throw versionMismatch(key, current !== undefined, options.ifMatch);
 }
 
 function checkCount(key: string, name: string, value: number): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new StoreError(`${name} must be a non-negative integer, got ${value} (key ${JSON.stringify(key)}).`, { key });
 }
 
-/** [start, end) of `range` in a value of `size` bytes, clipped to the value. */
-/** The checked range's bounds in a file of `size` bytes. */
+/** [start, end) of the checked `range` in a value of `size` bytes, clipped to the value. */
 function checkedBounds(key: string, range: RangeQuery, size: number): [number, number] {
   checkRange(key, range);
   return rangeBounds(range, size);
@@ -288,13 +495,6 @@ function checkRange(key: string, range: RangeQuery): void {
     checkCount(key, "offset", range.offset);
     checkCount(key, "length", range.length);
   }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
 }
 
 /** Wrap filesystem errors in a StoreError naming the key; zarrkit errors and aborts pass through. */

@@ -1,9 +1,16 @@
 /**
  * Serialises async tasks per key within this process (JavaScript has no
- * threads, so a promise chain is enough). Other processes are not excluded.
+ * threads, so a promise chain is enough). Other processes are excluded by the
+ * lock files of file-lock.ts, taken behind this one so that a process never
+ * polls a lock file against itself.
  */
 export class KeyedLock {
   readonly #tails = new Map<string, Promise<void>>();
+
+  /** A task holds or awaits the key's lock. */
+  busy(key: string): boolean {
+    return this.#tails.has(key);
+  }
 
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.#tails.get(key) ?? Promise.resolve();

@@ -3,6 +3,13 @@ import { keySegmentProblem, StoreError } from "@zarrkit/registry";
 
 /** Names of in-flight atomic writes; keys may not use them, listings skip them. */
 export const TEMP_PREFIX = ".zarrkit-tmp.";
+/** `.zarrkit-lock.<name>`: the cross-process lock (and journal) of the key whose file is `<name>`. */
+export const LOCK_PREFIX = ".zarrkit-lock.";
+/** `.zarrkit-break.<name>`: taken by whoever breaks a stale lock of `<name>`, so only one does. */
+export const BREAK_PREFIX = ".zarrkit-break.";
+
+/** Prefixes of the store's own files: never keys, never listed. */
+const RESERVED_PREFIXES = [TEMP_PREFIX, LOCK_PREFIX, BREAK_PREFIX];
 
 /** Why `segment` cannot be one path segment of a key here, or undefined when it can. */
 export function segmentProblem(segment: string): string | undefined {
@@ -10,7 +17,8 @@ export function segmentProblem(segment: string): string | undefined {
   if (problem) return problem;
   // "C:x" is drive-relative and "a:b" an alternate data stream on Windows.
   if (process.platform === "win32" && segment.includes(":")) return "it contains ':'";
-  if (segment.startsWith(TEMP_PREFIX)) return `names starting with "${TEMP_PREFIX}" are reserved for temporary files`;
+  const reserved = RESERVED_PREFIXES.find((prefix) => segment.startsWith(prefix));
+  if (reserved) return `names starting with "${reserved}" are reserved for the store's temporary and lock files`;
   return undefined;
 }
 
