@@ -79,7 +79,7 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
       .replace(/\bAWS(\s+)[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+/g, `AWS$1${REDACTED}`)
       .replace(/\b(Signature|Credential|Security-Token|SessionToken|Session-Token)=[^\s,&"'<>]+/gi, `$1=${REDACTED}`)
       // query strings in URLs and text: ?sig=..., &token=...
-      .replace(/([?&;])([^=&\s?#"'<>;]+)=([^&\s#"'<>;]*)/g, (whole, separator: string, name: string) =>
+      .replace(/(^|[?&;\s])([^=&\s?#"'<>;]+)=([^&\s#"'<>;]*)/g, (whole, separator: string, name: string) =>
         SECRET_PARAM.test(safeDecode(name)) ? `${separator}${name}=${REDACTED}` : whole,
       )
   );
@@ -114,15 +114,18 @@ export function redactError(error: unknown, secrets: readonly string[] = [], dep
   if (error.cause !== undefined) {
     Object.defineProperty(copy, "cause", { value: redactError(error.cause, secrets, depth + 1), writable: true, configurable: true });
   }
-  for (const field of Object.keys(error)) {
+  // Own fields, enumerable or not (AggregateError's `errors` is not), keeping how they enumerate.
+  for (const field of Object.getOwnPropertyNames(error)) {
     if (field === "cause" || field === "message" || field === "stack" || field === "name") continue;
-    const value = (error as unknown as Record<string, unknown>)[field];
+    const descriptor = Object.getOwnPropertyDescriptor(error, field)!;
+    if (!("value" in descriptor)) continue;
+    const value: unknown = descriptor.value;
     let safe: unknown;
     if (Array.isArray(value)) safe = value.map((item) => redactError(item, secrets, depth + 1));
     else if (value instanceof Error || typeof value === "string") safe = redactError(value, secrets, depth + 1);
     else if (value === null || typeof value !== "object") safe = value;
     else safe = redactText(safeString(value), secrets);
-    Object.defineProperty(copy, field, { value: safe, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, field, { value: safe, enumerable: descriptor.enumerable ?? false, writable: true, configurable: true });
   }
   return copy;
 }
