@@ -6,3 +6,7 @@ export { registerStore, openStore, registeredStoreSchemes } from "./store-regist
 export type { CodecLoader, StoreFactory } from "./global-state.js";
 export { checkStoreKey, keySegmentProblem, storeKeyProblem } from "./keys.js";
 export { coalesceGapHint, rangeBounds } from "./ranges.js";
+export { concatBytes } from "./bytes.js";
+export { type ByteRange, coalesceRanges, type RangeGroup } from "./coalesce.js";
+export { KeyedLock } from "./keyed-lock.js";
+export { LruCache } from "./lru-cache.js";

@@ -1,5 +1,6 @@
 import {
   type ArrayRegion,
+  type ByteRange,
   blockSlices,
   bytesValue,
   type ChunkSpec,
@@ -8,10 +9,16 @@ import {
   dataType,
   fillSelection,
   forEachConcurrent,
+  coalesceRanges,
   PreconditionFailedError,
+  type RangeGroup,
   type StoredValue,
 } from "@zarrkit/core";
-import { type CoalescedRange, coalesceRanges, type Wanted } from "./coalesce.js";
+
+/** An inner chunk's bytes in the shard. */
+interface Wanted extends ByteRange {
+  part: InnerPart;
+}
 import type { ShardLayout } from "./config.js";
 import { type InnerPart, innerKey, partTarget } from "./inner-parts.js";
 import { coalescingFor, type ResolvedShardingOptions } from "./options.js";
@@ -48,7 +55,7 @@ export interface ReadPlan {
   /** Parts of nested shards, each read through a window of ours. */
   nested: { part: InnerPart; offset: number; length: number }[];
   /** Coalesced byte ranges and the inner chunks each holds. */
-  ranges: CoalescedRange<InnerPart>[];
+  ranges: RangeGroup<Wanted>[];
 }
 
 /**
@@ -68,13 +75,13 @@ export class ShardPartialDecoder {
   plan(parts: Iterable<InnerPart>): ReadPlan {
     const { index } = this.entry;
     const plan: ReadPlan = { empty: [], nested: [], ranges: [] };
-    const wanted: Wanted<InnerPart>[] = [];
+    const wanted: Wanted[] = [];
     for (const part of parts) {
       const offset = index.offsets[part.linear]!;
       const length = index.lengths[part.linear]!;
       if (offset < 0) plan.empty.push(part);
       else if (!part.full && this.layout.inner.decodesPartially) plan.nested.push({ part, offset, length });
-      else wanted.push({ offset, length, item: part });
+      else wanted.push({ offset, length, part });
     }
     const { maxGap, maxRequest } = coalescingFor(this.options, this.value);
     plan.ranges = coalesceRanges(wanted, maxGap, maxRequest);
@@ -84,9 +91,9 @@ export class ShardPartialDecoder {
   /** The coalesced byte ranges holding every stored inner chunk of `parts`, nested shards whole: what `plannedReads` reports. */
   byteRanges(parts: Iterable<InnerPart>): { offset: number; length: number }[] {
     const { index } = this.entry;
-    const wanted: Wanted<undefined>[] = [];
+    const wanted: ByteRange[] = [];
     for (const part of parts) {
-      if (index.offsets[part.linear]! >= 0) wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]!, item: undefined });
+      if (index.offsets[part.linear]! >= 0) wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! });
     }
     const { maxGap, maxRequest } = coalescingFor(this.options, this.value);
     return coalesceRanges(wanted, maxGap, maxRequest).map(({ offset, length }) => ({ offset, length }));
@@ -111,8 +118,8 @@ export class ShardPartialDecoder {
         await Promise.all(
           range.members.map((m) => {
             const slice = bytes.subarray(m.offset - range.offset, m.offset - range.offset + m.length);
-            if (slice.length !== m.length) throw pastEnd(this.layout, ctx.key, m.item, m.offset, m.length);
-            return decodePart(this.layout, slice, m.item, out, ctx);
+            if (slice.length !== m.length) throw pastEnd(this.layout, ctx.key, m.part, m.offset, m.length);
+            return decodePart(this.layout, slice, m.part, out, ctx);
           }),
         );
       }),

@@ -9,6 +9,7 @@ import {
   type CodecFactory,
   CorruptDataError,
   type DimSlice,
+  LruCache,
   PreconditionFailedError,
   product,
   StoreError,
@@ -17,7 +18,6 @@ import {
 } from "@zarrkit/core";
 import { parseShardingConfig, type ShardLayout } from "./config.js";
 import { coversShard, type InnerPart, InnerGrid, innerKey } from "./inner-parts.js";
-import { LruCache } from "./lru-cache.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";
 import { decodePart, fetchIndex, fillPart, type IndexEntry, ShardPartialDecoder } from "./partial-decoder.js";
 import { assembleShard, type EncodedChunks, indexOfShard } from "./shard-format.js";
@@ -41,7 +41,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
   readonly kind = "array_to_bytes";
   readonly name = "sharding_indexed";
   /** Decoded indexes of shards whose store reported a version, by shard key. */
-  private readonly indexCache: LruCache<IndexEntry>;
+  private readonly indexCache: LruCache<string, IndexEntry>;
   private readonly grid: InnerGrid;
 
   constructor(

@@ -1,4 +1,4 @@
-import { type CodecContext, PreconditionFailedError, type SetOptions, StoreError, type StoredValue } from "@zarrkit/core";
+import { type CodecContext, concatBytes, PreconditionFailedError, type SetOptions, StoreError, type StoredValue } from "@zarrkit/core";
 import type { ShardLayout } from "./config.js";
 import type { InnerPart } from "./inner-parts.js";
 import type { ResolvedShardingOptions } from "./options.js";
@@ -146,14 +146,4 @@ export async function writeInPlace(w: ShardWrite): Promise<boolean> {
       if (!(error instanceof PreconditionFailedError) || attempt >= options.maxConflictRetries) throw error;
     }
   }
-}
-
-function concatBytes(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let position = 0;
-  for (const p of parts) {
-    out.set(p, position);
-    position += p.length;
-  }
-  return out;
 }
