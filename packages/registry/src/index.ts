@@ -10,3 +10,4 @@ export { concatBytes } from "./bytes.js";
 export { type ByteRange, coalesceRanges, type RangeGroup } from "./coalesce.js";
 export { KeyedLock } from "./keyed-lock.js";
 export { LruCache } from "./lru-cache.js";
+export { normalizeStorePrefix } from "./prefix.js";

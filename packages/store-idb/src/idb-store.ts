@@ -1,4 +1,4 @@
-import { checkStoreKey, type ListDirResult, type RangeQuery, rangeBounds, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError } from "@zarrkit/registry";
+import { checkStoreKey, type ListDirResult, normalizeStorePrefix, type RangeQuery, rangeBounds, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError } from "@zarrkit/registry";
 import { createStore, promisifyRequest, type UseStore } from "idb-keyval";
 import { idbError } from "./errors.js";
 import { prefixRange } from "./key-range.js";
@@ -28,7 +28,7 @@ export class IdbStore implements Store {
     if (typeof options.database !== "string" || options.database === "") throw new StoreError("IdbStore needs a database name.");
     this.database = options.database;
     this.objectStore = options.objectStore ?? "zarrkit";
-    this.prefix = normalizePrefix(options.prefix ?? "");
+    this.prefix = normalizeStorePrefix(options.prefix ?? "", "IdbStore");
     this.#use = createStore(this.database, this.objectStore);
   }
 
@@ -137,9 +137,4 @@ export class IdbStore implements Store {
       throw idbError(`${what} (database ${JSON.stringify(this.database)})`, key, error);
     }
   }
-}
-
-function normalizePrefix(prefix: string): string {
-  const trimmed = prefix.replace(/^\/+|\/+$/g, "");
-  return trimmed === "" ? "" : `${trimmed}/`;
 }

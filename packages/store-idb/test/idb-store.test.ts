@@ -116,4 +116,10 @@ describe("IdbStore", () => {
     expect(await new IdbStore({ database, prefix: "arrays" }).get("a.zarr/zarr.json")).toEqual(bytes(1));
     await expect(openStore("idb:///no-database")).rejects.toThrow(/No database/);
   });
+
+  it("refuses a prefix that is not a valid key path, as the S3 store does", () => {
+    for (const prefix of ["a/../b", "a//b", "./a"]) {
+      expect(() => new IdbStore({ database: freshDatabase(), prefix }), prefix).toThrow(StoreError);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import type { RangeQuery, RequestOptions, Store } from "@zarrkit/registry";
+import { type RangeQuery, type RequestOptions, rangeBounds, type Store } from "@zarrkit/registry";
 
 /** The store shape of zarrita.js (`@zarrita/storage`): keys are absolute ("/a/zarr.json"); sync or async. */
 export interface ZarritaStore {
@@ -38,7 +38,6 @@ export function toZarritaStore(store: Store): AsZarritaStore {
 async function sliceOfWhole(store: Store, key: string, range: RangeQuery, options?: RequestOptions) {
   const bytes = await store.get(key, options);
   if (!bytes) return undefined;
-  return "suffixLength" in range
-    ? bytes.subarray(Math.max(0, bytes.length - range.suffixLength))
-    : bytes.subarray(range.offset, range.offset + range.length);
+  const [start, end] = rangeBounds(range, bytes.length);
+  return bytes.subarray(start, end);
 }
