@@ -6,9 +6,23 @@ import { InvalidMetadataError } from "@zarrkit/registry";
  */
 export type Configuration = Record<string, unknown>;
 
+/** A configuration value as messages show it; never throws (JSON.stringify does on bigints: integers past 2^53 in zarr.json). */
+export function show(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A configuration value: own properties only, so "constructor" or "toString" never reads Object.prototype. */
+function own(configuration: Configuration, key: string): unknown {
+  return Object.hasOwn(configuration, key) ? configuration[key] : undefined;
+}
+
 function invalid(field: string, key: string, expected: string, value: unknown): InvalidMetadataError {
   const path = `${field}.configuration.${key}`;
-  return new InvalidMetadataError(`${path} must be ${expected}, got ${JSON.stringify(value) ?? String(value)}`, {
+  return new InvalidMetadataError(`${path} must be ${expected}, got ${show(value)}`, {
     field: path,
   });
 }
@@ -30,16 +44,16 @@ export function readInt(
   field: string,
   range: { min: number; max: number; default?: number },
 ): number {
-  const value = configuration[key] === undefined ? range.default : configuration[key];
+  const value = own(configuration, key) === undefined ? range.default : own(configuration, key);
   if (typeof value !== "number" || !Number.isInteger(value) || value < range.min || value > range.max) {
     const bounds = range.max === Number.MAX_SAFE_INTEGER ? `>= ${range.min}` : `from ${range.min} to ${range.max}`;
-    throw invalid(field, key, `an integer ${bounds}`, configuration[key]);
+    throw invalid(field, key, `an integer ${bounds}`, own(configuration, key));
   }
   return value;
 }
 
 export function readBoolean(configuration: Configuration, key: string, field: string, fallback: boolean): boolean {
-  const value = configuration[key] === undefined ? fallback : configuration[key];
+  const value = own(configuration, key) === undefined ? fallback : own(configuration, key);
   if (typeof value !== "boolean") throw invalid(field, key, "true or false", value);
   return value;
 }
@@ -51,15 +65,15 @@ export function readChoice<T extends string>(
   choices: readonly T[],
   fallback: T | undefined,
 ): T {
-  const value = configuration[key] === undefined ? fallback : configuration[key];
+  const value = own(configuration, key) === undefined ? fallback : own(configuration, key);
   if (typeof value !== "string" || !(choices as readonly string[]).includes(value)) {
-    throw invalid(field, key, `one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`, configuration[key]);
+    throw invalid(field, key, `one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`, own(configuration, key));
   }
   return value as T;
 }
 
 export function readString(configuration: Configuration, key: string, field: string): string | undefined {
-  const value = configuration[key];
+  const value = own(configuration, key);
   if (value !== undefined && typeof value !== "string") throw invalid(field, key, "a string", value);
   return value;
 }

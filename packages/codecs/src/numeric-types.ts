@@ -26,7 +26,8 @@ function numeric(name: string, kind: NumericType["kind"], arrayType: NumericArra
   };
 }
 
-const TYPES: Record<string, NumericType> = {
+// A Map, never a plain object: a dtype such as "toString" from zarr.json must not find Object.prototype.
+const TYPES = new Map<string, NumericType>(Object.entries({
   int8: numeric("int8", "int", Int8Array),
   int16: numeric("int16", "int", Int16Array),
   int32: numeric("int32", "int", Int32Array),
@@ -37,7 +38,7 @@ const TYPES: Record<string, NumericType> = {
   uint64: numeric("uint64", "uint", BigUint64Array),
   float32: numeric("float32", "float", Float32Array),
   float64: numeric("float64", "float", Float64Array),
-};
+}));
 
 const NUMPY_KIND: Record<string, string> = { i: "int", u: "uint", f: "float" };
 
@@ -49,7 +50,7 @@ const NUMPY_KIND: Record<string, string> = { i: "int", u: "uint", f: "float" };
  */
 export function numericType(dtype: string, field: string): NumericType | undefined {
   const unsupported = (why: string) => new UnsupportedError(`${field}: ${why}`, { field });
-  const named = TYPES[dtype];
+  const named = TYPES.get(dtype);
   if (named) return named;
   if (dtype === "float16" || dtype === "bool" || dtype.startsWith("complex")) {
     throw unsupported(`data type ${dtype} is not supported`);
@@ -58,7 +59,7 @@ export function numericType(dtype: string, field: string): NumericType | undefin
   if (!match) return undefined;
   const [, order, kind, size] = match as unknown as [string, string, string, string];
   if (kind === "f" && size === "2") throw unsupported(`data type ${dtype} (float16) is not supported`);
-  const type = TYPES[`${NUMPY_KIND[kind]}${Number(size) * 8}`];
+  const type = TYPES.get(`${NUMPY_KIND[kind]}${Number(size) * 8}`);
   // Decoded chunks are in native (little-endian) order: a big-endian view of them means nothing to a filter.
   if (type && order === ">" && type.byteSize > 1) throw unsupported(`big-endian dtype ${dtype} is not supported; use "<${kind}${size}"`);
   return type;

@@ -1,3 +1,4 @@
+import { describe } from "./describe.js";
 import {
   type ArrayData,
   type Chunk,
@@ -301,7 +302,7 @@ export class ZarrArray {
     const rank = old.metadata.shape.length;
     if (!Array.isArray(shape) || shape.length !== rank || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
       throw new InvalidSelectionError(
-        `Cannot resize a ${rank}-dimensional array to ${JSON.stringify(shape)}: expected ${rank} non-negative integers`,
+        `Cannot resize a ${rank}-dimensional array to ${describe(shape)}: expected ${rank} non-negative integers`,
       );
     }
     const key = metadataKey(this.path);

@@ -1,3 +1,4 @@
+import { describe } from "./describe.js";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 
 type TypedArrayConstructor =
@@ -44,7 +45,8 @@ function numeric(
   };
 }
 
-const CORE_TYPES: Record<string, DataType> = {
+// A Map, never a plain object: a name from zarr.json such as "toString" or "__proto__" must not find Object.prototype.
+const CORE_TYPES = new Map<string, DataType>(Object.entries({
   bool: numeric("bool", "bool", Uint8Array, 1),
   int8: numeric("int8", "int", Int8Array, 1),
   int16: numeric("int16", "int", Int16Array, 2),
@@ -68,8 +70,11 @@ const CORE_TYPES: Record<string, DataType> = {
     storedSlotSize: 0,
     widenedFloat16: false,
     allocate: (elements) => new Array<string>(elements).fill(""),
-  },
-};
+  } satisfies DataType,
+}));
+
+/** Widest raw type `r<N>` read: 1 MiB per element (N = 2^23 bits); wider ones could not fill a chunk anyway. */
+const MAX_RAW_BITS = 2 ** 23;
 
 const rawTypes = new Map<string, DataType>();
 
@@ -77,13 +82,16 @@ const rawTypes = new Map<string, DataType>();
 export function dataType(value: unknown, field = "data_type"): DataType {
   const name = typeof value === "object" && value !== null && "name" in value ? (value as { name: unknown }).name : value;
   if (typeof name !== "string") {
-    throw new InvalidMetadataError(`${field} must be a data type name, got ${JSON.stringify(value)}`, { field });
+    throw new InvalidMetadataError(`${field} must be a data type name, got ${describe(value)}`, { field });
   }
-  const core = CORE_TYPES[name];
+  const core = CORE_TYPES.get(name);
   if (core) return core;
   const raw = /^r(\d+)$/.exec(name);
   if (raw) {
     const bits = Number(raw[1]);
+    if (bits > MAX_RAW_BITS) {
+      throw new UnsupportedError(`${field}: raw data type ${describe(name)} is wider than r${MAX_RAW_BITS}`, { field });
+    }
     if (bits === 0 || bits % 8 !== 0) {
       throw new InvalidMetadataError(`${field}: raw data type ${name} must have a bit count that is a positive multiple of 8`, { field });
     }
@@ -94,7 +102,7 @@ export function dataType(value: unknown, field = "data_type"): DataType {
     }
     return type;
   }
-  throw new UnsupportedError(`${field}: unsupported data type ${JSON.stringify(name)}`, { field });
+  throw new UnsupportedError(`${field}: unsupported data type ${describe(name)}`, { field });
 }
 
 /** Whether `data` is the in-memory representation of `type` (e.g. BigInt64Array for int64). */

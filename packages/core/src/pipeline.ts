@@ -1,3 +1,4 @@
+import { describe } from "./describe.js";
 import {
   type ArrayRegion,
   type ArrayToArrayCodec,
@@ -75,7 +76,7 @@ export interface ChunkWriteOptions {
 export function normalizeCodecMetadata(entry: unknown, field: string): CodecMetadata {
   if (typeof entry === "string") return { name: entry };
   if (typeof entry !== "object" || entry === null || typeof (entry as CodecMetadata).name !== "string") {
-    throw new InvalidMetadataError(`${field} must be a codec object with a "name", got ${JSON.stringify(entry)}`, { field });
+    throw new InvalidMetadataError(`${field} must be a codec object with a "name", got ${describe(entry)}`, { field });
   }
   const { configuration } = entry as CodecMetadata;
   if (configuration !== undefined && (typeof configuration !== "object" || configuration === null || Array.isArray(configuration))) {
@@ -133,7 +134,8 @@ export class CodecPipeline {
       const codec: Codec = await factory(meta.configuration ?? {}, {
         spec: current,
         field: entryField,
-        options: options[meta.name] ?? {},
+        // Own properties only: a codec named "toString" must not pick up Object.prototype.toString as its options.
+        options: (Object.hasOwn(options, meta.name) ? options[meta.name] : undefined) ?? {},
         allOptions: options,
       });
       const misplaced = (why: string) =>

@@ -3,7 +3,8 @@ import { UnsupportedError } from "./errors.js";
 import { type CodecLoader, registryState } from "./global-state.js";
 
 /** Codecs this project ships, so an unknown-codec error can say what to install. */
-const KNOWN_CODEC_PACKAGES: Readonly<Record<string, string>> = {
+// A Map, never a plain object: a codec name from zarr.json such as "toString" must not find Object.prototype.
+const KNOWN_CODEC_PACKAGES: ReadonlyMap<string, string> = new Map(Object.entries({
   sharding_indexed: "@zarrkit/sharding",
   crc32c: "@zarrkit/crc32c",
   gzip: "@zarrkit/codecs",
@@ -12,7 +13,7 @@ const KNOWN_CODEC_PACKAGES: Readonly<Record<string, string>> = {
   blosc: "@zarrkit/codecs",
   "numcodecs.delta": "@zarrkit/codecs",
   "vlen-utf8": "@zarrkit/codecs",
-};
+}));
 
 /**
  * Register a codec by its metadata name. The loader runs on first use only,
@@ -33,9 +34,12 @@ export function registeredCodecs(): string[] {
 
 /** The factory for a codec name; throws UnsupportedError naming the package that provides it, when known. */
 export function resolveCodec(name: string, field = "codecs"): Promise<CodecFactory> {
+  if (typeof name !== "string") {
+    return Promise.reject(new UnsupportedError(`Codec names are strings; got ${typeof name} at ${field}`, { field }));
+  }
   const entry = registryState().codecs.get(name);
   if (!entry) {
-    const provider = KNOWN_CODEC_PACKAGES[name];
+    const provider = KNOWN_CODEC_PACKAGES.get(name);
     const hint = provider
       ? ` It is provided by ${provider}: install it and import it (or import "zarrkit", which registers every built-in codec).`
       : ` Register it with registerCodec(${JSON.stringify(name)}, loader).`;

@@ -1,3 +1,4 @@
+import { describe } from "../describe.js";
 import {
   type ArrayToBytesCodec,
   type Chunk,
@@ -27,6 +28,14 @@ function swapBytes(bytes: Uint8Array, slotSize: number): void {
   }
 }
 
+/**
+ * A copy in a fresh buffer of its own (offset 0, so aligned for any type).
+ * Not `bytes.slice()`: on a Node Buffer that is a view sharing the same offset.
+ */
+function copyOf(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
+}
+
 function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
   const data = chunk.data;
   if (Array.isArray(data)) throw new UnsupportedError(`The bytes codec cannot encode ${type.name}; use vlen-utf8`);
@@ -39,7 +48,7 @@ function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
     bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   }
   if (type.storedSlotSize > 1 && (endian === "little") !== HOST_LITTLE_ENDIAN) {
-    bytes = bytes.slice();
+    bytes = copyOf(bytes);
     swapBytes(bytes, type.storedSlotSize);
   }
   return bytes;
@@ -56,8 +65,9 @@ function decodeChunk(bytes: Uint8Array, spec: ChunkSpec, type: DataType, endian:
   }
   const slot = type.storedSlotSize;
   const swap = slot > 1 && (endian === "little") !== HOST_LITTLE_ENDIAN;
+  // Typed arrays need aligned views: a Node Buffer at an odd offset of its pool (Buffer#slice is a view) is copied.
   if (swap || bytes.byteOffset % slot !== 0) {
-    bytes = bytes.slice();
+    bytes = copyOf(bytes);
     if (swap) swapBytes(bytes, slot);
   }
   const shape = [...spec.shape];
@@ -97,7 +107,7 @@ export const bytesCodecFactory: CodecFactory = (configuration, ctx) => {
   const endian = configuration.endian;
   const field = `${ctx.field}.configuration.endian`;
   if (endian !== undefined && endian !== "little" && endian !== "big") {
-    throw new InvalidMetadataError(`${field} must be "little" or "big", got ${JSON.stringify(endian)}`, { field });
+    throw new InvalidMetadataError(`${field} must be "little" or "big", got ${describe(endian)}`, { field });
   }
   const type = ctx.spec.dataType;
   if (type.byteSize === undefined) {

@@ -1,4 +1,5 @@
 import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import { describe } from "../describe.js";
 import type { DimChunking } from "../selection.js";
 
 /** How an array of a given shape is divided into chunks. Regular grids ship with core; others register. */
@@ -38,21 +39,25 @@ export function parseChunkGrid(value: unknown, shape: readonly number[], field =
   if (typeof entry !== "object" || entry === null || typeof (entry as { name?: unknown }).name !== "string") {
     throw new InvalidMetadataError(`${field} must be {"name": ..., "configuration": {...}}`, { field });
   }
-  const { name, configuration = {} } = entry as { name: string; configuration?: Record<string, unknown> };
+  const { name, configuration = {} } = entry as { name: string; configuration?: unknown };
+  if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
+    const configField = `${field}.configuration`;
+    throw new InvalidMetadataError(`${configField} must be an object, got ${describe(configuration)}`, { field: configField });
+  }
   const parser = parsers.get(name);
   if (!parser) {
-    throw new UnsupportedError(`${field}: unsupported chunk grid ${JSON.stringify(name)} (known: ${[...parsers.keys()].join(", ")})`, {
+    throw new UnsupportedError(`${field}: unsupported chunk grid ${describe(name)} (known: ${[...parsers.keys()].join(", ")})`, {
       field,
     });
   }
-  return parser(configuration, shape, `${field}.configuration`);
+  return parser(configuration as Record<string, unknown>, shape, `${field}.configuration`);
 }
 
 /** Validate a list of positive safe integers of the array's rank. */
 export function positiveIntegers(value: unknown, rank: number, field: string): number[] {
   if (!Array.isArray(value) || value.length !== rank || !value.every((v) => Number.isSafeInteger(v) && v > 0)) {
     throw new InvalidMetadataError(
-      `${field} must be ${rank} positive integers (one per dimension), got ${JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`,
+      `${field} must be ${rank} positive integers (one per dimension), got ${describe(value)}`,
       { field },
     );
   }

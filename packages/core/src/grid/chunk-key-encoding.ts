@@ -1,4 +1,5 @@
 import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import { describe } from "../describe.js";
 
 export interface ChunkKeyEncoding {
   /** The store key of a chunk, relative to the array's path. */
@@ -13,14 +14,20 @@ export function parseChunkKeyEncoding(value: unknown, field = "chunk_key_encodin
   if (typeof entry !== "object" || entry === null) {
     throw new InvalidMetadataError(`${field} must be {"name": ..., "configuration": {...}}`, { field });
   }
-  const { name, configuration = {} } = entry as { name?: unknown; configuration?: { separator?: unknown } };
+  const { name, configuration = {} } = entry as { name?: unknown; configuration?: unknown };
   if (name !== "default" && name !== "v2") {
-    throw new UnsupportedError(`${field}: unsupported chunk key encoding ${JSON.stringify(name)} (known: default, v2)`, { field });
+    throw new UnsupportedError(`${field}: unsupported chunk key encoding ${describe(name)} (known: default, v2)`, { field });
   }
-  const separator = configuration.separator ?? (name === "default" ? "/" : ".");
+  if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
+    const configField = `${field}.configuration`;
+    throw new InvalidMetadataError(`${configField} must be an object, got ${describe(configuration)}`, { field: configField });
+  }
+  // An own property only: "separator" inherited from nowhere, never from Object.prototype.
+  const given = Object.hasOwn(configuration, "separator") ? (configuration as { separator: unknown }).separator : undefined;
+  const separator = given ?? (name === "default" ? "/" : ".");
   if (separator !== "/" && separator !== ".") {
     const sepField = `${field}.configuration.separator`;
-    throw new InvalidMetadataError(`${sepField} must be "/" or ".", got ${JSON.stringify(separator)}`, { field: sepField });
+    throw new InvalidMetadataError(`${sepField} must be "/" or ".", got ${describe(separator)}`, { field: sepField });
   }
   return chunkKeyEncoding(name, separator);
 }

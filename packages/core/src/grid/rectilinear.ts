@@ -8,6 +8,7 @@
  * binary-search the runs' cumulative starts.
  */
 import { InvalidMetadataError } from "@zarrkit/registry";
+import { describe } from "../describe.js";
 import type { DimChunking } from "../selection.js";
 import type { ChunkGrid } from "./chunk-grid.js";
 
@@ -119,9 +120,6 @@ function encodeAxis(axis: Axis, length: number, runLength: boolean): ChunkEdges 
   return items;
 }
 
-function describe(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
-}
 
 const isEdge = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1;
 

@@ -1,4 +1,5 @@
 import { type CodecMetadata, InvalidMetadataError, type Scalar, UnsupportedError } from "@zarrkit/registry";
+import { describe } from "../describe.js";
 import { type DataType, dataType } from "../data-types.js";
 import { parseScalar } from "../fill-value.js";
 import { type ChunkGrid, parseChunkGrid } from "../grid/chunk-grid.js";
@@ -62,10 +63,10 @@ export function checkNodeHeader(doc: unknown, key: string): "array" | "group" {
   }
   const { zarr_format, node_type } = doc as Record<string, unknown>;
   if (zarr_format !== 3) {
-    throw new UnsupportedError(`${key}: zarr_format must be 3, got ${JSON.stringify(zarr_format)}`, { key, field: "zarr_format" });
+    throw new UnsupportedError(`${key}: zarr_format must be 3, got ${describe(zarr_format)}`, { key, field: "zarr_format" });
   }
   if (node_type !== "array" && node_type !== "group") {
-    throw new InvalidMetadataError(`${key}: node_type must be "array" or "group", got ${JSON.stringify(node_type)}`, {
+    throw new InvalidMetadataError(`${key}: node_type must be "array" or "group", got ${describe(node_type)}`, {
       key,
       field: "node_type",
     });
@@ -119,7 +120,8 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
   const type = withKey(key, () => dataType(record.data_type));
   const grid = withKey(key, () => parseChunkGrid(record.chunk_grid, shape as number[]));
   const largest = grid.dims.map((dim) => dim.maxChunkLength);
-  if (product(largest) > MAX_CHUNK_ELEMENTS) {
+  // Elements and slots (r<N> takes N/8 slots per element): a chunk is one typed array.
+  if (product(largest) > MAX_CHUNK_ELEMENTS || product(largest) * type.lanes > MAX_CHUNK_ELEMENTS) {
     throw new UnsupportedError(
       `${key}: chunks of shape [${largest.join(", ")}] have more than ${MAX_CHUNK_ELEMENTS} elements and cannot be held in memory`,
       { key, field: "chunk_grid" },
@@ -165,6 +167,3 @@ function withKey<T>(key: string, parse: () => T): T {
   }
 }
 
-function describe(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
-}

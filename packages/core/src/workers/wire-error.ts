@@ -42,7 +42,7 @@ const BY_CODE = new Map<string, ZarrkitErrorClass>(
   ].map((Class) => [new Class("").code, Class]),
 );
 
-const STANDARD: Record<string, ErrorConstructor> = { TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+const STANDARD = new Map<string, ErrorConstructor>(Object.entries({ TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError }));
 
 export function toWire(error: unknown): WireError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error) };
@@ -60,7 +60,7 @@ export function fromWire(wire: WireError): Error {
   const context = { ...(wire.key !== undefined && { key: wire.key }), ...(wire.field !== undefined && { field: wire.field }) };
   let error: Error;
   if (wire.code === undefined) {
-    error = new (STANDARD[wire.name] ?? Error)(wire.message);
+    error = new (STANDARD.get(wire.name) ?? Error)(wire.message);
   } else {
     error = new (BY_CODE.get(wire.code) ?? ZarrkitError)(wire.message, context);
     Object.assign(error, { code: wire.code, name: wire.name });
