@@ -79,6 +79,13 @@ describe("integers past 2^53 in zarr.json are typed errors naming the field", ()
 describe('"configuration": null is a typed error', () => {
   it("in the chunk grid", () =>
     expectTyped(doc({ chunk_grid: { name: "regular", configuration: null } }), InvalidMetadataError, "chunk_grid.configuration", /must be an object/));
+  it("in a rectilinear chunk grid (found by metadata-mutation.property.test.ts)", () =>
+    expectTyped(
+      doc({ shape: [10], chunk_grid: { name: "rectilinear", configuration: null } }),
+      InvalidMetadataError,
+      "chunk_grid.configuration",
+      /must be an object/,
+    ));
   it("in the chunk key encoding", () =>
     expectTyped(doc({ chunk_key_encoding: { name: "default", configuration: null } }), InvalidMetadataError, "chunk_key_encoding.configuration", /must be an object/));
   it("in a codec", () =>
