@@ -1,5 +1,6 @@
 import { CorruptDataError } from "@zarrkit/registry";
 import { decodeBytes } from "./encoding.js";
+import { checkRangeSize, type ShardLimitOptions, shardLimits, storedIndexLimit } from "./limits.js";
 import { decodeMinishardIndex } from "./minishard-index.js";
 import { decodeShardIndex } from "./shard-index.js";
 import { type ShardingSpec, shardIndexSize } from "./spec.js";
@@ -9,7 +10,13 @@ import { type ShardingSpec, shardIndexSize } from "./spec.js";
  * the file in errors. Any layout is accepted; every range is checked against
  * the file length and an id stored twice is an error.
  */
-export function disassembleShard(spec: ShardingSpec, bytes: Uint8Array, key = "shard"): Map<bigint, Uint8Array> {
+export function disassembleShard(
+  spec: ShardingSpec,
+  bytes: Uint8Array,
+  key = "shard",
+  options: ShardLimitOptions = {},
+): Map<bigint, Uint8Array> {
+  const limits = shardLimits(options);
   const indexEnd = shardIndexSize(spec);
   if (bytes.length < indexEnd) {
     throw new CorruptDataError(`${key} has ${bytes.length} bytes, shorter than its ${indexEnd}-byte shard index`, { key });
@@ -24,15 +31,20 @@ export function disassembleShard(spec: ShardingSpec, bytes: Uint8Array, key = "s
     return bytes.subarray(offset, offset + length);
   };
   const chunks = new Map<bigint, Uint8Array>();
-  for (const range of decodeShardIndex(bytes.subarray(0, indexEnd), key)) {
+  const encoding = spec.minishard_index_encoding;
+  for (const [minishard, range] of decodeShardIndex(bytes.subarray(0, indexEnd), key).entries()) {
     if (!range) continue;
-    const stored = inFile(range.offset, range.length, "minishard index");
-    const index = decodeMinishardIndex(decodeBytes(stored, spec.minishard_index_encoding, "minishard index", key), indexEnd, key);
+    const what = `minishard ${minishard} index`;
+    checkRangeSize(range, storedIndexLimit(limits, encoding), what, key, "maxMinishardIndexEntries");
+    const stored = inFile(range.offset, range.length, what);
+    const index = decodeMinishardIndex(decodeBytes(stored, encoding, what, key, limits.maxIndexBytes), indexEnd, key);
     for (const [id, chunk] of index) {
       if (chunks.has(id)) throw new CorruptDataError(`${key}: chunk ${id} occurs more than once`, { key });
+      checkRangeSize(chunk, limits.maxChunkBytes, `chunk ${id}`, key, "maxChunkBytes");
       const data = inFile(chunk.offset, chunk.length, `chunk ${id}`);
       // Copies for raw data, so results do not keep the whole file alive.
-      chunks.set(id, spec.data_encoding === "raw" ? data.slice() : decodeBytes(data, "gzip", `chunk ${id}`, key));
+      const decoded = decodeBytes(data, spec.data_encoding, `chunk ${id}`, key, limits.maxChunkBytes);
+      chunks.set(id, spec.data_encoding === "raw" ? decoded.slice() : decoded);
     }
   }
   return chunks;

@@ -1,8 +1,9 @@
-import { coalesceGapHint, NotFoundError, type RequestOptions, type Store } from "@zarrkit/registry";
+import { coalesceGapHint, CorruptDataError, NotFoundError, type RequestOptions, type Store, UnsupportedError } from "@zarrkit/registry";
 import { type ByteRange, coalesceRanges } from "./byte-range.js";
 import { decodeBytes } from "./encoding.js";
 import { type FileSource, fileSource } from "./file-source.js";
 import { shardLocation } from "./location.js";
+import { checkRangeSize, type ShardLimitOptions, type ShardLimits, shardLimits, storedIndexLimit } from "./limits.js";
 import { LruCache } from "./lru.js";
 import { decodeMinishardIndex } from "./minishard-index.js";
 import { decodeShardIndex, decodeShardIndexEntry } from "./shard-index.js";
@@ -10,7 +11,7 @@ import { type ShardingSpec, shardIndexSize } from "./spec.js";
 import { joinKey } from "./store-key.js";
 import { checkU64, compareU64 } from "./uint64.js";
 
-export interface ShardReaderOptions {
+export interface ShardReaderOptions extends ShardLimitOptions {
   /** Directory of the shard files in the store, e.g. "mesh" for "mesh/0a.shard". Default "". */
   prefix?: string;
   /** Shard index entries kept (one 16-byte entry per shard and minishard). Default 16384. */
@@ -22,6 +23,11 @@ export interface ShardReaderOptions {
    * Default: the store's `coalesceGapBytes` hint (4 MiB over HTTP and S3), else 32 KiB; -1 never merges.
    */
   coalesceGap?: number;
+}
+
+export interface GetChunksOptions extends RequestOptions {
+  /** Refuse (CorruptDataError) a chunk that decodes to more bytes than this; at most the reader's maxChunkBytes. */
+  maxDecodedBytes?: number;
 }
 
 /** Where a chunk's stored (still encoded) bytes are: `length` bytes at `offset` of store key `key`. */
@@ -43,6 +49,7 @@ export class ShardReader {
   readonly prefix: string;
   readonly #coalesceGap: number;
   readonly #indexEnd: number;
+  readonly #limits: ShardLimits;
   /** `${key}\n${minishard}` -> absolute range of the minishard index, or null when empty or the file is missing. */
   readonly #shardIndexCache: LruCache<string, ByteRange | null>;
   readonly #minishardIndexCache: LruCache<string, MinishardIndex>;
@@ -53,6 +60,7 @@ export class ShardReader {
     this.prefix = options.prefix ?? "";
     this.#coalesceGap = options.coalesceGap ?? coalesceGapHint(store) ?? 32 * 1024;
     this.#indexEnd = shardIndexSize(spec);
+    this.#limits = shardLimits(options);
     this.#shardIndexCache = new LruCache(options.shardIndexCacheSize ?? 16384);
     this.#minishardIndexCache = new LruCache(options.minishardIndexCacheSize ?? 128);
   }
@@ -63,7 +71,7 @@ export class ShardReader {
   }
 
   /** The chunk's bytes, decoded per `data_encoding`, or undefined when absent. */
-  async get(id: bigint, options?: RequestOptions): Promise<Uint8Array | undefined> {
+  async get(id: bigint, options?: GetChunksOptions): Promise<Uint8Array | undefined> {
     return (await this.getMany([id], options)).get(id);
   }
 
@@ -77,13 +85,16 @@ export class ShardReader {
    * The chunks present among `ids`, decoded. Lookups are grouped per shard
    * file and nearby byte ranges are fetched together.
    */
-  async getMany(ids: Iterable<bigint>, options?: RequestOptions): Promise<Map<bigint, Uint8Array>> {
+  async getMany(ids: Iterable<bigint>, options: GetChunksOptions = {}): Promise<Map<bigint, Uint8Array>> {
     const unique = [...new Set(ids)];
     for (const id of unique) checkU64(id, "chunk id");
+    const maxChunkBytes = this.#limits.maxChunkBytes;
+    const maxDecoded = Math.min(maxChunkBytes, options.maxDecodedBytes ?? maxChunkBytes);
     const source = fileSource(this.store, options);
     const located = await this.#locate(unique, source);
     const byFile = new Map<string, (StoredChunk & { id: bigint })[]>();
     for (const [id, chunk] of located) {
+      checkRangeSize(chunk, maxChunkBytes, `chunk ${id}`, chunk.key, "maxChunkBytes");
       const list = byFile.get(chunk.key) ?? [];
       list.push({ ...chunk, id });
       byFile.set(chunk.key, list);
@@ -92,7 +103,7 @@ export class ShardReader {
     await Promise.all(
       [...byFile].map(([key, chunks]) =>
         this.#readGroups(key, chunks, source, "chunk data", (chunk, stored) => {
-          result.set(chunk.id, this.#decodeData(present(stored, key, "chunk data"), key, chunk.id));
+          result.set(chunk.id, this.#decodeData(present(stored, key, "chunk data"), key, chunk.id, maxDecoded));
         }),
       ),
     );
@@ -102,6 +113,12 @@ export class ShardReader {
   /** Every chunk id stored in one shard file (a name such as "0a.shard"), ascending; [] when the file is absent. */
   async listIds(fileName: string, options?: RequestOptions): Promise<bigint[]> {
     const key = this.fileKey(fileName);
+    if (this.#indexEnd > this.#limits.maxChunkBytes) {
+      throw new UnsupportedError(
+        `listIds reads the whole ${this.#indexEnd}-byte shard index of ${key}, more than maxChunkBytes (${this.#limits.maxChunkBytes})`,
+        { key },
+      );
+    }
     const source = fileSource(this.store, options);
     const indexBytes = await source.read(key, { offset: 0, length: this.#indexEnd }, "shard index");
     if (indexBytes === undefined) return [];
@@ -177,14 +194,21 @@ export class ShardReader {
   ): Promise<Map<bigint, MinishardIndex>> {
     const indexes = new Map<bigint, MinishardIndex>();
     const pending: (ByteRange & { minishard: bigint })[] = [];
+    const encoding = this.spec.minishard_index_encoding;
     for (const [minishard, range] of entries) {
       if (!range) continue;
       const cached = this.#minishardIndexCache.get(`${key}\n${minishard}`);
-      if (cached) indexes.set(minishard, cached);
-      else pending.push({ ...range, minishard });
+      if (cached) {
+        indexes.set(minishard, cached);
+      } else {
+        const what = `minishard ${minishard} index`;
+        checkRangeSize(range, storedIndexLimit(this.#limits, encoding), what, key, "maxMinishardIndexEntries");
+        pending.push({ ...range, minishard });
+      }
     }
     await this.#readGroups(key, pending, source, "minishard index", (item, bytes) => {
-      const decoded = decodeBytes(present(bytes, key, "minishard index"), this.spec.minishard_index_encoding, "minishard index", key);
+      const what = `minishard ${item.minishard} index`;
+      const decoded = decodeBytes(present(bytes, key, what), encoding, what, key, this.#limits.maxIndexBytes);
       const index = decodeMinishardIndex(decoded, this.#indexEnd, key);
       this.#minishardIndexCache.set(`${key}\n${item.minishard}`, index);
       indexes.set(item.minishard, index);
@@ -201,7 +225,7 @@ export class ShardReader {
     use: (item: T, bytes: Uint8Array | undefined) => void,
   ): Promise<void> {
     await Promise.all(
-      coalesceRanges(items, this.#coalesceGap).map(async (group) => {
+      coalesceRanges(items, this.#coalesceGap, this.#limits.maxChunkBytes).map(async (group) => {
         const bytes = await source.read(key, group, what);
         for (const item of group.members) {
           const start = item.offset - group.offset;
@@ -211,8 +235,11 @@ export class ShardReader {
     );
   }
 
-  #decodeData(stored: Uint8Array, key: string, id: bigint): Uint8Array {
-    if (this.spec.data_encoding === "gzip") return decodeBytes(stored, "gzip", `chunk ${id}`, key);
+  #decodeData(stored: Uint8Array, key: string, id: bigint, maxBytes: number): Uint8Array {
+    if (this.spec.data_encoding === "gzip") return decodeBytes(stored, "gzip", `chunk ${id}`, key, maxBytes);
+    if (stored.length > maxBytes) {
+      throw new CorruptDataError(`chunk ${id} in ${key} has ${stored.length} bytes, more than the ${maxBytes} expected`, { key });
+    }
     // Copy so one small chunk does not keep a large coalesced read alive.
     return stored.byteLength === stored.buffer.byteLength ? stored : stored.slice();
   }
