@@ -1,8 +1,13 @@
-import { StoreError } from "@zarrkit/registry";
+import { StoreError, ZarrkitError } from "@zarrkit/registry";
 import { abortableSleep } from "@zarrkit/registry/http";
 import { AwsClient } from "aws4fetch";
-import { isMissingKey, responseError, storeErrorFor } from "./errors.js";
+import { isMissingKey, ResponseTooLargeError, responseError, type S3ResponseError, StoreTimeoutError, storeErrorFor } from "./errors.js";
 import type { S3Config } from "./options.js";
+import { redactError, redactText } from "./redact.js";
+import { Attempt, readBody, untilAborted } from "./transfer.js";
+
+/** How many body bytes a reply with this status may have, and why (for the error). */
+export type BodyLimit = (status: number) => { bytes: number; why: string };
 
 export interface S3Request {
   method: "GET" | "HEAD" | "PUT" | "POST" | "DELETE";
@@ -14,14 +19,30 @@ export interface S3Request {
   what: string;
   /** The store key the request is about, for the error's `key`. */
   key?: string;
+  /** Read the body of a successful reply, up to this many bytes; without it the body is dropped unread. */
+  limit?: BodyLimit;
 }
+
+/** A reply that succeeded (or whose status was accepted), with its body when `limit` was given. */
+export interface S3Reply {
+  status: number;
+  headers: Headers;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/** S3 error documents are a few hundred bytes; more is not read (a hostile server could send gigabytes). */
+const ERROR_BODY_BYTES = 64 * 1024;
+/** This attempt got a 5xx or 429 worth retrying. */
+const RETRY = Symbol("retry");
 
 /**
  * Sends signed (or, without credentials, unsigned) requests, retrying 5xx,
- * 429 and network failures with exponential backoff. Retrying a 5xx is also
- * what makes conditional writes exact on radosgw, which answers some of the
- * losers of a race with 500 instead of 412 (their write did not land; the
- * retry gets the 412).
+ * 429, network failures and idle timeouts with exponential backoff. Retrying a
+ * 5xx is also what makes conditional writes exact on radosgw, which answers
+ * some of the losers of a race with 500 instead of 412 (their write did not
+ * land; the retry gets the 412). Each attempt runs under the idle timeout
+ * (from the start for requests without a body, from the reply for uploads,
+ * whose progress fetch does not report) and reads bodies under their caps.
  */
 export class S3Client {
   readonly #config: S3Config;
@@ -38,51 +59,129 @@ export class S3Client {
     return withQuery(this.#config.baseUrl + encodeKey(objectKey), query);
   }
 
+  /** `text` (from the server) without the configured secrets or anything credential-like. */
+  redact(text: string): string {
+    return redactText(text, this.#config.secrets);
+  }
+
   bucketUrl(query: Record<string, string>): string {
     return withQuery(this.#config.baseUrl, query);
   }
 
   /**
-   * Send `request`: the response when it succeeded or its status is in
+   * Send `request`: the reply when it succeeded or its status is in
    * `accept`, undefined when the key does not exist, the typed error otherwise.
    */
-  async request(request: S3Request, accept: readonly number[] = []): Promise<Response | undefined> {
-    const response = await this.send(request);
-    if (response.ok || accept.includes(response.status)) return response;
-    const error = await responseError(response);
-    if (isMissingKey(error)) return undefined;
-    throw storeErrorFor(request.what, request.key, error);
+  async request(request: S3Request, accept: readonly number[] = []): Promise<S3Reply | undefined> {
+    const reply = await this.send(request, accept);
+    if (!("body" in reply)) {
+      if (isMissingKey(reply)) return undefined;
+      throw storeErrorFor(request.what, request.key, reply);
+    }
+    return reply;
   }
 
-  /** Send `request`, retrying what is worth retrying; the last response whatever its status. */
-  async send(request: S3Request): Promise<Response> {
-    const { retries } = this.#config;
+  /** Send `request`, retrying what is worth retrying: the reply, or what S3 answered to the last attempt. */
+  async send(request: S3Request, accept: readonly number[] = []): Promise<S3Reply | S3ResponseError> {
+    const { retries, idleTimeoutMs, secrets } = this.#config;
+    const { signal, what, key } = request;
+    const context = key === undefined ? {} : { key };
     for (let attempt = 0; ; attempt++) {
-      request.signal?.throwIfAborted();
-      let response: Response;
+      signal?.throwIfAborted();
+      const timer = new Attempt(request.body === undefined ? idleTimeoutMs : 0, signal);
+      let outcome: S3Reply | S3ResponseError | typeof RETRY;
       try {
-        response = await this.#config.fetch(await this.#prepare(request));
+        outcome = await this.#attempt(request, accept, timer, attempt < retries);
       } catch (error) {
-        if (request.signal?.aborted) throw request.signal.reason;
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof ZarrkitError) throw error;
         if (attempt >= retries) {
-          const reason = error instanceof Error ? error.message : String(error);
-          throw new StoreError(`S3 ${request.what} failed: ${reason}.`, { cause: error, ...(request.key === undefined ? {} : { key: request.key }) });
+          if (timer.timedOut) {
+            throw new StoreTimeoutError(`S3 ${what} failed: no bytes for ${idleTimeoutMs} ms; gave up after ${attempt + 1} attempt(s).`, context);
+          }
+          const reason = redactText(error instanceof Error ? error.message : String(error), secrets);
+          throw new StoreError(`S3 ${what} failed: ${reason}.`, { cause: redactError(error, secrets), ...context });
         }
-        await backoff(attempt, request.signal);
-        continue;
+        outcome = RETRY;
+      } finally {
+        timer.end();
       }
-      if ((response.status < 500 && response.status !== 429) || attempt >= retries) return response;
-      await response.body?.cancel();
-      await backoff(attempt, request.signal);
+      if (outcome !== RETRY) return outcome;
+      await backoff(attempt, signal);
     }
   }
 
-  async #prepare({ method, url, headers, body, signal }: S3Request): Promise<Request> {
-    const init: RequestInit = { method, ...(headers && { headers }), ...(signal && { signal }) };
+  async #attempt(request: S3Request, accept: readonly number[], timer: Attempt, canRetry: boolean): Promise<S3Reply | S3ResponseError | typeof RETRY> {
+    const response = await untilAborted(this.#config.fetch(await this.#prepare(request, timer.signal)), timer.signal);
+    timer.touch();
+    const { status, headers } = response;
+    if ((status >= 500 || status === 429) && canRetry) {
+      await discard(response);
+      return RETRY;
+    }
+    if (response.ok || accept.includes(status)) {
+      if (!request.limit || !response.ok) {
+        await discard(response);
+        return { status, headers, body: new Uint8Array(0) };
+      }
+      const { bytes, why } = request.limit(status);
+      const body = await readBody(response, {
+        limit: bytes,
+        attempt: timer,
+        tooLarge: (detail) =>
+          new ResponseTooLargeError(
+            `S3 ${request.what} failed: the reply ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
+            request.key === undefined ? {} : { key: request.key },
+          ),
+      });
+      return { status, headers, body };
+    }
+    const text = request.method === "HEAD" ? "" : await readPrefix(response, ERROR_BODY_BYTES, timer);
+    return responseError(status, headers, text, this.#config.secrets);
+  }
+
+  async #prepare({ method, url, headers, body }: S3Request, signal: AbortSignal): Promise<Request> {
+    const init: RequestInit = { method, signal, ...(headers && { headers }) };
     // Store values are ArrayBuffer-backed; TypeScript's Uint8Array type also admits SharedArrayBuffer.
     if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer> | string;
     return this.#signer ? this.#signer.sign(url, init) : new Request(url, init);
   }
+}
+
+/** Drop an unused body so the connection can be reused. */
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
+}
+
+/** The first `max` bytes of the body as text; the rest is not read (the connection is closed instead). */
+async function readPrefix(response: Response, max: number, timer: Attempt): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < max) {
+      const { done, value } = await untilAborted(reader.read(), timer.signal);
+      if (done) break;
+      timer.touch();
+      chunks.push(value.subarray(0, max - length));
+      length += Math.min(value.byteLength, max - length);
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** A reply body as text (S3's XML documents). */
+export function decodeText(body: Uint8Array): string {
+  return new TextDecoder().decode(body);
 }
 
 /**

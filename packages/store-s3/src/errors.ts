@@ -1,7 +1,26 @@
 import { AuthError, PreconditionFailedError, StoreError } from "@zarrkit/registry";
+import { redactText } from "./redact.js";
 import { xmlText } from "./xml.js";
 
-/** What S3 answered, kept as the `cause` of the StoreError reporting it. */
+/**
+ * No bytes arrived for `idleTimeoutMs` (while waiting for the headers of a
+ * request without a body, or within any body): the request was cancelled.
+ * `code` is "STORE_TIMEOUT", as for `FetchStore`.
+ */
+export class StoreTimeoutError extends StoreError {
+  override readonly code = "STORE_TIMEOUT";
+}
+
+/**
+ * A reply was larger than what was asked for (a range's length) or than
+ * `maxBodyBytes`: the store stopped reading it and closed the connection.
+ * `code` is "RESPONSE_TOO_LARGE", as for `FetchStore`.
+ */
+export class ResponseTooLargeError extends StoreError {
+  override readonly code = "RESPONSE_TOO_LARGE";
+}
+
+/** What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are redacted. */
 export class S3ResponseError extends Error {
   readonly status: number;
   /** S3 error code, e.g. "NoSuchBucket"; undefined when the answer had no error body (HEAD). */
@@ -16,11 +35,16 @@ export class S3ResponseError extends Error {
   }
 }
 
-/** Read S3's error document (if any) from a failed response. */
-export async function responseError(response: Response): Promise<S3ResponseError> {
-  const body = await response.text().catch(() => "");
-  const requestId = xmlText(body, "RequestId") ?? response.headers.get("x-amz-request-id") ?? undefined;
-  return new S3ResponseError(response.status, xmlText(body, "Code"), xmlText(body, "Message") || undefined, requestId);
+/**
+ * S3's error document (if any) of a failed reply, from at most the first
+ * 64 KiB of its body (`text`). The server's texts go through `redactText`
+ * with the configured secrets: a proxy echoing the request's Authorization
+ * header, or a server quoting a key it rejected, leaks nothing.
+ */
+export function responseError(status: number, headers: Headers, text: string, secrets: readonly string[]): S3ResponseError {
+  const clean = (value: string | null | undefined) => (value ? redactText(value, secrets) : undefined);
+  const requestId = clean(xmlText(text, "RequestId") ?? headers.get("x-amz-request-id"));
+  return new S3ResponseError(status, clean(xmlText(text, "Code")), clean(xmlText(text, "Message")), requestId);
 }
 
 /** A key that does not exist, as opposed to a missing bucket, which is an error. */
@@ -30,7 +54,7 @@ export function isMissingKey(error: S3ResponseError): boolean {
 
 /**
  * The typed error for a failed request. Messages name the operation, bucket,
- * key and S3's answer, never credentials (nothing from them is used here).
+ * key and S3's answer (redacted), never credentials.
  */
 export function storeErrorFor(what: string, key: string | undefined, error: S3ResponseError): StoreError {
   const message = `S3 ${what} failed: ${error.message}${error.requestId ? ` (request id ${error.requestId})` : ""}.`;

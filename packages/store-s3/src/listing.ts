@@ -1,5 +1,6 @@
-import type { S3Client } from "./client.js";
 import { StoreError } from "@zarrkit/registry";
+import { decodeText, type S3Client } from "./client.js";
+import { MAX_XML_BYTES } from "./options.js";
 import { xmlBlocks, xmlText } from "./xml.js";
 
 export interface ListPage {
@@ -23,10 +24,11 @@ export async function* listPages(
     if (delimiter !== undefined) query.delimiter = delimiter;
     if (token !== undefined) query["continuation-token"] = token;
     const what = `LIST s3://${bucket}/${prefix}`;
-    const response = await client.request({ method: "GET", url: client.bucketUrl(query), what, ...(signal && { signal }) });
+    const limit = () => ({ bytes: MAX_XML_BYTES, why: "a listing page may have" });
+    const reply = await client.request({ method: "GET", url: client.bucketUrl(query), what, limit, ...(signal && { signal }) });
     // A 404 here is never a missing key; the bucket itself is missing.
-    if (!response) throw new StoreError(`S3 ${what} failed: 404.`);
-    const xml = await response.text();
+    if (!reply) throw new StoreError(`S3 ${what} failed: 404.`);
+    const xml = decodeText(reply.body);
     yield {
       keys: xmlBlocks(xml, "Contents").map((block) => xmlText(block, "Key")!),
       prefixes: xmlBlocks(xml, "CommonPrefixes").map((block) => xmlText(block, "Prefix")!),

@@ -1,5 +1,6 @@
 import { StoreError } from "@zarrkit/registry";
-import type { S3Client } from "./client.js";
+import { type BodyLimit, decodeText, type S3Client } from "./client.js";
+import { MAX_XML_BYTES } from "./options.js";
 import { escapeXml, xmlText } from "./xml.js";
 
 export interface MultipartUpload {
@@ -24,12 +25,21 @@ const MAX_PARTS = 10_000;
  */
 export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
   const { client, objectKey, key, location, value, signal } = upload;
-  const send = (method: "PUT" | "POST" | "DELETE", query: Record<string, string>, body?: Uint8Array | string) =>
+  const xml: BodyLimit = () => ({ bytes: MAX_XML_BYTES, why: "a multipart answer may have" });
+  const send = (method: "PUT" | "POST" | "DELETE", query: Record<string, string>, body?: Uint8Array | string, limit?: BodyLimit) =>
     client
-      .request({ method, url: client.objectUrl(objectKey, query), what: `${method} ${location}`, key, ...(body !== undefined && { body }), ...(signal && { signal }) })
-      .then((response) => response ?? Promise.reject(new StoreError(`S3 multipart upload of ${location} failed: 404.`, { key })));
+      .request({
+        method,
+        url: client.objectUrl(objectKey, query),
+        what: `${method} ${location}`,
+        key,
+        ...(body !== undefined && { body }),
+        ...(signal && { signal }),
+        ...(limit && { limit }),
+      })
+      .then((reply) => reply ?? Promise.reject(new StoreError(`S3 multipart upload of ${location} failed: 404.`, { key })));
 
-  const created = await (await send("POST", { uploads: "" })).text();
+  const created = decodeText((await send("POST", { uploads: "" }, undefined, xml)).body);
   const uploadId = xmlText(created, "UploadId");
   if (!uploadId) throw new StoreError(`S3 multipart upload of ${location} failed: no UploadId in the answer.`, { key });
   try {
@@ -38,23 +48,19 @@ export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
     const etags: string[] = [];
     await runLimited(count, upload.partConcurrency, async (index) => {
       const part = value.subarray(index * partSize, (index + 1) * partSize);
-      const response = await send("PUT", { partNumber: String(index + 1), uploadId }, part);
-      await response.body?.cancel();
-      const etag = response.headers.get("etag");
+      const reply = await send("PUT", { partNumber: String(index + 1), uploadId }, part);
+      const etag = reply.headers.get("etag");
       if (!etag) throw new StoreError(`S3 multipart upload of ${location} failed: part ${index + 1} has no ETag.`, { key });
       etags[index] = etag;
     });
     const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`).join("");
-    const completed = await (await send("POST", { uploadId }, `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`)).text();
+    const completed = decodeText((await send("POST", { uploadId }, `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`, xml)).body);
     // S3 may answer 200 and report the failure in the body.
     const code = xmlText(completed, "Code");
-    if (code) throw new StoreError(`S3 multipart upload of ${location} failed: ${code}: ${xmlText(completed, "Message") ?? ""}.`, { key });
+    if (code) throw new StoreError(client.redact(`S3 multipart upload of ${location} failed: ${code}: ${xmlText(completed, "Message") ?? ""}.`), { key });
   } catch (error) {
     // Best effort: a failed abort leaves parts that the bucket's lifecycle rules may clean up.
-    await client.send({ method: "DELETE", url: client.objectUrl(objectKey, { uploadId }), what: `DELETE ${location}` }).then(
-      (response) => response.body?.cancel(),
-      () => undefined,
-    );
+    await client.send({ method: "DELETE", url: client.objectUrl(objectKey, { uploadId }), what: `DELETE ${location}` }).catch(() => undefined);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { StoreError, storeKeyProblem } from "@zarrkit/registry";
+import { redactUnparsedUrl } from "./redact.js";
 
 export interface S3Credentials {
   accessKeyId: string;
@@ -40,6 +41,21 @@ export interface S3StoreOptions {
    * GET. Default 4 MiB, about what a round trip to S3 costs in transfer.
    */
   coalesceGapBytes?: number;
+  /**
+   * Milliseconds without a byte from S3 (waiting for the headers of a request
+   * without a body, or between chunks of any body) after which the request is
+   * cancelled and retried like a network error; the last failure is a
+   * `StoreTimeoutError` (code "STORE_TIMEOUT"). Default 30 000; 0 disables it.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * The largest body accepted for whole values (`get`, `getVersioned`) and
+   * for ranged reads answered with the whole object; a larger reply is a
+   * `ResponseTooLargeError` (code "RESPONSE_TOO_LARGE") and its connection is
+   * closed. Ranged reads accept at most the bytes of the range. Default
+   * 2 GiB - 1 (2^31 - 1), the largest buffer every JavaScript engine allocates.
+   */
+  maxBodyBytes?: number;
   /** The fetch to use (default: globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
 }
@@ -57,10 +73,16 @@ export interface S3Config {
   partConcurrency: number;
   retries: number;
   coalesceGapBytes: number;
+  idleTimeoutMs: number;
+  maxBodyBytes: number;
   fetch: typeof globalThis.fetch;
+  /** The secret key and session token, longest first: redacted from any text the server sends back. */
+  secrets: readonly string[];
 }
 
 const MiB = 2 ** 20;
+/** S3 listings and multipart answers are at most a few MiB (1000 keys of up to 1 KiB each); a larger one is refused. */
+export const MAX_XML_BYTES = 16 * MiB;
 /** S3's smallest part (all but the last). */
 export const MIN_PART_SIZE = 5 * MiB;
 
@@ -71,6 +93,7 @@ function environment(): Record<string, string | undefined> {
 }
 
 export function resolveConfig(options: S3StoreOptions): S3Config {
+  if (typeof options !== "object" || options === null) throw new StoreError("S3Store needs options with at least a bucket.");
   const env = environment();
   const bucket = options.bucket;
   // Loose on purpose: legacy buckets may have capitals and "_"; this only keeps URLs well formed.
@@ -79,27 +102,51 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
   }
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? "us-east-1";
   const pathStyle = options.pathStyle ?? options.endpoint !== undefined;
+  const credentials = options.anonymous ? undefined : checkCredentials(options.credentials) ?? environmentCredentials(env);
+  const secrets = secretsOf(credentials);
   const config: S3Config = {
     bucket,
     prefix: normalizePrefix(options.prefix ?? ""),
     region,
-    baseUrl: baseUrl(bucket, options.endpoint ?? `https://s3.${region}.amazonaws.com`, pathStyle),
-    credentials: options.anonymous ? undefined : (options.credentials ?? environmentCredentials(env)),
+    baseUrl: baseUrl(bucket, options.endpoint ?? `https://s3.${region}.amazonaws.com`, pathStyle, secrets),
+    credentials,
     multipartThreshold: options.multipartThreshold ?? 64 * MiB,
     partSize: options.partSize ?? 16 * MiB,
     partConcurrency: options.partConcurrency ?? 4,
     retries: options.retries ?? 4,
     coalesceGapBytes: options.coalesceGapBytes ?? 4 * MiB,
+    idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+    maxBodyBytes: options.maxBodyBytes ?? 2 ** 31 - 1,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    secrets,
   };
   if (!(config.partSize >= MIN_PART_SIZE)) throw new StoreError(`S3 partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB), got ${config.partSize}.`);
-  for (const name of ["multipartThreshold", "partConcurrency", "retries", "coalesceGapBytes"] as const) {
+  for (const name of ["multipartThreshold", "partConcurrency", "retries", "coalesceGapBytes", "idleTimeoutMs", "maxBodyBytes"] as const) {
     const value = config[name];
     if (!(Number.isSafeInteger(value) && value >= (name === "partConcurrency" ? 1 : 0))) {
-      throw new StoreError(`S3 option ${name} must be a ${name === "partConcurrency" ? "positive" : "non-negative"} integer, got ${value}.`);
+      const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
+      throw new StoreError(`S3 option ${name} must be a ${name === "partConcurrency" ? "positive" : "non-negative"} integer, got ${shown}.`);
     }
   }
   return config;
+}
+
+/** Credentials given as options, checked without ever naming their values. */
+function checkCredentials(credentials: S3Credentials | undefined): S3Credentials | undefined {
+  if (credentials === undefined) return undefined;
+  const { accessKeyId, secretAccessKey, sessionToken } = (credentials ?? {}) as Partial<S3Credentials>;
+  const text = (value: unknown) => typeof value === "string" && value !== "";
+  if (!text(accessKeyId) || !text(secretAccessKey) || !(sessionToken === undefined || text(sessionToken))) {
+    throw new StoreError("S3 option credentials needs accessKeyId and secretAccessKey (and optionally sessionToken) as non-empty strings.");
+  }
+  return credentials;
+}
+
+/** What must never appear in an error: the secret key and session token, also percent-encoded (as in presigned URLs). */
+function secretsOf(credentials: S3Credentials | undefined): string[] {
+  const secrets = [credentials?.secretAccessKey, credentials?.sessionToken].filter((s): s is string => s !== undefined && s !== "");
+  const all = new Set([...secrets, ...secrets.map(encodeURIComponent)]);
+  return [...all].sort((a, b) => b.length - a.length);
 }
 
 function environmentCredentials(env: Record<string, string | undefined>): S3Credentials | undefined {
@@ -117,14 +164,17 @@ function normalizePrefix(prefix: string): string {
   return `${trimmed}/`;
 }
 
-function baseUrl(bucket: string, endpoint: string, pathStyle: boolean): string {
+function baseUrl(bucket: string, endpoint: string, pathStyle: boolean, secrets: readonly string[]): string {
+  // Endpoints are sometimes pasted with credentials in them (secret keys often hold "/", so such a URL may not even parse).
+  const shown = () => JSON.stringify(redactUnparsedUrl(String(endpoint), secrets));
   let url: URL;
   try {
     url = new URL(endpoint);
-  } catch (cause) {
-    throw new StoreError(`Invalid S3 endpoint ${JSON.stringify(endpoint)}: not a URL.`, { cause });
+  } catch {
+    // No cause: the URL parser's TypeError keeps the input, secrets and all, in its `input` field.
+    throw new StoreError(`Invalid S3 endpoint ${shown()}: not a URL.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new StoreError(`Invalid S3 endpoint ${JSON.stringify(endpoint)}: not http(s).`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new StoreError(`Invalid S3 endpoint ${shown()}: not http(s).`);
   if (url.username || url.password) throw new StoreError("Invalid S3 endpoint: pass credentials as options, not in the URL.");
   const path = url.pathname.replace(/\/+$/, "");
   return pathStyle ? `${url.origin}${path}/${bucket}/` : `${url.protocol}//${bucket}.${url.host}${path}/`;

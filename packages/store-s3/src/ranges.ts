@@ -3,6 +3,9 @@ import { contentRangeProblem, contentRangeTotal, rangeHeader } from "@zarrkit/re
 
 /** The Range header for `range`, or undefined for an empty range (which HTTP cannot express). */
 export function s3RangeHeader(key: string, range: RangeQuery): string | undefined {
+  if (typeof range !== "object" || range === null) {
+    throw new StoreError(`Invalid range for ${key}: { offset, length } or { suffixLength }.`, { key });
+  }
   const isSuffix = "suffixLength" in range;
   const length = isSuffix ? range.suffixLength : range.length;
   const numbers = isSuffix ? [length] : [range.offset, length];

@@ -2,6 +2,7 @@ import {
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
+  type ReadOptions,
   type RequestOptions,
   type SetOptions,
   type SizedValue,
@@ -10,7 +11,8 @@ import {
   checkStoreKey,
   type VersionedValue,
 } from "@zarrkit/registry";
-import { S3Client, type S3Request } from "./client.js";
+import { type BodyLimit, S3Client, type S3Reply, type S3Request } from "./client.js";
+import { isWeak, strongEtag } from "./etag.js";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
@@ -44,47 +46,74 @@ export class S3Store implements Store {
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    const response = await this.#object("GET", key, options);
-    return response && new Uint8Array(await response.arrayBuffer());
+    return (await this.#object("GET", key, options, { limit: this.#wholeLimit() }))?.body;
   }
 
-  async getRange(key: string, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> {
+  async getRange(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined> {
     return (await this.getRangeWithSize(key, range, options))?.value;
   }
 
-  /** A ranged GET that also reports the object's size (the Content-Range total). */
-  async getRangeWithSize(key: string, range: RangeQuery, options?: RequestOptions): Promise<SizedValue | undefined> {
+  /**
+   * A ranged GET that also reports the object's size (the Content-Range
+   * total) and version (its ETag, as `getVersioned` reports it). With
+   * `ifMatch` the GET carries `If-Match`, and the answer must come from that
+   * version: a 412, another ETag, no ETag or a deleted key are a
+   * `PreconditionFailedError` naming the key.
+   */
+  async getRangeWithSize(key: string, range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined> {
     const header = s3RangeHeader(key, range);
+    const ifMatch = checkIfMatch(key, options?.ifMatch, "read");
     // An empty range cannot be asked for; only whether the key exists is left to find out.
     if (header === undefined) {
-      const size = await this.size(key, options);
-      return size === undefined ? undefined : { value: new Uint8Array(0), size };
+      const head = await this.#head(key, options, ifMatch);
+      return head && withVersion({ value: new Uint8Array(0), size: head.size }, head.version);
     }
+    const headers: Record<string, string> = { Range: header };
+    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
+    const wanted = "suffixLength" in range ? range.suffixLength : range.length;
     // 416: the range starts at or past the end (the key exists; a missing one is 404).
-    const response = await this.#object("GET", key, options, { headers: { Range: header } }, [416]);
-    if (!response) return undefined;
-    if (response.status === 416) {
-      await response.body?.cancel();
-      return { value: new Uint8Array(0) };
-    }
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (response.status === 200) return { value: sliceLocally(bytes, range), size: bytes.byteLength };
-    const size = checkContentRange(key, range, response.headers.get("content-range"), bytes.byteLength);
-    return size === undefined ? { value: bytes } : { value: bytes, size };
+    const reply = await this.#object("GET", key, options, { headers, limit: this.#rangeLimit(wanted) }, [416]);
+    if (!reply) return this.#gone(key, ifMatch);
+    const version = this.#confirmVersion(key, reply, ifMatch);
+    if (reply.status === 416) return withVersion({ value: new Uint8Array(0) }, version);
+    const bytes = reply.body;
+    if (reply.status === 200) return withVersion({ value: sliceLocally(bytes, range), size: bytes.byteLength }, version);
+    const size = checkContentRange(key, range, reply.headers.get("content-range"), bytes.byteLength);
+    return withVersion(size === undefined ? { value: bytes } : { value: bytes, size }, version);
   }
 
+  /**
+   * The value and its ETag as the version. A `StoreError` when the answer has
+   * no ETag or only a weak one (`W/"..."`, which S3 never sends but a proxy
+   * may): a weak ETag does not promise identical bytes, so it is no version.
+   */
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
-    const response = await this.#object("GET", key, options);
-    if (!response) return undefined;
-    const value = new Uint8Array(await response.arrayBuffer());
-    const version = response.headers.get("etag");
-    if (!version) throw new StoreError(`S3 GET ${this.#location(key)} answered without an ETag.`, { key });
-    return { value, version };
+    const reply = await this.#object("GET", key, options, { limit: this.#wholeLimit() });
+    if (!reply) return undefined;
+    const version = strongEtag(reply.headers);
+    if (!version) {
+      const etag = reply.headers.get("etag");
+      const what = etag && isWeak(etag) ? "only a weak ETag, which does not promise identical bytes" : "without an ETag";
+      throw new StoreError(`S3 GET ${this.#location(key)} answered ${what}.`, { key });
+    }
+    return { value: reply.body, version };
   }
 
   async size(key: string, options?: RequestOptions): Promise<number | undefined> {
-    const response = await this.#object("HEAD", key, options);
-    return response && Number(response.headers.get("content-length"));
+    return (await this.#head(key, options, undefined))?.size;
+  }
+
+  /** HEAD: the object's size and version, checked against `ifMatch` when given. */
+  async #head(key: string, options: RequestOptions | undefined, ifMatch: string | undefined): Promise<{ size: number; version?: string } | undefined> {
+    const headers: Record<string, string> = ifMatch === undefined ? {} : { "If-Match": ifMatch };
+    const reply = await this.#object("HEAD", key, options, { headers });
+    if (!reply) return this.#gone(key, ifMatch);
+    const version = this.#confirmVersion(key, reply, ifMatch);
+    const length = reply.headers.get("content-length")?.trim();
+    if (length === undefined || !/^\d{1,16}$/.test(length)) {
+      throw new StoreError(`S3 HEAD ${this.#location(key)} answered without a valid Content-Length.`, { key });
+    }
+    return withVersion({ size: Number(length) }, version);
   }
 
   /**
@@ -94,7 +123,9 @@ export class S3Store implements Store {
    */
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
     checkStoreKey(key);
-    const { ifMatch, ifNoneMatch, signal } = options;
+    const { ifNoneMatch, signal } = options;
+    const ifMatch = checkIfMatch(key, options.ifMatch, "write");
+    if (ifNoneMatch !== undefined && ifNoneMatch !== "*") throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
     if (ifMatch === undefined && ifNoneMatch === undefined && value.byteLength > this.#config.multipartThreshold) {
       const { partSize, partConcurrency } = this.#config;
       const location = this.#location(key);
@@ -118,8 +149,7 @@ export class S3Store implements Store {
   }
 
   async delete(key: string, options?: RequestOptions): Promise<void> {
-    const response = await this.#object("DELETE", key, options);
-    await response?.body?.cancel();
+    await this.#object("DELETE", key, options);
   }
 
   async *list(prefix: string, options?: RequestOptions): AsyncIterable<string> {
@@ -138,19 +168,55 @@ export class S3Store implements Store {
   }
 
   async #put(key: string, value: Uint8Array, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<void> {
-    const response = await this.#object("PUT", key, signal && { signal }, { headers, body: value });
+    const reply = await this.#object("PUT", key, signal && { signal }, { headers, body: value });
     // AWS answers If-Match on a missing key with 404 NoSuchKey (radosgw with 412).
-    if (!response) throw new PreconditionFailedError(`S3 PUT ${this.#location(key)} failed: the key does not exist (If-Match).`, { key });
-    await response.body?.cancel();
+    if (!reply) throw new PreconditionFailedError(`S3 PUT ${this.#location(key)} failed: the key does not exist (If-Match).`, { key });
+  }
+
+  /**
+   * The reply's version (strong ETag). With `ifMatch`, it must be that
+   * version, compared without quotes (radosgw and AWS differ in quoting): a
+   * server or proxy that ignores If-Match would otherwise hand out bytes of
+   * another version, at offsets planned for the old one.
+   */
+  #confirmVersion(key: string, reply: S3Reply, ifMatch: string | undefined): string | undefined {
+    const version = strongEtag(reply.headers);
+    if (ifMatch !== undefined && (version === undefined || unquote(version) !== unquote(ifMatch))) {
+      const got = version === undefined ? "no strong ETag" : `ETag ${version}`;
+      throw new PreconditionFailedError(
+        this.#client.redact(`S3 read of ${this.#location(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the object was replaced.`),
+        { key },
+      );
+    }
+    return version;
+  }
+
+  /** A missing key: undefined, or a PreconditionFailedError when a version of it was asked for. */
+  #gone(key: string, ifMatch: string | undefined): undefined {
+    if (ifMatch === undefined) return undefined;
+    throw new PreconditionFailedError(`S3 read of ${this.#location(key)}: the object no longer exists, so it does not have the version ${ifMatch} asked for with If-Match.`, {
+      key,
+    });
+  }
+
+  #wholeLimit(): BodyLimit {
+    const bytes = this.#config.maxBodyBytes;
+    return () => ({ bytes, why: "maxBodyBytes allows" });
+  }
+
+  /** A 206 holds at most the range; a 200 (a server that ignores Range) is the whole object, up to `maxBodyBytes`. */
+  #rangeLimit(wanted: number): BodyLimit {
+    const max = this.#config.maxBodyBytes;
+    return (status) => (status === 206 ? { bytes: Math.min(wanted, max), why: "the range asked for" } : { bytes: max, why: "maxBodyBytes allows" });
   }
 
   async #object(
     method: S3Request["method"],
     key: string,
     options: RequestOptions | undefined,
-    extra: Pick<S3Request, "headers" | "body"> = {},
+    extra: Pick<S3Request, "headers" | "body" | "limit"> = {},
     accept: readonly number[] = [],
-  ): Promise<Response | undefined> {
+  ): Promise<S3Reply | undefined> {
     checkStoreKey(key);
     const signal = options?.signal;
     const request: S3Request = { method, url: this.#client.objectUrl(this.prefix + key), what: `${method} ${this.#location(key)}`, key, ...extra };
@@ -161,6 +227,22 @@ export class S3Store implements Store {
   #location(key: string): string {
     return `s3://${this.bucket}/${this.prefix}${key}`;
   }
+}
+
+/** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
+function withVersion<T extends object>(value: T, version: string | undefined): T & { version?: string } {
+  return version === undefined ? value : { ...value, version };
+}
+
+/** `ifMatch` when given: a version token that can go in an If-Match header. */
+function checkIfMatch(key: string, ifMatch: unknown, operation: "read" | "write"): string | undefined {
+  if (ifMatch === undefined) return undefined;
+  const valid = typeof ifMatch === "string" && ifMatch !== "" && !/[\0\r\n]/.test(ifMatch) && (operation === "write" || ifMatch !== "*");
+  if (!valid) {
+    const what = operation === "read" ? "a version reported by getRangeWithSize or getVersioned" : "a version reported by getVersioned";
+    throw new StoreError(`ifMatch for ${JSON.stringify(key)} must be ${what}.`, { key });
+  }
+  return ifMatch;
 }
 
 function unquote(etag: string): string {
