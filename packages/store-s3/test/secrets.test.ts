@@ -83,7 +83,9 @@ describe("secrets never reach an error", () => {
     const leaky: typeof globalThis.fetch = async (input) => {
       const request = input as Request;
       const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => (headers[name] = value));
+      request.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
       const inner = Object.assign(new Error(`socket hang up, sent ${JSON.stringify(headers)}`), { headers });
       throw Object.assign(new TypeError(`fetch failed for ${request.url}?X-Amz-Security-Token=${encodeURIComponent(sessionToken)}`, { cause: inner }), {
         input: request.url,
