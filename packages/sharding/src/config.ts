@@ -1,8 +1,8 @@
 import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError, UnsupportedError } from "@zarrkit/core";
 import { EMPTY_ENTRY } from "./shard-index.js";
 
-/** Inner chunks per shard zarrkit reads: 2^26, an index of 1 GiB. */
-const MAX_INNER_CHUNKS = 2 ** 26;
+/** Inner chunks per shard zarrkit reads: 2^24, an index of 256 MiB. */
+const MAX_INNER_CHUNKS = 2 ** 24;
 
 export type IndexLocation = "start" | "end";
 
@@ -55,7 +55,7 @@ export async function parseShardingConfig(configuration: Record<string, unknown>
   if (chunkCount > MAX_INNER_CHUNKS) {
     // The index alone (16 bytes per inner chunk) would be more than a reader can hold.
     throw new UnsupportedError(
-      `${base}.chunk_shape [${inner.join(", ")}] makes ${chunkCount} inner chunks per shard [${shardShape.join(", ")}], an index of ${chunkCount * 16} bytes; zarrkit reads shards of at most ${MAX_INNER_CHUNKS} inner chunks (a 1 GiB index)`,
+      `${base}.chunk_shape [${inner.join(", ")}] makes ${chunkCount} inner chunks per shard [${shardShape.join(", ")}], an index of ${chunkCount * 16} bytes; zarrkit reads shards of at most ${MAX_INNER_CHUNKS} inner chunks (a 256 MiB index)`,
       { field: `${base}.chunk_shape` },
     );
   }

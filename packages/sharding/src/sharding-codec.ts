@@ -9,6 +9,7 @@ import {
   type CodecFactory,
   CorruptDataError,
   type DimSlice,
+  forEachConcurrent,
   LruCache,
   PreconditionFailedError,
   product,
@@ -23,6 +24,9 @@ import { decodePart, fetchIndex, fillPart, type IndexEntry, ShardPartialDecoder 
 import { assembleShard, type EncodedChunks, indexOfShard } from "./shard-format.js";
 import { indexBytes, type ShardIndex } from "./shard-index.js";
 import { putShard, type ShardWrite, writeAppend, writeInPlace, writeRewrite } from "./write-strategies.js";
+
+/** Inner chunks decoded or encoded at once within one shard: enough to keep codec workers busy, bounded for shards of millions. */
+const PARTS_IN_FLIGHT = 256;
 
 /** Byte ranges a read of a shard will fetch: the whole shard, or its index and coalesced data ranges. */
 export interface ShardReadPlan {
@@ -139,13 +143,11 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   private async decodeFromBytes(bytes: Uint8Array, parts: Iterable<InnerPart>, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
     const index = await indexOfShard(this.layout, bytes, ctx.key);
-    const tasks: Promise<void>[] = [];
-    for (const part of parts) {
+    await forEachConcurrent(parts, PARTS_IN_FLIGHT, async (part) => {
       const offset = index.offsets[part.linear]!;
       if (offset < 0) fillPart(part, out, spec);
-      else tasks.push(decodePart(this.layout, bytes.subarray(offset, offset + index.lengths[part.linear]!), part, out, ctx));
-    }
-    await Promise.all(tasks);
+      else await decodePart(this.layout, bytes.subarray(offset, offset + index.lengths[part.linear]!), part, out, ctx);
+    });
   }
 
   // ---- writing -------------------------------------------------------------
@@ -153,7 +155,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
   async encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Uint8Array> {
     const source: WriteSource = { chunk, offset: spec.shape.map(() => 0) };
     const chunks: EncodedChunks = new Array(this.layout.chunkCount).fill(undefined);
-    await this.encodeParts([...this.grid.parts(whole(spec.shape))], source, chunks, ctx);
+    await this.encodeParts(this.grid.parts(whole(spec.shape)), source, chunks, ctx);
     return assembleShard(this.layout, chunks, this.options.chunkOrder, ctx.key);
   }
 
@@ -187,17 +189,15 @@ export class ShardingCodec implements ArrayToBytesCodec {
   }
 
   /** Encode the new content of each touched inner chunk into `chunks` (undefined: all fill value, left out unless `keepEmpty`). */
-  private async encodeParts(parts: InnerPart[], source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty = false): Promise<void> {
-    await Promise.all(
-      parts.map(async (part) => {
-        const key = innerKey(ctx.key, part);
-        const memory = bytesValue(key, part.full ? undefined : chunks[part.linear]);
-        const innerSource: WriteSource =
-          "fill" in source ? source : { chunk: source.chunk, offset: part.outOffset.map((o, d) => source.offset[d]! + o) };
-        await this.layout.inner.encodeInto(memory, part.local, innerSource, { ...ctx, key }, { writeEmptyChunks: keepEmpty });
-        chunks[part.linear] = memory.current();
-      }),
-    );
+  private async encodeParts(parts: Iterable<InnerPart>, source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty = false): Promise<void> {
+    await forEachConcurrent(parts, PARTS_IN_FLIGHT, async (part) => {
+      const key = innerKey(ctx.key, part);
+      const memory = bytesValue(key, part.full ? undefined : chunks[part.linear]);
+      const innerSource: WriteSource =
+        "fill" in source ? source : { chunk: source.chunk, offset: part.outOffset.map((o, d) => source.offset[d]! + o) };
+      await this.layout.inner.encodeInto(memory, part.local, innerSource, { ...ctx, key }, { writeEmptyChunks: keepEmpty });
+      chunks[part.linear] = memory.current();
+    });
   }
 }
 
