@@ -74,7 +74,8 @@ function startOf(stat: string): string {
   return fields[19] ?? "";
 }
 
-const me = (() => {
+/** This process's host, machine and start time, as lock owner lines record them. */
+export const me = (() => {
   const boot = procText("/proc/sys/kernel/random/boot_id", (p) => readFileSync(p, "utf8"));
   const pidNamespace = procText("/proc/self/ns/pid", readlinkSync);
   return {

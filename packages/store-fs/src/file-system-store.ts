@@ -313,7 +313,10 @@ export class FileSystemStore implements Store {
    */
   async recover(key: string, options?: RequestOptions): Promise<boolean> {
     const path = this.#path(key);
-    return this.#locked(key, path, "recover", options?.signal, { create: false, readOnly: true }, async (_lock, state) => state.waited || state.undid);
+    return this.#locked(key, path, "recover", options?.signal, { create: false, readOnly: true }, async (_lock, state) => {
+      await this.#guard.checkEntry(path, key); // refuses a link as every other operation does
+      return state.waited || state.undid;
+    });
   }
 
   #path(key: string): string {
@@ -397,8 +400,14 @@ export class FileSystemStore implements Store {
     try {
       file = await this.#guard.open(path, key, READ);
     } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw storeError("read", key, error);
+      try {
+        if (!isMissing(error)) throw error;
+        // Missing, unless the directory is a link that leads elsewhere: say so rather than tell what is there.
+        await this.#guard.checkDir(dirname(path), key, false);
+        return undefined;
+      } catch (error) {
+        throw storeError("read", key, error);
+      }
     }
     try {
       return await use(file);
@@ -497,9 +506,9 @@ function checkRange(key: string, range: RangeQuery): void {
   }
 }
 
-/** Wrap filesystem errors in a StoreError naming the key; zarrkit errors and aborts pass through. */
+/** Wrap filesystem errors in a StoreError naming the key; zarrkit errors and aborts (an AbortSignal's reason) pass through. */
 function storeError(action: string, key: string, error: unknown): Error {
-  if (error instanceof ZarrkitError || (error instanceof Error && error.name === "AbortError")) return error;
+  if (error instanceof ZarrkitError || (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError"))) return error;
   const code = errorCode(error);
   const reason = code === "ENOTDIR" || code === "EEXIST" ? "a parent of the key is a value, not a directory" : code === "EISDIR" ? "the key is a directory" : String(error);
   return new StoreError(`Could not ${action} ${JSON.stringify(key)}: ${reason}.`, { key, cause: error });

@@ -114,6 +114,13 @@ export class PathGuard {
       } catch (error) {
         if (!isMissing(error)) throw error;
       }
+      // Missing: still refuse when the part that exists leads through a link (no telling what is out there).
+      for (let ancestor = dirname(dir); ancestor.length > this.root.length; ancestor = dirname(ancestor)) {
+        const real = await realpath(ancestor).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+        if (real === undefined) continue;
+        if (!this.#allowed(real, ancestor, realRoot)) throw this.#dirRefused(key);
+        break;
+      }
     }
     if (!create) return false;
     await mkdir(this.root, { recursive: true }); // the root is the caller's choice: its own path may hold links
