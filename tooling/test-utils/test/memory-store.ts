@@ -1,4 +1,14 @@
-import { type ListDirResult, PreconditionFailedError, type RangeQuery, type SetOptions, type SizedValue, type Store, StoreError, type VersionedValue } from "@zarrkit/registry";
+import {
+  type ListDirResult,
+  PreconditionFailedError,
+  type RangeQuery,
+  type ReadOptions,
+  type SetOptions,
+  type SizedValue,
+  type Store,
+  StoreError,
+  type VersionedValue,
+} from "@zarrkit/registry";
 
 const empty = new Uint8Array(0);
 
@@ -24,6 +34,13 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     this.versions.set(key, String(++this.#writes));
   }
 
+  /** Throw PreconditionFailedError unless the key's current state meets `ifMatch` / `ifNoneMatch`. */
+  protected checkConditions(key: string, options: { ifMatch?: string; ifNoneMatch?: "*" }): void {
+    const current = this.versions.get(key);
+    if (options.ifNoneMatch === "*" && current !== undefined) throw new PreconditionFailedError(`${key} exists`, { key });
+    if (options.ifMatch !== undefined && options.ifMatch !== current) throw new PreconditionFailedError(`${key} changed`, { key });
+  }
+
   protected existing(key: string): Uint8Array {
     const value = this.values.get(key);
     if (!value) throw new StoreError(`No value at ${JSON.stringify(key)}`, { key });
@@ -35,24 +52,23 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     return this.values.get(key)?.slice();
   }
 
-  async getRange(key: string, range: RangeQuery): Promise<Uint8Array | undefined> {
+  async getRange(key: string, range: RangeQuery, options: ReadOptions = {}): Promise<Uint8Array | undefined> {
     this.check(key);
+    this.checkConditions(key, { ifMatch: options.ifMatch });
     const value = this.values.get(key);
     if (!value) return undefined;
     if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength));
     return value.slice(Math.min(range.offset, value.length), Math.min(range.offset + range.length, value.length));
   }
 
-  async getRangeWithSize(key: string, range: RangeQuery): Promise<SizedValue | undefined> {
-    const value = await this.getRange(key, range);
-    return value && { value, size: this.values.get(key)!.length };
+  async getRangeWithSize(key: string, range: RangeQuery, options: ReadOptions = {}): Promise<SizedValue | undefined> {
+    const value = await this.getRange(key, range, options);
+    return value && { value, size: this.values.get(key)!.length, version: this.versions.get(key)! };
   }
 
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
     this.check(key);
-    const current = this.versions.get(key);
-    if (options.ifNoneMatch === "*" && current !== undefined) throw new PreconditionFailedError(`${key} exists`, { key });
-    if (options.ifMatch !== undefined && options.ifMatch !== current) throw new PreconditionFailedError(`${key} changed`, { key });
+    this.checkConditions(key, options);
     this.write(key, value.slice());
   }
 
@@ -89,8 +105,9 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     return this.values.get(key)?.byteLength;
   }
 
-  async append(key: string, value: Uint8Array): Promise<number> {
+  async append(key: string, value: Uint8Array, options: SetOptions = {}): Promise<number> {
     this.check(key);
+    this.checkConditions(key, options);
     const current = this.values.get(key) ?? empty;
     const next = new Uint8Array(current.length + value.length);
     next.set(current);
@@ -99,13 +116,15 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     return current.length;
   }
 
-  async setRange(key: string, offset: number, value: Uint8Array): Promise<void> {
+  async setRange(key: string, offset: number, value: Uint8Array, options: SetOptions = {}): Promise<string> {
     this.check(key);
     const current = this.existing(key);
+    this.checkConditions(key, options);
     if (offset + value.length > current.length) throw new StoreError(`setRange past the end of ${key}`, { key });
     const next = current.slice();
     next.set(value, offset);
     this.write(key, next);
+    return this.versions.get(key)!;
   }
 
   async truncate(key: string, length: number): Promise<void> {
@@ -113,5 +132,11 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     const current = this.existing(key);
     if (length > current.length) throw new StoreError(`truncate would grow ${key}`, { key });
     this.write(key, current.slice(0, length));
+  }
+
+  /** Nothing is ever torn in memory: no write to wait for or undo. */
+  async recover(key: string): Promise<boolean> {
+    this.check(key);
+    return false;
   }
 }

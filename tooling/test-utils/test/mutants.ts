@@ -1,4 +1,4 @@
-import { PreconditionFailedError, type RangeQuery, type SetOptions, type Store, StoreError } from "@zarrkit/registry";
+import { PreconditionFailedError, type RangeQuery, type ReadOptions, type SetOptions, type Store, StoreError } from "@zarrkit/registry";
 import { MemoryStore } from "./memory-store.js";
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -393,9 +393,50 @@ export const mutants: Record<string, () => Store> = {
       }
       override async setRange(key: string, offset: number, value: Uint8Array) {
         await this.#keep(key, () => super.setRange(key, offset, value));
+        return this.versions.get(key)!;
       }
       override async truncate(key: string, length: number) {
         await this.#keep(key, () => super.truncate(key, length));
+      }
+    })(),
+  "ranged reads report versions but ignore ifMatch": () =>
+    new (class extends MemoryStore {
+      override async getRange(key: string, range: RangeQuery, _options?: ReadOptions) {
+        return super.getRange(key, range);
+      }
+      override async getRangeWithSize(key: string, range: RangeQuery, _options?: ReadOptions) {
+        return super.getRangeWithSize(key, range);
+      }
+    })(),
+  "getRangeWithSize reports a version getVersioned does not know": () =>
+    new (class extends MemoryStore {
+      override async getRangeWithSize(key: string, range: RangeQuery, options?: ReadOptions) {
+        const sized = await super.getRangeWithSize(key, range, options);
+        return sized && { ...sized, version: `W/"${sized.version}"` };
+      }
+      override async getRange(key: string, range: RangeQuery, options?: ReadOptions) {
+        const ifMatch = options?.ifMatch?.replace(/^W\/"(.*)"$/, "$1");
+        return super.getRange(key, range, { ...options, ifMatch });
+      }
+    })(),
+  "append ignores ifMatch": () =>
+    new (class extends MemoryStore {
+      override async append(key: string, value: Uint8Array) {
+        return super.append(key, value);
+      }
+    })(),
+  "setRange ignores ifMatch": () =>
+    new (class extends MemoryStore {
+      override async setRange(key: string, offset: number, value: Uint8Array) {
+        return super.setRange(key, offset, value);
+      }
+    })(),
+  "setRange returns the version it started from": () =>
+    new (class extends MemoryStore {
+      override async setRange(key: string, offset: number, value: Uint8Array, options?: SetOptions) {
+        const before = this.versions.get(key)!;
+        await super.setRange(key, offset, value, options);
+        return before;
       }
     })(),
   "ifNoneMatch fails even for a missing key": () =>

@@ -4,7 +4,7 @@ import { keyChecks } from "./keys.js";
 import { listingChecks } from "./listing.js";
 import { rangeChecks } from "./ranges.js";
 import type { ConformanceCheck } from "./types.js";
-import { versionChecks } from "./versions.js";
+import { rangeVersionChecks, versionChecks } from "./versions.js";
 
 /** Every check of the store conformance suite, in the order they are reported. */
 export const conformanceChecks: readonly ConformanceCheck[] = [
@@ -13,5 +13,6 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
   ...listingChecks,
   ...inPlaceChecks,
   ...versionChecks,
+  ...rangeVersionChecks,
   ...keyChecks,
 ];

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { expectBytes, sequence, text } from "./bytes.js";
+import { bytes, expectBytes, sequence, text } from "./bytes.js";
 import { expectPreconditionFailed, settle } from "./errors.js";
 import type { ConformanceCheck } from "./types.js";
 
@@ -149,6 +149,68 @@ export const versionChecks: ConformanceCheck[] = [
       const { fulfilled, reasons } = await settle(values.map((value) => store.set!("k", value, { ifMatch: version })));
       expect(fulfilled, "writers that succeeded").toBe(1);
       for (const reason of reasons) expect((reason as { code?: unknown }).code).toBe("PRECONDITION_FAILED");
+    },
+  },
+];
+
+// A store whose getRangeWithSize reports a version promises to honour it as
+// `ifMatch` on ranged reads, appends and in-place writes of the key; stores
+// that report none promise nothing, and these checks end early on them.
+export const rangeVersionChecks: ConformanceCheck[] = [
+  {
+    group: "versions on ranged reads",
+    name: "getRange and getRangeWithSize with ifMatch read the value at that version, and throw PreconditionFailedError once it changed",
+    needs: ["getRangeWithSize", "getRange", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(64));
+      const version = (await store.getRangeWithSize!("k", { offset: 8, length: 8 }))?.version;
+      if (version === undefined) return;
+      expect(typeof version === "string" && version.length > 0, "a reported version should be a non-empty string").toBe(true);
+      if (store.getVersioned) expect((await store.getVersioned("k"))?.version, "getVersioned reports the same token").toBe(version);
+      expectBytes(await store.getRange!("k", { offset: 8, length: 8 }, { ifMatch: version }), sequence(8, 8), "window at the current version");
+      expectBytes(await store.getRange!("k", { suffixLength: 4 }, { ifMatch: version }), sequence(4, 60), "suffix at the current version");
+      const sized = await store.getRangeWithSize!("k", { offset: 0, length: 4 }, { ifMatch: version });
+      expectBytes(sized?.value, sequence(4), "getRangeWithSize at the current version");
+      expect(sized?.version, "version of the unchanged value").toBe(version);
+      await put("k", sequence(64, 1)); // same size: a size-based version would not notice
+      const changed = (await store.getRangeWithSize!("k", { suffixLength: 0 }))?.version;
+      expect(changed, "version after the value was replaced").not.toBe(version);
+      await expectPreconditionFailed(store.getRange!("k", { offset: 8, length: 8 }, { ifMatch: version }), "getRange of a window with a stale ifMatch");
+      await expectPreconditionFailed(store.getRange!("k", { suffixLength: 4 }, { ifMatch: version }), "getRange of a suffix with a stale ifMatch");
+      await expectPreconditionFailed(store.getRangeWithSize!("k", { offset: 0, length: 4 }, { ifMatch: version }), "getRangeWithSize with a stale ifMatch");
+    },
+  },
+  {
+    group: "versions on ranged reads",
+    name: "append with ifMatch appends only while the value has that version",
+    needs: ["append", "getRangeWithSize", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(10));
+      const version = (await store.getRangeWithSize!("k", { suffixLength: 0 }))?.version;
+      if (version === undefined) return;
+      expect(await store.append!("k", sequence(5, 10), { ifMatch: version }), "offset of an append at the current version").toBe(10);
+      await expectPreconditionFailed(store.append!("k", sequence(5, 99), { ifMatch: version }), "append with a stale ifMatch");
+      expectBytes(await store.get("k"), sequence(15), "value after one append at the version and one refused");
+      await expectPreconditionFailed(store.append!("missing", bytes(1), { ifMatch: version }), "append with ifMatch to a missing key");
+      expect(await store.get("missing"), "a refused append creates nothing").toBe(undefined);
+    },
+  },
+  {
+    group: "versions on ranged reads",
+    name: "setRange with ifMatch writes only while the value has that version, and returns the new version",
+    needs: ["setRange", "getRangeWithSize", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(16));
+      const version = (await store.getRangeWithSize!("k", { suffixLength: 0 }))?.version;
+      if (version === undefined) return;
+      const returned = await store.setRange!("k", 0, bytes(0xaa), { ifMatch: version });
+      const current = (await store.getRangeWithSize!("k", { suffixLength: 0 }))?.version;
+      expect(current, "version after setRange").not.toBe(version);
+      expect(returned, "setRange returns the value's new version").toBe(current);
+      await expectPreconditionFailed(store.setRange!("k", 1, bytes(0xbb), { ifMatch: version }), "setRange with a stale ifMatch");
+      const expected = sequence(16);
+      expected[0] = 0xaa;
+      expectBytes(await store.get("k"), expected, "value after one setRange at the version and one refused");
     },
   },
 ];
