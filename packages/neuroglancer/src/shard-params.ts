@@ -1,4 +1,5 @@
 import { InvalidMetadataError, InvalidSelectionError } from "@zarrkit/registry";
+import { show } from "./show.js";
 import type { ShardingEncoding, ShardingSpec } from "./spec.js";
 
 /**
@@ -80,18 +81,19 @@ export interface ImageShardParamsOptions {
   dataEncoding?: ShardingEncoding;
 }
 
-const BYTE_WIDTHS: Record<string, number> = {
-  uint8: 1,
-  int8: 1,
-  uint16: 2,
-  int16: 2,
-  uint32: 4,
-  int32: 4,
-  float32: 4,
-  uint64: 8,
-  int64: 8,
-  float64: 8,
-};
+// A Map: a data type name must not find Object.prototype members ("constructor").
+const BYTE_WIDTHS: ReadonlyMap<string, number> = new Map([
+  ["uint8", 1],
+  ["int8", 1],
+  ["uint16", 2],
+  ["int16", 2],
+  ["uint32", 4],
+  ["int32", 4],
+  ["float32", 4],
+  ["uint64", 8],
+  ["int64", 8],
+  ["float64", 8],
+]);
 
 const PRECOMPRESSED = new Set(["jpeg", "png", "kempressed", "fpzip", "zfpc"]);
 
@@ -107,8 +109,8 @@ export function computeShardParamsForImage(options: ImageShardParamsOptions): Sh
   const maxShardIndexBytes = options.maxShardIndexBytes ?? 8192;
   const maxMinishardIndexBytes = options.maxMinishardIndexBytes ?? 40000;
   const maxLabelsPerMinishard = options.maxLabelsPerMinishard ?? 4000;
-  const byteWidth = typeof dataType === "number" ? dataType : BYTE_WIDTHS[dataType];
-  if (!byteWidth) throw new InvalidSelectionError(`unknown data type ${JSON.stringify(dataType)}`);
+  const byteWidth = typeof dataType === "number" ? dataType : BYTE_WIDTHS.get(dataType);
+  if (!byteWidth) throw new InvalidSelectionError(`unknown data type ${show(dataType)}`);
   if (size.length !== 3 || chunkSize.length !== 3 || [...size, ...chunkSize].some((n) => !(n >= 1))) {
     throw new InvalidSelectionError(`size [${size}] and chunkSize [${chunkSize}] must be three positive numbers each`);
   }

@@ -1,4 +1,5 @@
 import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import { own, show } from "./show.js";
 
 export type ShardingHash = "identity" | "murmurhash3_x86_128";
 export type ShardingEncoding = "raw" | "gzip";
@@ -21,9 +22,9 @@ export interface ShardingSpec {
 const MAX_MINISHARD_BITS = 32;
 
 function bits(json: Record<string, unknown>, name: string, field: string): number {
-  const value = json[name];
+  const value = own(json, name);
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 64) {
-    throw new InvalidMetadataError(`${field}.${name} must be an integer from 0 to 64, got ${JSON.stringify(value)}`, {
+    throw new InvalidMetadataError(`${field}.${name} must be an integer from 0 to 64, got ${show(value)}`, {
       field: `${field}.${name}`,
     });
   }
@@ -31,11 +32,11 @@ function bits(json: Record<string, unknown>, name: string, field: string): numbe
 }
 
 function encoding(json: Record<string, unknown>, name: string, field: string): ShardingEncoding {
-  const value = json[name];
+  const value = own(json, name);
   // Absent means raw: sharded.md, tensorstore and neuroglancer agree (sharding.yml wrongly requires it).
   if (value === undefined) return "raw";
   if (value !== "raw" && value !== "gzip") {
-    throw new InvalidMetadataError(`${field}.${name} must be "raw" or "gzip", got ${JSON.stringify(value)}`, {
+    throw new InvalidMetadataError(`${field}.${name} must be "raw" or "gzip", got ${show(value)}`, {
       field: `${field}.${name}`,
     });
   }
@@ -48,25 +49,27 @@ function encoding(json: Record<string, unknown>, name: string, field: string): S
  */
 export function parseShardingSpec(json: unknown, field = "sharding"): ShardingSpec {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new InvalidMetadataError(`${field} must be an object, got ${JSON.stringify(json)}`, { field });
+    throw new InvalidMetadataError(`${field} must be an object, got ${show(json)}`, { field });
   }
   const obj = json as Record<string, unknown>;
-  if (obj["@type"] !== "neuroglancer_uint64_sharded_v1") {
+  const type = own(obj, "@type");
+  if (type !== "neuroglancer_uint64_sharded_v1") {
     throw new InvalidMetadataError(
-      `${field}["@type"] must be "neuroglancer_uint64_sharded_v1", got ${JSON.stringify(obj["@type"])}`,
+      `${field}["@type"] must be "neuroglancer_uint64_sharded_v1", got ${show(type)}`,
       { field: `${field}["@type"]` },
     );
   }
-  if (obj.hash !== "identity" && obj.hash !== "murmurhash3_x86_128") {
+  const hash = own(obj, "hash");
+  if (hash !== "identity" && hash !== "murmurhash3_x86_128") {
     throw new InvalidMetadataError(
-      `${field}.hash must be "identity" or "murmurhash3_x86_128", got ${JSON.stringify(obj.hash)}`,
+      `${field}.hash must be "identity" or "murmurhash3_x86_128", got ${show(hash)}`,
       { field: `${field}.hash` },
     );
   }
   const spec: ShardingSpec = {
     "@type": "neuroglancer_uint64_sharded_v1",
     preshift_bits: bits(obj, "preshift_bits", field),
-    hash: obj.hash,
+    hash,
     minishard_bits: bits(obj, "minishard_bits", field),
     shard_bits: bits(obj, "shard_bits", field),
     minishard_index_encoding: encoding(obj, "minishard_index_encoding", field),

@@ -11,6 +11,7 @@ import { shardLocation } from "../location.js";
 import { compressedMortonCode } from "../morton.js";
 import { ShardReader, type ShardReaderOptions } from "../shard-reader.js";
 import type { ShardingSpec } from "../spec.js";
+import { show } from "../show.js";
 import { joinKey } from "../store-key.js";
 import { decodeCompressedSegmentation } from "./compressed-segmentation.js";
 import { bytesPerVoxel, type PrecomputedDataType, type PrecomputedTypedArray, typedArrayOf } from "./data-type.js";
@@ -36,6 +37,8 @@ export interface ReadImageOptions extends RequestOptions {
   scale?: number | string;
   /** Missing chunks read as zeros (default, as neuroglancer shows them); false raises NotFoundError. */
   fillMissing?: boolean;
+  /** A box whose output would exceed this many bytes is refused with InvalidSelectionError before anything is read. Default 2 GiB - 1. */
+  maxBytes?: number;
 }
 
 export interface ImageRegion {
@@ -95,60 +98,120 @@ export async function openPrecomputedImage(
       const scale = info.scales[scaleIndex];
       const field = `scales[${scaleIndex}]`;
       const [min, max] = checkBox(box, scale);
-      const cells = cellsOf(scale, min, max);
       const signal = readOptions.signal;
-
-      // Fetch every chunk first: a sharded scale batches its lookups per shard.
-      let chunks: (Uint8Array | undefined)[];
-      // Store key of each chunk (its shard file when sharded) and how errors name it.
-      let keys: string[];
-      let names: string[];
-      const sharding = scale.sharding;
-      if (sharding) {
-        const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
-        const ids = cells.map((cell) => compressedMortonCode(cell.grid, gridSize));
-        const reader = readerFor(scale, sharding);
-        const found = await reader.getMany(ids, { signal });
-        chunks = ids.map((id) => found.get(id));
-        keys = ids.map((id) => reader.fileKey(shardLocation(sharding, id).key));
-        names = ids.map((id, i) => `chunk ${id} (grid [${cells[i].grid}]) in ${keys[i]}`);
-      } else {
-        keys = cells.map((cell) =>
-          joinKey(prefix, `${scale.key}/${cell.start[0]}-${cell.end[0]}_${cell.start[1]}-${cell.end[1]}_${cell.start[2]}-${cell.end[2]}`),
-        );
-        names = keys;
-        chunks = await Promise.all(keys.map((key) => store.get(key, { signal })));
-      }
-
       const bpv = bytesPerVoxel(info.data_type);
       const channels = info.num_channels;
       const shape: Vec3 = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
-      const out = new Uint8Array(shape[0] * shape[1] * shape[2] * channels * bpv);
-      cells.forEach((cell, i) => {
-        const stored = chunks[i];
-        if (!stored) {
-          if (readOptions.fillMissing === false) throw new NotFoundError(`${names[i]} is missing`, { key: keys[i] });
-          return;
+      // Size first: a box of 2^40 voxels must be refused at once, before any chunk is enumerated.
+      const out = allocateRegion(shape, channels, bpv, readOptions.maxBytes ?? MAX_REGION_BYTES, scale);
+      const sharding = scale.sharding;
+      const reader = sharding && readerFor(scale, sharding);
+      const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
+      const maxDecodedBytes = storedChunkBound(info, scale);
+
+      // Chunks are enumerated lazily and fetched in batches (a sharded scale batches its lookups per shard).
+      for (const cells of batches(cellsOf(scale, min, max), chunkBytes(info, scale))) {
+        let chunks: (Uint8Array | undefined)[];
+        // Store key of each chunk (its shard file when sharded) and how errors name it.
+        let keys: string[];
+        let names: string[];
+        if (sharding && reader) {
+          const ids = cells.map((cell) => compressedMortonCode(cell.grid, gridSize));
+          const found = await reader.getMany(ids, { signal, maxDecodedBytes });
+          chunks = ids.map((id) => found.get(id));
+          keys = ids.map((id) => reader.fileKey(shardLocation(sharding, id).key));
+          names = ids.map((id, i) => `chunk ${id} (grid [${cells[i].grid}]) in ${keys[i]}`);
+        } else {
+          keys = cells.map((cell) =>
+            joinKey(prefix, `${scale.key}/${cell.start[0]}-${cell.end[0]}_${cell.start[1]}-${cell.end[1]}_${cell.start[2]}-${cell.end[2]}`),
+          );
+          names = keys;
+          chunks = await Promise.all(keys.map((key) => store.get(key, { signal })));
         }
-        const chunkShape: Vec3 = [cell.end[0] - cell.start[0], cell.end[1] - cell.start[1], cell.end[2] - cell.start[2]];
-        const voxels = decodeChunk(stored, info, scale, field, chunkShape, names[i], keys[i]);
-        copyOverlap(voxels, cell, chunkShape, out, min, max, shape, channels, bpv);
-      });
+        cells.forEach((cell, i) => {
+          const stored = chunks[i];
+          if (!stored) {
+            if (readOptions.fillMissing === false) throw new NotFoundError(`${names[i]} is missing`, { key: keys[i] });
+            return;
+          }
+          const chunkShape: Vec3 = [cell.end[0] - cell.start[0], cell.end[1] - cell.start[1], cell.end[2] - cell.start[2]];
+          const voxels = decodeChunk(stored, info, scale, field, chunkShape, names[i], keys[i]);
+          copyOverlap(voxels, cell, chunkShape, out, min, max, shape, channels, bpv);
+        });
+      }
       return { data: typedArrayOf(info.data_type, out), shape: [...shape, channels], dataType: info.data_type };
     },
   };
 }
 
+/** Default bound of one read's output: 2 GiB - 1 bytes, allocatable as one typed array everywhere. */
+export const MAX_REGION_BYTES = 2 ** 31 - 1;
+/** Chunks fetched per batch at most, and bytes of decoded chunks held per batch at most (one chunk may exceed it). */
+const BATCH_CHUNKS = 1024;
+const BATCH_BYTES = 256 * 2 ** 20;
+
+function allocateRegion(shape: Vec3, channels: number, bpv: number, maxBytes: number, scale: PrecomputedScale): Uint8Array<ArrayBuffer> {
+  const bytes = shape[0] * shape[1] * shape[2] * channels * bpv;
+  const what = `box of [${shape}] voxels x ${channels} channel(s) x ${bpv} byte(s) in scale ${scale.key}`;
+  if (!(bytes <= maxBytes)) {
+    throw new InvalidSelectionError(`${what} is ${bytes} bytes, more than ${maxBytes} (maxBytes); read it in smaller boxes`);
+  }
+  try {
+    return new Uint8Array(bytes);
+  } catch (cause) {
+    throw new InvalidSelectionError(`${what}: ${bytes} bytes cannot be allocated; read it in smaller boxes`, { cause });
+  }
+}
+
+/** Decoded bytes of one full chunk of the scale. */
+function chunkBytes(info: PrecomputedInfo, scale: PrecomputedScale): number {
+  const [cx, cy, cz] = scale.chunk_sizes[0];
+  return cx * cy * cz * info.num_channels * bytesPerVoxel(info.data_type);
+}
+
+/**
+ * The most bytes a valid chunk of the scale decodes to from its shard's
+ * data_encoding, so a gzip member inflating past it stops there: the voxels of
+ * a raw chunk; for compressed_segmentation, channel offsets, block headers,
+ * 32-bit indices and a table entry per voxel of every (padded) block.
+ */
+function storedChunkBound(info: PrecomputedInfo, scale: PrecomputedScale): number {
+  const raw = chunkBytes(info, scale);
+  const block = scale.compressed_segmentation_block_size;
+  if (scale.encoding !== "compressed_segmentation" || !block) return raw;
+  const chunk = scale.chunk_sizes[0];
+  const blocks = [0, 1, 2].reduce((n, d) => n * Math.ceil(chunk[d] / block[d]), 1);
+  const blockVoxels = block[0] * block[1] * block[2];
+  const width = info.data_type === "uint64" ? 8 : 4;
+  return Math.min(2 ** 53, info.num_channels * (4 + blocks * (8 + blockVoxels * (4 + width))));
+}
+
+/** Group lazily produced cells into batches of at most BATCH_CHUNKS cells and about BATCH_BYTES decoded bytes. */
+function* batches<T>(items: Iterable<T>, bytesEach: number): Generator<T[]> {
+  const size = Math.max(1, Math.min(BATCH_CHUNKS, Math.floor(BATCH_BYTES / bytesEach)));
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
 function selectScale(info: PrecomputedInfo, scale: number | string = 0): number {
   const index = typeof scale === "number" ? scale : info.scales.findIndex((s) => s.key === scale);
   if (!Number.isInteger(index) || index < 0 || index >= info.scales.length) {
-    throw new InvalidSelectionError(`no scale ${JSON.stringify(scale)}; scales are ${info.scales.map((s) => s.key).join(", ")}`);
+    throw new InvalidSelectionError(`no scale ${show(scale)}; scales are ${info.scales.map((s) => s.key).join(", ")}`);
   }
   return index;
 }
 
 function checkBox(box: VoxelBox, scale: PrecomputedScale): [Vec3, Vec3] {
   const ok =
+    Array.isArray(box?.min) &&
+    Array.isArray(box?.max) &&
     box.min.length === 3 &&
     box.max.length === 3 &&
     [0, 1, 2].every(
@@ -163,31 +226,29 @@ function checkBox(box: VoxelBox, scale: PrecomputedScale): [Vec3, Vec3] {
     const lo = scale.voxel_offset;
     const hi = lo.map((o, d) => o + scale.size[d]);
     throw new InvalidSelectionError(
-      `box [${box.min}]..[${box.max}] is not within scale ${scale.key} bounds [${lo}]..[${hi}]`,
+      `box ${show(box?.min)}..${show(box?.max)} is not within scale ${scale.key} bounds [${lo}]..[${hi}]`,
     );
   }
   return [[box.min[0], box.min[1], box.min[2]], [box.max[0], box.max[1], box.max[2]]];
 }
 
-/** The chunks overlapping [min, max), x fastest. */
-function cellsOf(scale: PrecomputedScale, min: Vec3, max: Vec3): Cell[] {
-  if ([0, 1, 2].some((d) => min[d] === max[d])) return [];
+/** The chunks overlapping [min, max), x fastest, produced one at a time. */
+function* cellsOf(scale: PrecomputedScale, min: Vec3, max: Vec3): Generator<Cell> {
+  if ([0, 1, 2].some((d) => min[d] === max[d])) return;
   const chunk = scale.chunk_sizes[0];
   const offset = scale.voxel_offset;
   const first = [0, 1, 2].map((d) => Math.floor((min[d] - offset[d]) / chunk[d]));
   const last = [0, 1, 2].map((d) => Math.ceil((max[d] - offset[d]) / chunk[d]));
-  const cells: Cell[] = [];
   for (let z = first[2]; z < last[2]; z++) {
     for (let y = first[1]; y < last[1]; y++) {
       for (let x = first[0]; x < last[0]; x++) {
         const grid: Vec3 = [x, y, z];
         const start = grid.map((g, d) => offset[d] + g * chunk[d]) as Vec3;
         const end = start.map((s, d) => Math.min(s + chunk[d], offset[d] + scale.size[d])) as Vec3;
-        cells.push({ grid, start, end });
+        yield { grid, start, end };
       }
     }
   }
-  return cells;
 }
 
 /** Decode a stored chunk into little-endian voxel bytes, [channel][z][y][x]. */
@@ -213,7 +274,7 @@ function decodeChunk(
     const blockSize = scale.compressed_segmentation_block_size as Vec3;
     voxels = decodeCompressedSegmentation(stored, shape, info.num_channels, blockSize, info.data_type, key);
   } else {
-    throw new UnsupportedError(`${field}.encoding ${JSON.stringify(scale.encoding)} cannot be decoded (raw and compressed_segmentation can)`, {
+    throw new UnsupportedError(`${field}.encoding ${show(scale.encoding)} cannot be decoded (raw and compressed_segmentation can)`, {
       field: `${field}.encoding`,
     });
   }

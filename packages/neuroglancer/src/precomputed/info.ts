@@ -1,6 +1,8 @@
 import { InvalidMetadataError } from "@zarrkit/registry";
 import { parseShardingSpec, type ShardingSpec } from "../spec.js";
-import { DATA_TYPES, type PrecomputedDataType } from "./data-type.js";
+import { compressedMortonBits } from "../morton.js";
+import { own, show } from "../show.js";
+import { bytesPerVoxel, DATA_TYPES, isPrecomputedDataType, type PrecomputedDataType } from "./data-type.js";
 
 export type Vec3 = [number, number, number];
 
@@ -26,62 +28,85 @@ export interface PrecomputedInfo {
   scales: PrecomputedScale[];
 }
 
+/** More scales than any pyramid needs (each halves the volume): refused as corrupt rather than parsed. */
+export const MAX_SCALES = 256;
+/** More chunk shapes per scale than any writer emits; readers use the first. */
+export const MAX_CHUNK_SIZES = 64;
+/** Channels per voxel; far above any real volume, and keeps one voxel's size a small number. */
+export const MAX_CHANNELS = 2 ** 20;
+/** One decoded chunk (all channels) must fit in an allocatable typed array: 2 GiB - 1. */
+export const MAX_CHUNK_DECODED_BYTES = 2 ** 31 - 1;
+
+const invalid = (field: string, message: string) => new InvalidMetadataError(`${field} ${message}`, { field });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 function vec3(value: unknown, field: string, min: number): Vec3 {
   if (
     !Array.isArray(value) ||
     value.length !== 3 ||
     value.some((n) => typeof n !== "number" || !Number.isSafeInteger(n) || n < min)
   ) {
-    throw new InvalidMetadataError(`${field} must be 3 integers >= ${min}, got ${JSON.stringify(value)}`, { field });
+    throw invalid(field, `must be 3 integers from ${min} to 2^53, got ${show(value)}`);
   }
   return [value[0], value[1], value[2]];
 }
 
-function parseScale(json: unknown, field: string): PrecomputedScale {
-  if (typeof json !== "object" || json === null) {
-    throw new InvalidMetadataError(`${field} must be an object`, { field });
+function parseScale(json: unknown, field: string, dataType: PrecomputedDataType, numChannels: number): PrecomputedScale {
+  if (!isObject(json)) throw invalid(field, `must be an object, got ${show(json)}`);
+  const key = own(json, "key");
+  if (typeof key !== "string" || key === "") throw invalid(`${field}.key`, `must be a non-empty string, got ${show(key)}`);
+  const encoding = own(json, "encoding");
+  if (typeof encoding !== "string") throw invalid(`${field}.encoding`, `must be a string, got ${show(encoding)}`);
+  const chunkSizes = own(json, "chunk_sizes");
+  if (!Array.isArray(chunkSizes) || chunkSizes.length === 0 || chunkSizes.length > MAX_CHUNK_SIZES) {
+    throw invalid(`${field}.chunk_sizes`, `must be an array of 1 to ${MAX_CHUNK_SIZES} chunk shapes, got ${show(chunkSizes)}`);
   }
-  const obj = json as Record<string, unknown>;
-  if (typeof obj.key !== "string" || obj.key === "") {
-    throw new InvalidMetadataError(`${field}.key must be a non-empty string, got ${JSON.stringify(obj.key)}`, {
-      field: `${field}.key`,
-    });
-  }
-  if (typeof obj.encoding !== "string") {
-    throw new InvalidMetadataError(`${field}.encoding must be a string, got ${JSON.stringify(obj.encoding)}`, {
-      field: `${field}.encoding`,
-    });
-  }
-  if (!Array.isArray(obj.chunk_sizes) || obj.chunk_sizes.length === 0) {
-    throw new InvalidMetadataError(`${field}.chunk_sizes must be a non-empty array`, { field: `${field}.chunk_sizes` });
-  }
+  const voxelOffset = own(json, "voxel_offset");
   const scale: PrecomputedScale = {
-    key: obj.key,
-    size: vec3(obj.size, `${field}.size`, 0),
-    voxel_offset: obj.voxel_offset === undefined ? [0, 0, 0] : vec3(obj.voxel_offset, `${field}.voxel_offset`, -(2 ** 52)),
-    chunk_sizes: obj.chunk_sizes.map((c, i) => vec3(c, `${field}.chunk_sizes[${i}]`, 1)),
-    encoding: obj.encoding,
+    key,
+    size: vec3(own(json, "size"), `${field}.size`, 0),
+    voxel_offset: voxelOffset === undefined ? [0, 0, 0] : vec3(voxelOffset, `${field}.voxel_offset`, -(2 ** 52)),
+    chunk_sizes: chunkSizes.map((c, i) => vec3(c, `${field}.chunk_sizes[${i}]`, 1)),
+    encoding,
   };
-  if (obj.resolution !== undefined) {
-    const r = obj.resolution;
+  for (let d = 0; d < 3; d++) {
+    if (!Number.isSafeInteger(scale.voxel_offset[d] + scale.size[d])) {
+      throw invalid(`${field}.size`, `[${scale.size}] from voxel_offset [${scale.voxel_offset}] ends past 2^53`);
+    }
+  }
+  const voxelBytes = numChannels * bytesPerVoxel(dataType);
+  scale.chunk_sizes.forEach((chunk, i) => {
+    const bytes = chunk[0] * chunk[1] * chunk[2] * voxelBytes;
+    if (!(bytes <= MAX_CHUNK_DECODED_BYTES)) {
+      throw invalid(
+        `${field}.chunk_sizes[${i}]`,
+        `[${chunk}] of ${numChannels} ${dataType} channel(s) is ${bytes} bytes per chunk, more than ${MAX_CHUNK_DECODED_BYTES}`,
+      );
+    }
+  });
+  const r = own(json, "resolution");
+  if (r !== undefined) {
     if (!Array.isArray(r) || r.length !== 3 || r.some((n) => typeof n !== "number" || !Number.isFinite(n))) {
-      throw new InvalidMetadataError(`${field}.resolution must be 3 numbers, got ${JSON.stringify(r)}`, {
-        field: `${field}.resolution`,
-      });
+      throw invalid(`${field}.resolution`, `must be 3 numbers, got ${show(r)}`);
     }
     scale.resolution = [r[0], r[1], r[2]];
   }
-  if (obj.sharding !== undefined && obj.sharding !== null) {
-    scale.sharding = parseShardingSpec(obj.sharding, `${field}.sharding`);
+  const sharding = own(json, "sharding");
+  if (sharding !== undefined && sharding !== null) {
+    scale.sharding = parseShardingSpec(sharding, `${field}.sharding`);
     if (scale.chunk_sizes.length !== 1) {
-      throw new InvalidMetadataError(`${field}: a sharded scale must have exactly one chunk size`, {
-        field: `${field}.chunk_sizes`,
-      });
+      throw invalid(`${field}.chunk_sizes`, "must hold exactly one chunk size in a sharded scale");
     }
+    const grid = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
+    const bits = compressedMortonBits(grid).reduce((a, b) => a + b, 0);
+    if (bits > 64) throw invalid(`${field}.size`, `needs a grid of [${grid}] chunks, ${bits} Morton bits: more than a 64-bit chunk id`);
   }
-  if (obj.encoding === "compressed_segmentation") {
+  if (encoding === "compressed_segmentation") {
     scale.compressed_segmentation_block_size = vec3(
-      obj.compressed_segmentation_block_size,
+      own(json, "compressed_segmentation_block_size"),
       `${field}.compressed_segmentation_block_size`,
       1,
     );
@@ -89,29 +114,30 @@ function parseScale(json: unknown, field: string): PrecomputedScale {
   return scale;
 }
 
-/** Validate a precomputed volume `info` object (image or segmentation). */
+/**
+ * Validate a precomputed volume `info` object (image or segmentation). Every
+ * malformed or absurd field raises InvalidMetadataError naming it; names from
+ * the file are looked up as own properties or in Maps only.
+ */
 export function parsePrecomputedInfo(json: unknown): PrecomputedInfo {
-  if (typeof json !== "object" || json === null) throw new InvalidMetadataError("info must be an object");
-  const obj = json as Record<string, unknown>;
-  if (typeof obj.data_type !== "string" || !(obj.data_type in DATA_TYPES)) {
-    throw new InvalidMetadataError(
-      `data_type must be one of ${Object.keys(DATA_TYPES).join(", ")}, got ${JSON.stringify(obj.data_type)}`,
-      { field: "data_type" },
-    );
+  if (!isObject(json)) throw new InvalidMetadataError(`info must be an object, got ${show(json)}`);
+  const dataType = own(json, "data_type");
+  if (!isPrecomputedDataType(dataType)) {
+    throw invalid("data_type", `must be one of ${[...DATA_TYPES.keys()].join(", ")}, got ${show(dataType)}`);
   }
-  const numChannels = obj.num_channels ?? 1;
-  if (typeof numChannels !== "number" || !Number.isSafeInteger(numChannels) || numChannels < 1) {
-    throw new InvalidMetadataError(`num_channels must be a positive integer, got ${JSON.stringify(obj.num_channels)}`, {
-      field: "num_channels",
-    });
+  const numChannels = own(json, "num_channels") ?? 1;
+  if (typeof numChannels !== "number" || !Number.isSafeInteger(numChannels) || numChannels < 1 || numChannels > MAX_CHANNELS) {
+    throw invalid("num_channels", `must be an integer from 1 to ${MAX_CHANNELS}, got ${show(numChannels)}`);
   }
-  if (!Array.isArray(obj.scales) || obj.scales.length === 0) {
-    throw new InvalidMetadataError("scales must be a non-empty array", { field: "scales" });
+  const scales = own(json, "scales");
+  if (!Array.isArray(scales) || scales.length === 0 || scales.length > MAX_SCALES) {
+    throw invalid("scales", `must be an array of 1 to ${MAX_SCALES} scales, got ${show(scales)}`);
   }
+  const type = own(json, "type");
   return {
-    type: typeof obj.type === "string" ? obj.type : "image",
-    data_type: obj.data_type as PrecomputedDataType,
+    type: typeof type === "string" ? type : "image",
+    data_type: dataType,
     num_channels: numChannels,
-    scales: obj.scales.map((s, i) => parseScale(s, `scales[${i}]`)),
+    scales: scales.map((s, i) => parseScale(s, `scales[${i}]`, dataType, numChannels)),
   };
 }
