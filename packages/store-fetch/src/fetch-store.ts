@@ -179,7 +179,8 @@ export class FetchStore implements Store {
       const probed = await this.#probe(key, signal, ifMatch);
       return probed && { value: new Uint8Array(0), ...probed };
     }
-    const cached = this.#cachedBody(key, ifMatch);
+    const cached = await this.#cachedBody(key, signal, ifMatch);
+    if (cached === "missing") return undefined;
     if (cached) return withVersion({ value: sliceRange(cached.value, range), size: cached.value.byteLength }, cached.version);
     const headers: Record<string, string> = { Range: rangeHeader(range) };
     if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
@@ -242,7 +243,8 @@ export class FetchStore implements Store {
 
   /** Whether the key exists and, when the server says, its size and version: a GET of its first byte. */
   async #probe(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<{ size?: number; version?: string } | undefined> {
-    const cached = this.#cachedBody(key, ifMatch);
+    const cached = await this.#cachedBody(key, signal, ifMatch);
+    if (cached === "missing") return undefined;
     if (cached) return withVersion({ size: cached.value.byteLength }, cached.version);
     const headers: Record<string, string> = { Range: "bytes=0-0" };
     if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
@@ -291,13 +293,35 @@ export class FetchStore implements Store {
   }
 
   /**
-   * The cached whole value of `key` (servers that ignore Range). With
-   * `ifMatch`, only a body of exactly that version: its bytes are those of
-   * the version the caller planned with, so slicing it is consistent.
+   * The cached whole value of `key` (servers that ignore Range), once the
+   * server has confirmed it is current: a GET with `If-None-Match` of its
+   * ETag answers 304 without a body while it is (with `ifMatch`, also
+   * `If-Match`, so a changed value is a 412). A changed value comes back
+   * whole and replaces the entry. "missing" when the key is gone; undefined
+   * when there is nothing cached to use. Bodies without an ETag cannot be
+   * revalidated and are used as they are (see the README's limits).
    */
-  #cachedBody(key: string, ifMatch: string | undefined): CachedBody | undefined {
+  async #cachedBody(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<CachedBody | "missing" | undefined> {
     const cached = this.#ignoresRanges() ? this.#bodies.get(key) : undefined;
-    return cached && (ifMatch === undefined || cached.version === ifMatch) ? cached : undefined;
+    if (!cached || (ifMatch !== undefined && cached.version !== ifMatch)) return undefined;
+    if (cached.version === undefined) return cached;
+    const headers: Record<string, string> = { "If-None-Match": cached.version };
+    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
+    try {
+      const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
+      if (!result) {
+        this.#bodies.delete(key);
+        this.#gone(key, ifMatch);
+        return "missing";
+      }
+      if (result.status === 304) return cached;
+      const version = this.#confirmVersion(key, result, ifMatch);
+      this.#bodies.set(key, result.body, version);
+      return { value: result.body, version };
+    } catch (error) {
+      this.#bodies.delete(key);
+      throw error;
+    }
   }
 
   /** A ranged GET got the whole value: the server ignores Range. */
@@ -409,8 +433,8 @@ export class FetchStore implements Store {
       await discard(response);
       return RETRY;
     }
-    // A 416 answer to a Range is left to the caller, which knows what it asked for.
-    const unsatisfied = response.status === 416 && headers.has("Range");
+    // A 416 answer to a Range, or a 304 to If-None-Match, is left to the caller, which knows what it asked for.
+    const unsatisfied = (response.status === 416 && headers.has("Range")) || (response.status === 304 && headers.has("If-None-Match"));
     if (!response.ok && !unsatisfied) {
       await discard(response);
       throw statusError(response.status, redactText(response.statusText, this.#secrets), method, url, key, retry);

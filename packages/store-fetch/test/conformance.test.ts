@@ -35,3 +35,18 @@ describeStoreConformance(
   },
   { invalidKeys: unsafeKeys },
 );
+
+// Values replaced behind the store's back while it caches whole bodies: reads with ifMatch must still notice.
+describeStoreConformance(
+  "FetchStore (read-only, server ignores Range)",
+  async () => {
+    const files = fileServer({ ranges: false });
+    const server = await startServer(files.handler);
+    return {
+      store: new FetchStore(server.url, { retry: fast }),
+      seed: async (key, value) => files.put(key, value.slice()),
+      cleanup: server.close,
+    };
+  },
+  { invalidKeys: unsafeKeys },
+);

@@ -91,6 +91,11 @@ export function fileServer(options: FileServerOptions = {}): FileServer {
         }
         if (!value) return send(res, 404);
         const headers: Record<string, string> = etag ? { ETag: etag } : {};
+        // If-None-Match compares weakly (RFC 9110 13.1.2): 304 without a body while the value has that ETag.
+        const ifNoneMatch = req.headers["if-none-match"];
+        if (ifNoneMatch !== undefined && etag !== undefined && ifMatchOnGet !== false && ifNoneMatch.replace(/^W\//, "") === etag.replace(/^W\//, "")) {
+          return send(res, 304, undefined, headers);
+        }
         if (server.options.ranges === false || !req.headers.range) return send(res, 200, value, headers);
         const range = parseRange(req.headers.range, value.length);
         if (!range) return send(res, 416, undefined, { ...headers, "Content-Range": `bytes */${value.length}` });

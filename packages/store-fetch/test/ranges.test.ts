@@ -55,7 +55,7 @@ describe("a server that supports Range", () => {
 });
 
 describe("a server that ignores Range", () => {
-  it("slices locally and fetches a key once for two ranged reads", async () => {
+  it("slices locally and fetches a key once for two ranged reads, revalidating its ETag with bodiless requests", async () => {
     const files = fileServer({ ranges: false });
     files.put("shard", sequence(1000));
     const server = await serve(files);
@@ -63,7 +63,31 @@ describe("a server that ignores Range", () => {
     expect(await store.getRange("shard", { suffixLength: 16 })).toEqual(sequence(1000).subarray(984));
     expect(await store.getRange("shard", { offset: 100, length: 50 })).toEqual(sequence(1000).subarray(100, 150));
     expect(await store.size("shard")).toBe(1000);
+    // The body once; then If-None-Match, answered 304 without a body while the value is unchanged.
+    expect(server.requests.map((r) => r.headers["if-none-match"])).toEqual([undefined, '"v1"', '"v1"']);
+  });
+
+  it("without ETags, uses the cached body as it is: one request in all", async () => {
+    const files = fileServer({ ranges: false, etags: false });
+    files.put("shard", sequence(1000));
+    const server = await serve(files);
+    const store = new FetchStore(server.url);
+    expect(await store.getRange("shard", { suffixLength: 16 })).toEqual(sequence(1000).subarray(984));
+    expect(await store.getRange("shard", { offset: 100, length: 50 })).toEqual(sequence(1000).subarray(100, 150));
+    expect(await store.size("shard")).toBe(1000);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("notices a value replaced behind its back when the server sends ETags, and drops a deleted one", async () => {
+    const files = fileServer({ ranges: false, writable: true });
+    files.put("k", sequence(100));
+    const server = await serve(files);
+    const store = new FetchStore(server.url);
+    expect(await store.getRange("k", { offset: 0, length: 2 })).toEqual(sequence(2));
+    files.put("k", sequence(100, 5));
+    expect(await store.getRangeWithSize("k", { offset: 0, length: 2 })).toEqual({ value: sequence(2, 5), size: 100, version: '"v2"' });
+    await new FetchStore(server.url, { writable: true }).delete!("k");
+    expect(await store.getRange("k", { offset: 0, length: 2 })).toBe(undefined);
   });
 
   it("remembers per origin: another store on the server reuses a body it fetched with get", async () => {
@@ -75,7 +99,12 @@ describe("a server that ignores Range", () => {
     const store = new FetchStore(server.url);
     await store.get("b");
     expect(await store.getRange("b", { offset: 200, length: 3 })).toEqual(Uint8Array.of(200, 201, 202));
-    expect(server.requests.map((r) => r.url)).toEqual(["/store/a", "/store/b"]);
+    // b's body is not fetched again: the last request only revalidates it (304).
+    expect(server.requests.map((r) => [r.url, r.headers["if-none-match"]])).toEqual([
+      ["/store/a", undefined],
+      ["/store/b", undefined],
+      ["/store/b", '"v2"'],
+    ]);
   });
 
   it("does not hand out the cached body: mutating a result changes nothing", async () => {
@@ -98,7 +127,13 @@ describe("a server that ignores Range", () => {
       await store.getRange("small", { offset: 0, length: 1 });
       await store.getRange("large", { offset: 0, length: 1 });
     }
-    expect(server.requests.map((r) => r.url)).toEqual(["/store/small", "/store/large", "/store/large"]);
+    // small is kept (revalidated with If-None-Match), large is over the limit and fetched whole each time.
+    expect(server.requests.map((r) => [r.url, r.headers["if-none-match"]])).toEqual([
+      ["/store/small", undefined],
+      ["/store/large", undefined],
+      ["/store/small", '"v1"'],
+      ["/store/large", undefined],
+    ]);
   });
 
   it("forgets the body of a key written or deleted through the store", async () => {

@@ -76,6 +76,17 @@ describe("requests", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("rejects keys that are not strings or hold a lone surrogate with a StoreError, sending nothing", async () => {
+    const server = await serve((_req, res) => send(res, 200));
+    const store = new FetchStore(server.url);
+    for (const key of ["a\uD800b", "\uDC00", 5, undefined]) {
+      await expect(store.get(key as string), String(key)).rejects.toBeInstanceOf(StoreError);
+      await expect(store.getRange(key as string, { offset: 0, length: 1 })).rejects.toBeInstanceOf(StoreError);
+    }
+    expect(await store.get("emoji-\u{1F600}")).toEqual(new Uint8Array(0));
+    expect(server.requests.map((r) => r.url)).toEqual(["/store/emoji-%F0%9F%98%80"]);
+  });
+
   it("rejects a base that is not an absolute URL", () => {
     expect(() => new FetchStore("data/a.zarr")).toThrow(StoreError);
   });

@@ -98,20 +98,40 @@ describe("versions of ranged reads", () => {
     expect(server.requests.map((r) => r.headers["if-match"])).toEqual([undefined, '"v1"', '"v1"']);
   });
 
-  it("serves a cached whole body only for the version asked for, which is that version's bytes", async () => {
+  it("serves a cached whole body with ifMatch only after the server confirms the version (304), never once it changed", async () => {
     const files = fileServer({ ranges: false });
     files.put("k", sequence(100));
     const server = await serve(files);
     const store = new FetchStore(server.url);
     const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
-    files.put("k", sequence(100, 50));
-    // The cached body is the value the caller planned with: consistent bytes, no request.
+    // Unchanged: a conditional GET answered 304 without a body, and the cached body is sliced.
     expect(await store.getRangeWithSize("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual({ value: sequence(2, 10), size: 100, version });
-    expect(server.requests).toHaveLength(1);
-    // Another version is never answered from the cache: the server decides (here 412: it honours If-Match).
-    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: '"v2"' })).resolves.toEqual(sequence(2, 60));
-    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: '"v1"' })).rejects.toBeInstanceOf(PreconditionFailedError);
-    expect(server.requests.map((r) => r.headers["if-match"])).toEqual([undefined, '"v2"', '"v1"']);
+    files.put("k", sequence(100, 50));
+    // Replaced: 412, though the cache still holds the old value.
+    const error = await rejection(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! }));
+    expect(error).toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
+    await expect(store.getRangeWithSize("k", { offset: 3, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    // The failed revalidation dropped the cached body: a read without ifMatch gets the new value.
+    expect(await store.getRangeWithSize("k", { offset: 10, length: 2 })).toEqual({ value: sequence(2, 60), size: 100, version: '"v2"' });
+    expect(server.requests.map((r) => [r.headers["if-match"], r.headers["if-none-match"]])).toEqual([
+      [undefined, undefined],
+      ['"v1"', '"v1"'],
+      ['"v1"', '"v1"'],
+      ['"v1"', undefined],
+      [undefined, undefined],
+    ]);
+  });
+
+  it("revalidates a cached body with a server that ignores If-Match and If-None-Match by the ETag of the value it sends", async () => {
+    const files = fileServer({ ranges: false, ifMatchOnGet: false });
+    files.put("k", sequence(100));
+    const server = await serve(files);
+    const store = new FetchStore(server.url);
+    const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
+    expect(await store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual(sequence(2, 10));
+    files.put("k", sequence(100, 50));
+    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).rejects.toThrow(/answered with ETag "v2", not the version "v1"/);
+    expect(server.requests).toHaveLength(3);
   });
 
   it("reports no version from a server without ETags, and cannot confirm one", async () => {

@@ -8,7 +8,7 @@ import {
   type SizedValue,
   type Store,
   StoreError,
-  checkStoreKey,
+  storeKeyProblem,
   type VersionedValue,
 } from "@zarrkit/registry";
 import { type BodyLimit, S3Client, type S3Reply, type S3Request } from "./client.js";
@@ -122,7 +122,7 @@ export class S3Store implements Store {
    * since not every S3 server checks conditions when completing a multipart upload.
    */
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
-    checkStoreKey(key);
+    checkKey(key);
     const { ifNoneMatch, signal } = options;
     const ifMatch = checkIfMatch(key, options.ifMatch, "write");
     if (ifNoneMatch !== undefined && ifNoneMatch !== "*") throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
@@ -153,12 +153,14 @@ export class S3Store implements Store {
   }
 
   async *list(prefix: string, options?: RequestOptions): AsyncIterable<string> {
+    checkPrefix(prefix);
     for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, undefined, options?.signal)) {
       for (const key of page.keys) yield key.slice(this.prefix.length);
     }
   }
 
   async listDir(prefix: string, options?: RequestOptions): Promise<ListDirResult> {
+    checkPrefix(prefix);
     const result: ListDirResult = { keys: [], prefixes: [] };
     for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, "/", options?.signal)) {
       for (const key of page.keys) result.keys.push(key.slice(this.prefix.length));
@@ -217,7 +219,7 @@ export class S3Store implements Store {
     extra: Pick<S3Request, "headers" | "body" | "limit"> = {},
     accept: readonly number[] = [],
   ): Promise<S3Reply | undefined> {
-    checkStoreKey(key);
+    checkKey(key);
     const signal = options?.signal;
     const request: S3Request = { method, url: this.#client.objectUrl(this.prefix + key), what: `${method} ${this.#location(key)}`, key, ...extra };
     if (signal) request.signal = signal;
@@ -227,6 +229,22 @@ export class S3Store implements Store {
   #location(key: string): string {
     return `s3://${this.bucket}/${this.prefix}${key}`;
   }
+}
+
+function checkPrefix(prefix: string): void {
+  if (typeof prefix !== "string" || !isWellFormed(prefix)) throw new StoreError(`Invalid listing prefix ${JSON.stringify(String(prefix))}: a string of whole characters.`);
+}
+
+/** A StoreError naming `key` unless it is a plain relative key S3 can be asked for. */
+function checkKey(key: string): void {
+  if (typeof key !== "string") throw new StoreError(`Invalid key ${String(key)}: keys are strings.`);
+  const problem = storeKeyProblem(key) ?? (isWellFormed(key) ? undefined : "it contains a lone surrogate, which has no URL encoding");
+  if (problem) throw new StoreError(`Invalid key ${JSON.stringify(key)}: ${problem}.`, { key });
+}
+
+/** No lone UTF-16 surrogate (which encodeURIComponent refuses with a URIError). */
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
 /** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
