@@ -386,7 +386,7 @@ export class FetchStore implements Store {
     for (let retry = 0; ; retry++) {
       const canRetry = retry < this.#retry.retries;
       // A request with a body starts its idle timer at the reply: fetch cannot tell how the upload progresses.
-      const attempt = new Attempt(options.body ? 0 : this.#idleTimeoutMs, signal);
+      const attempt = new Attempt(this.#idleTimeoutMs, signal, options.body !== undefined);
       try {
         const outcome = await this.#attempt(method, url, key, headers, options, attempt, canRetry, retry);
         if (outcome !== RETRY) return outcome;

@@ -9,8 +9,10 @@ const UNKNOWN_LENGTH_START = 64 * 2 ** 10;
 /**
  * One attempt of a request: its `signal` aborts when the caller's signal
  * does, when no byte has arrived for `idleMs` (then `timedOut` is true), or
- * on `cancel` (a reply over its cap). `touch` on every sign of life; `end`
- * once the attempt is over, whatever its outcome.
+ * on `cancel` (a reply over its cap). The timer runs from the start unless
+ * `fromReply` (uploads: fetch does not report their progress, so a slow
+ * upload cannot be told from a silent server); `touch` on every sign of life
+ * starts or restarts it; `end` once the attempt is over, whatever its outcome.
  */
 export class Attempt {
   timedOut = false;
@@ -20,12 +22,12 @@ export class Attempt {
   readonly #onOuterAbort = () => this.#controller.abort(this.#outer!.reason);
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(idleMs: number, outer: AbortSignal | undefined) {
+  constructor(idleMs: number, outer: AbortSignal | undefined, fromReply = false) {
     this.#idleMs = idleMs;
     this.#outer = outer;
     if (outer?.aborted) this.#controller.abort(outer.reason);
     else outer?.addEventListener("abort", this.#onOuterAbort, { once: true });
-    this.touch();
+    if (!fromReply) this.touch();
   }
 
   get signal(): AbortSignal {

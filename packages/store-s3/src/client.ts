@@ -88,7 +88,8 @@ export class S3Client {
     const context = key === undefined ? {} : { key };
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
-      const timer = new Attempt(request.body === undefined ? idleTimeoutMs : 0, signal);
+      // An upload starts its idle timer at the reply: fetch cannot tell how the upload progresses.
+      const timer = new Attempt(idleTimeoutMs, signal, request.body !== undefined);
       let outcome: S3Reply | S3ResponseError | typeof RETRY;
       try {
         outcome = await this.#attempt(request, accept, timer, attempt < retries);

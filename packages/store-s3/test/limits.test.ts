@@ -74,6 +74,38 @@ describe("the idle timeout (fake timers)", () => {
     expect(calls).toBe(3);
   });
 
+  it("does not time an upload, whose progress fetch cannot see, but times the reply to it", async () => {
+    vi.useFakeTimers();
+    let releasePart!: () => void;
+    let stalledReply = false;
+    const fetch: typeof globalThis.fetch = async (input) => {
+      const request = input as Request;
+      const query = new URL(request.url).searchParams;
+      if (request.method === "POST" && query.has("uploads")) return new Response("<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>");
+      if (request.method === "PUT") {
+        await new Promise<void>((resolve) => (releasePart = resolve));
+        return new Response(null, { headers: { ETag: '"p1"' } });
+      }
+      if (request.method === "POST") {
+        stalledReply = true;
+        const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode("<CompleteMultipartUploadResult>")) });
+        return new Response(body);
+      }
+      return new Response(null, { status: 204 }); // the abort of the upload
+    };
+    const store = anonymousAt("http://127.0.0.1:9", { fetch, multipartThreshold: 0, idleTimeoutMs: 1000 });
+    const write = track(store.set("k", new Uint8Array(10)));
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(write.settled, "a two-minute upload is not idle").toBe(false);
+    releasePart();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(stalledReply).toBe(true);
+    expect(write.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await write.done;
+    expect(write.error).toMatchObject({ code: "STORE_TIMEOUT", key: "k", message: expect.stringMatching(/^S3 POST s3:\/\/bkt\/k failed: no bytes for 1000 ms/) });
+  });
+
   it("is off with idleTimeoutMs: 0", async () => {
     vi.useFakeTimers();
     const controller = new AbortController();
