@@ -1,19 +1,10 @@
-import { InvalidMetadataError } from "@zarrkit/registry";
+import { InvalidMetadataError, showValue } from "@zarrkit/registry";
 
 /**
  * Readers for codec configuration fields. Each names the offending field
  * (`codecs[1].configuration.level`) and value, so a bad zarr.json is easy to fix.
  */
 export type Configuration = Record<string, unknown>;
-
-/** A configuration value as messages show it; never throws (JSON.stringify does on bigints: integers past 2^53 in zarr.json). */
-export function show(value: unknown): string {
-  try {
-    return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
 
 /** A configuration value: own properties only, so "constructor" or "toString" never reads Object.prototype. */
 function own(configuration: Configuration, key: string): unknown {
@@ -22,7 +13,7 @@ function own(configuration: Configuration, key: string): unknown {
 
 function invalid(field: string, key: string, expected: string, value: unknown): InvalidMetadataError {
   const path = `${field}.configuration.${key}`;
-  return new InvalidMetadataError(`${path} must be ${expected}, got ${show(value)}`, {
+  return new InvalidMetadataError(`${path} must be ${expected}, got ${showValue(value)}`, {
     field: path,
   });
 }

@@ -4,9 +4,10 @@ import {
   InvalidMetadataError,
   type NumericArray,
   type Scalar,
+  showValue,
   UnsupportedError,
 } from "@zarrkit/registry";
-import { checkKeys, readString, show } from "./config.js";
+import { checkKeys, readString } from "./config.js";
 import { type NumericType, numericType } from "./numeric-types.js";
 
 type BigIntArray = BigInt64Array | BigUint64Array;
@@ -92,7 +93,7 @@ export const deltaCodecFactory: CodecFactory = (configuration, ctx): ArrayToArra
     const field = `${ctx.field}.configuration.${key}`;
     const type = numericType(name, field);
     if (!type) {
-      throw new InvalidMetadataError(`${field} must name a numeric type such as "int32" or "<i4", got ${show(name)}`, {
+      throw new InvalidMetadataError(`${field} must name a numeric type such as "int32" or "<i4", got ${showValue(name)}`, {
         field,
       });
     }
@@ -102,7 +103,7 @@ export const deltaCodecFactory: CodecFactory = (configuration, ctx): ArrayToArra
   const astype = astypeName === undefined ? dtype : resolve(astypeName, "astype");
   if (dtype.name !== arrayType) {
     const field = `${ctx.field}.configuration.dtype`;
-    throw new InvalidMetadataError(`${field} ${show(dtypeName)} does not match the array's data type ${arrayType}`, {
+    throw new InvalidMetadataError(`${field} ${showValue(dtypeName)} does not match the array's data type ${arrayType}`, {
       field,
     });
   }

@@ -1,4 +1,4 @@
-import { describe } from "./describe.js";
+import { showValue } from "@zarrkit/registry";
 import {
   type ArrayData,
   type Chunk,
@@ -69,6 +69,8 @@ const MAX_STRING_SELECTION = 2 ** 27;
 
 export class ZarrArray {
   private readonly pipelines = new Map<string, Promise<CodecPipeline>>();
+  /** What the array->bytes codec divides each chunk into (a shard's inner chunks), from the first chunk's pipeline. */
+  private subChunkShape: readonly number[] | undefined;
 
   private constructor(
     readonly store: Store,
@@ -106,17 +108,17 @@ export class ZarrArray {
   get dimensionNames(): (string | null)[] | undefined {
     return this.parsed.metadata.dimension_names;
   }
-  /** Shape of the unit of reading: the inner chunk for sharded arrays, otherwise the chunk (the first chunk, on a rectilinear grid). */
+  /**
+   * Shape of the unit of reading: the sub-chunk when the codecs divide chunks
+   * (the inner chunk of a sharded array), otherwise the chunk (the first
+   * chunk, on a rectilinear grid).
+   */
   get chunkShape(): number[] {
-    const outer = this.parsed.metadata.codecs[0];
-    const inner = outer?.name === "sharding_indexed" ? outer.configuration?.chunk_shape : undefined;
-    return Array.isArray(inner) ? [...(inner as number[])] : this.parsed.grid.chunkShape(this.shape.map(() => 0));
+    return this.subChunkShape ? [...this.subChunkShape] : this.parsed.grid.chunkShape(this.shape.map(() => 0));
   }
-  /** Shape of a shard (the grid's chunk; the first one, on a rectilinear grid) for sharded arrays, else undefined. */
+  /** Shape of a shard (the grid's chunk; the first one, on a rectilinear grid) when the codecs divide chunks into sub-chunks, else undefined. */
   get shardShape(): number[] | undefined {
-    return this.parsed.metadata.codecs[0]?.name === "sharding_indexed"
-      ? this.parsed.grid.chunkShape(this.shape.map(() => 0))
-      : undefined;
+    return this.subChunkShape ? this.parsed.grid.chunkShape(this.shape.map(() => 0)) : undefined;
   }
   /** Number of chunks (shards, for sharded arrays) along each dimension. */
   get gridShape(): number[] {
@@ -165,7 +167,7 @@ export class ZarrArray {
       return await this.pipelineFor(shape);
     } catch (error) {
       if (!(error instanceof ZarrkitError) || coords.every((c) => c === 0)) throw error;
-      const what = this.parsed.metadata.codecs[0]?.name === "sharding_indexed" ? "shard" : "chunk";
+      const what = this.subChunkShape ? "shard" : "chunk";
       const where = dimension === undefined ? "" : ` along dimension ${dimension}`;
       const Ctor = error.constructor as new (message: string, context: object) => ZarrkitError;
       const message = `The ${what} at grid coordinates [${coords.join(", ")}] has shape [${shape.join(", ")}], which the codecs reject${where}`;
@@ -176,7 +178,7 @@ export class ZarrArray {
   /** Build the pipeline of every distinct edge length along every dimension (see `representativeChunks`). */
   private async checkChunkShapes(grid: ChunkGrid): Promise<void> {
     const [first, ...others] = grid.representativeChunks();
-    await this.pipelineAt(grid, first!);
+    this.subChunkShape = (await this.pipelineAt(grid, first!)).arrayToBytes.subChunkShape;
     // Each other chunk differs from chunk 0 in one dimension only, so that dimension is the one at fault.
     await Promise.all(others.map((coords) => this.pipelineAt(grid, coords, coords.findIndex((c) => c !== 0))));
   }
@@ -302,7 +304,7 @@ export class ZarrArray {
     const rank = old.metadata.shape.length;
     if (!Array.isArray(shape) || shape.length !== rank || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
       throw new InvalidSelectionError(
-        `Cannot resize a ${rank}-dimensional array to ${describe(shape)}: expected ${rank} non-negative integers`,
+        `Cannot resize a ${rank}-dimensional array to ${showValue(shape)}: expected ${rank} non-negative integers`,
       );
     }
     const key = metadataKey(this.path);

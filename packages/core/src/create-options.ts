@@ -1,42 +1,70 @@
-import { type CodecMetadata, InvalidMetadataError } from "@zarrkit/registry";
+import { type CodecMetadata, InvalidMetadataError, layoutFor, unknownOptionError } from "@zarrkit/registry";
 import { dataType } from "./data-types.js";
 import { parseScalar, serializeScalar } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
 import type { ArrayMetadata } from "./metadata/node-metadata.js";
 
 /** The convenience form of `createArray` (camelCase; becomes a zarr.json document). */
+/**
+ * The convenience form of `createArray` (camelCase; becomes a zarr.json
+ * document). Packages extend it with layout options of their own, registered
+ * with `registerLayout` (`@zarrkit/sharding` adds `shardShape`, `indexCodecs`
+ * and `indexLocation`); any other option is an `InvalidMetadataError`.
+ */
 export interface CreateArrayOptions {
   shape: number[];
   dataType: string;
   /**
-   * Chunk shape; with `shardShape`, the inner chunk shape of each shard
-   * (integers only). A list of edges for a dimension makes the grid
-   * rectilinear: `[[100, 300, 500, 100], 10]`; runs `[edge, count]` may
+   * Chunk shape (the inner chunk shape when a layout such as `shardShape`
+   * divides the array otherwise). A list of edges for a dimension makes the
+   * grid rectilinear: `[[100, 300, 500, 100], 10]`; runs `[edge, count]` may
    * stand for repeated edges.
    */
   chunkShape: ChunkEdges[];
-  /**
-   * Makes the array sharded: the shape of one shard (a multiple of
-   * `chunkShape`). Lists of edges make a rectilinear grid of shards, each of
-   * which must be a multiple of `chunkShape`.
-   */
-  shardShape?: ChunkEdges[];
   /**
    * The chunk grid's metadata name. Default: "rectilinear" when a dimension
    * lists edges, else "regular". "rectangular" writes the ZEP 3 draft form,
    * for readers that predate the rectilinear extension.
    */
   chunkGrid?: "regular" | "rectilinear" | "rectangular";
-  /** Codecs of each chunk (of each inner chunk when sharded). Default: `bytes` (`vlen-utf8` for strings). */
+  /** Codecs of each chunk. Default: `bytes` little-endian (`vlen-utf8` for strings). */
   codecs?: CodecMetadata[];
-  /** Codecs of the shard index. Default: `bytes` little-endian + `crc32c`. */
-  indexCodecs?: CodecMetadata[];
-  indexLocation?: "start" | "end";
   /** Default: zero of the data type (false, "", [0, 0], zero bytes). */
   fillValue?: unknown;
   attributes?: Record<string, unknown>;
   dimensionNames?: (string | null)[];
   chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
+}
+
+const OWN_OPTIONS: ReadonlySet<string> = new Set([
+  "shape",
+  "dataType",
+  "chunkShape",
+  "chunkGrid",
+  "codecs",
+  "fillValue",
+  "attributes",
+  "dimensionNames",
+  "chunkKeyEncoding",
+]);
+
+/** The grid and codecs: ours, or those of the one registered layout option given (e.g. `shardShape`). */
+function layoutOf(options: CreateArrayOptions, codecs: CodecMetadata[]): { gridShape: ChunkEdges[]; codecs: CodecMetadata[]; option?: string } {
+  const given = Object.keys(options).filter((name) => !OWN_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined);
+  const layouts = given.flatMap((name) => {
+    const hook = layoutFor(name);
+    return hook ? [{ name, hook }] : [];
+  });
+  if (layouts.length > 1) {
+    throw new InvalidMetadataError(`${layouts.map((l) => l.name).join(" and ")} each decide the array's layout: give one`, { field: layouts[1]!.name });
+  }
+  const layout = layouts[0] && {
+    option: layouts[0].name,
+    ...layouts[0].hook({ value: (options as unknown as Record<string, unknown>)[layouts[0].name], chunkShape: options.chunkShape, codecs, options: { ...options } }),
+  };
+  const unknown = given.find((name) => name !== layout?.option && !layout?.consumed.includes(name));
+  if (unknown !== undefined) throw unknownOptionError(unknown);
+  return layout ? { gridShape: layout.gridShape as ChunkEdges[], codecs: layout.codecs, option: layout.option } : { gridShape: options.chunkShape, codecs };
 }
 
 function defaultFill(kind: string, byteSize: number | undefined): unknown {
@@ -63,31 +91,14 @@ export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMeta
   const innerCodecs: CodecMetadata[] =
     options.codecs ?? (type.kind === "string" ? [{ name: "vlen-utf8" }] : [{ name: "bytes", configuration: { endian: "little" } }]);
   const fill = parseScalar(options.fillValue ?? defaultFill(type.kind, type.byteSize), type, "fillValue");
-  const sharded = options.shardShape !== undefined;
-  if (sharded && !options.chunkShape.every((n) => typeof n === "number")) {
-    throw new InvalidMetadataError("chunkShape must be integers when shardShape is given: inner chunks are regular", {
-      field: "chunkShape",
-    });
-  }
-  const edges = options.shardShape ?? options.chunkShape;
+  const layout = layoutOf(options, innerCodecs);
+  const edges = layout.gridShape;
   const gridName = options.chunkGrid ?? (edges.some(Array.isArray) ? "rectilinear" : "regular");
   const chunkGrid =
     gridName === "regular"
       ? { name: gridName, configuration: { chunk_shape: [...edges] } }
-      : rectilinearChunkGrid(options.shape, edges, gridName, sharded ? "shardShape" : "chunkShape").toJSON();
-  const codecs: CodecMetadata[] = sharded
-    ? [
-        {
-          name: "sharding_indexed",
-          configuration: {
-            chunk_shape: [...options.chunkShape],
-            codecs: innerCodecs,
-            index_codecs: options.indexCodecs ?? [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
-            index_location: options.indexLocation ?? "end",
-          },
-        },
-      ]
-    : innerCodecs;
+      : rectilinearChunkGrid(options.shape, edges, gridName, layout.option ?? "chunkShape").toJSON();
+  const codecs = layout.codecs;
   const encoding = options.chunkKeyEncoding ?? { name: "default" };
   const metadata: ArrayMetadata = {
     zarr_format: 3,

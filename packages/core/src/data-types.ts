@@ -1,4 +1,4 @@
-import { describe } from "./describe.js";
+import { showValue } from "@zarrkit/registry";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 
 type TypedArrayConstructor =
@@ -82,7 +82,7 @@ const rawTypes = new Map<string, DataType>();
 export function dataType(value: unknown, field = "data_type"): DataType {
   const name = typeof value === "object" && value !== null && "name" in value ? (value as { name: unknown }).name : value;
   if (typeof name !== "string") {
-    throw new InvalidMetadataError(`${field} must be a data type name, got ${describe(value)}`, { field });
+    throw new InvalidMetadataError(`${field} must be a data type name, got ${showValue(value)}`, { field });
   }
   const core = CORE_TYPES.get(name);
   if (core) return core;
@@ -90,7 +90,7 @@ export function dataType(value: unknown, field = "data_type"): DataType {
   if (raw) {
     const bits = Number(raw[1]);
     if (bits > MAX_RAW_BITS) {
-      throw new UnsupportedError(`${field}: raw data type ${describe(name)} is wider than r${MAX_RAW_BITS}`, { field });
+      throw new UnsupportedError(`${field}: raw data type ${showValue(name)} is wider than r${MAX_RAW_BITS}`, { field });
     }
     if (bits === 0 || bits % 8 !== 0) {
       throw new InvalidMetadataError(`${field}: raw data type ${name} must have a bit count that is a positive multiple of 8`, { field });
@@ -102,7 +102,7 @@ export function dataType(value: unknown, field = "data_type"): DataType {
     }
     return type;
   }
-  throw new UnsupportedError(`${field}: unsupported data type ${describe(name)}`, { field });
+  throw new UnsupportedError(`${field}: unsupported data type ${showValue(name)}`, { field });
 }
 
 /** Whether `data` is the in-memory representation of `type` (e.g. BigInt64Array for int64). */

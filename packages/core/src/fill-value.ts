@@ -1,5 +1,5 @@
 import { type ArrayData, InvalidMetadataError, type Scalar } from "@zarrkit/registry";
-import { describe } from "./describe.js";
+import { showValue } from "@zarrkit/registry";
 import type { DataType } from "./data-types.js";
 import { float16BitsToNumber } from "./float16.js";
 
@@ -155,5 +155,5 @@ function slotValue(value: Scalar): number | bigint {
 function show(value: unknown): string {
   if (typeof value === "bigint") return value.toString();
   if (value instanceof Uint8Array) return `bytes[${value.length}]`;
-  return describe(value);
+  return showValue(value);
 }

@@ -1,4 +1,4 @@
-import { describe } from "./describe.js";
+import { showValue } from "@zarrkit/registry";
 import {
   type ArrayRegion,
   type ArrayToArrayCodec,
@@ -76,7 +76,7 @@ export interface ChunkWriteOptions {
 export function normalizeCodecMetadata(entry: unknown, field: string): CodecMetadata {
   if (typeof entry === "string") return { name: entry };
   if (typeof entry !== "object" || entry === null || typeof (entry as CodecMetadata).name !== "string") {
-    throw new InvalidMetadataError(`${field} must be a codec object with a "name", got ${describe(entry)}`, { field });
+    throw new InvalidMetadataError(`${field} must be a codec object with a "name", got ${showValue(entry)}`, { field });
   }
   const { configuration } = entry as CodecMetadata;
   if (configuration !== undefined && (typeof configuration !== "object" || configuration === null || Array.isArray(configuration))) {

@@ -12,6 +12,7 @@ import {
   NotFoundError,
   open,
   openArray,
+  registerLayout,
   slice,
   UnsupportedError,
 } from "../src/index.js";
@@ -237,5 +238,24 @@ describe("chunks in flight", () => {
     const array = await openArray(store, "a", concurrency === undefined ? {} : { concurrency });
     await array.get();
     expect(peak()).toBe(expected);
+  });
+});
+
+describe("createArray's convenience options", () => {
+  it("an option neither core nor a registered layout knows is an InvalidMetadataError naming it, and the package that provides it", async () => {
+    const create = (extra: Record<string, unknown>) =>
+      createArray(new MemoryStore(), "a", { shape: [4], dataType: "uint8", chunkShape: [2], ...extra } as Parameters<typeof createArray>[2]);
+    // Core alone knows nothing of sharding: shardShape needs @zarrkit/sharding.
+    await expect(create({ shardShape: [4] })).rejects.toThrow(/shardShape is not a createArray option. It is provided by @zarrkit\/sharding/);
+    await expect(create({ chunkShap: [2] })).rejects.toMatchObject({ name: "InvalidMetadataError", field: "chunkShap" });
+    await expect(create({ toString: [2] })).rejects.toThrow(InvalidMetadataError);
+  });
+
+  it("a registered layout option decides the grid and the codecs", async () => {
+    registerLayout("test.pairs", ({ value, codecs }) => ({ gridShape: [2 * (value as number)], codecs, consumed: [] }));
+    const arr = await createArray(new MemoryStore(), "a", { shape: [8], dataType: "uint8", chunkShape: [2], "test.pairs": 2 } as Parameters<typeof createArray>[2]);
+    expect(arr.metadata.chunk_grid).toEqual({ name: "regular", configuration: { chunk_shape: [4] } });
+    expect(arr.chunkShape).toEqual([4]);
+    expect(arr.shardShape).toBeUndefined();
   });
 });

@@ -127,6 +127,12 @@ export interface StoredValue {
 
 export interface ArrayToBytesCodec extends CodecBase {
   readonly kind: "array_to_bytes";
+  /**
+   * The shape of the sub-chunks this codec divides each chunk into, each
+   * readable on its own (sharding: its inner chunks); undefined when a chunk
+   * is read whole. Readers take it as the array's unit of reading.
+   */
+  readonly subChunkShape?: readonly number[];
   encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
   decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
   /** Encoded size for chunks of `spec`, when it is fixed. */

@@ -1,4 +1,5 @@
 import type { CodecFactory } from "./codec.js";
+import type { LayoutHook } from "./layout.js";
 import type { Store } from "./store.js";
 
 export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;
@@ -7,6 +8,7 @@ export type StoreFactory = (url: URL, options: Readonly<Record<string, unknown>>
 interface RegistryState {
   codecs: Map<string, { loader: CodecLoader; loaded?: Promise<CodecFactory> }>;
   stores: Map<string, StoreFactory>;
+  layouts: Map<string, LayoutHook>;
 }
 
 // One registry per realm even when a bundle ends up with two copies of this
@@ -17,8 +19,10 @@ export function registryState(): RegistryState {
   const holder = globalThis as unknown as Record<symbol, RegistryState | undefined>;
   let state = holder[KEY];
   if (!state) {
-    state = { codecs: new Map(), stores: new Map() };
+    state = { codecs: new Map(), stores: new Map(), layouts: new Map() };
     holder[KEY] = state;
   }
+  // A registry created by an older copy of this package lacks what later versions added.
+  state.layouts ??= new Map();
   return state;
 }

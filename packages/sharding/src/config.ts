@@ -1,4 +1,4 @@
-import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError, UnsupportedError } from "@zarrkit/core";
+import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/core";
 import { EMPTY_ENTRY } from "./shard-index.js";
 
 /** Inner chunks per shard zarrkit reads: 2^24, an index of 256 MiB. */
@@ -30,7 +30,7 @@ export async function parseShardingConfig(configuration: Record<string, unknown>
   const rank = shardShape.length;
   const chunkShape = configuration.chunk_shape;
   if (!Array.isArray(chunkShape) || !chunkShape.every((n) => Number.isSafeInteger(n) && n > 0)) {
-    fail("chunk_shape", `must be a list of positive integers, got ${JSON.stringify(chunkShape)}`);
+    fail("chunk_shape", `must be a list of positive integers, got ${showValue(chunkShape)}`);
   }
   const inner = chunkShape as number[];
   if (inner.length !== rank) {
@@ -46,7 +46,7 @@ export async function parseShardingConfig(configuration: Record<string, unknown>
   });
   const location = configuration.index_location ?? "end";
   if (location !== "start" && location !== "end") {
-    fail("index_location", `must be "start" or "end", got ${JSON.stringify(location)}`);
+    fail("index_location", `must be "start" or "end", got ${showValue(location)}`);
   }
   if (!Array.isArray(configuration.codecs)) fail("codecs", "is required and must be a list of codecs");
   if (!Array.isArray(configuration.index_codecs)) fail("index_codecs", "is required and must be a list of codecs");

@@ -1,4 +1,6 @@
+import "@zarrkit/crc32c"; // the default index codecs end in crc32c
 import { registerCodec } from "@zarrkit/registry";
+import "./create-options.js";
 
 // The codec itself loads on first use of a sharded array.
 registerCodec("sharding_indexed", () => import("./sharding-codec.js").then((m) => m.shardingCodecFactory));

@@ -1,4 +1,4 @@
-import { coalesceGapHint, InvalidMetadataError, type StoredValue } from "@zarrkit/registry";
+import { coalesceGapHint, InvalidMetadataError, showValue, type StoredValue } from "@zarrkit/registry";
 
 /**
  * Runtime options of the sharding codec, passed as
@@ -67,7 +67,7 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
   const resolved = { ...DEFAULTS, ...(options as ShardingOptions) };
   const bad = (name: string, why: string): never => {
     const field = `codecOptions.sharding_indexed.${name}`;
-    throw new InvalidMetadataError(`${field} ${why}, got ${JSON.stringify(resolved[name as keyof ShardingOptions])}`, { field });
+    throw new InvalidMetadataError(`${field} ${why}, got ${showValue(resolved[name as keyof ShardingOptions])}`, { field });
   };
   if (!["rewrite", "append", "in-place"].includes(resolved.writeStrategy)) bad("writeStrategy", 'must be "rewrite", "append" or "in-place"');
   if (!["morton", "c"].includes(resolved.chunkOrder)) bad("chunkOrder", 'must be "morton" or "c"');

@@ -60,6 +60,10 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return { name: this.name, configuration: this.layout.configuration };
   }
 
+  get subChunkShape(): readonly number[] {
+    return this.layout.chunkShape;
+  }
+
   // ---- reading -------------------------------------------------------------
 
   async decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> {

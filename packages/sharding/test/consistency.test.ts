@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openArray, type Store, slice } from "@zarrkit/core";
-import "@zarrkit/crc32c";
 import { FileSystemStore } from "@zarrkit/store-fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { BYTES, counted, createArray, MemoryStore } from "./helpers.js";

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openArray, slice } from "@zarrkit/core";
-import "@zarrkit/crc32c";
 import { FileSystemStore } from "@zarrkit/store-fs";
 import { describe, expect, it } from "vitest";
 import { BYTES, createArray } from "./helpers.js";

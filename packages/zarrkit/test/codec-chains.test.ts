@@ -58,8 +58,8 @@ const CHAINS: Record<string, (type: string) => zk.CodecMetadata[]> = {
 };
 
 const LAYOUTS = [
-  { name: "ragged chunks", chunkShape: [3, 4] },
-  { name: "shards of ragged inner chunks", chunkShape: [2, 2], shardShape: [4, 6] },
+  { name: "ragged chunks", shape: { chunkShape: [3, 4] } },
+  { name: "shards of ragged inner chunks", shape: { chunkShape: [2, 2], shardShape: [4, 6] } },
 ];
 
 describe("round trips: data type x codec chain x chunk layout", () => {
@@ -68,7 +68,7 @@ describe("round trips: data type x codec chain x chunk layout", () => {
       for (const layout of LAYOUTS) {
         it(`${type}, ${chainName}, ${layout.name}`, async () => {
           const store = new zk.MemoryStore();
-          const arr = await zk.createArray(store, "a", { shape: [7, 9], dataType: type, ...layout, codecs: chain(type) });
+          const arr = await zk.createArray(store, "a", { shape: [7, 9], dataType: type, ...layout.shape, codecs: chain(type) });
           const data = values(type, 63);
           await arr.set(null, data);
           expect((await zk.openArray(store, "a").then((a) => a.get())).data).toEqual(data);
@@ -89,7 +89,7 @@ describe("round trips: data type x codec chain x chunk layout", () => {
     for (const layout of LAYOUTS) {
       it(`string, ${chainName}, ${layout.name}`, async () => {
         const store = new zk.MemoryStore();
-        const arr = await zk.createArray(store, "s", { shape: [7, 9], dataType: "string", ...layout, codecs });
+        const arr = await zk.createArray(store, "s", { shape: [7, 9], dataType: "string", ...layout.shape, codecs });
         const data = values("string", 63) as string[];
         await arr.set(null, data);
         expect((await (await zk.openArray(store, "s")).get()).data).toEqual(data);

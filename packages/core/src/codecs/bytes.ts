@@ -1,4 +1,4 @@
-import { describe } from "../describe.js";
+import { showValue } from "@zarrkit/registry";
 import {
   type ArrayToBytesCodec,
   type Chunk,
@@ -107,7 +107,7 @@ export const bytesCodecFactory: CodecFactory = (configuration, ctx) => {
   const endian = configuration.endian;
   const field = `${ctx.field}.configuration.endian`;
   if (endian !== undefined && endian !== "little" && endian !== "big") {
-    throw new InvalidMetadataError(`${field} must be "little" or "big", got ${describe(endian)}`, { field });
+    throw new InvalidMetadataError(`${field} must be "little" or "big", got ${showValue(endian)}`, { field });
   }
   const type = ctx.spec.dataType;
   if (type.byteSize === undefined) {

@@ -1,4 +1,4 @@
-import { describe } from "../describe.js";
+import { showValue } from "@zarrkit/registry";
 import {
   type ArrayToArrayCodec,
   type Chunk,
@@ -47,7 +47,7 @@ export const transposeCodecFactory: CodecFactory = (configuration, ctx) => {
     order.every((a) => Number.isInteger(a) && a >= 0 && a < rank) &&
     new Set(order).size === rank;
   if (!valid) {
-    throw new InvalidMetadataError(`${field} must be a permutation of 0..${rank - 1}, got ${describe(order)}`, {
+    throw new InvalidMetadataError(`${field} must be a permutation of 0..${rank - 1}, got ${showValue(order)}`, {
       field,
     });
   }

@@ -1,5 +1,5 @@
 import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
-import { describe } from "../describe.js";
+import { showValue } from "@zarrkit/registry";
 import type { DimChunking } from "../selection.js";
 
 /** How an array of a given shape is divided into chunks. Regular grids ship with core; others register. */
@@ -42,11 +42,11 @@ export function parseChunkGrid(value: unknown, shape: readonly number[], field =
   const { name, configuration = {} } = entry as { name: string; configuration?: unknown };
   if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
     const configField = `${field}.configuration`;
-    throw new InvalidMetadataError(`${configField} must be an object, got ${describe(configuration)}`, { field: configField });
+    throw new InvalidMetadataError(`${configField} must be an object, got ${showValue(configuration)}`, { field: configField });
   }
   const parser = parsers.get(name);
   if (!parser) {
-    throw new UnsupportedError(`${field}: unsupported chunk grid ${describe(name)} (known: ${[...parsers.keys()].join(", ")})`, {
+    throw new UnsupportedError(`${field}: unsupported chunk grid ${showValue(name)} (known: ${[...parsers.keys()].join(", ")})`, {
       field,
     });
   }
@@ -57,7 +57,7 @@ export function parseChunkGrid(value: unknown, shape: readonly number[], field =
 export function positiveIntegers(value: unknown, rank: number, field: string): number[] {
   if (!Array.isArray(value) || value.length !== rank || !value.every((v) => Number.isSafeInteger(v) && v > 0)) {
     throw new InvalidMetadataError(
-      `${field} must be ${rank} positive integers (one per dimension), got ${describe(value)}`,
+      `${field} must be ${rank} positive integers (one per dimension), got ${showValue(value)}`,
       { field },
     );
   }

@@ -1,5 +1,5 @@
 import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
-import { describe } from "../describe.js";
+import { showValue } from "@zarrkit/registry";
 
 export interface ChunkKeyEncoding {
   /** The store key of a chunk, relative to the array's path. */
@@ -16,18 +16,18 @@ export function parseChunkKeyEncoding(value: unknown, field = "chunk_key_encodin
   }
   const { name, configuration = {} } = entry as { name?: unknown; configuration?: unknown };
   if (name !== "default" && name !== "v2") {
-    throw new UnsupportedError(`${field}: unsupported chunk key encoding ${describe(name)} (known: default, v2)`, { field });
+    throw new UnsupportedError(`${field}: unsupported chunk key encoding ${showValue(name)} (known: default, v2)`, { field });
   }
   if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
     const configField = `${field}.configuration`;
-    throw new InvalidMetadataError(`${configField} must be an object, got ${describe(configuration)}`, { field: configField });
+    throw new InvalidMetadataError(`${configField} must be an object, got ${showValue(configuration)}`, { field: configField });
   }
   // An own property only: "separator" inherited from nowhere, never from Object.prototype.
   const given = Object.hasOwn(configuration, "separator") ? (configuration as { separator: unknown }).separator : undefined;
   const separator = given ?? (name === "default" ? "/" : ".");
   if (separator !== "/" && separator !== ".") {
     const sepField = `${field}.configuration.separator`;
-    throw new InvalidMetadataError(`${sepField} must be "/" or ".", got ${describe(separator)}`, { field: sepField });
+    throw new InvalidMetadataError(`${sepField} must be "/" or ".", got ${showValue(separator)}`, { field: sepField });
   }
   return chunkKeyEncoding(name, separator);
 }

@@ -8,7 +8,7 @@
  * binary-search the runs' cumulative starts.
  */
 import { InvalidMetadataError } from "@zarrkit/registry";
-import { describe } from "../describe.js";
+import { showValue } from "@zarrkit/registry";
 import type { DimChunking } from "../selection.js";
 import type { ChunkGrid } from "./chunk-grid.js";
 
@@ -129,7 +129,7 @@ function parseAxis(value: unknown, length: number, dim: number, field: string, r
   };
   let runs: Run[];
   if (typeof value === "number" || typeof value === "bigint") {
-    if (!isEdge(value)) fail(field, `must be an edge length >= 1 (or a list of edges), got ${describe(value)}`);
+    if (!isEdge(value)) fail(field, `must be an edge length >= 1 (or a list of edges), got ${showValue(value)}`);
     runs = [{ edge: value as number, count: bareCount(value as number, length) }];
   } else if (Array.isArray(value) && value.length > 0) {
     runs = value.map((item, i): Run => {
@@ -138,15 +138,15 @@ function parseAxis(value: unknown, length: number, dim: number, field: string, r
         return { edge: item[0], count: item[1] };
       }
       const expected = runLength ? "an edge length >= 1 or a run [edge, count] of integers >= 1" : "an edge length >= 1";
-      return fail(`${field}[${i}]`, `must be ${expected}, got ${describe(item)}`);
+      return fail(`${field}[${i}]`, `must be ${expected}, got ${showValue(item)}`);
     });
   } else {
-    return fail(field, `must be an edge length or a non-empty list of edges, got ${describe(value)}`);
+    return fail(field, `must be an edge length or a non-empty list of edges, got ${showValue(value)}`);
   }
   const axis = axisOf(runs);
-  if (!Number.isSafeInteger(axis.total)) fail(field, `edges sum to more than 2^53, got ${describe(value)}`);
+  if (!Number.isSafeInteger(axis.total)) fail(field, `edges sum to more than 2^53, got ${showValue(value)}`);
   if (axis.total < length) {
-    fail(field, `edges sum to ${axis.total}, less than the array's length ${length} along dimension ${dim}: ${describe(value)}`);
+    fail(field, `edges sum to ${axis.total}, less than the array's length ${length} along dimension ${dim}: ${showValue(value)}`);
   }
   return axis;
 }
@@ -204,7 +204,7 @@ export function rectilinearChunkGrid(
 function buildGrid(shape: readonly number[], chunkShapes: unknown, name: RectilinearGridName, field: string, runLength: boolean): ChunkGrid {
   if (!Array.isArray(chunkShapes) || chunkShapes.length !== shape.length) {
     throw new InvalidMetadataError(
-      `${field} must list the edges of each of the array's ${shape.length} dimensions, got ${describe(chunkShapes)}`,
+      `${field} must list the edges of each of the array's ${shape.length} dimensions, got ${showValue(chunkShapes)}`,
       { field },
     );
   }
@@ -214,7 +214,7 @@ function buildGrid(shape: readonly number[], chunkShapes: unknown, name: Rectili
 
 export function parseRectilinearChunkGrid(configuration: Record<string, unknown>, shape: readonly number[], field: string): ChunkGrid {
   if (configuration.kind !== "inline") {
-    throw new InvalidMetadataError(`${field}.kind must be "inline", got ${describe(configuration.kind)}`, { field: `${field}.kind` });
+    throw new InvalidMetadataError(`${field}.kind must be "inline", got ${showValue(configuration.kind)}`, { field: `${field}.kind` });
   }
   return buildGrid(shape, configuration.chunk_shapes, "rectilinear", `${field}.chunk_shapes`, true);
 }

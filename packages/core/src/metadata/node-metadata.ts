@@ -1,5 +1,5 @@
 import { type CodecMetadata, InvalidMetadataError, type Scalar, UnsupportedError } from "@zarrkit/registry";
-import { describe } from "../describe.js";
+import { showValue } from "@zarrkit/registry";
 import { type DataType, dataType } from "../data-types.js";
 import { parseScalar } from "../fill-value.js";
 import { type ChunkGrid, parseChunkGrid } from "../grid/chunk-grid.js";
@@ -63,10 +63,10 @@ export function checkNodeHeader(doc: unknown, key: string): "array" | "group" {
   }
   const { zarr_format, node_type } = doc as Record<string, unknown>;
   if (zarr_format !== 3) {
-    throw new UnsupportedError(`${key}: zarr_format must be 3, got ${describe(zarr_format)}`, { key, field: "zarr_format" });
+    throw new UnsupportedError(`${key}: zarr_format must be 3, got ${showValue(zarr_format)}`, { key, field: "zarr_format" });
   }
   if (node_type !== "array" && node_type !== "group") {
-    throw new InvalidMetadataError(`${key}: node_type must be "array" or "group", got ${describe(node_type)}`, {
+    throw new InvalidMetadataError(`${key}: node_type must be "array" or "group", got ${showValue(node_type)}`, {
       key,
       field: "node_type",
     });
@@ -114,7 +114,7 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
   };
   const shape = record.shape;
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    fail("shape", `must be a list of non-negative integers below 2^53, got ${describe(shape)}`);
+    fail("shape", `must be a list of non-negative integers below 2^53, got ${showValue(shape)}`);
   }
   const rank = (shape as number[]).length;
   const type = withKey(key, () => dataType(record.data_type));
@@ -134,13 +134,13 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
   // zarr-python writes null for "no names".
   const names = record.dimension_names ?? undefined;
   if (names !== undefined && (!Array.isArray(names) || names.length !== rank || !names.every((n) => n === null || typeof n === "string"))) {
-    fail("dimension_names", `must be ${rank} strings or nulls, got ${describe(names)}`);
+    fail("dimension_names", `must be ${rank} strings or nulls, got ${showValue(names)}`);
   }
   const transformers = record.storage_transformers ?? [];
   if (!Array.isArray(transformers)) fail("storage_transformers", "must be a list");
   for (const [i, t] of (transformers as unknown[]).entries()) {
     if ((t as { must_understand?: unknown })?.must_understand === false) continue;
-    throw new UnsupportedError(`${key}: storage_transformers[${i}] ${describe((t as { name?: unknown })?.name ?? t)} is not supported`, {
+    throw new UnsupportedError(`${key}: storage_transformers[${i}] ${showValue((t as { name?: unknown })?.name ?? t)} is not supported`, {
       key,
       field: `storage_transformers[${i}]`,
     });

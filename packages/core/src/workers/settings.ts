@@ -1,5 +1,5 @@
 import { InvalidMetadataError } from "@zarrkit/registry";
-import { describe } from "../describe.js";
+import { showValue } from "@zarrkit/registry";
 import { defaultPoolSize, workersByDefault } from "#worker-platform";
 import type { CodecOptions } from "../pipeline.js";
 
@@ -40,17 +40,17 @@ const moduleListeners = new Set<(added: string) => void>();
 function checked(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
   const { threshold, size, offloadAlone } = options;
   if (offloadAlone !== undefined && typeof offloadAlone !== "boolean") {
-    throw new InvalidMetadataError(`${field}.offloadAlone must be a boolean, got ${describe(offloadAlone)}`, {
+    throw new InvalidMetadataError(`${field}.offloadAlone must be a boolean, got ${showValue(offloadAlone)}`, {
       field: `${field}.offloadAlone`,
     });
   }
   if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0)) {
-    throw new InvalidMetadataError(`${field}.threshold must be a number of bytes >= 0, got ${describe(threshold)}`, {
+    throw new InvalidMetadataError(`${field}.threshold must be a number of bytes >= 0, got ${showValue(threshold)}`, {
       field: `${field}.threshold`,
     });
   }
   if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1)) {
-    throw new InvalidMetadataError(`${field}.size must be an integer >= 1, got ${describe(size)}`, { field: `${field}.size` });
+    throw new InvalidMetadataError(`${field}.size must be an integer >= 1, got ${showValue(size)}`, { field: `${field}.size` });
   }
   return options;
 }
