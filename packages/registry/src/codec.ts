@@ -120,6 +120,7 @@ export interface StoredValue {
   set?(value: Uint8Array, options?: SetOptions): Promise<void>;
   delete?(options?: RequestOptions): Promise<void>;
   append?(value: Uint8Array, options?: SetOptions): Promise<number>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions existed
   setRange?(offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   truncate?(length: number, options?: RequestOptions): Promise<void>;
   recover?(options?: RequestOptions): Promise<boolean>;
