@@ -32,8 +32,12 @@ export function decodeCompressedSegmentation(
   const [bx, by, bz] = blockSize;
   const voxels = sx * sy * sz;
   const grid = [Math.ceil(sx / bx), Math.ceil(sy / by), Math.ceil(sz / bz)];
+  // Every channel needs its offset and two header words per block: check before allocating the output.
+  const headerWords = numChannels * (1 + 2 * grid[0] * grid[1] * grid[2]);
+  if (words.length < headerWords) {
+    throw corrupt(`${words.length} words is too short for the offsets and block headers of ${numChannels} channel(s) (${headerWords})`);
+  }
   const out = new Uint32Array(voxels * numChannels * width);
-  if (words.length < numChannels) throw corrupt(`too short for ${numChannels} channel offsets`);
 
   for (let c = 0; c < numChannels; c++) {
     const base = words[c];

@@ -7,6 +7,7 @@ import {
   type Store,
   UnsupportedError,
 } from "@zarrkit/registry";
+import { DEFAULT_MAX_CHUNK_BYTES } from "../limits.js";
 import { shardLocation } from "../location.js";
 import { compressedMortonCode } from "../morton.js";
 import { ShardReader, type ShardReaderOptions } from "../shard-reader.js";
@@ -108,6 +109,14 @@ export async function openPrecomputedImage(
       const reader = sharding && readerFor(scale, sharding);
       const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
       const maxDecodedBytes = storedChunkBound(info, scale);
+      const perChunk = chunkBytes(info, scale);
+      const maxChunkBytes = options.shardReader?.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
+      if (perChunk > maxChunkBytes && out.length > 0) {
+        throw new InvalidMetadataError(
+          `${field}.chunk_sizes[0] [${scale.chunk_sizes[0]}] decodes to ${perChunk} bytes per chunk, more than maxChunkBytes (${maxChunkBytes})`,
+          { field: `${field}.chunk_sizes[0]` },
+        );
+      }
 
       // Chunks are enumerated lazily and fetched in batches (a sharded scale batches its lookups per shard).
       for (const cells of batches(cellsOf(scale, min, max), chunkBytes(info, scale))) {

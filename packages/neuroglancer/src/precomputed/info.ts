@@ -44,10 +44,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function vec3(value: unknown, field: string, min: number): Vec3 {
+  // Array.from visits holes of sparse arrays (as undefined); some() and map() would skip them.
   if (
     !Array.isArray(value) ||
     value.length !== 3 ||
-    value.some((n) => typeof n !== "number" || !Number.isSafeInteger(n) || n < min)
+    Array.from(value).some((n) => typeof n !== "number" || !Number.isSafeInteger(n) || n < min)
   ) {
     throw invalid(field, `must be 3 integers from ${min} to 2^53, got ${show(value)}`);
   }
@@ -69,7 +70,7 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
     key,
     size: vec3(own(json, "size"), `${field}.size`, 0),
     voxel_offset: voxelOffset === undefined ? [0, 0, 0] : vec3(voxelOffset, `${field}.voxel_offset`, -(2 ** 52)),
-    chunk_sizes: chunkSizes.map((c, i) => vec3(c, `${field}.chunk_sizes[${i}]`, 1)),
+    chunk_sizes: Array.from(chunkSizes, (c, i) => vec3(c, `${field}.chunk_sizes[${i}]`, 1)),
     encoding,
   };
   for (let d = 0; d < 3; d++) {
@@ -89,7 +90,7 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
   });
   const r = own(json, "resolution");
   if (r !== undefined) {
-    if (!Array.isArray(r) || r.length !== 3 || r.some((n) => typeof n !== "number" || !Number.isFinite(n))) {
+    if (!Array.isArray(r) || r.length !== 3 || Array.from(r).some((n) => typeof n !== "number" || !Number.isFinite(n))) {
       throw invalid(`${field}.resolution`, `must be 3 numbers, got ${show(r)}`);
     }
     scale.resolution = [r[0], r[1], r[2]];
@@ -138,6 +139,6 @@ export function parsePrecomputedInfo(json: unknown): PrecomputedInfo {
     type: typeof type === "string" ? type : "image",
     data_type: dataType,
     num_channels: numChannels,
-    scales: scales.map((s, i) => parseScale(s, `scales[${i}]`, dataType, numChannels)),
+    scales: Array.from(scales, (s, i) => parseScale(s, `scales[${i}]`, dataType, numChannels)),
   };
 }
