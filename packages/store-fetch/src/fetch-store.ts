@@ -186,13 +186,6 @@ export class FetchStore implements Store {
     if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
     const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(wanted) });
     if (!result) return this.#gone(key, ifMatch);
-    const version = this.#confirmVersion(key, result, ifMatch);
-    if (result.status === 206) {
-      learnRangeSupport(this.#base.origin, true);
-      this.#checkContentRange(key, range, result);
-      const size = contentRangeTotal(result.headers.get("Content-Range"));
-      return withVersion(size === undefined ? { value: result.body } : { value: result.body, size }, version);
-    }
     if (result.status === 416) {
       const size = unsatisfiedRangeSize(result.headers.get("Content-Range"));
       // 416 for a range that has bytes is a server bug (some reject suffixes longer than the value): read it all.
@@ -200,7 +193,20 @@ export class FetchStore implements Store {
         const whole = await this.#getWhole(key, signal, ifMatch);
         return whole && withVersion({ value: sliceRange(whole.value, range), size: whole.value.byteLength }, whole.version);
       }
+      // Servers (nginx) often send no ETag with a 416: then a probe of the first byte, with If-Match, says which version it was.
+      if (ifMatch !== undefined && strongEtag(result.headers) === undefined) {
+        const probed = await this.#probe(key, signal, ifMatch);
+        return probed && { value: new Uint8Array(0), ...probed };
+      }
+      const version = this.#confirmVersion(key, result, ifMatch);
       return withVersion(size === undefined ? { value: new Uint8Array(0) } : { value: new Uint8Array(0), size }, version);
+    }
+    const version = this.#confirmVersion(key, result, ifMatch);
+    if (result.status === 206) {
+      learnRangeSupport(this.#base.origin, true);
+      this.#checkContentRange(key, range, result);
+      const size = contentRangeTotal(result.headers.get("Content-Range"));
+      return withVersion(size === undefined ? { value: result.body } : { value: result.body, size }, version);
     }
     this.#rememberWholeBody(key, result.body, version);
     return withVersion({ value: sliceRange(result.body, range), size: result.body.byteLength }, version);

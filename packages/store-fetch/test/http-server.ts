@@ -52,6 +52,8 @@ export interface FileServerOptions {
   etags?: boolean | "weak";
   /** Honour If-Match on GET (default true, when sending ETags): 412 unless the value has that ETag. */
   ifMatchOnGet?: boolean;
+  /** Send the ETag with a 416 too (default true; nginx does not). */
+  etagOn416?: boolean;
 }
 
 export interface FileServer {
@@ -98,7 +100,7 @@ export function fileServer(options: FileServerOptions = {}): FileServer {
         }
         if (server.options.ranges === false || !req.headers.range) return send(res, 200, value, headers);
         const range = parseRange(req.headers.range, value.length);
-        if (!range) return send(res, 416, undefined, { ...headers, "Content-Range": `bytes */${value.length}` });
+        if (!range) return send(res, 416, undefined, { ...(server.options.etagOn416 === false ? {} : headers), "Content-Range": `bytes */${value.length}` });
         const [first, last] = range;
         return send(res, 206, value.subarray(first, last + 1), { ...headers, "Content-Range": `bytes ${first}-${last}/${value.length}` });
       }

@@ -182,6 +182,20 @@ describe("versions of ranged reads", () => {
     await expect(store.getRange("k", { offset: 7, length: 2 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
   });
 
+  it("confirms the version of a 416 without an ETag (nginx) by a probe with If-Match", async () => {
+    const files = fileServer({ etagOn416: false });
+    files.put("k", sequence(10));
+    const server = await serve(files);
+    const store = new FetchStore(server.url);
+    const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 1 }))!;
+    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 })).toEqual({ value: new Uint8Array(0), size: 10 });
+    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({ value: new Uint8Array(0), size: 10, version });
+    expect(server.requests.at(-1)!.headers).toMatchObject({ range: "bytes=0-0", "if-match": '"v1"' });
+    files.put("k", sequence(20));
+    // The If-Match of the first request was checked (the value is longer now): 412.
+    await expect(store.getRange("k", { offset: 50, length: 5 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+  });
+
   it("rejects an ifMatch that is no version before sending anything", async () => {
     const server = await startServer((_req, res) => send(res, 200));
     servers.push(server);

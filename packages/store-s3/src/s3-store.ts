@@ -74,8 +74,15 @@ export class S3Store implements Store {
     // 416: the range starts at or past the end (the key exists; a missing one is 404).
     const reply = await this.#object("GET", key, options, { headers, limit: this.#rangeLimit(wanted) }, [416]);
     if (!reply) return this.#gone(key, ifMatch);
+    if (reply.status === 416) {
+      // radosgw sends no ETag with a 416: then a HEAD with If-Match says which version it was (and the size).
+      if (ifMatch !== undefined && strongEtag(reply.headers) === undefined) {
+        const head = await this.#head(key, options, ifMatch);
+        return head && withVersion({ value: new Uint8Array(0), size: head.size }, head.version);
+      }
+      return withVersion({ value: new Uint8Array(0) }, this.#confirmVersion(key, reply, ifMatch));
+    }
     const version = this.#confirmVersion(key, reply, ifMatch);
-    if (reply.status === 416) return withVersion({ value: new Uint8Array(0) }, version);
     const bytes = reply.body;
     if (reply.status === 200) return withVersion({ value: sliceLocally(bytes, range), size: bytes.byteLength }, version);
     const size = checkContentRange(key, range, reply.headers.get("content-range"), bytes.byteLength);
