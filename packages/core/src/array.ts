@@ -1,8 +1,8 @@
-import { showValue } from "@zarrkit/registry";
 import {
   type ArrayData,
   type Chunk,
   type ChunkSpec,
+  type CodecOptions,
   type DimSlice,
   InvalidSelectionError,
   isWritable,
@@ -11,6 +11,7 @@ import {
   type Store,
   StoreError,
   type WritableStore,
+  showValue,
   type WriteSource,
   ZarrkitError,
 } from "@zarrkit/registry";
@@ -22,10 +23,10 @@ import { withKeyLock } from "./keyed-lock.js";
 import { encodeJson } from "./metadata/json.js";
 import { type ArrayMetadata, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
 import { childPath, metadataKey } from "./node-path.js";
-import { type CodecOptions, CodecPipeline, withDecodeLimit } from "./pipeline.js";
+import { type ArrayPipelineContext, arrayPipelineContext, CodecPipeline } from "./pipeline.js";
 import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
-import { type CodecWorkerSetting, withWorkerSetting } from "./workers/settings.js";
+import type { CodecWorkerSetting } from "./workers/settings.js";
 
 export interface ArrayOptions {
   /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. */
@@ -69,6 +70,8 @@ const MAX_STRING_SELECTION = 2 ** 27;
 
 export class ZarrArray {
   private readonly pipelines = new Map<string, Promise<CodecPipeline>>();
+  /** What every pipeline of the array (nested ones too) is built with. */
+  private context: ArrayPipelineContext | undefined;
   /** What the array->bytes codec divides each chunk into (a shard's inner chunks), from the first chunk's pipeline. */
   private subChunkShape: readonly number[] | undefined;
 
@@ -145,8 +148,8 @@ export class ZarrArray {
     let pipeline = this.pipelines.get(id);
     if (!pipeline) {
       const spec: ChunkSpec = { shape: [...shape], dataType: this.parsed.dataType, fillValue: this.parsed.fillValue };
-      const options = withDecodeLimit(withWorkerSetting(this.options.codecOptions, this.options.workers), this.options.maxDecodedChunkBytes);
-      pipeline = CodecPipeline.create(this.parsed.metadata.codecs, spec, options);
+      this.context ??= arrayPipelineContext(this.options);
+      pipeline = CodecPipeline.create(this.parsed.metadata.codecs, spec, this.context);
       this.pipelines.set(id, pipeline);
       pipeline.catch(() => this.pipelines.delete(id));
     }

@@ -38,13 +38,13 @@ export {
   parseGroupMetadata,
 } from "./metadata/node-metadata.js";
 export {
+  type ArrayPipelineContext,
+  arrayPipelineContext,
   type ChunkWriteOptions,
-  type CodecOptions,
   CodecPipeline,
   DEFAULT_MAX_DECODED_CHUNK_BYTES,
   expansionBound,
   normalizeCodecMetadata,
-  withDecodeLimit,
 } from "./pipeline.js";
 export {
   cartesian,

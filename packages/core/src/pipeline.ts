@@ -9,8 +9,10 @@ import {
   type Codec,
   type CodecContext,
   type CodecMetadata,
+  type CodecOptions,
   type DimSlice,
   InvalidMetadataError,
+  type PipelineContext,
   resolveCodec,
   type StoredValue,
   type WriteSource,
@@ -21,9 +23,7 @@ import { isAllFill } from "./fill-value.js";
 import { product, sliceCount } from "./selection.js";
 import { bytesValue } from "./store/stored-value.js";
 import { PipelineOffload } from "./workers/pipeline-offload.js";
-
-/** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata. */
-export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.js";
 
 /**
  * Default cap on the bytes a chunk's array->bytes form may decode to when the
@@ -32,24 +32,32 @@ export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unkno
  */
 export const DEFAULT_MAX_DECODED_CHUNK_BYTES = 256 * 2 ** 20;
 
-// Rides along with the codec options, like the worker setting, so that nested
-// pipelines (sharding's inner chunks) inherit their array's bound.
-const DECODE_LIMIT = Symbol.for("@zarrkit/core/maxDecodedChunkBytes");
+/**
+ * The context an array builds its pipelines in: the codec options, and the
+ * array's own settings for the engine. Nested pipelines (sharding's inner
+ * chunks) receive it whole through `CodecCreateContext.pipeline`.
+ */
+export interface ArrayPipelineContext extends PipelineContext {
+  /** Codec workers for this array's pipelines (see `ArrayOptions.workers`). */
+  readonly workers?: CodecWorkerSetting;
+  /** Bound on decoded bytes where sizes are not fixed (see `ArrayOptions.maxDecodedChunkBytes`). */
+  readonly maxDecodedChunkBytes?: number;
+}
 
-/** Codec options carrying an array's `maxDecodedChunkBytes` (unchanged when there is none). */
-export function withDecodeLimit(options: CodecOptions, bytes: number | undefined): CodecOptions {
-  if (bytes === undefined) return options;
-  if (!(Number.isSafeInteger(bytes) && bytes > 0)) {
+/** A checked pipeline context from an array's options. */
+export function arrayPipelineContext(options: { codecOptions?: CodecOptions; workers?: CodecWorkerSetting; maxDecodedChunkBytes?: number }): ArrayPipelineContext {
+  const { maxDecodedChunkBytes: bytes, workers } = options;
+  if (bytes !== undefined && !(Number.isSafeInteger(bytes) && bytes > 0)) {
     throw new InvalidMetadataError(`maxDecodedChunkBytes must be a positive integer, got ${String(bytes)}`, {
       field: "maxDecodedChunkBytes",
     });
   }
-  return Object.assign({ ...options }, { [DECODE_LIMIT]: bytes });
-}
-
-/** The `maxDecodedChunkBytes` carried by `options`, if any. */
-export function decodeLimit(options: CodecOptions): number | undefined {
-  return (options as { [DECODE_LIMIT]?: number })[DECODE_LIMIT];
+  if (typeof workers === "object") checkWorkerOptions(workers, "workers");
+  return {
+    codecOptions: options.codecOptions ?? {},
+    ...(workers !== undefined && { workers }),
+    ...(bytes !== undefined && { maxDecodedChunkBytes: bytes }),
+  };
 }
 
 /**
@@ -119,7 +127,8 @@ export class CodecPipeline {
     this.decodedCaps = caps;
   }
 
-  static async create(codecs: unknown, spec: ChunkSpec, options: CodecOptions = {}, field = "codecs"): Promise<CodecPipeline> {
+  static async create(codecs: unknown, spec: ChunkSpec, context: ArrayPipelineContext = { codecOptions: {} }, field = "codecs"): Promise<CodecPipeline> {
+    const options = context.codecOptions;
     if (!Array.isArray(codecs) || codecs.length === 0) {
       throw new InvalidMetadataError(`${field} must be a non-empty list of codecs`, { field });
     }
@@ -136,7 +145,7 @@ export class CodecPipeline {
         field: entryField,
         // Own properties only: a codec named "toString" must not pick up Object.prototype.toString as its options.
         options: (Object.hasOwn(options, meta.name) ? options[meta.name] : undefined) ?? {},
-        allOptions: options,
+        pipeline: context,
       });
       const misplaced = (why: string) =>
         new InvalidMetadataError(`${entryField} (${meta.name}) ${why}`, { field: entryField });
@@ -157,8 +166,8 @@ export class CodecPipeline {
     if (!arrayToBytes) {
       throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, { field });
     }
-    const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, decodeLimit(options));
-    if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, options);
+    const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, context.maxDecodedChunkBytes);
+    if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, options, context.workers);
     return pipeline;
   }
 

@@ -8,7 +8,7 @@ import {
   dataType,
   expansionBound,
   registerCodec,
-  withDecodeLimit,
+  arrayPipelineContext,
 } from "../src/index.js";
 
 const seen: (number | undefined)[] = [];
@@ -64,8 +64,8 @@ describe("caps on decoded bytes", () => {
     }));
     const byDefault = await CodecPipeline.create([{ name: "test.vlen" }, probe()], spec);
     expect(byDefault.decodedCaps).toEqual([DEFAULT_MAX_DECODED_CHUNK_BYTES]);
-    const bounded = await CodecPipeline.create([{ name: "test.vlen" }, probe(), probe()], spec, withDecodeLimit({}, 5000));
+    const bounded = await CodecPipeline.create([{ name: "test.vlen" }, probe(), probe()], spec, arrayPipelineContext({ maxDecodedChunkBytes: 5000 }));
     expect(bounded.decodedCaps).toEqual([5000, expansionBound(5000)]);
-    expect(() => withDecodeLimit({}, -1)).toThrow(/maxDecodedChunkBytes must be a positive integer/);
+    expect(() => arrayPipelineContext({ maxDecodedChunkBytes: -1 })).toThrow(/maxDecodedChunkBytes must be a positive integer/);
   });
 });

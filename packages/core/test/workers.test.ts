@@ -19,7 +19,7 @@ import {
   registerCodec,
   registerCodecWorkerModule,
   startCodecWorkers,
-  withDecodeLimit,
+  arrayPipelineContext,
   ZarrkitError,
 } from "../src/index.js";
 import * as browserPlatform from "../src/workers/platform-browser.js";
@@ -155,7 +155,7 @@ describe("codec workers", () => {
     await expect(p.decode(new Uint8Array(8), { key: "w/c/0" })).rejects.toThrow("cap 32768 on the worker");
     await expect(p.decodeInline(new Uint8Array(8), { key: "w/c/0" })).rejects.toThrow("cap 32768 on the main thread");
     // A bound for sizes that are not fixed (maxDecodedChunkBytes) reaches the worker too.
-    const options = withDecodeLimit({}, 12345);
+    const options = arrayPipelineContext({ maxDecodedChunkBytes: 12345 });
     const custom = await CodecPipeline.create(
       [{ name: "test.opaque" }, { name: "test.cap" }],
       { shape: BIG, dataType: dataType("float64"), fillValue: 0 },

@@ -177,6 +177,19 @@ export interface BytesToBytesCodec extends CodecBase {
 
 export type Codec = ArrayToArrayCodec | ArrayToBytesCodec | BytesToBytesCodec;
 
+/** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata. */
+export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+/**
+ * What a pipeline is built with. Codecs that build pipelines of their own
+ * (sharding's inner chunks) pass it on unchanged, so nested pipelines run
+ * with their array's options; the engine running pipelines may keep its own
+ * per-array settings (codec workers, decode caps) in it beside them.
+ */
+export interface PipelineContext {
+  readonly codecOptions: CodecOptions;
+}
+
 export interface CodecCreateContext {
   /** The spec of the array this codec receives when encoding, for validation. */
   spec: ChunkSpec;
@@ -184,8 +197,8 @@ export interface CodecCreateContext {
   field: string;
   /** Runtime options for codecs of this name (never stored in metadata). */
   options: Readonly<Record<string, unknown>>;
-  /** Runtime options for every codec name, to hand down to nested pipelines. */
-  allOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** To hand on unchanged to the pipelines this codec builds itself. */
+  pipeline: PipelineContext;
 }
 
 /** Builds a codec from the `configuration` object of its metadata, validating it. */

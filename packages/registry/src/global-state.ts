@@ -1,5 +1,5 @@
 import type { CodecFactory } from "./codec.js";
-import type { LayoutHook } from "./layout.js";
+import type { LayoutHook } from "./layout-hook.js";
 import type { Store } from "./store.js";
 
 export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;

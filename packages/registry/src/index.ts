@@ -11,5 +11,6 @@ export { type ByteRange, coalesceRanges, type RangeGroup } from "./coalesce.js";
 export { KeyedLock } from "./keyed-lock.js";
 export { LruCache } from "./lru-cache.js";
 export { normalizeStorePrefix } from "./prefix.js";
-export { type Layout, type LayoutHook, type LayoutRequest, layoutFor, registerLayout, unknownOptionError } from "./layout.js";
+export { layoutFor, registerLayout, unknownOptionError } from "./layout.js";
+export type { Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
 export { showValue } from "./show.js";

@@ -1,5 +1,7 @@
 import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/core";
-import { EMPTY_ENTRY } from "./shard-index.js";
+
+/** The offset and nbytes of an empty inner chunk's index entry (the index's fill value). */
+export const EMPTY_ENTRY = 2n ** 64n - 1n;
 
 /** Inner chunks per shard zarrkit reads: 2^24, an index of 256 MiB. */
 const MAX_INNER_CHUNKS = 2 ** 24;
@@ -62,8 +64,8 @@ export async function parseShardingConfig(configuration: Record<string, unknown>
   const innerSpec: ChunkSpec = { shape: inner, dataType: ctx.spec.dataType, fillValue: ctx.spec.fillValue };
   const indexSpec: ChunkSpec = { shape: [...gridShape, 2], dataType: dataType("uint64"), fillValue: EMPTY_ENTRY };
   const [innerPipeline, indexPipeline] = await Promise.all([
-    CodecPipeline.create(configuration.codecs, innerSpec, ctx.allOptions, `${base}.codecs`),
-    CodecPipeline.create(configuration.index_codecs, indexSpec, ctx.allOptions, `${base}.index_codecs`),
+    CodecPipeline.create(configuration.codecs, innerSpec, ctx.pipeline, `${base}.codecs`),
+    CodecPipeline.create(configuration.index_codecs, indexSpec, ctx.pipeline, `${base}.index_codecs`),
   ]);
   const indexSize = indexPipeline.encodedSize();
   if (indexSize === undefined) {

@@ -1,8 +1,7 @@
 import { CorruptDataError } from "@zarrkit/core";
-import type { ShardLayout } from "./config.js";
+import { EMPTY_ENTRY, type ShardLayout } from "./config.js";
 
-/** The offset and nbytes of an empty inner chunk's index entry. */
-export const EMPTY_ENTRY = 2n ** 64n - 1n;
+
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Offsets and lengths of each inner chunk, in C order of the inner chunk grid; -1 marks an empty chunk. */

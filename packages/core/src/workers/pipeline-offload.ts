@@ -1,10 +1,18 @@
-import type { Chunk, CodecContext, NumericArray } from "@zarrkit/registry";
-import type { CodecOptions, CodecPipeline } from "../pipeline.js";
+import type { Chunk, ChunkSpec, CodecContext, CodecMetadata, CodecOptions, NumericArray } from "@zarrkit/registry";
 import { product } from "../selection.js";
 import { ownCopy } from "./own-copy.js";
 import { codecPool, type PoolReach } from "./pool.js";
 import type { PipelineDescription } from "./protocol.js";
-import { workerSettings } from "./settings.js";
+import { type CodecWorkerSetting, workerSettings } from "./settings.js";
+
+/** What the offload needs of a pipeline: what a worker rebuilds it from, and how to do the work on this thread. */
+export interface OffloadablePipeline {
+  readonly spec: ChunkSpec;
+  readonly maxDecodedChunkBytes: number | undefined;
+  toJSON(): CodecMetadata[];
+  decodeInline(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk>;
+  encodeInline(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array>;
+}
 
 /** Bigints and byte arrays (fill values) in a form JSON keeps apart from numbers and lists. */
 function jsonSafe(_key: string, value: unknown): unknown {
@@ -31,8 +39,9 @@ export class PipelineOffload {
   private readonly chunkBytes: number;
 
   constructor(
-    private readonly pipeline: CodecPipeline,
-    private readonly options: CodecOptions,
+    private readonly pipeline: OffloadablePipeline,
+    private readonly codecOptions: CodecOptions,
+    private readonly setting: CodecWorkerSetting | undefined,
   ) {
     const { shape, dataType } = pipeline.spec;
     this.chunkBytes = product(shape) * dataType.byteSize!;
@@ -41,7 +50,7 @@ export class PipelineOffload {
   /** How to spread a chunk over the workers now, or undefined to stay on this thread. */
   private reach(): PoolReach | undefined {
     if (this.refused) return undefined;
-    const settings = workerSettings(this.options);
+    const settings = workerSettings(this.setting);
     if (!settings.enabled || this.chunkBytes < settings.threshold) return undefined;
     if (!this.describe()) return undefined;
     return settings;
@@ -56,7 +65,7 @@ export class PipelineOffload {
         shape: [...shape],
         dataType: dataType.name,
         fillValue,
-        options: this.options,
+        codecOptions: this.codecOptions,
         ...(limit !== undefined && { maxDecodedChunkBytes: limit }),
       };
       try {

@@ -255,7 +255,7 @@ export function codecWorkerStats(): CodecWorkerStats {
  * until they are ready, so the first large chunks need not wait for them.
  * Rejects when workers cannot start here.
  */
-export function startCodecWorkers(size = workerSettings({}).size): Promise<void> {
+export function startCodecWorkers(size = workerSettings().size): Promise<void> {
   return codecPool().warm(size);
 }
 

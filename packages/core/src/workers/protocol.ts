@@ -1,5 +1,4 @@
-import type { Chunk, CodecMetadata, Scalar } from "@zarrkit/registry";
-import type { CodecOptions } from "../pipeline.js";
+import type { Chunk, CodecMetadata, CodecOptions, Scalar } from "@zarrkit/registry";
 import type { WireError } from "./wire-error.js";
 
 /** What a worker needs to rebuild a pipeline; `id` is its cache key there. */
@@ -9,12 +8,8 @@ export interface PipelineDescription {
   shape: number[];
   dataType: string;
   fillValue: Scalar;
-  options: CodecOptions;
-  /**
-   * The pipeline's bound on decoded bytes where sizes are not fixed
-   * (`ArrayOptions.maxDecodedChunkBytes`): it rides on a symbol of the
-   * options, which structured clone drops, so it travels here.
-   */
+  codecOptions: CodecOptions;
+  /** The pipeline's bound on decoded bytes where sizes are not fixed (`ArrayOptions.maxDecodedChunkBytes`). */
   maxDecodedChunkBytes?: number;
 }
 

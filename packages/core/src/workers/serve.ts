@@ -3,7 +3,7 @@
 import "../register.js";
 import type { Chunk, NumericArray } from "@zarrkit/registry";
 import { dataType } from "../data-types.js";
-import { CodecPipeline, withDecodeLimit } from "../pipeline.js";
+import { CodecPipeline } from "../pipeline.js";
 import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
 import { ownCopy } from "./own-copy.js";
 import { configureCodecWorkers } from "./settings.js";
@@ -23,10 +23,10 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
     let pipeline = pipelines.get(description.id);
     if (!pipeline) {
       if (pipelines.size >= CACHE_LIMIT) pipelines.delete(pipelines.keys().next().value!);
-      const { codecs, shape, fillValue, options, maxDecodedChunkBytes } = description;
+      const { codecs, shape, fillValue, codecOptions, maxDecodedChunkBytes } = description;
       const spec = { shape, dataType: dataType(description.dataType), fillValue };
       // The caps on decoded bytes are computed again here, from the same codecs, shape and bound.
-      pipeline = CodecPipeline.create(codecs, spec, withDecodeLimit(options, maxDecodedChunkBytes));
+      pipeline = CodecPipeline.create(codecs, spec, { codecOptions, ...(maxDecodedChunkBytes !== undefined && { maxDecodedChunkBytes }) });
       pipelines.set(description.id, pipeline);
       pipeline.catch(() => pipelines.delete(description.id));
     }

@@ -1,7 +1,5 @@
-import { InvalidMetadataError } from "@zarrkit/registry";
-import { showValue } from "@zarrkit/registry";
+import { InvalidMetadataError, showValue } from "@zarrkit/registry";
 import { defaultPoolSize, workersByDefault } from "#worker-platform";
-import type { CodecOptions } from "../pipeline.js";
 
 /** Limits of codec work on workers, for one array or the whole process. */
 export interface CodecWorkerOptions {
@@ -37,7 +35,8 @@ const defaults: ResolvedWorkerSettings = { enabled: workersByDefault, threshold:
 const modules: string[] = [];
 const moduleListeners = new Set<(added: string) => void>();
 
-function checked(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
+/** `options` once each limit is checked (an InvalidMetadataError naming `field` and the limit otherwise). */
+export function checkWorkerOptions(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
   const { threshold, size, offloadAlone } = options;
   if (offloadAlone !== undefined && typeof offloadAlone !== "boolean") {
     throw new InvalidMetadataError(`${field}.offloadAlone must be a boolean, got ${showValue(offloadAlone)}`, {
@@ -60,7 +59,7 @@ function checked(options: CodecWorkerOptions, field: string): CodecWorkerOptions
  * browsers; arrays override them with `ArrayOptions.workers`.
  */
 export function configureCodecWorkers(options: CodecWorkerOptions & { enabled?: boolean }): void {
-  const { threshold, size, offloadAlone } = checked(options, "configureCodecWorkers");
+  const { threshold, size, offloadAlone } = checkWorkerOptions(options, "configureCodecWorkers");
   if (options.enabled !== undefined) defaults.enabled = options.enabled;
   if (offloadAlone !== undefined) defaults.offloadAlone = offloadAlone;
   if (threshold !== undefined) defaults.threshold = threshold;
@@ -88,20 +87,8 @@ export function onCodecWorkerModule(listener: (added: string) => void): void {
   moduleListeners.add(listener);
 }
 
-// Rides along with the codec options so that nested pipelines (sharding's
-// inner chunks) inherit their array's setting; symbols never reach a worker.
-const SETTING = Symbol.for("@zarrkit/core/workers");
-
-/** Codec options carrying an array's worker setting (unchanged when there is none). */
-export function withWorkerSetting(options: CodecOptions | undefined, setting: CodecWorkerSetting | undefined): CodecOptions {
-  if (setting === undefined) return options ?? {};
-  if (typeof setting === "object") checked(setting, "workers");
-  return Object.assign({ ...options }, { [SETTING]: setting });
-}
-
-/** The settings in force for a pipeline created with `options`, now. */
-export function workerSettings(options: CodecOptions): ResolvedWorkerSettings {
-  const setting = (options as { [SETTING]?: CodecWorkerSetting })[SETTING];
+/** The settings in force now for pipelines of an array with `setting` (undefined: the process's defaults). */
+export function workerSettings(setting?: CodecWorkerSetting): ResolvedWorkerSettings {
   if (setting === undefined) return defaults;
   if (typeof setting === "boolean") return { ...defaults, enabled: setting };
   return {
