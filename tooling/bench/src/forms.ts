@@ -1,7 +1,7 @@
 import type { CreateArrayOptions } from "zarrkit";
-import type { Profile } from "./profile.js";
+import type { FormName, Profile } from "./profile.js";
 
-export type FormName = "raw" | "zstd" | "sharded";
+export type { FormName };
 
 /** One of the three ways issue 7 stores the same array. */
 export interface Form {

@@ -1,4 +1,5 @@
-import type { FormName } from "./forms.js";
+/** The stored forms of the benchmark array (see forms.ts). */
+export type FormName = "raw" | "zstd" | "sharded";
 
 /**
  * The sizes of one run of the suite. "full" is issue 7's data set; "quick"
