@@ -54,7 +54,7 @@ export async function create<C extends Codec>(
   configuration: Record<string, unknown>,
   spec: ChunkSpec = chunkSpec([16], "uint8"),
 ): Promise<C> {
-  return (await factory(configuration, { spec, field: FIELD, options: {}, allOptions: {} })) as C;
+  return (await factory(configuration, { spec, field: FIELD, options: {}, pipeline: { codecOptions: {} } })) as C;
 }
 
 export const ctx: CodecContext = { key: "arr/c/0" };

@@ -8,7 +8,7 @@ const spec: ChunkSpec = {
 };
 
 export const FIELD = "codecs[2]";
-export const createCtx: CodecCreateContext = { spec, field: FIELD, options: {}, allOptions: {} };
+export const createCtx: CodecCreateContext = { spec, field: FIELD, options: {}, pipeline: { codecOptions: {} } };
 export const ctx: CodecContext = { key: "arr/c/0/1" };
 
 /** Bit-at-a-time CRC32C, the definition the wasm implementation is checked against. */

@@ -26,5 +26,5 @@ export function zarrkitCrc32c(): Promise<zk.BytesToBytesCodec> {
 async function bytesCodec(name: string, configuration: Record<string, unknown>): Promise<zk.BytesToBytesCodec> {
   const factory = await zk.resolveCodec(name, "bench");
   const spec: zk.ChunkSpec = { shape: [1], dataType: zk.dataType("uint8"), fillValue: 0 };
-  return (await factory(configuration, { spec, field: name, options: {}, allOptions: {} })) as zk.BytesToBytesCodec;
+  return (await factory(configuration, { spec, field: name, options: {}, pipeline: { codecOptions: {} } })) as zk.BytesToBytesCodec;
 }
