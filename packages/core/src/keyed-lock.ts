@@ -1,26 +1,16 @@
-import type { Store } from "@zarrkit/registry";
+import { KeyedLock, type Store } from "@zarrkit/registry";
 
-const queues = new WeakMap<Store, Map<string, Promise<unknown>>>();
+const locks = new WeakMap<Store, KeyedLock>();
 
 /**
  * Run `task` after every earlier task for the same store and key has settled:
  * read-modify-write of one chunk (or shard) never interleaves within a process.
  */
 export function withKeyLock<T>(store: Store, key: string, task: () => Promise<T>): Promise<T> {
-  let perStore = queues.get(store);
-  if (!perStore) {
-    perStore = new Map();
-    queues.set(store, perStore);
+  let lock = locks.get(store);
+  if (!lock) {
+    lock = new KeyedLock();
+    locks.set(store, lock);
   }
-  const previous = perStore.get(key) ?? Promise.resolve();
-  const result = previous.then(task, task);
-  const settled = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  perStore.set(key, settled);
-  settled.then(() => {
-    if (perStore.get(key) === settled) perStore.delete(key);
-  });
-  return result;
+  return lock.run(key, task);
 }

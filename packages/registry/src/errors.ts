@@ -63,6 +63,22 @@ export class PreconditionFailedError extends StoreError {
   override readonly code = "PRECONDITION_FAILED";
 }
 
+/**
+ * A network store waited `idleTimeoutMs` with no byte arriving (for the
+ * headers, or within a body) and cancelled the request.
+ */
+export class StoreTimeoutError extends StoreError {
+  override readonly code = "STORE_TIMEOUT";
+}
+
+/**
+ * A reply was larger than what was asked for (a range's length) or than the
+ * store's cap (`maxBodyBytes`): the store stopped reading it and closed the connection.
+ */
+export class ResponseTooLargeError extends StoreError {
+  override readonly code = "RESPONSE_TOO_LARGE";
+}
+
 /** Credentials were rejected. Messages never include the secret. */
 export class AuthError extends StoreError {
   override readonly code = "AUTH_FAILED";

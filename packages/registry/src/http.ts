@@ -1,77 +1,12 @@
 /**
  * Helpers for store implementers whose stores speak HTTP (`FetchStore`,
- * `S3Store`, third-party stores over fetch): the `Range` header, checking the
- * `Content-Range` of an answer against what was asked, and the abortable wait
- * between retries. Import them from "@zarrkit/registry/http"; they are not
- * part of the main entry point.
+ * `S3Store`, third-party stores over fetch): the `Range` header and checks of
+ * a `Content-Range` answer, bounded body reads under an idle timeout, strong
+ * ETags as versions, redaction of credentials from anything an error carries,
+ * and the abortable wait between retries. Import them from
+ * "@zarrkit/registry/http"; they are not part of the main entry point.
  */
-import type { RangeQuery } from "./store.js";
-
-/** The `Range` header for a non-empty range: `bytes=a-b`, or `bytes=-n` for a suffix. */
-export function rangeHeader(range: RangeQuery): string {
-  return "suffixLength" in range ? `bytes=-${range.suffixLength}` : `bytes=${range.offset}-${range.offset + range.length - 1}`;
-}
-
-interface ContentRange {
-  first: number;
-  last: number;
-  /** Undefined when the server sent "*". */
-  total?: number;
-}
-
-function parseContentRange(header: string | null): ContentRange | undefined {
-  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/i.exec(header?.trim() ?? "");
-  if (!match) return undefined;
-  const [first, last] = [Number(match[1]), Number(match[2])];
-  return first <= last ? { first, last, total: match[3] === "*" ? undefined : Number(match[3]) } : undefined;
-}
-
-/**
- * What is wrong with a 206 answer to `range` carrying `header` as its
- * Content-Range and `received` body bytes, or undefined when it is exactly
- * what was asked for (clipped at the end of the value).
- */
-export function contentRangeProblem(header: string | null, range: RangeQuery, received: number): string | undefined {
-  const parsed = parseContentRange(header);
-  if (!parsed) return header === null ? "no Content-Range header" : `malformed Content-Range ${JSON.stringify(header)}`;
-  const { first, last, total } = parsed;
-  if (received !== last - first + 1) return `the body has ${received} bytes but Content-Range ${JSON.stringify(header)} announces ${last - first + 1}`;
-  if (total !== undefined && last >= total) return `Content-Range ${JSON.stringify(header)} ends past the total size`;
-  const mismatch = `Content-Range ${JSON.stringify(header)} does not match the request ${rangeHeader(range)}`;
-  if ("suffixLength" in range) {
-    if (total === undefined) return received <= range.suffixLength ? undefined : mismatch;
-    return first === Math.max(0, total - range.suffixLength) && last === total - 1 ? undefined : mismatch;
-  }
-  const wantedLast = range.offset + range.length - 1;
-  if (first !== range.offset || last > wantedLast) return mismatch;
-  // Shorter than asked is fine only when clipped at the end of the value.
-  if (last < wantedLast && total !== undefined && last !== total - 1) return mismatch;
-  return undefined;
-}
-
-/** The total size a Content-Range header announces ("bytes a-b/total"), if any. */
-export function contentRangeTotal(header: string | null): number | undefined {
-  return parseContentRange(header)?.total;
-}
-
-/** The size from the `bytes *\/size` Content-Range of a 416 answer, if the server sent one. */
-export function unsatisfiedRangeSize(header: string | null): number | undefined {
-  const match = /^bytes \*\/(\d+)$/i.exec(header?.trim() ?? "");
-  return match ? Number(match[1]) : undefined;
-}
-
-/** Wait `ms` (a backoff before a retry), rejecting with the signal's reason as soon as it aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export { isWeak, strongEtag } from "./http/etag.js";
+export { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "./http/ranges.js";
+export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./http/redact.js";
+export { Attempt, type BodyLimits, bodyLength, readBody, untilAborted } from "./http/transfer.js";

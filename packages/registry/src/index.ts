@@ -5,7 +5,7 @@ export { registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from
 export { registerStore, openStore, registeredStoreSchemes } from "./store-registry.js";
 export type { CodecLoader, StoreFactory } from "./global-state.js";
 export { checkStoreKey, keySegmentProblem, storeKeyProblem } from "./keys.js";
-export { coalesceGapHint, rangeBounds } from "./ranges.js";
+export { checkRange, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { concatBytes } from "./bytes.js";
 export { type ByteRange, coalesceRanges, type RangeGroup } from "./coalesce.js";
 export { KeyedLock } from "./keyed-lock.js";

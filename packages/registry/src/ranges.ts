@@ -1,4 +1,5 @@
 import { StoreError } from "./errors.js";
+import { showValue } from "./show.js";
 import type { RangeQuery } from "./store.js";
 
 /**
@@ -13,6 +14,22 @@ export function rangeBounds(range: RangeQuery, size: number): [number, number] {
 }
 
 /**
+ * `range` once checked to be a range at all: `{ offset, length }` or
+ * `{ suffixLength }` of non-negative integers; otherwise a StoreError naming
+ * the key (a store must refuse it before it reaches a file or a request).
+ */
+export function checkRange(key: string, range: RangeQuery): RangeQuery {
+  if (typeof range !== "object" || range === null) {
+    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: { offset, length } or { suffixLength }.`, { key });
+  }
+  const counts = "suffixLength" in range ? [range.suffixLength] : [range.offset, range.length];
+  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    throw new StoreError(`Invalid range ${showValue(range)} for ${JSON.stringify(key)}: offsets and lengths are non-negative integers.`, { key });
+  }
+  return range;
+}
+
+/**
  * The `coalesceGapBytes` hint of a store (or of one of its values), checked:
  * undefined when it gives none, a StoreError naming the value when it is not
  * a non-negative integer (a reader must not guess at a broken store's costs).
@@ -20,5 +37,5 @@ export function rangeBounds(range: RangeQuery, size: number): [number, number] {
 export function coalesceGapHint(source: { readonly coalesceGapBytes?: number }, key?: string): number | undefined {
   const hint = source.coalesceGapBytes;
   if (hint === undefined || (Number.isSafeInteger(hint) && hint >= 0)) return hint;
-  throw new StoreError(`The store's coalesceGapBytes hint must be a non-negative integer, got ${JSON.stringify(hint)}`, { key });
+  throw new StoreError(`The store's coalesceGapBytes hint must be a non-negative integer, got ${showValue(hint)}`, { key });
 }

@@ -1,4 +1,5 @@
 import { StoreError } from "./errors.js";
+import { redactUnparsedUrl } from "./http/redact.js";
 import { registryState, type StoreFactory } from "./global-state.js";
 import type { Store } from "./store.js";
 
@@ -16,8 +17,9 @@ export async function openStore(url: string | URL, options: Readonly<Record<stri
   let parsed: URL;
   try {
     parsed = typeof url === "string" ? new URL(url) : url;
-  } catch (cause) {
-    throw new StoreError(`Not a store URL: ${JSON.stringify(String(url))}. Use <scheme>://..., e.g. file:///data/a.zarr.`, { cause });
+  } catch {
+    // No cause: the parser's error holds the input verbatim, credentials included.
+    throw new StoreError(`Not a store URL: ${JSON.stringify(redactUnparsedUrl(String(url)))}. Use <scheme>://..., e.g. file:///data/a.zarr.`);
   }
   const scheme = normalizeScheme(parsed.protocol);
   const factory = registryState().stores.get(scheme);

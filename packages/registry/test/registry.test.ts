@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import {
   ChecksumError,
@@ -56,6 +57,10 @@ describe("store registration", () => {
   it("lists the registered schemes for an unknown one, and refuses non-URLs", async () => {
     await expect(openStore("gopher://x")).rejects.toThrow(/test-scheme:\/\//);
     await expect(openStore("not a url")).rejects.toThrow(StoreError);
+    // A URL that does not parse keeps no parser error as its cause (its `input` is the URL verbatim) and shows no credentials.
+    const leaked = await openStore("s3 ://AKIA:se/cr+et@host/bucket").catch((e: unknown) => e);
+    expect(leaked).toBeInstanceOf(StoreError);
+    expect(inspect(leaked, { depth: 8 })).not.toContain("se/cr+et");
   });
 });
 

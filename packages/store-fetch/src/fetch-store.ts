@@ -1,24 +1,24 @@
 import {
+  checkRange,
+  LruCache,
   PreconditionFailedError,
   type RangeQuery,
   type ReadOptions,
   type RequestOptions,
+  ResponseTooLargeError,
   type SetOptions,
   type SizedValue,
   type Store,
   StoreError,
+  StoreTimeoutError,
   type VersionedValue,
   ZarrkitError,
 } from "@zarrkit/registry";
-import { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "@zarrkit/registry/http";
-import { BodyCache, type CachedBody } from "./body-cache.js";
-import { isWeak, strongEtag } from "./etag.js";
-import { ResponseTooLargeError, StoreTimeoutError, statusError } from "./http-errors.js";
+import { abortableSleep, Attempt, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, readBody, redactError, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, untilAborted } from "@zarrkit/registry/http";
+import { statusError } from "./http-errors.js";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
-import { configuredSecrets, redactError, redactText, redactUrl } from "./redact.js";
 import { backoffMs, defaultRetry, type RetryOptions } from "./retry.js";
-import { Attempt, readBody, untilAborted } from "./transfer.js";
 import { keyUrl, parseBaseUrl } from "./urls.js";
 
 export interface FetchStoreOptions {
@@ -118,7 +118,8 @@ export class FetchStore implements Store {
   readonly #fetch: typeof fetch;
   readonly #missing: ReadonlySet<number>;
   readonly #retry: Required<RetryOptions>;
-  readonly #bodies: BodyCache;
+  /** The last whole values fetched from a server that ignores Range, so ranged reads of one key (an index, then chunks) fetch it once. */
+  readonly #bodies: LruCache<string, CachedBody>;
   readonly #idleTimeoutMs: number;
   readonly #maxBodyBytes: number;
   /** Credentials this store was given, looked for in text it did not write (causes from fetch, status texts). */
@@ -139,7 +140,7 @@ export class FetchStore implements Store {
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#missing = new Set(options.missingStatuses ?? [404]);
     this.#retry = { ...defaultRetry, ...options.retry };
-    this.#bodies = new BodyCache(options.fullBodyCacheBytes ?? 32 * 2 ** 20);
+    this.#bodies = new LruCache(options.fullBodyCacheBytes ?? 32 * 2 ** 20, (body) => body.value.byteLength);
     this.coalesceGapBytes = integerOption("coalesceGapBytes", options.coalesceGapBytes, DEFAULT_COALESCE_GAP_BYTES);
     this.#idleTimeoutMs = integerOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
     this.#maxBodyBytes = integerOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
@@ -243,7 +244,7 @@ export class FetchStore implements Store {
     if (!result) return this.#gone(key, ifMatch);
     const version = this.#confirmVersion(key, result, ifMatch);
     // On a server that ignores Range, a later ranged read of this key can use this body (a copy: the caller may change its own).
-    if (this.#ignoresRanges()) this.#bodies.set(key, result.body.slice(), version);
+    if (this.#ignoresRanges()) this.#bodies.set(key, { value: result.body.slice(), version });
     return { value: result.body, version };
   }
 
@@ -322,7 +323,7 @@ export class FetchStore implements Store {
       }
       if (result.status === 304) return cached;
       const version = this.#confirmVersion(key, result, ifMatch);
-      this.#bodies.set(key, result.body, version);
+      this.#bodies.set(key, { value: result.body, version });
       return { value: result.body, version };
     } catch (error) {
       this.#bodies.delete(key);
@@ -333,7 +334,7 @@ export class FetchStore implements Store {
   /** A ranged GET got the whole value: the server ignores Range. */
   #rememberWholeBody(key: string, body: Uint8Array, version: string | undefined): void {
     learnRangeSupport(this.#base.origin, false);
-    this.#bodies.set(key, body, version);
+    this.#bodies.set(key, { value: body, version });
   }
 
   #checkContentRange(key: string, range: RangeQuery, result: HttpResult): void {
@@ -468,6 +469,12 @@ async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => {});
 }
 
+/** A whole value fetched from a server that ignores Range, with its version (strong ETag) when the server sent one. */
+interface CachedBody {
+  value: Uint8Array;
+  version: string | undefined;
+}
+
 /** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
 function withVersion<T extends object>(value: T, version: string | undefined): T & { version?: string } {
   return version === undefined ? value : { ...value, version };
@@ -491,14 +498,4 @@ function checkIfMatch(key: string, ifMatch: unknown, operation: "read" | "write"
     throw new StoreError(`ifMatch for ${JSON.stringify(key)} must be ${what}.`, { key });
   }
   return ifMatch;
-}
-
-function checkRange(key: string, range: RangeQuery): void {
-  if (typeof range !== "object" || range === null) {
-    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: { offset, length } or { suffixLength }.`, { key });
-  }
-  const counts = "suffixLength" in range ? [range.suffixLength] : [range.offset, range.length];
-  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new StoreError(`Invalid range ${JSON.stringify(range)} for ${JSON.stringify(key)}: offsets and lengths are non-negative integers.`, { key });
-  }
 }

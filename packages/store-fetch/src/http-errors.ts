@@ -1,23 +1,5 @@
 import { AuthError, PreconditionFailedError, StoreError } from "@zarrkit/registry";
-import { redactUrl } from "./redact.js";
-
-/**
- * No bytes arrived for `idleTimeoutMs` (while waiting for the headers or
- * within the body): the request was cancelled. `code` is "STORE_TIMEOUT";
- * `S3Store` throws an error with the same code.
- */
-export class StoreTimeoutError extends StoreError {
-  override readonly code = "STORE_TIMEOUT";
-}
-
-/**
- * A reply was larger than what was asked for (a range's length) or than
- * `maxBodyBytes`: the store stopped reading it and cancelled the connection.
- * `code` is "RESPONSE_TOO_LARGE"; `S3Store` throws an error with the same code.
- */
-export class ResponseTooLargeError extends StoreError {
-  override readonly code = "RESPONSE_TOO_LARGE";
-}
+import { redactUrl } from "@zarrkit/registry/http";
 
 /** The typed error for an HTTP status that is neither success nor "missing". */
 export function statusError(status: number, statusText: string, method: string, url: URL, key: string, retries: number): StoreError {

@@ -2,7 +2,7 @@ import { registerStore } from "@zarrkit/registry";
 import { FetchStore, type FetchStoreOptions } from "./fetch-store.js";
 
 export { FetchStore, type FetchStoreOptions };
-export { ResponseTooLargeError, StoreTimeoutError } from "./http-errors.js";
+export { ResponseTooLargeError, StoreTimeoutError } from "@zarrkit/registry";
 export type { RetryOptions } from "./retry.js";
 
 // openStore("https://...", options): the options are FetchStoreOptions.

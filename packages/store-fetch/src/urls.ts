@@ -1,5 +1,5 @@
 import { StoreError, storeKeyProblem } from "@zarrkit/registry";
-import { configuredSecrets, redactUrl } from "./redact.js";
+import { configuredSecrets, redactUrl } from "@zarrkit/registry/http";
 
 export interface BaseUrl {
   /** Without credentials or fragment; the path ends in "/"; the query is kept for every key. */

@@ -4,6 +4,8 @@ import { type FileHandle, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  checkRange,
+  KeyedLock,
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
@@ -20,7 +22,6 @@ import {
 import { PreparedWrite } from "./atomic-write.js";
 import { errorCode, isMissing, readAt, writeAt } from "./file-io.js";
 import { type Acquired, acquireLock, type HeldLock, type LockSettings, lockPathOf } from "./file-lock.js";
-import { KeyedLock } from "./keyed-lock.js";
 import { keyPath, prefixLocation } from "./keys.js";
 import { PathGuard } from "./paths.js";
 import { advanceMtime, versionOf } from "./version.js";
@@ -497,14 +498,6 @@ function checkedBounds(key: string, range: RangeQuery, size: number): [number, n
   return rangeBounds(range, size);
 }
 
-function checkRange(key: string, range: RangeQuery): void {
-  if ("suffixLength" in range) {
-    checkCount(key, "suffixLength", range.suffixLength);
-  } else {
-    checkCount(key, "offset", range.offset);
-    checkCount(key, "length", range.length);
-  }
-}
 
 /** Wrap filesystem errors in a StoreError naming the key; zarrkit errors and aborts (an AbortSignal's reason) pass through. */
 function storeError(action: string, key: string, error: unknown): Error {

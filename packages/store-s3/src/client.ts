@@ -1,10 +1,8 @@
-import { StoreError, ZarrkitError } from "@zarrkit/registry";
-import { abortableSleep } from "@zarrkit/registry/http";
+import { ResponseTooLargeError, StoreError, StoreTimeoutError, ZarrkitError } from "@zarrkit/registry";
+import { abortableSleep, Attempt, readBody, redactError, redactText, untilAborted } from "@zarrkit/registry/http";
 import { AwsClient } from "aws4fetch";
-import { isMissingKey, ResponseTooLargeError, responseError, type S3ResponseError, StoreTimeoutError, storeErrorFor } from "./errors.js";
+import { isMissingKey, responseError, type S3ResponseError, storeErrorFor } from "./errors.js";
 import type { S3Config } from "./options.js";
-import { redactError, redactText } from "./redact.js";
-import { Attempt, readBody, untilAborted } from "./transfer.js";
 
 /** How many body bytes a reply with this status may have, and why (for the error). */
 export type BodyLimit = (status: number) => { bytes: number; why: string };

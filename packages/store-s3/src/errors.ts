@@ -1,24 +1,6 @@
 import { AuthError, PreconditionFailedError, StoreError } from "@zarrkit/registry";
-import { redactText } from "./redact.js";
+import { redactText } from "@zarrkit/registry/http";
 import { xmlText } from "./xml.js";
-
-/**
- * No bytes arrived for `idleTimeoutMs` (while waiting for the headers of a
- * request without a body, or within any body): the request was cancelled.
- * `code` is "STORE_TIMEOUT", as for `FetchStore`.
- */
-export class StoreTimeoutError extends StoreError {
-  override readonly code = "STORE_TIMEOUT";
-}
-
-/**
- * A reply was larger than what was asked for (a range's length) or than
- * `maxBodyBytes`: the store stopped reading it and closed the connection.
- * `code` is "RESPONSE_TOO_LARGE", as for `FetchStore`.
- */
-export class ResponseTooLargeError extends StoreError {
-  override readonly code = "RESPONSE_TOO_LARGE";
-}
 
 /** What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are redacted. */
 export class S3ResponseError extends Error {

@@ -1,5 +1,5 @@
-import { StoreError, storeKeyProblem } from "@zarrkit/registry";
-import { redactUnparsedUrl } from "./redact.js";
+import { normalizeStorePrefix, StoreError } from "@zarrkit/registry";
+import { redactUnparsedUrl } from "@zarrkit/registry/http";
 
 export interface S3Credentials {
   accessKeyId: string;
@@ -106,7 +106,7 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
   const secrets = secretsOf(credentials);
   const config: S3Config = {
     bucket,
-    prefix: normalizePrefix(options.prefix ?? ""),
+    prefix: normalizeStorePrefix(options.prefix ?? "", "S3"),
     region,
     baseUrl: baseUrl(bucket, options.endpoint ?? `https://s3.${region}.amazonaws.com`, pathStyle, secrets),
     credentials,
@@ -153,15 +153,6 @@ function environmentCredentials(env: Record<string, string | undefined>): S3Cred
   const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = env;
   if (!accessKeyId || !secretAccessKey) return undefined;
   return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
-}
-
-function normalizePrefix(prefix: string): string {
-  const trimmed = prefix.replace(/^\/+|\/+$/g, "");
-  if (trimmed === "") return "";
-  // A ".." segment would climb out of the bucket once the URL is normalised.
-  const problem = storeKeyProblem(trimmed);
-  if (problem) throw new StoreError(`Invalid S3 prefix ${JSON.stringify(prefix)}: ${problem}.`);
-  return `${trimmed}/`;
 }
 
 function baseUrl(bucket: string, endpoint: string, pathStyle: boolean, secrets: readonly string[]): string {

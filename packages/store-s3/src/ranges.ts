@@ -1,17 +1,10 @@
-import { type RangeQuery, rangeBounds, StoreError } from "@zarrkit/registry";
+import { checkRange, type RangeQuery, rangeBounds, StoreError } from "@zarrkit/registry";
 import { contentRangeProblem, contentRangeTotal, rangeHeader } from "@zarrkit/registry/http";
 
 /** The Range header for `range`, or undefined for an empty range (which HTTP cannot express). */
 export function s3RangeHeader(key: string, range: RangeQuery): string | undefined {
-  if (typeof range !== "object" || range === null) {
-    throw new StoreError(`Invalid range for ${key}: { offset, length } or { suffixLength }.`, { key });
-  }
-  const isSuffix = "suffixLength" in range;
-  const length = isSuffix ? range.suffixLength : range.length;
-  const numbers = isSuffix ? [length] : [range.offset, length];
-  if (!numbers.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new StoreError(`Invalid range ${JSON.stringify(range)} for ${key}: offsets and lengths are non-negative integers.`, { key });
-  }
+  checkRange(key, range);
+  const length = "suffixLength" in range ? range.suffixLength : range.length;
   return length === 0 ? undefined : rangeHeader(range);
 }
 

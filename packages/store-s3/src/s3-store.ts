@@ -12,7 +12,7 @@ import {
   type VersionedValue,
 } from "@zarrkit/registry";
 import { type BodyLimit, S3Client, type S3Reply, type S3Request } from "./client.js";
-import { isWeak, strongEtag } from "./etag.js";
+import { isWeak, strongEtag } from "@zarrkit/registry/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
