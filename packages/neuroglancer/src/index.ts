@@ -1,7 +1,7 @@
 export { type ShardingEncoding, type ShardingHash, type ShardingSpec, parseShardingSpec, shardIndexSize } from "./spec.js";
 export { murmurHash3_x86_128 } from "./murmurhash3.js";
 export { type ShardLocation, hashChunkId, murmurHash3ChunkId, shardFileName, shardLocation } from "./location.js";
-export type { ByteRange } from "./byte-range.js";
+export type { ByteRange } from "@zarrkit/registry";
 export { decodeShardIndex, encodeShardIndex } from "./shard-index.js";
 export { decodeMinishardIndex, encodeMinishardIndex, type MinishardEntry } from "./minishard-index.js";
 export { ShardReader, type ShardReaderOptions, type StoredChunk } from "./shard-reader.js";

@@ -1,5 +1,5 @@
 import { CorruptDataError } from "@zarrkit/registry";
-import type { ByteRange } from "./byte-range.js";
+import type { ByteRange } from "@zarrkit/registry";
 import { addU64 } from "./uint64.js";
 
 export interface MinishardEntry {

@@ -1,5 +1,4 @@
-import { InvalidMetadataError, InvalidSelectionError } from "@zarrkit/registry";
-import { show } from "./show.js";
+import { InvalidMetadataError, InvalidSelectionError, showValue } from "@zarrkit/registry";
 import type { ShardingEncoding, ShardingSpec } from "./spec.js";
 
 /**
@@ -110,7 +109,7 @@ export function computeShardParamsForImage(options: ImageShardParamsOptions): Sh
   const maxMinishardIndexBytes = options.maxMinishardIndexBytes ?? 40000;
   const maxLabelsPerMinishard = options.maxLabelsPerMinishard ?? 4000;
   const byteWidth = typeof dataType === "number" ? dataType : BYTE_WIDTHS.get(dataType);
-  if (!byteWidth) throw new InvalidSelectionError(`unknown data type ${show(dataType)}`);
+  if (!byteWidth) throw new InvalidSelectionError(`unknown data type ${showValue(dataType, 80)}`);
   if (size.length !== 3 || chunkSize.length !== 3 || [...size, ...chunkSize].some((n) => !(n >= 1))) {
     throw new InvalidSelectionError(`size [${size}] and chunkSize [${chunkSize}] must be three positive numbers each`);
   }

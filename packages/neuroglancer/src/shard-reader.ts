@@ -1,10 +1,8 @@
-import { coalesceGapHint, CorruptDataError, NotFoundError, type RequestOptions, type Store, UnsupportedError } from "@zarrkit/registry";
-import { type ByteRange, coalesceRanges } from "./byte-range.js";
+import { type ByteRange, coalesceGapHint, coalesceRanges, CorruptDataError, LruCache, NotFoundError, type RequestOptions, type Store, UnsupportedError } from "@zarrkit/registry";
 import { decodeBytes } from "./encoding.js";
 import { type FileSource, fileSource } from "./file-source.js";
 import { shardLocation } from "./location.js";
 import { checkRangeSize, type ShardLimitOptions, type ShardLimits, shardLimits, storedIndexLimit } from "./limits.js";
-import { LruCache } from "./lru.js";
 import { decodeMinishardIndex } from "./minishard-index.js";
 import { decodeShardIndex, decodeShardIndexEntry } from "./shard-index.js";
 import { type ShardingSpec, shardIndexSize } from "./spec.js";
@@ -172,8 +170,9 @@ export class ShardReader {
     const missing: (ByteRange & { minishard: bigint })[] = [];
     for (const minishard of minishards) {
       const cacheKey = `${key}\n${minishard}`;
-      if (this.#shardIndexCache.has(cacheKey)) {
-        entries.set(minishard, this.#shardIndexCache.get(cacheKey) ?? undefined);
+      const cached = this.#shardIndexCache.get(cacheKey);
+      if (cached !== undefined) {
+        entries.set(minishard, cached ?? undefined);
       } else {
         missing.push({ offset: Number(minishard) * 16, length: 16, minishard });
       }

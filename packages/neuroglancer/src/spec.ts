@@ -1,5 +1,5 @@
-import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
-import { own, show } from "./show.js";
+import { InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
+import { own } from "./own.js";
 
 export type ShardingHash = "identity" | "murmurhash3_x86_128";
 export type ShardingEncoding = "raw" | "gzip";
@@ -24,7 +24,7 @@ const MAX_MINISHARD_BITS = 32;
 function bits(json: Record<string, unknown>, name: string, field: string): number {
   const value = own(json, name);
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 64) {
-    throw new InvalidMetadataError(`${field}.${name} must be an integer from 0 to 64, got ${show(value)}`, {
+    throw new InvalidMetadataError(`${field}.${name} must be an integer from 0 to 64, got ${showValue(value, 80)}`, {
       field: `${field}.${name}`,
     });
   }
@@ -36,7 +36,7 @@ function encoding(json: Record<string, unknown>, name: string, field: string): S
   // Absent means raw: sharded.md, tensorstore and neuroglancer agree (sharding.yml wrongly requires it).
   if (value === undefined) return "raw";
   if (value !== "raw" && value !== "gzip") {
-    throw new InvalidMetadataError(`${field}.${name} must be "raw" or "gzip", got ${show(value)}`, {
+    throw new InvalidMetadataError(`${field}.${name} must be "raw" or "gzip", got ${showValue(value, 80)}`, {
       field: `${field}.${name}`,
     });
   }
@@ -49,20 +49,20 @@ function encoding(json: Record<string, unknown>, name: string, field: string): S
  */
 export function parseShardingSpec(json: unknown, field = "sharding"): ShardingSpec {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new InvalidMetadataError(`${field} must be an object, got ${show(json)}`, { field });
+    throw new InvalidMetadataError(`${field} must be an object, got ${showValue(json, 80)}`, { field });
   }
   const obj = json as Record<string, unknown>;
   const type = own(obj, "@type");
   if (type !== "neuroglancer_uint64_sharded_v1") {
     throw new InvalidMetadataError(
-      `${field}["@type"] must be "neuroglancer_uint64_sharded_v1", got ${show(type)}`,
+      `${field}["@type"] must be "neuroglancer_uint64_sharded_v1", got ${showValue(type, 80)}`,
       { field: `${field}["@type"]` },
     );
   }
   const hash = own(obj, "hash");
   if (hash !== "identity" && hash !== "murmurhash3_x86_128") {
     throw new InvalidMetadataError(
-      `${field}.hash must be "identity" or "murmurhash3_x86_128", got ${show(hash)}`,
+      `${field}.hash must be "identity" or "murmurhash3_x86_128", got ${showValue(hash, 80)}`,
       { field: `${field}.hash` },
     );
   }

@@ -179,6 +179,10 @@ describe("hostile info files raise InvalidMetadataError naming the field (findin
     (name) => expectRefused({ ...validInfo(), data_type: name }, "data_type"),
   );
 
+  it.each(["../outside", "/etc", "a/../../b", "a//b"])("a scale key climbing out of the volume (%s) is refused", (key) =>
+    expectRefused({ ...validInfo(), scales: [{ ...validInfo().scales[0], key }] }, "scales[0].key"),
+  );
+
   it("data_type \"constructor\" does not open, so no ArrayBuffer comes back as data", async () => {
     await expect(openPrecomputedImage(memoryStore(), { info: { ...validInfo(), data_type: "constructor" } })).rejects.toThrow(
       InvalidMetadataError,

@@ -11,7 +11,7 @@ import {
 import { ChecksumError, CorruptDataError, type RangeQuery, type Store, UnsupportedError } from "@zarrkit/registry";
 import { gzipSync, zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { coalesceRanges } from "../src/byte-range.js";
+import { coalesceRanges } from "@zarrkit/registry";
 import { memoryStore } from "./helpers.js";
 
 // Findings 1 and 2 of the security probe: gzip trailers unchecked, inflation

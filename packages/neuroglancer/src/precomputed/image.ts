@@ -1,18 +1,9 @@
-import {
-  CorruptDataError,
-  InvalidMetadataError,
-  InvalidSelectionError,
-  NotFoundError,
-  type RequestOptions,
-  type Store,
-  UnsupportedError,
-} from "@zarrkit/registry";
+import { CorruptDataError, InvalidMetadataError, InvalidSelectionError, NotFoundError, type RequestOptions, showValue, type Store, UnsupportedError } from "@zarrkit/registry";
 import { DEFAULT_MAX_CHUNK_BYTES } from "../limits.js";
 import { shardLocation } from "../location.js";
 import { compressedMortonCode } from "../morton.js";
 import { ShardReader, type ShardReaderOptions } from "../shard-reader.js";
 import type { ShardingSpec } from "../spec.js";
-import { show } from "../show.js";
 import { joinKey } from "../store-key.js";
 import { decodeCompressedSegmentation } from "./compressed-segmentation.js";
 import { bytesPerVoxel, type PrecomputedDataType, type PrecomputedTypedArray, typedArrayOf } from "./data-type.js";
@@ -212,7 +203,7 @@ function* batches<T>(items: Iterable<T>, bytesEach: number): Generator<T[]> {
 function selectScale(info: PrecomputedInfo, scale: number | string = 0): number {
   const index = typeof scale === "number" ? scale : info.scales.findIndex((s) => s.key === scale);
   if (!Number.isInteger(index) || index < 0 || index >= info.scales.length) {
-    throw new InvalidSelectionError(`no scale ${show(scale)}; scales are ${info.scales.map((s) => s.key).join(", ")}`);
+    throw new InvalidSelectionError(`no scale ${showValue(scale, 80)}; scales are ${info.scales.map((s) => s.key).join(", ")}`);
   }
   return index;
 }
@@ -235,7 +226,7 @@ function checkBox(box: VoxelBox, scale: PrecomputedScale): [Vec3, Vec3] {
     const lo = scale.voxel_offset;
     const hi = lo.map((o, d) => o + scale.size[d]);
     throw new InvalidSelectionError(
-      `box ${show(box?.min)}..${show(box?.max)} is not within scale ${scale.key} bounds [${lo}]..[${hi}]`,
+      `box ${showValue(box?.min, 80)}..${showValue(box?.max, 80)} is not within scale ${scale.key} bounds [${lo}]..[${hi}]`,
     );
   }
   return [[box.min[0], box.min[1], box.min[2]], [box.max[0], box.max[1], box.max[2]]];
@@ -283,7 +274,7 @@ function decodeChunk(
     const blockSize = scale.compressed_segmentation_block_size as Vec3;
     voxels = decodeCompressedSegmentation(stored, shape, info.num_channels, blockSize, info.data_type, key);
   } else {
-    throw new UnsupportedError(`${field}.encoding ${show(scale.encoding)} cannot be decoded (raw and compressed_segmentation can)`, {
+    throw new UnsupportedError(`${field}.encoding ${showValue(scale.encoding, 80)} cannot be decoded (raw and compressed_segmentation can)`, {
       field: `${field}.encoding`,
     });
   }

@@ -1,7 +1,7 @@
-import { InvalidMetadataError } from "@zarrkit/registry";
+import { InvalidMetadataError, showValue, storeKeyProblem } from "@zarrkit/registry";
 import { parseShardingSpec, type ShardingSpec } from "../spec.js";
 import { compressedMortonBits } from "../morton.js";
-import { own, show } from "../show.js";
+import { own } from "../own.js";
 import { bytesPerVoxel, DATA_TYPES, isPrecomputedDataType, type PrecomputedDataType } from "./data-type.js";
 
 export type Vec3 = [number, number, number];
@@ -50,20 +50,23 @@ function vec3(value: unknown, field: string, min: number): Vec3 {
     value.length !== 3 ||
     Array.from(value).some((n) => typeof n !== "number" || !Number.isSafeInteger(n) || n < min)
   ) {
-    throw invalid(field, `must be 3 integers from ${min} to 2^53, got ${show(value)}`);
+    throw invalid(field, `must be 3 integers from ${min} to 2^53, got ${showValue(value, 80)}`);
   }
   return [value[0], value[1], value[2]];
 }
 
 function parseScale(json: unknown, field: string, dataType: PrecomputedDataType, numChannels: number): PrecomputedScale {
-  if (!isObject(json)) throw invalid(field, `must be an object, got ${show(json)}`);
+  if (!isObject(json)) throw invalid(field, `must be an object, got ${showValue(json, 80)}`);
   const key = own(json, "key");
-  if (typeof key !== "string" || key === "") throw invalid(`${field}.key`, `must be a non-empty string, got ${show(key)}`);
+  if (typeof key !== "string" || key === "") throw invalid(`${field}.key`, `must be a non-empty string, got ${showValue(key, 80)}`);
+  // A scale's key becomes a directory of the store: one climbing out of the volume ("..", "/x") is refused here, whatever the store does.
+  const problem = storeKeyProblem(key);
+  if (problem) throw invalid(`${field}.key`, `must be a relative path inside the volume, got ${showValue(key, 80)}: ${problem}`);
   const encoding = own(json, "encoding");
-  if (typeof encoding !== "string") throw invalid(`${field}.encoding`, `must be a string, got ${show(encoding)}`);
+  if (typeof encoding !== "string") throw invalid(`${field}.encoding`, `must be a string, got ${showValue(encoding, 80)}`);
   const chunkSizes = own(json, "chunk_sizes");
   if (!Array.isArray(chunkSizes) || chunkSizes.length === 0 || chunkSizes.length > MAX_CHUNK_SIZES) {
-    throw invalid(`${field}.chunk_sizes`, `must be an array of 1 to ${MAX_CHUNK_SIZES} chunk shapes, got ${show(chunkSizes)}`);
+    throw invalid(`${field}.chunk_sizes`, `must be an array of 1 to ${MAX_CHUNK_SIZES} chunk shapes, got ${showValue(chunkSizes, 80)}`);
   }
   const voxelOffset = own(json, "voxel_offset");
   const scale: PrecomputedScale = {
@@ -91,7 +94,7 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
   const r = own(json, "resolution");
   if (r !== undefined) {
     if (!Array.isArray(r) || r.length !== 3 || Array.from(r).some((n) => typeof n !== "number" || !Number.isFinite(n))) {
-      throw invalid(`${field}.resolution`, `must be 3 numbers, got ${show(r)}`);
+      throw invalid(`${field}.resolution`, `must be 3 numbers, got ${showValue(r, 80)}`);
     }
     scale.resolution = [r[0], r[1], r[2]];
   }
@@ -121,18 +124,18 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
  * the file are looked up as own properties or in Maps only.
  */
 export function parsePrecomputedInfo(json: unknown): PrecomputedInfo {
-  if (!isObject(json)) throw new InvalidMetadataError(`info must be an object, got ${show(json)}`);
+  if (!isObject(json)) throw new InvalidMetadataError(`info must be an object, got ${showValue(json, 80)}`);
   const dataType = own(json, "data_type");
   if (!isPrecomputedDataType(dataType)) {
-    throw invalid("data_type", `must be one of ${[...DATA_TYPES.keys()].join(", ")}, got ${show(dataType)}`);
+    throw invalid("data_type", `must be one of ${[...DATA_TYPES.keys()].join(", ")}, got ${showValue(dataType, 80)}`);
   }
   const numChannels = own(json, "num_channels") ?? 1;
   if (typeof numChannels !== "number" || !Number.isSafeInteger(numChannels) || numChannels < 1 || numChannels > MAX_CHANNELS) {
-    throw invalid("num_channels", `must be an integer from 1 to ${MAX_CHANNELS}, got ${show(numChannels)}`);
+    throw invalid("num_channels", `must be an integer from 1 to ${MAX_CHANNELS}, got ${showValue(numChannels, 80)}`);
   }
   const scales = own(json, "scales");
   if (!Array.isArray(scales) || scales.length === 0 || scales.length > MAX_SCALES) {
-    throw invalid("scales", `must be an array of 1 to ${MAX_SCALES} scales, got ${show(scales)}`);
+    throw invalid("scales", `must be an array of 1 to ${MAX_SCALES} scales, got ${showValue(scales, 80)}`);
   }
   const type = own(json, "type");
   return {
