@@ -8,7 +8,7 @@ export type { CreateArrayOptions } from "./create-options.js";
 export { type DataType, dataType, isDataOfType } from "./data-types.js";
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
-export { type ChunkGrid, type ChunkGridParser, parseChunkGrid, positiveIntegers, registerChunkGrid } from "./grid/chunk-grid.js";
+export { type ChunkGrid, parseChunkGrid, positiveIntegers } from "./grid/chunk-grid.js";
 export { type ChunkKeyEncoding, chunkKeyEncoding, parseChunkKeyEncoding } from "./grid/chunk-key-encoding.js";
 export {
   type ChunkEdges,

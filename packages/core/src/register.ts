@@ -1,7 +1,6 @@
 // Core's own built-ins: every array needs an array->bytes codec, and
 // memory:// stores and the regular and rectilinear grids need nothing beyond core.
-import { registerCodec, registerStore } from "@zarrkit/registry";
-import { registerChunkGrid } from "./grid/chunk-grid.js";
+import { registerChunkGrid, registerCodec, registerStore } from "@zarrkit/registry";
 import { parseRectangularChunkGrid, parseRectilinearChunkGrid } from "./grid/rectilinear.js";
 import { parseRegularChunkGrid } from "./grid/regular.js";
 import { namedMemoryStore } from "./store/memory-store.js";

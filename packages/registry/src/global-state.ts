@@ -1,5 +1,5 @@
 import type { CodecFactory } from "./codec.js";
-import type { LayoutHook } from "./layout-hook.js";
+import type { ChunkGridParser, LayoutHook } from "./layout-hook.js";
 import type { Store } from "./store.js";
 
 export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;
@@ -9,6 +9,7 @@ interface RegistryState {
   codecs: Map<string, { loader: CodecLoader; loaded?: Promise<CodecFactory> }>;
   stores: Map<string, StoreFactory>;
   layouts: Map<string, LayoutHook>;
+  chunkGrids: Map<string, ChunkGridParser>;
 }
 
 // One registry per realm even when a bundle ends up with two copies of this
@@ -19,10 +20,11 @@ export function registryState(): RegistryState {
   const holder = globalThis as unknown as Record<symbol, RegistryState | undefined>;
   let state = holder[KEY];
   if (!state) {
-    state = { codecs: new Map(), stores: new Map(), layouts: new Map() };
+    state = { codecs: new Map(), stores: new Map(), layouts: new Map(), chunkGrids: new Map() };
     holder[KEY] = state;
   }
   // A registry created by an older copy of this package lacks what later versions added.
   state.layouts ??= new Map();
+  state.chunkGrids ??= new Map();
   return state;
 }

@@ -12,5 +12,6 @@ export { KeyedLock } from "./keyed-lock.js";
 export { LruCache } from "./lru-cache.js";
 export { normalizeStorePrefix } from "./prefix.js";
 export { layoutFor, registerLayout, unknownOptionError } from "./layout.js";
-export type { Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
+export type { ChunkGridParser, Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
+export { chunkGridParser, registerChunkGrid, registeredChunkGrids } from "./chunk-grid-registry.js";
 export { showValue } from "./show.js";

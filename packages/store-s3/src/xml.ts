@@ -14,21 +14,23 @@ export function xmlText(xml: string, tag: string): string | undefined {
   return first === undefined ? undefined : decodeEntities(first);
 }
 
-/** The decoded text of every `<tag>` in `xml`. */
-export function xmlTexts(xml: string, tag: string): string[] {
-  return xmlBlocks(xml, tag).map(decodeEntities);
-}
-
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+// A Map: an entity name from a server ("&constructor;") must not find Object.prototype.
+const NAMED: ReadonlyMap<string, string> = new Map([
+  ["amp", "&"],
+  ["lt", "<"],
+  ["gt", ">"],
+  ["quot", '"'],
+  ["apos", "'"],
+]);
 
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (entity, name: string) => {
     if (name.startsWith("#x")) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
     if (name.startsWith("#")) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
-    return NAMED[name] ?? entity;
+    return NAMED.get(name) ?? entity;
   });
 }
 
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&${Object.keys(NAMED).find((name) => NAMED[name] === c)};`);
+  return text.replace(/[&<>"']/g, (c) => `&${[...NAMED].find(([, char]) => char === c)![0]};`);
 }

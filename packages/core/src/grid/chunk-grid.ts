@@ -1,5 +1,4 @@
-import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
-import { showValue } from "@zarrkit/registry";
+import { chunkGridParser, InvalidMetadataError, registeredChunkGrids, showValue, UnsupportedError } from "@zarrkit/registry";
 import type { DimChunking } from "../selection.js";
 
 /** How an array of a given shape is divided into chunks. Regular grids ship with core; others register. */
@@ -25,14 +24,6 @@ export interface ChunkGrid {
   resize(shape: readonly number[]): ChunkGrid;
 }
 
-export type ChunkGridParser = (configuration: Record<string, unknown>, shape: readonly number[], field: string) => ChunkGrid;
-
-const parsers = new Map<string, ChunkGridParser>();
-
-/** Make a chunk grid name known to metadata parsing. */
-export function registerChunkGrid(name: string, parser: ChunkGridParser): void {
-  parsers.set(name, parser);
-}
 
 export function parseChunkGrid(value: unknown, shape: readonly number[], field = "chunk_grid"): ChunkGrid {
   const entry = typeof value === "string" ? { name: value } : value;
@@ -44,13 +35,13 @@ export function parseChunkGrid(value: unknown, shape: readonly number[], field =
     const configField = `${field}.configuration`;
     throw new InvalidMetadataError(`${configField} must be an object, got ${showValue(configuration)}`, { field: configField });
   }
-  const parser = parsers.get(name);
+  const parser = chunkGridParser(name);
   if (!parser) {
-    throw new UnsupportedError(`${field}: unsupported chunk grid ${showValue(name)} (known: ${[...parsers.keys()].join(", ")})`, {
+    throw new UnsupportedError(`${field}: unsupported chunk grid ${showValue(name)} (known: ${registeredChunkGrids().join(", ")})`, {
       field,
     });
   }
-  return parser(configuration as Record<string, unknown>, shape, `${field}.configuration`);
+  return parser(configuration as Record<string, unknown>, shape, `${field}.configuration`) as ChunkGrid;
 }
 
 /** Validate a list of positive safe integers of the array's rank. */

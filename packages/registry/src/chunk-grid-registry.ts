@@ -1,0 +1,15 @@
+import { registryState } from "./global-state.js";
+import type { ChunkGridParser } from "./layout-hook.js";
+
+/** Make a `chunk_grid` name known to metadata parsing (core registers "regular", "rectilinear" and "rectangular"). */
+export function registerChunkGrid(name: string, parser: ChunkGridParser): void {
+  registryState().chunkGrids.set(name, parser);
+}
+
+export function chunkGridParser(name: string): ChunkGridParser | undefined {
+  return registryState().chunkGrids.get(name);
+}
+
+export function registeredChunkGrids(): string[] {
+  return [...registryState().chunkGrids.keys()].sort();
+}
