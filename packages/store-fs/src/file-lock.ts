@@ -54,10 +54,20 @@ interface Owner {
   op: string;
 }
 
-/** The write in progress under a lock, enough to undo it. */
+/**
+ * The write in progress under a lock, enough to undo it, and to tell a write
+ * that completed (its bytes all in place: kept, as a reader may have seen
+ * them) from one torn part-way (undone). `written`: the SHA-256 (hex) of the
+ * new bytes; `added`: how many bytes an append adds.
+ */
 export type Journal =
-  | { op: "append"; ino?: string; size: number; created: boolean }
-  | { op: "setRange"; ino: string; offset: number; length: number };
+  | { op: "append"; ino?: string; size: number; created: boolean; added?: number; written?: string }
+  | { op: "setRange"; ino: string; offset: number; length: number; written?: string };
+
+/** The fingerprint journaled for a write's new bytes. */
+export function fingerprint(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
 
 function procText(path: string, read: (path: string) => string): string {
   try {
@@ -102,8 +112,11 @@ function isJournal(value: unknown): value is Journal {
   const j = value as Journal;
   if (typeof j !== "object" || j === null) return false;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  if (j.op === "append") return count(j.size) && typeof j.created === "boolean" && (j.ino === undefined || typeof j.ino === "string");
-  return j.op === "setRange" && typeof j.ino === "string" && count(j.offset) && count(j.length);
+  const written = j.written === undefined || typeof j.written === "string";
+  if (j.op === "append") {
+    return count(j.size) && typeof j.created === "boolean" && (j.ino === undefined || typeof j.ino === "string") && (j.added === undefined || count(j.added)) && written;
+  }
+  return j.op === "setRange" && typeof j.ino === "string" && count(j.offset) && count(j.length) && written;
 }
 
 /** A file name for `prefix + name`, hashed when too long for one path segment. */
@@ -397,14 +410,16 @@ async function breakLock(guard: PathGuard, path: string, key: string, seen: Seen
 
 /**
  * Put the value back as it was before the journaled write (idempotent: a
- * crash while undoing leaves the journal for the next one). Returns whether
- * the value was changed back.
+ * crash while undoing leaves the journal for the next one), unless the write
+ * completed: then its bytes stay, since a reader may already have seen them.
+ * Returns whether the value was changed back.
  */
 export async function undoWrite(guard: PathGuard, path: string, key: string, journal: Journal, old: Uint8Array): Promise<boolean> {
   if (journal.op === "append" && journal.created) {
     // The append created the value: undoing it removes the value.
     const stats = await guard.checkEntry(path, key);
     if (!stats?.isFile()) return false;
+    if (await completed(guard, path, key, journal, Number(stats.size))) return false;
     await unlink(path);
     return true;
   }
@@ -418,6 +433,7 @@ export async function undoWrite(guard: PathGuard, path: string, key: string, jou
   try {
     const stats = await file.stat({ bigint: true });
     if (!stats.isFile() || (journal.ino !== undefined && stats.ino.toString() !== journal.ino)) return false; // replaced since
+    if (await completedIn(file, journal, Number(stats.size))) return false;
     if (journal.op === "append") {
       if (stats.size <= BigInt(journal.size)) return false;
       await file.truncate(journal.size);
@@ -431,4 +447,23 @@ export async function undoWrite(guard: PathGuard, path: string, key: string, jou
   } finally {
     await file.close().catch(() => {});
   }
+}
+
+/** Whether the journaled write's new bytes are all in place in the file at `path`. */
+async function completed(guard: PathGuard, path: string, key: string, journal: Journal, size: number): Promise<boolean> {
+  if (journal.written === undefined) return false;
+  const file = await guard.open(path, key, constants.O_RDONLY);
+  try {
+    return await completedIn(file, journal, size);
+  } finally {
+    await file.close().catch(() => {});
+  }
+}
+
+/** Whether the journaled write's new bytes are all in place in `file` (of `size` bytes); never for journals without a fingerprint. */
+async function completedIn(file: FileHandle, journal: Journal, size: number): Promise<boolean> {
+  if (journal.written === undefined) return false;
+  const [offset, length] = journal.op === "append" ? [journal.size, journal.added] : [journal.offset, journal.length];
+  if (length === undefined || (journal.op === "append" ? size !== offset + length : size < offset + length)) return false;
+  return fingerprint(await readAt(file, offset, length)) === journal.written;
 }

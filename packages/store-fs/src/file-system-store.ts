@@ -21,7 +21,7 @@ import {
 } from "@zarrkit/registry";
 import { PreparedWrite } from "./atomic-write.js";
 import { errorCode, isMissing, readAt, writeAt } from "./file-io.js";
-import { type Acquired, acquireLock, type HeldLock, type LockSettings, lockPathOf } from "./file-lock.js";
+import { type Acquired, acquireLock, fingerprint, type HeldLock, type LockSettings, lockPathOf } from "./file-lock.js";
 import { keyPath, prefixLocation } from "./keys.js";
 import { PathGuard } from "./paths.js";
 import { advanceMtime, versionOf } from "./version.js";
@@ -239,7 +239,10 @@ export class FileSystemStore implements Store {
         checkPreconditions(key, current, options);
         const size = Number(current?.size ?? 0n);
         if (value.length === 0 && current) return size;
-        await lock!.journal(current ? { op: "append", ino: current.ino.toString(), size, created: false } : { op: "append", size: 0, created: true });
+        const written = { added: value.length, written: fingerprint(value) };
+        await lock!.journal(
+          current ? { op: "append", ino: current.ino.toString(), size, created: false, ...written } : { op: "append", size: 0, created: true, ...written },
+        );
         try {
           const file = await this.#guard.open(path, key, constants.O_WRONLY | constants.O_APPEND | (current ? 0 : constants.O_CREAT), 0o644);
           try {
@@ -280,7 +283,10 @@ export class FileSystemStore implements Store {
       }
       if (value.length === 0) return versionOf(stats);
       const path = this.#path(key);
-      await lock.journal({ op: "setRange", ino: stats.ino.toString(), offset, length: value.length }, await readAt(file, offset, value.length));
+      await lock.journal(
+        { op: "setRange", ino: stats.ino.toString(), offset, length: value.length, written: fingerprint(value) },
+        await readAt(file, offset, value.length),
+      );
       try {
         await writeAt(file, value, offset);
         await advanceMtime(file, stats);

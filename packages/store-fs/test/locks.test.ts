@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
 import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -111,6 +112,26 @@ describe("the lock file", () => {
     expect(decode(await store.get("k"))).toBe("0123456789");
     expect((await store.getRangeWithSize("k", { suffixLength: 0 }))!.version, "the undone value has a new version").not.toBe(version);
     expect(await store.recover("k")).toBe(false);
+    expect(await storeFiles(root)).toEqual([]);
+  });
+
+  it("recover() keeps a write its dead holder completed (a reader may have seen it) and undoes one it tore", async () => {
+    const sha = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
+    const store = new FileSystemStore(root);
+    const path = join(root, "k");
+    await store.set("k", text("0123456789"));
+    await writeFile(path, "01ABC56789"); // the whole new range landed, then the writer died before dropping its lock
+    await plantLock(path, { pid: await deadPid() }, { op: "setRange", ino: await inode(path), offset: 2, length: 3, written: sha("ABC") }, text("234"));
+    expect(await store.recover("k")).toBe(true);
+    expect(decode(await store.get("k"))).toBe("01ABC56789");
+    await writeFile(path, "01ABC56789+tail"); // an append of "+tail" landed whole
+    await plantLock(path, { pid: await deadPid() }, { op: "append", ino: await inode(path), size: 10, created: false, added: 5, written: sha("+tail") });
+    await store.recover("k");
+    expect(decode(await store.get("k"))).toBe("01ABC56789+tail");
+    await writeFile(path, "01ABC56789+tail+mo"); // an append of "+more" torn after three bytes
+    await plantLock(path, { pid: await deadPid() }, { op: "append", ino: await inode(path), size: 15, created: false, added: 5, written: sha("+more") });
+    await store.recover("k");
+    expect(decode(await store.get("k"))).toBe("01ABC56789+tail");
     expect(await storeFiles(root)).toEqual([]);
   });
 
