@@ -1,10 +1,8 @@
 import { CorruptDataError, InvalidMetadataError, InvalidSelectionError, NotFoundError, type RequestOptions, showValue, type Store, UnsupportedError } from "@zarrkit/registry";
 import { DEFAULT_MAX_CHUNK_BYTES } from "../limits.js";
-import { shardLocation } from "../location.js";
-import { compressedMortonCode } from "../morton.js";
 import { ShardReader, type ShardReaderOptions } from "../shard-reader.js";
-import type { ShardingSpec } from "../spec.js";
 import { joinKey } from "../store-key.js";
+import { type Cell, type ChunkSource, fileChunks, shardedChunks } from "./chunk-source.js";
 import { decodeCompressedSegmentation } from "./compressed-segmentation.js";
 import { bytesPerVoxel, type PrecomputedDataType, type PrecomputedTypedArray, typedArrayOf } from "./data-type.js";
 import { type PrecomputedInfo, type PrecomputedScale, parsePrecomputedInfo, type Vec3 } from "./info.js";
@@ -47,14 +45,6 @@ export interface PrecomputedImage {
   read(box: VoxelBox, options?: ReadImageOptions): Promise<ImageRegion>;
 }
 
-interface Cell {
-  /** Chunk grid position. */
-  grid: Vec3;
-  /** Voxel box of the chunk, clipped to the scale. */
-  start: Vec3;
-  end: Vec3;
-}
-
 /** Open a precomputed volume for reading by bounding box. */
 export async function openPrecomputedImage(
   store: Store,
@@ -73,14 +63,19 @@ export async function openPrecomputedImage(
     }
   }
   const info = parsePrecomputedInfo(json);
-  const readers = new Map<PrecomputedScale, ShardReader>();
-  const readerFor = (scale: PrecomputedScale, sharding: ShardingSpec) => {
-    let reader = readers.get(scale);
-    if (!reader) {
-      reader = new ShardReader(store, sharding, { ...options.shardReader, prefix: joinKey(prefix, scale.key) });
-      readers.set(scale, reader);
+  // One source per scale, chosen once: the read below never asks whether a scale is sharded.
+  const sources = new Map<PrecomputedScale, ChunkSource>();
+  const sourceFor = (scale: PrecomputedScale): ChunkSource => {
+    let source = sources.get(scale);
+    if (!source) {
+      const directory = joinKey(prefix, scale.key);
+      const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
+      source = scale.sharding
+        ? shardedChunks(new ShardReader(store, scale.sharding, { ...options.shardReader, prefix: directory }), scale.sharding, gridSize)
+        : fileChunks(store, directory);
+      sources.set(scale, source);
     }
-    return reader;
+    return source;
   };
 
   return {
@@ -96,9 +91,6 @@ export async function openPrecomputedImage(
       const shape: Vec3 = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
       // Size first: a box of 2^40 voxels must be refused at once, before any chunk is enumerated.
       const out = allocateRegion(shape, channels, bpv, readOptions.maxBytes ?? MAX_REGION_BYTES, scale);
-      const sharding = scale.sharding;
-      const reader = sharding && readerFor(scale, sharding);
-      const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
       const maxDecodedBytes = storedChunkBound(info, scale);
       const perChunk = chunkBytes(info, scale);
       const maxChunkBytes = options.shardReader?.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
@@ -108,34 +100,18 @@ export async function openPrecomputedImage(
           { field: `${field}.chunk_sizes[0]` },
         );
       }
-
-      // Chunks are enumerated lazily and fetched in batches (a sharded scale batches its lookups per shard).
-      for (const cells of batches(cellsOf(scale, min, max), chunkBytes(info, scale))) {
-        let chunks: (Uint8Array | undefined)[];
-        // Store key of each chunk (its shard file when sharded) and how errors name it.
-        let keys: string[];
-        let names: string[];
-        if (sharding && reader) {
-          const ids = cells.map((cell) => compressedMortonCode(cell.grid, gridSize));
-          const found = await reader.getMany(ids, { signal, maxDecodedBytes });
-          chunks = ids.map((id) => found.get(id));
-          keys = ids.map((id) => reader.fileKey(shardLocation(sharding, id).key));
-          names = ids.map((id, i) => `chunk ${id} (grid [${cells[i].grid}]) in ${keys[i]}`);
-        } else {
-          keys = cells.map((cell) =>
-            joinKey(prefix, `${scale.key}/${cell.start[0]}-${cell.end[0]}_${cell.start[1]}-${cell.end[1]}_${cell.start[2]}-${cell.end[2]}`),
-          );
-          names = keys;
-          chunks = await Promise.all(keys.map((key) => store.get(key, { signal })));
-        }
+      // Chunks are enumerated lazily and fetched in batches.
+      const source = sourceFor(scale);
+      for (const cells of batches(cellsOf(scale, min, max), perChunk)) {
+        const stored = await source.read(cells, { signal, maxDecodedBytes });
         cells.forEach((cell, i) => {
-          const stored = chunks[i];
-          if (!stored) {
-            if (readOptions.fillMissing === false) throw new NotFoundError(`${names[i]} is missing`, { key: keys[i] });
+          const { bytes, key, name } = stored[i]!;
+          if (!bytes) {
+            if (readOptions.fillMissing === false) throw new NotFoundError(`${name} is missing`, { key });
             return;
           }
           const chunkShape: Vec3 = [cell.end[0] - cell.start[0], cell.end[1] - cell.start[1], cell.end[2] - cell.start[2]];
-          const voxels = decodeChunk(stored, info, scale, field, chunkShape, names[i], keys[i]);
+          const voxels = decodeChunk(bytes, info, scale, field, chunkShape, name, key);
           copyOverlap(voxels, cell, chunkShape, out, min, max, shape, channels, bpv);
         });
       }
