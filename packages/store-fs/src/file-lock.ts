@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import { type BigIntStats, constants, readFileSync, readlinkSync } from "node:fs";
-import { type FileHandle, link, readFile, unlink } from "node:fs/promises";
+import { type BigIntStats, closeSync, constants, readFileSync, readlinkSync, unlinkSync, writeSync } from "node:fs";
+import { type FileHandle, lutimes, readFile, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { StoreError } from "@zarrkit/registry";
 import { errorCode, isMissing, readAt, writeAt } from "./file-io.js";
-import { BREAK_PREFIX, LOCK_PREFIX, TEMP_PREFIX } from "./keys.js";
+import { BREAK_PREFIX, LOCK_PREFIX } from "./keys.js";
 import type { PathGuard } from "./paths.js";
 import { advanceMtime } from "./version.js";
 
@@ -17,10 +17,10 @@ import { advanceMtime } from "./version.js";
  *                                 line 2: the journal of the write in progress, JSON (append, setRange)
  *                                 then:   the bytes a setRange is overwriting
  *
- * It is created with its owner line already in it (written to a temporary
- * file, then hard-linked to the lock name, which fails with EEXIST while the
- * lock is held), so no one ever sees an empty lock of a live holder. Where
- * hard links are not supported it is created with O_EXCL and written after.
+ * It is created with O_EXCL (failing with EEXIST while the lock is held) and
+ * its owner line written at once, synchronously: a waiter may see it empty
+ * for a few microseconds, and judges an empty lock by the age rule below, so
+ * a holder that died in between costs waiters staleLockMs once.
  *
  * A lock is STALE when
  *   - its owner ran on this machine (same hostname, boot and pid namespace)
@@ -238,22 +238,24 @@ export interface Acquired {
 /** The held lock of one key. Release it exactly once. */
 export class HeldLock {
   readonly path: string;
-  readonly #file: FileHandle;
+  readonly #guard: PathGuard;
+  readonly #key: string;
   readonly #ownerLength: number;
   readonly #heartbeat: NodeJS.Timeout;
-  readonly #tempRemoved: Promise<void>;
+  /** Open only once a journal is written (appends and in-place writes). */
+  #file: FileHandle | undefined;
   #journal: { journal: Journal; old: Uint8Array } | undefined;
 
-  constructor(path: string, file: FileHandle, ownerLength: number, staleLockMs: number, tempRemoved: Promise<void>) {
+  constructor(path: string, guard: PathGuard, key: string, ownerLength: number, staleLockMs: number) {
     this.path = path;
-    this.#file = file;
+    this.#guard = guard;
+    this.#key = key;
     this.#ownerLength = ownerLength;
-    this.#tempRemoved = tempRemoved;
     // Waiters on other machines judge the lock by whether it changes: show that the holder lives.
     this.#heartbeat = setInterval(
       () => {
         const now = new Date();
-        this.#file.utimes(now, now).catch(() => {});
+        lutimes(this.path, now, now).catch(() => {});
       },
       Math.max(HEARTBEAT_MIN_MS, staleLockMs / 4),
     );
@@ -263,6 +265,7 @@ export class HeldLock {
   /** Record (durably) how to undo the write about to happen; until release, a crash leaves it for the next holder. */
   async journal(journal: Journal, old: Uint8Array = new Uint8Array(0)): Promise<void> {
     this.#journal = { journal, old };
+    this.#file ??= await this.#guard.open(this.path, this.#key, constants.O_RDWR);
     const line = Buffer.from(`${JSON.stringify(journal)}\n`);
     await writeAt(this.#file, line, this.#ownerLength);
     if (old.length > 0) await writeAt(this.#file, old, this.#ownerLength + line.length);
@@ -277,15 +280,14 @@ export class HeldLock {
   /** Drop the lock (and with it the journal: the write is complete or undone). */
   async release(key: string): Promise<void> {
     clearInterval(this.#heartbeat);
-    await this.#tempRemoved;
     try {
-      await unlink(this.path);
+      unlinkSync(this.path);
     } catch (error) {
       // Keep a finished write from being undone by whoever finds the lock later.
-      if (this.#journal) await this.#file.truncate(this.#ownerLength).catch(() => {});
+      if (this.#file) await this.#file.truncate(this.#ownerLength).catch(() => {});
       throw new StoreError(`Could not release the lock of ${JSON.stringify(key)} (${this.path}): ${String(error)}.`, { key, cause: error });
     } finally {
-      await this.#file.close().catch(() => {});
+      await this.#file?.close().catch(() => {});
     }
   }
 }
@@ -295,7 +297,6 @@ function ownerLine(op: string): Buffer {
   return Buffer.from(`${JSON.stringify(owner)}\n`);
 }
 
-const linkUnsupported = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS"]);
 const CREATE = constants.O_CREAT | constants.O_EXCL | constants.O_RDWR;
 
 /**
@@ -306,73 +307,56 @@ const CREATE = constants.O_CREAT | constants.O_EXCL | constants.O_RDWR;
 export async function acquireLock(guard: PathGuard, path: string, key: string, op: string, settings: LockSettings, signal?: AbortSignal): Promise<Acquired> {
   const lockPath = lockPathOf(path);
   const owner = ownerLine(op);
-  const temp = join(dirname(path), TEMP_PREFIX + randomBytes(12).toString("hex"));
-  let file: FileHandle | undefined = await guard.open(temp, key, CREATE, 0o644);
-  let useLink = true;
   const rule = new StaleRule();
   const breakRule = new StaleRule();
   let waited = false;
   let undid = false;
   let delay = 1;
-  try {
-    await writeAt(file, owner, 0);
-    for (;;) {
-      signal?.throwIfAborted();
-      if (await tryCreate()) break;
-      waited = true;
-      const seen = await inspect(guard, lockPath, key);
-      if (seen === undefined) continue; // released since
-      if (await rule.isStale(seen, settings.staleLockMs)) {
-        const broke = await breakLock(guard, path, key, seen, breakRule);
-        if (broke !== undefined) {
-          undid ||= broke;
-          continue;
-        }
+  for (;;) {
+    signal?.throwIfAborted();
+    if (createLock(guard, lockPath, key, owner)) break;
+    waited = true;
+    const seen = await inspect(guard, lockPath, key);
+    if (seen === undefined) continue; // released since
+    if (await rule.isStale(seen, settings.staleLockMs)) {
+      const broke = await breakLock(guard, path, key, seen, breakRule);
+      if (broke !== undefined) {
+        undid ||= broke;
+        continue;
       }
-      await sleep(delay * (0.5 + Math.random()), undefined, { signal }).catch(() => signal?.throwIfAborted());
-      delay = Math.min(delay * 2, 64);
     }
+    await sleep(delay * (0.5 + Math.random()), undefined, { signal }).catch(() => signal?.throwIfAborted());
+    delay = Math.min(delay * 2, 64);
+  }
+  return { lock: new HeldLock(lockPath, guard, key, owner.length, settings.staleLockMs), waited, undid };
+}
+
+/**
+ * Create the lock file with its owner line, or return false while someone
+ * holds it. Synchronous: on a local disk these are microseconds, where a trip
+ * to Node's I/O threads costs tens per call (every `set` takes a lock).
+ */
+function createLock(guard: PathGuard, lockPath: string, key: string, owner: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = guard.openSync(lockPath, key, CREATE, 0o644);
   } catch (error) {
-    await file?.close().catch(() => {});
-    if (useLink) await unlink(temp).catch(() => {});
+    if (errorCode(error) === "EEXIST") return false;
     throw error;
   }
-  // The lock is the same file as the temporary one, under its other name: drop that name while the caller works.
-  const tempRemoved = useLink ? unlink(temp).catch(() => {}) : Promise.resolve();
-  return { lock: new HeldLock(lockPath, file!, owner.length, settings.staleLockMs, tempRemoved), waited, undid };
-
-  async function tryCreate(): Promise<boolean> {
-    if (useLink) {
-      try {
-        await link(temp, lockPath);
-        return true;
-      } catch (error) {
-        const code = errorCode(error) ?? "";
-        if (code === "EEXIST") return false;
-        if (!linkUnsupported.has(code)) throw error;
-        useLink = false; // no hard links here: exclusive create, then write the owner line
-        await file!.close();
-        file = undefined;
-        await unlink(temp).catch(() => {});
-      }
-    }
-    let created: FileHandle;
+  try {
+    writeSync(fd, owner, 0, owner.length, 0);
+  } catch (error) {
     try {
-      created = await guard.open(lockPath, key, CREATE, 0o644);
-    } catch (error) {
-      if (errorCode(error) === "EEXIST") return false;
-      throw error;
+      unlinkSync(lockPath);
+    } catch {
+      // Left empty: the age rule breaks it.
     }
-    try {
-      await writeAt(created, owner, 0);
-    } catch (error) {
-      await created.close().catch(() => {});
-      await unlink(lockPath).catch(() => {});
-      throw error;
-    }
-    file = created;
-    return true;
+    throw error;
+  } finally {
+    closeSync(fd);
   }
+  return true;
 }
 
 /**

@@ -172,7 +172,7 @@ export class FileSystemStore implements Store {
       throw storeError("write", key, error);
     }
     try {
-      await this.#locked(key, path, "set", options.signal, { create: true }, async () => {
+      await this.#locked(key, path, "set", options.signal, { create: true, dirChecked: true }, async () => {
         const current = await this.#current(path, key);
         checkPreconditions(key, current, options);
         await prepared.commit(path, current);
@@ -358,7 +358,7 @@ export class FileSystemStore implements Store {
     path: string,
     op: string,
     signal: AbortSignal | undefined,
-    mode: { create: boolean; readOnly?: boolean },
+    mode: { create: boolean; readOnly?: boolean; dirChecked?: boolean },
     task: (lock: HeldLock | undefined, state: LockState) => Promise<T>,
   ): Promise<T> {
     signal?.throwIfAborted();
@@ -367,7 +367,9 @@ export class FileSystemStore implements Store {
       for (let attempt = 1; ; attempt++) {
         let acquired: Acquired;
         try {
-          if (!(await this.#guard.checkDir(dirname(path), key, mode.create))) return await task(undefined, { waited: busy, undid: false });
+          // On a first attempt a caller that just checked (and made) the directory saves checking it again.
+          const dirReady = (mode.dirChecked && attempt === 1) || (await this.#guard.checkDir(dirname(path), key, mode.create));
+          if (!dirReady) return await task(undefined, { waited: busy, undid: false });
           acquired = await acquireLock(this.#guard, path, key, op, this.#lockSettings, signal);
         } catch (error) {
           // A delete elsewhere may remove the directory between its check and the lock's creation.

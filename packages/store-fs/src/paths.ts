@@ -1,4 +1,4 @@
-import { type BigIntStats, constants, existsSync, readlinkSync, realpathSync } from "node:fs";
+import { type BigIntStats, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, realpath } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { StoreError } from "@zarrkit/registry";
@@ -92,8 +92,38 @@ export class PathGuard {
   }
 
   /** Where the kernel says the open file is (a few microseconds: procfs, no disk). */
+  /**
+   * `open` without a trip to Node's I/O threads, returning a descriptor, for
+   * the lock files' few-microsecond operations; in a directory `checkDir`
+   * just accepted. Where /proc cannot name an opened file it checks the
+   * directory with realpath first, as `open` does.
+   */
+  openSync(path: string, key: string, flags: number, mode?: number): number {
+    if (!procFd && !this.#allowed(realpathSync.native(dirname(path)), dirname(path), this.#resolvedRootSync())) throw this.#dirRefused(key);
+    let fd: number;
+    try {
+      fd = openSync(path, flags | (this.follow ? 0 : O_NOFOLLOW), mode);
+    } catch (error) {
+      if (errorCode(error) === "ELOOP") throw symlinkRefused(key, "it is a symbolic link");
+      throw error;
+    }
+    if (procFd) {
+      try {
+        this.#verifyFd(fd, path, key);
+      } catch (error) {
+        closeSync(fd);
+        throw error;
+      }
+    }
+    return fd;
+  }
+
   #verifyOpened(file: FileHandle, path: string, key: string): void {
-    let real = readlinkSync(`/proc/self/fd/${file.fd}`);
+    this.#verifyFd(file.fd, path, key);
+  }
+
+  #verifyFd(fd: number, path: string, key: string): void {
+    let real = readlinkSync(`/proc/self/fd/${fd}`);
     if (real.endsWith(" (deleted)")) real = real.slice(0, -" (deleted)".length); // replaced by a rename since: it was here
     if (!this.#allowed(real, path, this.#resolvedRootSync())) {
       throw symlinkRefused(key, this.follow ? "a symbolic link leads outside the store" : "its path goes through a symbolic link");
