@@ -17,8 +17,8 @@ const STRATEGIES: readonly Strategy[] = ["rewrite", "append", "in-place"];
  * Case 6, second half: overwrite one inner chunk of a full shard with each
  * write strategy. Two shards: the data set's own (zstd inside, so inner
  * chunks vary in size and "in-place" must fall back to "rewrite") and one
- * written here with uncompressed inner chunks (fixed size, where "in-place"
- * applies). Each run starts from a fresh copy of the shard.
+ * written here with uncompressed, crc32c-checked inner chunks (fixed size and
+ * checksummed, where "in-place" applies). Each run starts from a fresh copy of the shard.
  */
 export async function rewrites(ctx: SuiteContext, data: Uint16Array): Promise<CaseResult[]> {
   const { profile, content } = ctx;
@@ -32,7 +32,7 @@ export async function rewrites(ctx: SuiteContext, data: Uint16Array): Promise<Ca
     copyFileSync(join(ctx.dataRoot, file), join(templates.zstd, file));
   }
   const edge = profile.shard;
-  const rawDefinition = { ...definition(sharded, profile), shape: [edge, edge, edge], codecs: [BYTES_LE] };
+  const rawDefinition = { ...definition(sharded, profile), shape: [edge, edge, edge], codecs: [BYTES_LE, { name: "crc32c" }] };
   const rawTemplate = await zk.createArray(new zk.FileSystemStore(templates.raw), sharded.path, rawDefinition);
   await rawTemplate.set(null, { data: gatherBlock(data, profile.size, edge, [0, 0, 0]), shape: [edge, edge, edge] });
 
@@ -67,7 +67,7 @@ export async function rewrites(ctx: SuiteContext, data: Uint16Array): Promise<Ca
       const spec = {
         id: `rewrite/${codec}/${strategy}`,
         group: 6,
-        title: `rewrite 1 inner chunk of a ${edge}^3 shard (${codec} inner chunks), writeStrategy "${strategy}"`,
+        title: `rewrite 1 inner chunk of a ${edge}^3 shard (${codec === "raw" ? "raw + crc32c" : codec} inner chunks), writeStrategy "${strategy}"`,
         source: "local",
         form: sharded.name,
       } as const;
