@@ -83,6 +83,22 @@ export function signature(target: string, violation: ContractViolation): string 
 // ---------------------------------------------------------------------------
 // Small helpers shared by the targets.
 
+/**
+ * `list[index]` for an index that is in range by construction (a case's
+ * bounded pick, a position modulo a length): out of range is a harness
+ * error, never a silent undefined.
+ */
+export function itemAt<T>(list: ArrayLike<T>, index: number): T {
+  const item = list[index];
+  if (item === undefined) throw new RangeError(`index ${index} out of range (length ${list.length})`);
+  return item;
+}
+
+/** The element `at` picks cyclically (`at` is a natural number), or undefined when `list` is empty. */
+export function cyclicAt<T>(list: readonly T[], at: number): T | undefined {
+  return list.length === 0 ? undefined : itemAt(list, at % list.length);
+}
+
 export const toHex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 export const fromHex = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex, "hex"));
 

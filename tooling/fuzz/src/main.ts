@@ -3,7 +3,7 @@
 // Seeded fuzzing of zarrkit's parsers; see README.md. Exit 1 on any failure.
 import { parseArgs } from "node:util";
 import { type Failure, replay, runTarget, type TargetSummary } from "./runner.js";
-import { TARGETS } from "./targets/index.js";
+import { getTarget, TARGETS } from "./targets/index.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -30,20 +30,25 @@ if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
+const firstLine = (text: string) => {
+  const end = text.indexOf("\n");
+  return end < 0 ? text : text.slice(0, end);
+};
 const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const reproduce = (f: Failure) => `pnpm fuzz --target ${f.target} --seed ${f.seed} --replay ${f.path}`;
 
 if (args.replay !== undefined) {
-  if (targets.length !== 1) {
+  const only = targets.length === 1 ? targets[0] : undefined;
+  if (only === undefined) {
     console.error("--replay needs exactly one --target");
     process.exit(2);
   }
-  const result = await replay(targets[0], seed, args.replay);
+  const result = await replay(only, seed, args.replay);
   if (!result.failure) {
-    console.log(`${targets[0]} seed ${seed} path ${args.replay}: passes`);
+    console.log(`${only} seed ${seed} path ${args.replay}: passes`);
     process.exit(0);
   }
-  console.log(`${targets[0]} seed ${seed} path ${args.replay}: ${result.failure.kind}`);
+  console.log(`${only} seed ${seed} path ${args.replay}: ${result.failure.kind}`);
   console.log(result.failure.detail || result.failure.message);
   console.log(`shrunk (${result.numShrinks ?? 0} shrinks) to path ${result.path}:`);
   console.log(result.counterexample);
@@ -57,7 +62,7 @@ if (args.replay !== undefined) {
 }
 
 const summaries: TargetSummary[] = [];
-const onFailure = (f: Failure) => console.log(`  FAILURE ${f.target} ${f.kind}: ${f.message.split("\n")[0].slice(0, 300)}\n    reproduce: ${reproduce(f)}`);
+const onFailure = (f: Failure) => console.log(`  FAILURE ${f.target} ${f.kind}: ${firstLine(f.message).slice(0, 300)}\n    reproduce: ${reproduce(f)}`);
 
 if (args.long) {
   // Round-robin slices of a minute per target, each slice its own seed, until the time is up.
@@ -73,7 +78,7 @@ if (args.long) {
   }
 } else {
   for (const t of targets) {
-    console.log(`${t}: ${runs} cases, seed ${seed} (${TARGETS[t].description})`);
+    console.log(`${t}: ${runs} cases, seed ${seed} (${getTarget(t).description})`);
     summaries.push(await runTarget(t, { seed, numRuns: runs, onFailure }));
   }
 }
@@ -91,7 +96,7 @@ const failures = summaries.flatMap((s) => s.failures);
 if (failures.length > 0) {
   console.log(`\n${failures.length} distinct failure(s):`);
   for (const f of failures) {
-    console.log(`- [${f.target}] ${f.kind} (${f.count} case(s)): ${f.message.split("\n")[0].slice(0, 400)}\n  seed ${f.seed} path ${f.path}; reproduce and shrink: ${reproduce(f)}`);
+    console.log(`- [${f.target}] ${f.kind} (${f.count} case(s)): ${firstLine(f.message).slice(0, 400)}\n  seed ${f.seed} path ${f.path}; reproduce and shrink: ${reproduce(f)}`);
   }
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 // Reference values for the fuzz targets: typed data of a few data types, and
 // the elements a selection picks, computed independently of zarrkit.
-import { prng } from "./contract.js";
+import { itemAt, prng } from "./contract.js";
 
 export type NumericDtype = "uint8" | "int16" | "int32" | "float32" | "float64" | "uint64";
 export type Numeric = Uint8Array | Int16Array | Int32Array | Float32Array | Float64Array | BigUint64Array;
@@ -40,8 +40,11 @@ export const product = (shape: readonly number[]): number => shape.reduce((a, b)
 
 /** C-order strides in elements. */
 export function strides(shape: readonly number[]): number[] {
-  const out = new Array<number>(shape.length).fill(1);
-  for (let d = shape.length - 2; d >= 0; d--) out[d] = out[d + 1] * shape[d + 1];
+  const out = new Array<number>(shape.length);
+  shape.reduceRight((step, n, d) => {
+    out[d] = step;
+    return step * n;
+  }, 1);
   return out;
 }
 
@@ -54,13 +57,14 @@ export function chunkedData(dtype: NumericDtype, shape: readonly number[], chunk
   const n = product(shape);
   const out = allocate(dtype, n) as unknown as { [i: number]: number | bigint; length: number };
   const st = strides(shape);
-  const grid = shape.map((s, d) => Math.ceil(s / chunk[d]));
+  const grid = shape.map((s, d) => Math.ceil(s / itemAt(chunk, d)));
   const empty = new Set<number>();
   for (let c = 0; c < product(grid); c++) if (next() < emptyChance) empty.add(c);
   const gst = strides(grid);
+  const dims = shape.map((size, d) => ({ size, stride: itemAt(st, d), chunk: itemAt(chunk, d), gridStride: itemAt(gst, d) }));
   for (let i = 0; i < n; i++) {
     let c = 0;
-    for (let d = 0; d < shape.length; d++) c += Math.floor(Math.floor(i / st[d]) % shape[d] / chunk[d]) * gst[d];
+    for (const dim of dims) c += Math.floor(Math.floor(i / dim.stride) % dim.size / dim.chunk) * dim.gridStride;
     out[i] = empty.has(c) ? (dtype === "uint64" ? BigInt(fill) : fill) : randomValue(dtype, next);
   }
   return out as unknown as Numeric;
@@ -81,22 +85,26 @@ function pick(dim: SelDim, size: number): number[] {
 
 /** The reference result of selecting `sel` from `data` of `shape`. */
 export function select(data: Numeric, shape: readonly number[], sel: readonly SelDim[]): { data: Numeric; shape: number[] } {
-  const picks = shape.map((size, d) => pick(sel[d] ?? { start: null, stop: null, step: 1 }, size));
-  const outShape = picks.filter((_, d) => !(sel[d] && "index" in sel[d])).map((p) => p.length);
-  const n = product(picks.map((p) => p.length));
+  const st = strides(shape);
+  const dims = shape.map((size, d) => {
+    const s = sel[d];
+    return { picks: pick(s ?? { start: null, stop: null, step: 1 }, size), dropped: s !== undefined && "index" in s, stride: itemAt(st, d) };
+  });
+  const outShape = dims.filter((dim) => !dim.dropped).map((dim) => dim.picks.length);
+  const n = product(dims.map((dim) => dim.picks.length));
   const Ctor = data.constructor as new (n: number) => Numeric;
   const out = new Ctor(n) as unknown as { [i: number]: number | bigint };
-  const src = data as unknown as { [i: number]: number | bigint };
-  const st = strides(shape);
-  const counter = new Array<number>(shape.length).fill(0);
-  for (let i = 0; i < n; i++) {
-    let at = 0;
-    for (let d = 0; d < shape.length; d++) at += picks[d][counter[d]] * st[d];
-    out[i] = src[at];
-    for (let d = shape.length - 1; d >= 0; d--) {
-      if (++counter[d] < picks[d].length) break;
-      counter[d] = 0;
+  const src = data as unknown as ArrayLike<number | bigint>;
+  // Visits the picked elements in C order (the last dimension fastest).
+  let i = 0;
+  const visit = (d: number, at: number): void => {
+    const dim = dims[d];
+    if (!dim) {
+      out[i++] = itemAt(src, at);
+      return;
     }
-  }
+    for (const p of dim.picks) visit(d + 1, at + p * dim.stride);
+  };
+  visit(0, 0);
   return { data: out as unknown as Numeric, shape: outShape };
 }

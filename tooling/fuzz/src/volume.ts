@@ -7,6 +7,7 @@ import {
   synthesizeShards,
   type Vec3,
 } from "@zarrkit/neuroglancer";
+import { itemAt } from "./contract.js";
 
 /** Volumes: whole-volume voxel arrays cut into precomputed chunks. */
 
@@ -49,18 +50,21 @@ export function fillVolume(layout: VolumeLayout, value: (x: number, y: number, z
 
 type Volume = ReturnType<typeof fillVolume>;
 
+/** The vector whose component d is f(d). */
+const vec3 = (f: (d: 0 | 1 | 2) => number): Vec3 => [f(0), f(1), f(2)];
+
 /** The box [start, end) (volume-relative) of a [channel][z][y][x] array of shape `shape`. */
 export function extract(volume: Volume, shape: Vec3, channels: number, start: Vec3, end: Vec3): Volume {
   const Ctor = volume.constructor as new (n: number) => Volume;
   const [ex, ey, ez] = [end[0] - start[0], end[1] - start[1], end[2] - start[2]];
   const out = new Ctor(ex * ey * ez * channels);
   const dst = out as unknown as { [i: number]: number | bigint };
-  const src = volume as unknown as { [i: number]: number | bigint };
+  const src = volume as unknown as ArrayLike<number | bigint>;
   let i = 0;
   for (let c = 0; c < channels; c++)
     for (let z = start[2]; z < end[2]; z++)
       for (let y = start[1]; y < end[1]; y++)
-        for (let x = start[0]; x < end[0]; x++) dst[i++] = src[((c * shape[2] + z) * shape[1] + y) * shape[0] + x];
+        for (let x = start[0]; x < end[0]; x++) dst[i++] = itemAt(src, ((c * shape[2] + z) * shape[1] + y) * shape[0] + x);
   return out;
 }
 
@@ -80,16 +84,16 @@ export function volumeFiles(layout: VolumeLayout, volume: Volume, prefix: string
   const info = { type: "image", data_type: layout.dataType, num_channels: layout.channels, scales: [scale] };
   files.set(`${prefix}info`, new TextEncoder().encode(JSON.stringify(info)));
 
-  const grid = layout.size.map((n, d) => Math.ceil(n / layout.chunk[d])) as Vec3;
+  const grid = vec3((d) => Math.ceil(layout.size[d] / layout.chunk[d]));
   const sharded = new Map<bigint, Uint8Array>();
   for (let gz = 0; gz < grid[2]; gz++)
     for (let gy = 0; gy < grid[1]; gy++)
       for (let gx = 0; gx < grid[0]; gx++) {
-        const g = [gx, gy, gz];
-        const start = g.map((v, d) => v * layout.chunk[d]) as Vec3;
-        const end = start.map((s, d) => Math.min(s + layout.chunk[d], layout.size[d])) as Vec3;
+        const g: Vec3 = [gx, gy, gz];
+        const start = vec3((d) => g[d] * layout.chunk[d]);
+        const end = vec3((d) => Math.min(start[d] + layout.chunk[d], layout.size[d]));
         const voxels = extract(volume, layout.size, layout.channels, start, end);
-        const shape = end.map((e, d) => e - start[d]) as Vec3;
+        const shape = vec3((d) => end[d] - start[d]);
         const bytes =
           layout.encoding === "raw"
             ? new Uint8Array(voxels.buffer)
@@ -97,7 +101,7 @@ export function volumeFiles(layout: VolumeLayout, volume: Volume, prefix: string
         if (layout.sharding) {
           sharded.set(compressedMortonCode(g, grid), bytes);
         } else {
-          const abs = [0, 1, 2].map((d) => `${start[d] + layout.offset[d]}-${end[d] + layout.offset[d]}`);
+          const abs = ([0, 1, 2] as const).map((d) => `${start[d] + layout.offset[d]}-${end[d] + layout.offset[d]}`);
           files.set(`${prefix}s0/${abs.join("_")}`, bytes);
         }
       }
@@ -121,7 +125,7 @@ export function encodeCompressedSegmentation(
   const width = voxels instanceof BigUint64Array ? 2 : 1;
   const words = new Uint32Array(voxels.buffer, voxels.byteOffset, voxels.length * width);
   const out: number[] = new Array(channels).fill(0);
-  const grid = shape.map((n, d) => Math.ceil(n / block[d]));
+  const grid = vec3((d) => Math.ceil(shape[d] / block[d]));
   const perChannel = shape[0] * shape[1] * shape[2];
   for (let c = 0; c < channels; c++) {
     out[c] = out.length;
@@ -149,9 +153,13 @@ export function encodeCompressedSegmentation(
           const bits = [0, 1, 2, 4, 8, 16, 32].find((n) => 2 ** n >= table.size) as number;
           const valuesOffset = out.length - base;
           const packed = new Uint32Array(Math.ceil((indices.length * bits) / 32));
-          indices.forEach((index, i) => {
-            packed[(i * bits) >>> 5] |= index << ((i * bits) & 31);
-          });
+          // With 0 bits (one value) there is nothing to pack: every index is 0.
+          if (bits > 0) {
+            indices.forEach((index, i) => {
+              const word = (i * bits) >>> 5;
+              packed[word] = itemAt(packed, word) | (index << ((i * bits) & 31));
+            });
+          }
           out.push(...packed);
           const tableOffset = out.length - base;
           for (const key of table.keys()) out.push(...key.split(",").map(Number));

@@ -7,7 +7,7 @@ import { configureCodecWorkers } from "@zarrkit/core";
 import fc from "fast-check";
 import { caseJson, ContractViolation, describeError, type Outcome, signature, toHex } from "./contract.js";
 import type { StoreDump } from "./target.js";
-import { TARGETS } from "./targets/index.js";
+import { getTarget } from "./targets/index.js";
 
 export interface WorkerInput {
   target: string;
@@ -36,7 +36,7 @@ export type WorkerMessage =
 
 const input = workerData as WorkerInput;
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
-const target = TARGETS[input.target];
+const target = getTarget(input.target);
 configureCodecWorkers({ enabled: false });
 
 function collectGarbage(): () => void {

@@ -133,7 +133,7 @@ describe("neuroglancer: gzip data_encoding (target neuroglancer)", () => {
 
   it("F6: a gzip member whose CRC-32 does not match its data is a ChecksumError/CorruptDataError, not other data", async () => {
     const member = new Uint8Array(gzipSync(data, { level: 0 })); // a stored block: data bytes verbatim
-    member[10 + 5 + 7] ^= 0x01; // header 10 bytes, stored-block header 5 bytes: flips data[7]
+    member[10 + 5 + 7]! ^= 0x01; // header 10 bytes, stored-block header 5 bytes: flips data[7]
     const result = await readChunk(member).catch((e: unknown) => e);
     if (result instanceof Error) expect(result).toBeInstanceOf(ZarrkitError);
     else expect(result).toEqual(data);

@@ -9,3 +9,10 @@ export const TARGETS: Record<string, FuzzTarget<never>> = {
   metadata: metadataTarget as FuzzTarget<never>,
   neuroglancer: neuroglancerTarget as FuzzTarget<never>,
 };
+
+/** The target called `name`; an unknown name is an error that lists the targets. */
+export function getTarget(name: string): FuzzTarget<never> {
+  const target = TARGETS[name];
+  if (!target) throw new Error(`unknown target ${name}; targets: ${Object.keys(TARGETS).join(", ")}`);
+  return target;
+}

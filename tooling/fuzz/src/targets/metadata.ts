@@ -8,7 +8,7 @@ import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
 import "@zarrkit/sharding";
 import fc from "fast-check";
-import { classify, combine, type Outcome, sameBytes } from "../contract.js";
+import { classify, combine, cyclicAt, itemAt, type Outcome, sameBytes } from "../contract.js";
 import { chunkedData, type Numeric, type NumericDtype, product } from "../ndarray.js";
 import type { FuzzTarget, StoreDump } from "../target.js";
 import { dumpStore } from "./shard.js";
@@ -184,13 +184,13 @@ export const metadataCaseArb: fc.Arbitrary<MetadataCase> = fc.record({
 function materialize(spec: ValueSpec): Json {
   switch (spec.kind) {
     case "const":
-      return JSON.parse(JSON.stringify(CONSTS[spec.index]));
+      return JSON.parse(JSON.stringify(itemAt(CONSTS, spec.index)));
     case "literal":
       return lit(spec.text);
     case "proto":
       return spec.name;
     case "shape":
-      return structuredClone(ABSURD_SHAPES[spec.index]);
+      return structuredClone(itemAt(ABSURD_SHAPES, spec.index));
   }
 }
 
@@ -204,9 +204,9 @@ function slots(doc: Json, out: Slot[] = []): Slot[] {
       slots(v, out);
     });
   } else if (doc && typeof doc === "object") {
-    for (const k of Object.keys(doc)) {
+    for (const [k, v] of Object.entries(doc)) {
       out.push({ parent: doc, key: k });
-      slots(doc[k], out);
+      slots(v, out);
     }
   }
   return out;
@@ -233,15 +233,13 @@ export function mutateDoc(doc: Json, m: MetaMutation): Json {
     case "nullConfig":
     case "protoKey": {
       if (m.op === "nullConfig") {
-        const configs = slots(doc).filter((s) => s.key === "configuration");
-        if (configs.length === 0) return doc;
-        const s = configs[m.at % configs.length];
+        const s = cyclicAt(slots(doc).filter((slot) => slot.key === "configuration"), m.at);
+        if (!s) return doc;
         (s.parent as { [key: string]: Json })[s.key as string] = null;
         return doc;
       }
-      const all = slots(doc);
-      if (all.length === 0) return doc;
-      const s = all[m.at % all.length];
+      const s = cyclicAt(slots(doc), m.at);
+      if (!s) return doc;
       if (m.op === "delete") {
         if (Array.isArray(s.parent)) s.parent.splice(s.key as number, 1);
         else delete s.parent[s.key as string];
@@ -270,7 +268,7 @@ export function mutateDoc(doc: Json, m: MetaMutation): Json {
     }
     case "shape": {
       if (!root) return doc;
-      const shape = structuredClone(ABSURD_SHAPES[m.shape]);
+      const shape = structuredClone(itemAt(ABSURD_SHAPES, m.shape));
       if (m.which === "shape" || m.which === "shape and chunk_shape") root.shape = shape;
       if (m.which === "chunk_shape" || m.which === "shape and chunk_shape") {
         const c = obj(obj(root.chunk_grid)?.configuration);
@@ -306,7 +304,10 @@ export function mutateText(text: string, m: TextMutation): string {
       return text.slice(0, m.at % Math.max(1, text.length));
     case "flip": {
       const bytes = Buffer.from(text, "utf8");
-      if (bytes.length > 0) bytes[m.at % bytes.length] ^= 1 << m.bit;
+      if (bytes.length > 0) {
+        const at = m.at % bytes.length;
+        bytes[at] = itemAt(bytes, at) ^ (1 << m.bit);
+      }
       return bytes.toString("latin1");
     }
     case "duplicate": {
@@ -373,7 +374,7 @@ export const metadataTarget: FuzzTarget<MetadataCase> = {
   description: "zarr.json documents mutated as JSON and as text, then opened and read",
   arbitrary: metadataCaseArb,
   async run(c, dump?: (files: StoreDump) => void) {
-    const base = BASES[c.base];
+    const base = itemAt(BASES, c.base);
     const store = new MemoryStore();
     const expected = await base.build(store);
     const original = (await store.get("a/zarr.json"))!;

@@ -5,7 +5,7 @@
 import { MemoryStore } from "@zarrkit/core";
 import { openPrecomputedImage, type ShardingSpec, shardIndexSize, type Vec3 } from "@zarrkit/neuroglancer";
 import fc from "fast-check";
-import { classify, combine, type Outcome, prng, sameBytes } from "../contract.js";
+import { classify, combine, cyclicAt, itemAt, type Outcome, prng, sameBytes } from "../contract.js";
 import type { FuzzTarget, StoreDump } from "../target.js";
 import { extract, fillVolume, type VolumeLayout, volumeFiles } from "../volume.js";
 import { CONSTS, LITERALS, type MetaMutation, mutateDoc, PROTO_NAMES, serialize } from "./metadata.js";
@@ -150,7 +150,7 @@ export const ngCaseArb: fc.Arbitrary<NgCase> = layoutArb.chain((layout) =>
 );
 
 function hostile(value: number): Json {
-  return value < HOSTILE_NUMBERS.length ? HOSTILE_NUMBERS[value] : PROTO_NAMES[value - HOSTILE_NUMBERS.length];
+  return value < HOSTILE_NUMBERS.length ? itemAt(HOSTILE_NUMBERS, value) : itemAt(PROTO_NAMES, value - HOSTILE_NUMBERS.length);
 }
 
 export function mutateInfo(doc: Json, m: InfoMutation): Json {
@@ -210,7 +210,7 @@ function mutateBytes(original: Uint8Array, ops: readonly NgByteMutation[], spec:
       case "overwrite": {
         if (bytes.length === 0) break;
         const p = m.pos % bytes.length;
-        const values = m.op === "flip" ? [bytes[p] ^ (1 << m.bit)] : m.bytes;
+        const values = m.op === "flip" ? [itemAt(bytes, p) ^ (1 << m.bit)] : m.bytes;
         values.forEach((b, k) => {
           if (p + k < bytes.length) bytes[p + k] = b;
         });
@@ -247,7 +247,7 @@ function mutateBytes(original: Uint8Array, ops: readonly NgByteMutation[], spec:
 const value = (seed: number) => {
   const next = prng(seed);
   const table = Array.from({ length: 7 }, () => Math.floor(next() * 60000));
-  return (x: number, y: number, z: number, c: number) => table[(((x * 3 + y * 5 + z * 7 + c) % 7) + 7) % 7] + ((((x + y + z) % 3) + 3) % 3);
+  return (x: number, y: number, z: number, c: number) => itemAt(table, (((x * 3 + y * 5 + z * 7 + c) % 7) + 7) % 7) + ((((x + y + z) % 3) + 3) % 3);
 };
 
 export async function readVolume(store: MemoryStore, expected: ReturnType<typeof fillVolume>, layout: VolumeLayout, box: NgCase["box"], strict: boolean): Promise<Outcome> {
@@ -262,8 +262,9 @@ export async function readVolume(store: MemoryStore, expected: ReturnType<typeof
   if (voxels <= 2 ** 22) boxes.push(["whole read", [0, 0, 0], layout.size]);
   for (const [what, start, end] of boxes) {
     const want = extract(expected, layout.size, layout.channels, start, end);
-    const min = start.map((s, d) => s + layout.offset[d]);
-    const max = end.map((e, d) => e + layout.offset[d]);
+    const [ox, oy, oz] = layout.offset;
+    const min: Vec3 = [start[0] + ox, start[1] + oy, start[2] + oz];
+    const max: Vec3 = [end[0] + ox, end[1] + oy, end[2] + oz];
     outcomes.push(await classify(what, () => img.read({ min, max }), (r) => sameBytes(r.data as ArrayBufferView, want), !strict));
   }
   return combine(outcomes);
@@ -285,9 +286,8 @@ export const neuroglancerTarget: FuzzTarget<NgCase> = {
       await store.set("vol/info", new TextEncoder().encode(serialize(doc)));
       strict = false;
     } else {
-      const keys = [...files.keys()].filter((k) => k !== "vol/info").sort();
-      if (keys.length > 0) {
-        const key = keys[c.filePick % keys.length];
+      const key = cyclicAt([...files.keys()].filter((k) => k !== "vol/info").sort(), c.filePick);
+      if (key !== undefined) {
         const mutated = mutateBytes(files.get(key)!, c.bytes, c.layout.sharding);
         await store.set(key, mutated.bytes);
         strict = mutated.strict;

@@ -8,7 +8,7 @@ import { crc32c, initCrc32c } from "@zarrkit/crc32c";
 import "@zarrkit/sharding";
 import fc from "fast-check";
 import { gzipZerosBomb, zstdContentSizeLie, zstdZerosBomb } from "../bombs.js";
-import { classify, combine, type Outcome, sameBytes, toHex } from "../contract.js";
+import { classify, combine, cyclicAt, itemAt, type Outcome, sameBytes, toHex } from "../contract.js";
 import { chunkedData, type Numeric, type NumericDtype, product, type SelDim, select } from "../ndarray.js";
 import type { FuzzTarget, StoreDump } from "../target.js";
 
@@ -121,14 +121,16 @@ export const layoutArb: fc.Arbitrary<ShardLayout> = fc
   })
   .map(({ dims, nested, ...rest }) => {
     const small = dims.length === 3;
-    const chunk = dims.map((d) => (nested ? d.inner * d.mult : small ? d.mult : d.mult + d.inner - 1));
-    const shard = chunk.map((c, i) => c * dims[i].perShard);
-    const shape = shard.map((s, i) => Math.max(1, s * dims[i].shards - (dims[i].ragged % s)));
+    const sizes = dims.map((d) => {
+      const chunk = nested ? d.inner * d.mult : small ? d.mult : d.mult + d.inner - 1;
+      const shard = chunk * d.perShard;
+      return { chunk, shard, shape: Math.max(1, shard * d.shards - (d.ragged % shard)) };
+    });
     return {
       ...rest,
-      shape,
-      chunk,
-      shard,
+      shape: sizes.map((s) => s.shape),
+      chunk: sizes.map((s) => s.chunk),
+      shard: sizes.map((s) => s.shard),
       nested: nested ? { ...nested, chunk: dims.map((d) => d.inner) } : null,
     };
   });
@@ -209,7 +211,7 @@ interface IndexView {
 }
 
 function indexView(layout: ShardLayout, length: number): IndexView | undefined {
-  const entries = product(layout.shard.map((s, d) => s / layout.chunk[d]));
+  const entries = product(layout.shard.map((s, d) => s / itemAt(layout.chunk, d)));
   const size = 16 * entries + (layout.indexCrc ? 4 : 0);
   if (length < size) return undefined;
   return { at: layout.indexLocation === "start" ? 0 : length - size, entries, size };
@@ -304,7 +306,7 @@ export async function mutateShard(original: Uint8Array, layout: ShardLayout, mut
       case "flip": {
         if (bytes.length === 0) break;
         const p = m.pos % bytes.length;
-        bytes[p] ^= 1 << m.bit;
+        bytes[p] = itemAt(bytes, p) ^ (1 << m.bit);
         strict &&= region(p);
         break;
       }
@@ -445,10 +447,10 @@ export const shardTarget: FuzzTarget<ShardCase> = {
     for await (const key of store.list("a/c")) shards.push(key);
     shards.sort();
     let strict = true;
-    if (shards.length > 0) {
-      const key = shards[c.shardPick % shards.length];
-      const mutated = await mutateShard((await store.get(key))!, c.layout, c.mutations);
-      await store.set(key, mutated.bytes);
+    const picked = cyclicAt(shards, c.shardPick);
+    if (picked !== undefined) {
+      const mutated = await mutateShard((await store.get(picked))!, c.layout, c.mutations);
+      await store.set(picked, mutated.bytes);
       strict = mutated.strict;
     }
     if (dump) dump(await dumpStore(store));
