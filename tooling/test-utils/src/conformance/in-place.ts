@@ -44,11 +44,11 @@ export const inPlaceChecks: ConformanceCheck[] = [
     needs: ["append"],
     async run({ store }) {
       const chunks = Array.from({ length: 12 }, (_, i) => new Uint8Array(100).fill(i + 1));
-      const offsets = await Promise.all(chunks.map((chunk) => store.append!("log", chunk)));
-      expect([...offsets].sort((a, b) => a - b)).toEqual(chunks.map((_, i) => i * 100));
+      const appended = await Promise.all(chunks.map(async (chunk) => ({ chunk, offset: await store.append!("log", chunk) })));
+      expect(appended.map(({ offset }) => offset).sort((a, b) => a - b)).toEqual(chunks.map((_, i) => i * 100));
       const value = await store.get("log");
       expect(value?.byteLength).toBe(1200);
-      for (const [i, offset] of offsets.entries()) expectBytes(value?.subarray(offset, offset + 100), chunks[i], `chunk ${i} at offset ${offset}`);
+      for (const [i, { chunk, offset }] of appended.entries()) expectBytes(value?.subarray(offset, offset + 100), chunk, `chunk ${i} at offset ${offset}`);
     },
   },
   {
