@@ -47,7 +47,7 @@ export async function startRgw(options = {}) {
   const dir = await mkdtemp(join(tmpdir(), "zarrkit-rgw-"));
   const cluster = new Cluster(dir);
   try {
-    const [monPort, rgwPort] = await freePorts(2);
+    const [monPort, rgwPort] = await freePortPair();
     const fsid = randomUUID();
     const osdUuid = randomUUID();
     const conf = join(dir, "ceph.conf");
@@ -242,27 +242,31 @@ function run(command, args) {
 }
 
 /**
- * Ports that were free a moment ago: listen on port 0 and let the system pick.
- * @param {number} count
- * @returns {Promise<number[]>}
+ * Two distinct ports that were free a moment ago: listen on port 0 with both
+ * servers open at once, so the system picks different ports.
+ * @returns {Promise<[number, number]>}
  */
-async function freePorts(count) {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        /** @type {Promise<import("node:net").Server>} */ (
-          new Promise((resolve, reject) => {
-            const server = createServer();
-            server.once("error", reject);
-            server.listen(0, "127.0.0.1", () => resolve(server));
-          })
-        ),
-    ),
-  );
-  const ports = servers.map((server) => /** @type {import("node:net").AddressInfo} */ (server.address()).port);
+async function freePortPair() {
+  const servers = await Promise.all([listenOnFreePort(), listenOnFreePort()]);
+  const [first, second] = servers;
+  /** @type {[number, number]} */
+  const ports = [portOf(first), portOf(second)];
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   return ports;
+}
+
+/** @returns {Promise<import("node:net").Server>} */
+function listenOnFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}
+
+/** @param {import("node:net").Server} server */
+function portOf(server) {
+  return /** @type {import("node:net").AddressInfo} */ (server.address()).port;
 }
 
 /** @param {number} length @param {string} alphabet */
