@@ -5,7 +5,8 @@
 /** The raw inner text of every `<tag>...</tag>` in `xml`, in order. */
 export function xmlBlocks(xml: string, tag: string): string[] {
   const pattern = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g");
-  return [...xml.matchAll(pattern)].map((match) => match[1]);
+  // Group 1 is not optional: it takes part in every match (possibly empty).
+  return [...xml.matchAll(pattern)].map((match) => match[1]!);
 }
 
 /** The decoded text of the first `<tag>` in `xml`, or undefined. */

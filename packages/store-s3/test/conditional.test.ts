@@ -28,7 +28,7 @@ describe.skipIf(!rgw)("conditional writes on radosgw", () => {
 
   it("writers that retry on PreconditionFailedError never lose an update", async () => {
     const prefix = rgwStore().prefix;
-    const writers = Array.from({ length: 3 }, () => rgwStore({ prefix }));
+    const writers = [rgwStore({ prefix }), rgwStore({ prefix }), rgwStore({ prefix })] as const;
     await writers[0].set("counter", text("[]"), { ifNoneMatch: "*" });
     // Each writer appends its id to a JSON list 5 times by read-modify-write.
     await Promise.all(

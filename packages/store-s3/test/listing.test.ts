@@ -10,9 +10,10 @@ async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
 
 /** Run `task` over `items` with a few in flight, so 1000+ writes do not take long one by one. */
 async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item when it is free.
+  const queue = items.values();
   await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await task(items[next++]);
+    for (const item of queue) await task(item);
   }));
 }
 

@@ -49,7 +49,7 @@ describe.skipIf(!rgw)("multipart uploads on radosgw", () => {
     const store = rgwStore({ fetch, multipartThreshold: 6 * MiB, partSize: 5 * MiB });
     await store.set("k", pattern(6 * MiB, 1));
     expect(requests.map((r) => r.method)).toEqual(["PUT"]);
-    expect([...requests[0].url.searchParams.keys()]).toEqual([]);
+    expect([...requests[0]!.url.searchParams.keys()]).toEqual([]);
   });
 
   it("sends conditional writes as one PUT whatever their size, and they still detect conflicts", async () => {
