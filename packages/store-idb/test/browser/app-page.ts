@@ -1,9 +1,10 @@
 import { commands } from "vitest/browser";
+import type { AppFunction } from "./app/app.js";
 
 declare module "vitest/browser" {
   interface BrowserCommands {
     openApp(quotaBytes?: number): Promise<string>;
-    callApp(id: string, name: string, args: unknown[]): Promise<unknown>;
+    callApp(id: string, name: AppFunction, args: unknown[]): Promise<unknown>;
     reloadApp(id: string): Promise<void>;
     setAppOffline(id: string, offline: boolean): Promise<void>;
     closeApp(id: string): Promise<void>;
@@ -19,7 +20,7 @@ export class AppPage {
     return new AppPage(await commands.openApp(quotaBytes));
   }
 
-  call<T>(name: string, ...args: unknown[]): Promise<T> {
+  call<T>(name: AppFunction, ...args: unknown[]): Promise<T> {
     return commands.callApp(this.id, name, args) as Promise<T>;
   }
 

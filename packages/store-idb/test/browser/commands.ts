@@ -6,6 +6,7 @@
 import type {} from "@vitest/browser-playwright";
 import type { BrowserContext, Page } from "playwright";
 import type { BrowserCommand, BrowserCommandContext } from "vitest/node";
+import type { AppFunction } from "./app/app.js";
 
 const pages = new Map<string, { context: BrowserContext; page: Page }>();
 let opened = 0;
@@ -60,8 +61,8 @@ export const openApp: BrowserCommand<[quotaBytes?: number]> = async (ctx, quotaB
 };
 
 /** Call `window.app[name](...args)` in the app page; arguments and result go through JSON. */
-export const callApp: BrowserCommand<[id: string, name: string, args: unknown[]]> = (_ctx, id, name, args) =>
-  appPage(id).evaluate(([n, a]) => (window as unknown as { app: Record<string, (...x: unknown[]) => unknown> }).app[n](...a), [name, args] as const);
+export const callApp: BrowserCommand<[id: string, name: AppFunction, args: unknown[]]> = (_ctx, id, name, args) =>
+  appPage(id).evaluate(([n, a]) => (window as unknown as { app: Record<AppFunction, (...x: unknown[]) => unknown> }).app[n](...a), [name, args] as const);
 
 export const reloadApp: BrowserCommand<[id: string]> = async (_ctx, id) => {
   const page = appPage(id);

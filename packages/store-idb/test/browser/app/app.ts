@@ -73,4 +73,7 @@ const app = {
   },
 };
 
+/** The names of the app's functions, which the tests call through `callApp`. */
+export type AppFunction = keyof typeof app;
+
 (window as unknown as { app: typeof app }).app = app;
