@@ -41,15 +41,11 @@ describe("a full quota in Chromium", () => {
     expect(await app.call("holdsNoise", "db", "zarr.json", 100, 1)).toBe(true);
     expect(await app.call("holdsNoise", "db", "c/0", 1000, 3)).toBe(null);
     expect(await app.call("holdsNoise", "db", "c/1", 4 * MB, 4)).toBe(null);
-    // Without the big value the batch fits, once Chromium has given back the aborted transaction's share of the
-    // quota (it accounts usage asynchronously: on a loaded machine the first try can still count it).
-    let fits: Outcome = { ok: false };
-    for (let attempt = 0; attempt < 10 && !fits.ok; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-      fits = await app.call<Outcome>("setManyNoise", "db", batch.slice(0, 2));
-      if (!fits.ok) expect(fits).toMatchObject({ code: "QUOTA_EXCEEDED" });
-    }
-    expect(fits).toEqual({ ok: true });
+    // Without the big value the batch fits. In a fresh context: the aborted transaction's bytes stay in
+    // Chromium's usage until its database files are compacted, which a loaded machine may not have done yet.
+    await app.close();
+    app = await AppPage.open(2 * MB);
+    expect(await app.call<Outcome>("setManyNoise", "db", batch.slice(0, 2))).toEqual({ ok: true });
     expect(await app.call("holdsNoise", "db", "zarr.json", 200, 2)).toBe(true);
     expect(await app.call("holdsNoise", "db", "c/0", 1000, 3)).toBe(true);
   });
