@@ -14,7 +14,8 @@ const CRC_TABLE = (() => {
 /** CRC-32 (IEEE 802.3) continuing from `crc` (0 to start). */
 export function crc32(data: Uint8Array, crc = 0): number {
   let c = ~crc;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  // The table has 256 entries, indexed by a byte.
+  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
 }
 
@@ -26,7 +27,7 @@ export function adler32(data: Uint8Array, adler = 1): number {
   for (let i = 0; i < data.length; ) {
     const end = Math.min(i + 5552, data.length);
     for (; i < end; i++) {
-      a += data[i];
+      a += data[i]!;
       b += a;
     }
     a %= 65521;

@@ -6,13 +6,14 @@ import type { ShardingEncoding } from "./spec.js";
 /** Deflate cannot expand data more than 1032:1 (a 258-byte match in 2 bits). */
 export const MAX_DEFLATE_RATIO = 1032;
 
-function isZlib(bytes: Uint8Array): boolean {
+function isZlib(cmf: number, flg: number): boolean {
   // RFC 1950 header: method 8 (deflate) and a check value making CMF*256+FLG a multiple of 31.
-  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+  return (cmf & 0x0f) === 8 && ((cmf << 8) | flg) % 31 === 0;
 }
 
-function u32le(data: Uint8Array, at: number): number {
-  return (data[at] | (data[at + 1] << 8) | (data[at + 2] << 16) | (data[at + 3] << 24)) >>> 0;
+/** The 32-bit unsigned integer at `at`; `at + 4` must be within `data`. */
+function u32(data: Uint8Array, at: number, littleEndian: boolean): number {
+  return new DataView(data.buffer, data.byteOffset + at, 4).getUint32(0, littleEndian);
 }
 
 const hex = (value: number) => `0x${value.toString(16).padStart(8, "0")}`;
@@ -21,10 +22,11 @@ const hex = (value: number) => `0x${value.toString(16).padStart(8, "0")}`;
 function gzipBodyStart(data: Uint8Array): number | string {
   if (data.length < 18) return `${data.length} bytes is too short for gzip (at least 18)`;
   if (data[2] !== 8) return `unknown gzip compression method ${data[2]}`;
-  const flags = data[3];
+  // Bytes 3, 10 and 11 are within the 18 checked above.
+  const flags = data[3]!;
   if (flags & 0xe0) return "reserved gzip header flags are set";
   let at = 10;
-  if (flags & 0x04) at += 2 + (data[at] | (data[at + 1] << 8));
+  if (flags & 0x04) at += 2 + (data[at]! | (data[at + 1]! << 8));
   for (const flag of [0x08, 0x10]) {
     if (flags & flag) {
       const end = data.indexOf(0, at);
@@ -34,7 +36,7 @@ function gzipBodyStart(data: Uint8Array): number | string {
   }
   if (flags & 0x02) {
     if (at + 2 > data.length) return "truncated gzip header";
-    if ((crc32(data.subarray(0, at)) & 0xffff) !== (data[at] | (data[at + 1] << 8))) return "gzip header CRC mismatch";
+    if ((crc32(data.subarray(0, at)) & 0xffff) !== (data[at]! | (data[at + 1]! << 8))) return "gzip header CRC mismatch";
     at += 2;
   }
   if (at + 8 > data.length) return "truncated gzip header";
@@ -69,7 +71,8 @@ function inflateCapped(body: Uint8Array, limit: number, limitName: string): Uint
     return `invalid deflate data (${cause instanceof Error ? cause.message : String(cause)})`;
   }
   if (over) return `inflates past ${limitName}`;
-  if (parts.length === 1) return parts[0];
+  const [only] = parts;
+  if (only && parts.length === 1) return only;
   const out = new Uint8Array(total);
   let at = 0;
   for (const part of parts) {
@@ -100,13 +103,13 @@ export function decodeBytes(
     return bytes;
   }
   const corrupt = (why: string) => new CorruptDataError(`${what} in ${key} failed to decompress: ${why}`, { key });
-  const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-  if (gzip) {
+  const [b0, b1] = bytes;
+  if (b0 === 0x1f && b1 === 0x8b) {
     const start = gzipBodyStart(bytes);
     if (typeof start === "string") throw corrupt(start);
     const trailer = bytes.length - 8;
-    const storedCrc = u32le(bytes, trailer);
-    const size = u32le(bytes, trailer + 4);
+    const storedCrc = u32(bytes, trailer, true);
+    const size = u32(bytes, trailer + 4, true);
     // ISIZE is the size modulo 2^32; below that it is exact, so it bounds the output too.
     const limit = maxBytes < 2 ** 32 ? Math.min(maxBytes, size) : maxBytes;
     if (maxBytes < 2 ** 32 && size > maxBytes) {
@@ -129,13 +132,14 @@ export function decodeBytes(
     }
     return out;
   }
-  if (!isZlib(bytes)) throw new CorruptDataError(`${what} in ${key} is neither gzip nor zlib data`, { key });
+  if (b0 === undefined || b1 === undefined || !isZlib(b0, b1)) {
+    throw new CorruptDataError(`${what} in ${key} is neither gzip nor zlib data`, { key });
+  }
   if (bytes.length < 6) throw corrupt(`${bytes.length} bytes is too short for zlib (at least 6)`);
-  if (bytes[1] & 0x20) throw corrupt("zlib data needs a preset dictionary");
+  if (b1 & 0x20) throw corrupt("zlib data needs a preset dictionary");
   const out = inflateCapped(bytes.subarray(2, bytes.length - 4), maxBytes, `the limit of ${maxBytes} bytes`);
   if (typeof out === "string") throw corrupt(out);
-  const at = bytes.length - 4;
-  const stored = ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+  const stored = u32(bytes, bytes.length - 4, false);
   const computed = adler32(out);
   if (computed !== stored) {
     throw new ChecksumError(`${what} in ${key}: zlib Adler-32 mismatch (stored ${hex(stored)}, computed ${hex(computed)})`, {

@@ -25,14 +25,16 @@ export function compressedMortonCode(gridPosition: ArrayLike<number>, gridSize: 
   if (total > 64) {
     throw new InvalidMetadataError(`a grid of [${Array.from(gridSize)}] chunks needs ${total} Morton bits, more than 64`);
   }
-  for (let d = 0; d < gridPosition.length; d++) {
-    const g = gridPosition[d];
-    if (!Number.isInteger(g) || g < 0 || g >= gridSize[d]) {
+  // Array.from visits holes (as undefined); an undefined or NaN size fails `g < size` too.
+  const position = Array.from(gridPosition, (g, d) => {
+    const size = gridSize[d];
+    if (!Number.isInteger(g) || g < 0 || size === undefined || !(g < size)) {
       throw new InvalidSelectionError(
         `grid position [${Array.from(gridPosition)}] is outside the grid [${Array.from(gridSize)}] (dimension ${d})`,
       );
     }
-  }
+    return g;
+  });
   // Two 32-bit halves in plain numbers; one BigInt at the end.
   let low = 0;
   let high = 0;
@@ -40,9 +42,10 @@ export function compressedMortonCode(gridPosition: ArrayLike<number>, gridSize: 
   const maxBits = Math.max(0, ...bits);
   for (let i = 0; i < maxBits; i++) {
     const scale = 2 ** i;
+    // position and bits both have gridSize.length entries.
     for (let d = 0; d < bits.length; d++) {
-      if (i >= bits[d]) continue;
-      if (Math.floor(gridPosition[d] / scale) % 2 === 1) {
+      if (i >= bits[d]!) continue;
+      if (Math.floor(position[d]! / scale) % 2 === 1) {
         if (j < 32) low += 2 ** j;
         else high += 2 ** (j - 32);
       }

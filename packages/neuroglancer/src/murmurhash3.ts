@@ -20,8 +20,9 @@ function fmix(h: number): number {
   return h >>> 0;
 }
 
+/** The little-endian 32-bit word at byte `i`, zero-padded past the end of `bytes` (as the tail is). */
 function word(bytes: Uint8Array, i: number): number {
-  return bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
+  return (bytes[i] ?? 0) | ((bytes[i + 1] ?? 0) << 8) | ((bytes[i + 2] ?? 0) << 16) | ((bytes[i + 3] ?? 0) << 24);
 }
 
 /** Mix a (possibly partial, zero-padded) lane word into its accumulator. */
@@ -46,17 +47,12 @@ export function murmurHash3_x86_128(bytes: Uint8Array, seed = 0): [number, numbe
     h4 ^= mixK(word(bytes, i + 12), C4, 18, C1);
     h4 = (Math.imul(rotl(h4, 13) + h1, 5) + 0x32ac3b17) | 0;
   }
-  // Tail: gather the remaining bytes into up to four little-endian lane words.
-  const tail = [0, 0, 0, 0];
-  for (let i = blocks; i < len; i++) {
-    const j = i - blocks;
-    tail[j >> 2] |= bytes[i] << ((j & 3) * 8);
-  }
+  // Tail: the remaining bytes as up to four little-endian lane words, zero-padded.
   const rest = len - blocks;
-  if (rest > 12) h4 ^= mixK(tail[3], C4, 18, C1);
-  if (rest > 8) h3 ^= mixK(tail[2], C3, 17, C4);
-  if (rest > 4) h2 ^= mixK(tail[1], C2, 16, C3);
-  if (rest > 0) h1 ^= mixK(tail[0], C1, 15, C2);
+  if (rest > 12) h4 ^= mixK(word(bytes, blocks + 12), C4, 18, C1);
+  if (rest > 8) h3 ^= mixK(word(bytes, blocks + 8), C3, 17, C4);
+  if (rest > 4) h2 ^= mixK(word(bytes, blocks + 4), C2, 16, C3);
+  if (rest > 0) h1 ^= mixK(word(bytes, blocks), C1, 15, C2);
 
   h1 ^= len;
   h2 ^= len;

@@ -114,7 +114,8 @@ export function computeShardParamsForImage(options: ImageShardParamsOptions): Sh
     throw new InvalidSelectionError(`size [${size}] and chunkSize [${chunkSize}] must be three positive numbers each`);
   }
 
-  const grid = size.map((n, d) => Math.ceil(n / chunkSize[d]));
+  // size and chunkSize both have 3 entries, checked above.
+  const grid = size.map((n, d) => Math.ceil(n / chunkSize[d]!));
   const numChunks = grid.reduce((a, b) => a * b, 1);
   let maxBits = grid.reduce((sum, n) => sum + Math.ceil(Math.log2(n)), 0);
   const chunkBytes = chunkSize.reduce((a, b) => a * b, 1) * byteWidth;

@@ -42,12 +42,11 @@ function synthesizeShard(spec: ShardingSpec, chunks: PlacedChunk[]): Uint8Array 
   const parts: Uint8Array[] = [new Uint8Array(shardIndex.buffer)];
   // Positions are relative to the end of the shard index, as the format stores them.
   let position = 0;
-  for (let i = 0; i < chunks.length; ) {
-    const minishard = chunks[i].minishard;
+  for (const { minishard, chunks: run } of minishardRuns(chunks)) {
     const entries: MinishardEntry[] = [];
-    for (; i < chunks.length && chunks[i].minishard === minishard; i++) {
-      const stored = encodeBytes(chunks[i].data, spec.data_encoding);
-      entries.push({ id: chunks[i].id, start: position, end: position + stored.length });
+    for (const { id, data } of run) {
+      const stored = encodeBytes(data, spec.data_encoding);
+      entries.push({ id, start: position, end: position + stored.length });
       parts.push(stored);
       position += stored.length;
     }
@@ -65,6 +64,17 @@ function synthesizeShard(spec: ShardingSpec, chunks: PlacedChunk[]): Uint8Array 
     offset += part.length;
   }
   return file;
+}
+
+/** The runs of consecutive chunks sharing a minishard, in order. */
+function minishardRuns(chunks: readonly PlacedChunk[]): { minishard: bigint; chunks: PlacedChunk[] }[] {
+  const runs: { minishard: bigint; chunks: PlacedChunk[] }[] = [];
+  for (const chunk of chunks) {
+    const last = runs.at(-1);
+    if (last && last.minishard === chunk.minishard) last.chunks.push(chunk);
+    else runs.push({ minishard: chunk.minishard, chunks: [chunk] });
+  }
+  return runs;
 }
 
 export interface WriteShardsOptions extends RequestOptions {

@@ -45,7 +45,7 @@ describe("MurmurHash3_x86_128 on other lengths", () => {
       const reference = murmurHash3_x86_128(bytes, 7);
       for (let i = 0; i < length; i++) {
         const flipped = bytes.slice();
-        flipped[i] ^= 1;
+        flipped[i]! ^= 1;
         expect(murmurHash3_x86_128(flipped, 7)).not.toEqual(reference);
       }
     }

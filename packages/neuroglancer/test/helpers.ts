@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { RangeQuery, Store } from "@zarrkit/registry";
 import { fixturePath } from "@zarrkit/test-utils/fixtures";
-import { describe } from "vitest";
+import { assert, describe } from "vitest";
 
 /** A Map-backed store; `ranges: false` leaves out getRange to model whole-file stores. */
 export function memoryStore(
@@ -27,6 +27,25 @@ export function memoryStore(
     };
   }
   return store;
+}
+
+/** The items of a fixture that must not be empty, typed as a non-empty tuple; an empty one fails the test. */
+export function nonEmpty<T>(items: Iterable<T>): [T, ...T[]] {
+  const [first, ...rest] = items;
+  assert(first !== undefined, "expected a non-empty fixture");
+  return [first, ...rest];
+}
+
+/** items[i] of a fixture known to hold it; a missing item fails the test. */
+export function itemAt<T>(items: ArrayLike<T>, i: number): T {
+  const item = items[i];
+  assert(item !== undefined, `no item ${i} among ${items.length}`);
+  return item;
+}
+
+/** XOR byte `at` of `bytes` with `mask` in place; a byte past the end fails the test. */
+export function xorByte(bytes: Uint8Array, at: number, mask: number): void {
+  bytes[at] = itemAt(bytes, at) ^ mask;
 }
 
 export const hex = (s: string): Uint8Array => Uint8Array.from(s.match(/../g) ?? [], (b) => Number.parseInt(b, 16));

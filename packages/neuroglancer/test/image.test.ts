@@ -16,7 +16,7 @@ import {
 import { countRequests as countingStore } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "./helpers.js";
-import { extract, fillVolume, type VolumeLayout, volumeFiles } from "./volume.js";
+import { extract, fillVolume, type VolumeLayout, vec3, volumeFiles } from "./volume.js";
 
 const value = (x: number, y: number, z: number, c: number) => (x * 7 + y * 13 + z * 31 + c * 1000) % 65521;
 
@@ -35,10 +35,10 @@ async function checkReads(layout: VolumeLayout, ranges = true) {
   const store = memoryStore(volumeFiles(layout, volume, "vol/"), { ranges });
   const image = await openPrecomputedImage(store, { prefix: "vol" });
   for (const [start, end] of boxes(layout.size)) {
-    const min = start.map((s, d) => s + layout.offset[d]);
-    const max = end.map((e, d) => e + layout.offset[d]);
+    const min = vec3((d) => start[d] + layout.offset[d]);
+    const max = vec3((d) => end[d] + layout.offset[d]);
     const region = await image.read({ min, max });
-    expect(region.shape).toEqual([...end.map((e, d) => e - start[d]), layout.channels]);
+    expect(region.shape).toEqual([...vec3((d) => end[d] - start[d]), layout.channels]);
     expect(region.dataType).toBe(layout.dataType);
     expect(region.data).toEqual(extract(volume, layout.size, layout.channels, start, end));
   }
@@ -110,7 +110,7 @@ describe("openPrecomputedImage read by bounding box", () => {
       const chunkKey = [...files.keys()].find((k) => k.startsWith("s0/") && !layout.sharding) ?? "s0/0.shard";
       files.delete(chunkKey);
       const image = await openPrecomputedImage(memoryStore(files));
-      const box = { min: base.offset, max: base.offset.map((o, d) => o + base.size[d]) };
+      const box = { min: base.offset, max: vec3((d) => base.offset[d] + base.size[d]) };
       const { data } = await image.read(box);
       expect(Array.from(data as Uint16Array).filter((v) => v === 0).length).toBeGreaterThan(0);
       expect(Array.from(data as Uint16Array).every((v) => v === 0 || v === 9)).toBe(true);

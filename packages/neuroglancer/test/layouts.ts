@@ -19,7 +19,7 @@ export function scrambledShards(
   const shuffle = <T>(items: T[]) => {
     for (let i = items.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
-      [items[i], items[j]] = [items[j], items[i]];
+      [items[i], items[j]] = [items[j]!, items[i]!]; // 0 <= j <= i < items.length
     }
     return items;
   };

@@ -1,7 +1,7 @@
 import { compressedMortonBits, compressedMortonCode } from "@zarrkit/neuroglancer";
 import { InvalidMetadataError, InvalidSelectionError } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
-import { describeVectors, vectors } from "./helpers.js";
+import { describeVectors, itemAt, vectors } from "./helpers.js";
 
 describeVectors("compressed Morton code known answers", () => {
   it.each(vectors?.compressed_morton.vectors ?? [])(
@@ -20,7 +20,7 @@ describeVectors("compressed Morton code known answers", () => {
     "tensorstore bits for shape $shape, chunk $chunk",
     (v) => {
       const shape = v.shape.map((n: number | string) => (typeof n === "number" ? n : 2 ** 62 - 2));
-      const grid = shape.map((n: number, d: number) => Math.ceil(n / v.chunk[d]));
+      const grid = shape.map((n: number, d: number) => Math.ceil(n / itemAt(v.chunk, d)));
       expect(compressedMortonBits(grid)).toEqual(v.bits);
     },
   );

@@ -1,7 +1,7 @@
 import { computeShardParamsForImage, computeShardParamsForLabels, parseShardingSpec } from "@zarrkit/neuroglancer";
 import { InvalidMetadataError, InvalidSelectionError } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
-import { describeVectors, vectors } from "./helpers.js";
+import { describeVectors, itemAt, vectors } from "./helpers.js";
 
 describeVectors("cloud-volume parameter vectors", () => {
   it.each(vectors?.compute_shard_params_for_hashed.vectors ?? [])(
@@ -35,7 +35,7 @@ describe("computeShardParamsForImage", () => {
     ] as const) {
       const spec = computeShardParamsForImage({ size, chunkSize, encoding: "raw", dataType });
       expect(parseShardingSpec(spec)).toEqual(spec);
-      const bits = size.reduce((sum, n, d) => sum + Math.ceil(Math.log2(Math.ceil(n / chunkSize[d]))), 0);
+      const bits = size.reduce((sum, n, d) => sum + Math.ceil(Math.log2(Math.ceil(n / itemAt(chunkSize, d)))), 0);
       expect(spec.preshift_bits + spec.minishard_bits + spec.shard_bits).toBe(bits);
       expect(spec.data_encoding).toBe("gzip");
       // The shard index stays within the default 8 KiB target.

@@ -26,12 +26,11 @@ const sharding = {
   minishard_index_encoding: "gzip",
 };
 
-const validInfo = () => ({
-  type: "image",
-  data_type: "uint8",
-  num_channels: 1,
-  scales: [{ key: "s0", size: [8, 8, 8], voxel_offset: [0, 0, 0], chunk_sizes: [[4, 4, 4]], encoding: "raw", resolution: [1, 1, 1] }],
-});
+function validInfo() {
+  const scale = { key: "s0", size: [8, 8, 8], voxel_offset: [0, 0, 0], chunk_sizes: [[4, 4, 4]], encoding: "raw", resolution: [1, 1, 1] };
+  const scales: [typeof scale] = [scale];
+  return { type: "image", data_type: "uint8", num_channels: 1, scales };
+}
 
 /** Expect parsePrecomputedInfo(info) to raise InvalidMetadataError with this field, naming it in the message. */
 function expectRefused(info: unknown, field: string) {

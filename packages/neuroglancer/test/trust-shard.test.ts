@@ -12,7 +12,7 @@ import { ChecksumError, CorruptDataError, type RangeQuery, type Store, Unsupport
 import { gzipSync, zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { coalesceRanges } from "@zarrkit/registry";
-import { memoryStore } from "./helpers.js";
+import { memoryStore, xorByte } from "./helpers.js";
 
 // Findings 1 and 2 of the security probe: gzip trailers unchecked, inflation
 // uncapped, and byte ranges from a corrupt index read without a size check.
@@ -73,7 +73,7 @@ describe("gzip trailers are checked (finding 1)", () => {
 
   it("a flipped byte inside a stored gzip block of a chunk raises ChecksumError naming the key, not changed data", async () => {
     const stored = gzipSync(data, { level: 0 }); // a stored block: the byte flips straight into the output
-    stored[10 + 5 + 7] ^= 0x40;
+    xorByte(stored, 10 + 5 + 7, 0x40);
     const file = shardFile([[5n, stored]]);
     const spec = specOf("gzip", "raw");
     await expect(readAll(file, spec, 5n)).rejects.toThrow(ChecksumError);
@@ -83,10 +83,10 @@ describe("gzip trailers are checked (finding 1)", () => {
 
   it("a gzip chunk whose ISIZE disagrees with its data raises CorruptDataError", async () => {
     const stored = gzipSync(data, { level: 9 });
-    stored[stored.length - 4] ^= 1; // ISIZE 301: more than 300, but the data ends first
+    xorByte(stored, stored.length - 4, 1); // ISIZE 301: more than 300, but the data ends first
     await expect(readAll(shardFile([[5n, stored]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(CorruptDataError);
     const smaller = gzipSync(data, { level: 9 });
-    smaller[smaller.length - 4] -= 1; // ISIZE 299: the data inflates past it
+    smaller[smaller.length - 4]! -= 1; // ISIZE 299: the data inflates past it
     await expect(readAll(shardFile([[5n, smaller]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/inflates past the 299 bytes its gzip trailer declares/);
   });
 
@@ -96,7 +96,7 @@ describe("gzip trailers are checked (finding 1)", () => {
     expect(await readAll(file, spec, 9n)).toEqual(data);
     // Byte 8 of the index's stored block: the id delta of the second entry (4) becomes 5, so id 10 would appear instead.
     const indexStart = 16 + 2 * data.length;
-    file[indexStart + 10 + 5 + 8] ^= 1;
+    xorByte(file, indexStart + 10 + 5 + 8, 1);
     const reader = new ShardReader(memoryStore([["0.shard", file]]), spec);
     await expect(reader.get(9n)).rejects.toThrow(ChecksumError);
     await expect(reader.exists(9n)).rejects.toMatchObject({ key: "0.shard", message: expect.stringContaining("minishard 0 index") });
@@ -108,7 +108,7 @@ describe("gzip trailers are checked (finding 1)", () => {
     const good = zlibSync(data, { level: 0 });
     expect(await readAll(shardFile([[5n, good]]), specOf("gzip", "raw"), 5n)).toEqual(data);
     const bad = good.slice();
-    bad[2 + 5 + 11] ^= 2;
+    xorByte(bad, 2 + 5 + 11, 2);
     await expect(readAll(shardFile([[5n, bad]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/zlib Adler-32 mismatch/);
   });
 

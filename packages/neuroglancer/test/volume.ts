@@ -19,6 +19,9 @@ export interface VolumeLayout {
   sharding?: ShardingSpec;
 }
 
+/** The Vec3 whose component d is f(d). */
+export const vec3 = (f: (d: 0 | 1 | 2) => number): Vec3 => [f(0), f(1), f(2)];
+
 const CTORS = {
   uint8: Uint8Array,
   int8: Int8Array,
@@ -58,7 +61,7 @@ export function extract(volume: Volume, shape: Vec3, channels: number, start: Ve
   for (let c = 0; c < channels; c++)
     for (let z = start[2]; z < end[2]; z++)
       for (let y = start[1]; y < end[1]; y++)
-        for (let x = start[0]; x < end[0]; x++) dst[i++] = src[((c * shape[2] + z) * shape[1] + y) * shape[0] + x];
+        for (let x = start[0]; x < end[0]; x++) dst[i++] = src[((c * shape[2] + z) * shape[1] + y) * shape[0] + x]!;
   return out;
 }
 
@@ -78,16 +81,16 @@ export function volumeFiles(layout: VolumeLayout, volume: Volume, prefix: string
   const info = { type: "image", data_type: layout.dataType, num_channels: layout.channels, scales: [scale] };
   files.set(`${prefix}info`, new TextEncoder().encode(JSON.stringify(info)));
 
-  const grid = layout.size.map((n, d) => Math.ceil(n / layout.chunk[d])) as Vec3;
+  const grid = vec3((d) => Math.ceil(layout.size[d] / layout.chunk[d]));
   const sharded = new Map<bigint, Uint8Array>();
   for (let gz = 0; gz < grid[2]; gz++)
     for (let gy = 0; gy < grid[1]; gy++)
       for (let gx = 0; gx < grid[0]; gx++) {
-        const g = [gx, gy, gz];
-        const start = g.map((v, d) => v * layout.chunk[d]) as Vec3;
-        const end = start.map((s, d) => Math.min(s + layout.chunk[d], layout.size[d])) as Vec3;
+        const g: Vec3 = [gx, gy, gz];
+        const start = vec3((d) => g[d] * layout.chunk[d]);
+        const end = vec3((d) => Math.min(start[d] + layout.chunk[d], layout.size[d]));
         const voxels = extract(volume, layout.size, layout.channels, start, end);
-        const shape = end.map((e, d) => e - start[d]) as Vec3;
+        const shape = vec3((d) => end[d] - start[d]);
         const bytes =
           layout.encoding === "raw"
             ? new Uint8Array(voxels.buffer)
@@ -95,7 +98,7 @@ export function volumeFiles(layout: VolumeLayout, volume: Volume, prefix: string
         if (layout.sharding) {
           sharded.set(compressedMortonCode(g, grid), bytes);
         } else {
-          const abs = [0, 1, 2].map((d) => `${start[d] + layout.offset[d]}-${end[d] + layout.offset[d]}`);
+          const abs = ([0, 1, 2] as const).map((d) => `${start[d] + layout.offset[d]}-${end[d] + layout.offset[d]}`);
           files.set(`${prefix}s0/${abs.join("_")}`, bytes);
         }
       }
@@ -119,7 +122,7 @@ export function encodeCompressedSegmentation(
   const width = voxels instanceof BigUint64Array ? 2 : 1;
   const words = new Uint32Array(voxels.buffer, voxels.byteOffset, voxels.length * width);
   const out: number[] = new Array(channels).fill(0);
-  const grid = shape.map((n, d) => Math.ceil(n / block[d]));
+  const grid = vec3((d) => Math.ceil(shape[d] / block[d]));
   const perChannel = shape[0] * shape[1] * shape[2];
   for (let c = 0; c < channels; c++) {
     out[c] = out.length;
@@ -141,14 +144,15 @@ export function encodeCompressedSegmentation(
                 }
                 const at = (c * perChannel + x + shape[0] * (y + shape[1] * z)) * width;
                 const key = Array.from(words.subarray(at, at + width)).join();
-                if (!table.has(key)) table.set(key, table.size);
-                indices.push(table.get(key) as number);
+                const index = table.get(key) ?? table.size;
+                table.set(key, index);
+                indices.push(index);
               }
           const bits = [0, 1, 2, 4, 8, 16, 32].find((n) => 2 ** n >= table.size) as number;
           const valuesOffset = out.length - base;
           const packed = new Uint32Array(Math.ceil((indices.length * bits) / 32));
           indices.forEach((index, i) => {
-            packed[(i * bits) >>> 5] |= index << ((i * bits) & 31);
+            packed[(i * bits) >>> 5]! |= index << ((i * bits) & 31);
           });
           out.push(...packed);
           const tableOffset = out.length - base;

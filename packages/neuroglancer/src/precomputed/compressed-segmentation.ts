@@ -31,24 +31,26 @@ export function decodeCompressedSegmentation(
   const [sx, sy, sz] = shape;
   const [bx, by, bz] = blockSize;
   const voxels = sx * sy * sz;
-  const grid = [Math.ceil(sx / bx), Math.ceil(sy / by), Math.ceil(sz / bz)];
+  const [gridX, gridY, gridZ] = [Math.ceil(sx / bx), Math.ceil(sy / by), Math.ceil(sz / bz)];
   // Every channel needs its offset and two header words per block: check before allocating the output.
-  const headerWords = numChannels * (1 + 2 * grid[0] * grid[1] * grid[2]);
+  const headerWords = numChannels * (1 + 2 * gridX * gridY * gridZ);
   if (words.length < headerWords) {
     throw corrupt(`${words.length} words is too short for the offsets and block headers of ${numChannels} channel(s) (${headerWords})`);
   }
   const out = new Uint32Array(voxels * numChannels * width);
 
   for (let c = 0; c < numChannels; c++) {
-    const base = words[c];
+    // c < numChannels <= headerWords <= words.length, checked above.
+    const base = words[c]!;
     let header = base;
-    for (let gz = 0; gz < grid[2]; gz++) {
-      for (let gy = 0; gy < grid[1]; gy++) {
-        for (let gx = 0; gx < grid[0]; gx++, header += 2) {
+    for (let gz = 0; gz < gridZ; gz++) {
+      for (let gy = 0; gy < gridY; gy++) {
+        for (let gx = 0; gx < gridX; gx++, header += 2) {
           if (header + 2 > words.length) throw corrupt(`block header at word ${header} is past the end`);
-          const table = base + (words[header] & 0xffffff);
-          const bits = words[header] >>> 24;
-          const values = base + words[header + 1];
+          const first = words[header]!;
+          const table = base + (first & 0xffffff);
+          const bits = first >>> 24;
+          const values = base + words[header + 1]!;
           if (!VALID_BITS.has(bits)) throw corrupt(`block encoded with ${bits} bits`);
           if (values + Math.ceil((bx * by * bz * bits) / 32) > words.length) {
             throw corrupt(`values of block (${gx}, ${gy}, ${gz}) run past the end`);
@@ -60,14 +62,15 @@ export function decodeCompressedSegmentation(
           for (let z = z0; z < Math.min(z0 + bz, sz); z++) {
             for (let y = y0; y < Math.min(y0 + by, sy); y++) {
               for (let x = x0; x < Math.min(x0 + bx, sx); x++) {
-                // Indices are packed over the full block, even where it overhangs the chunk.
+                // Indices are packed over the full block, even where it overhangs the chunk;
+                // the check of `values` above keeps every word of them in range.
                 const bit = ((x - x0) + bx * ((y - y0) + by * (z - z0))) * bits;
-                const index = bits === 0 ? 0 : ((words[values + (bit >>> 5)] >>> (bit & 31)) & mask) >>> 0;
+                const index = bits === 0 ? 0 : ((words[values + (bit >>> 5)]! >>> (bit & 31)) & mask) >>> 0;
                 const entry = table + index * width;
                 if (entry + width > words.length) throw corrupt(`table entry ${index} at word ${entry} is past the end`);
                 const at = (c * voxels + x + sx * (y + sy * z)) * width;
-                out[at] = words[entry];
-                if (width === 2) out[at + 1] = words[entry + 1];
+                out[at] = words[entry]!;
+                if (width === 2) out[at + 1] = words[entry + 1]!;
               }
             }
           }

@@ -5,7 +5,7 @@ import { joinKey } from "../store-key.js";
 import { type Cell, type ChunkSource, fileChunks, shardedChunks } from "./chunk-source.js";
 import { decodeCompressedSegmentation } from "./compressed-segmentation.js";
 import { bytesPerVoxel, type PrecomputedDataType, type PrecomputedTypedArray, typedArrayOf } from "./data-type.js";
-import { type PrecomputedInfo, type PrecomputedScale, parsePrecomputedInfo, type Vec3 } from "./info.js";
+import { DIMS, mapVec3, type PrecomputedInfo, type PrecomputedScale, parsePrecomputedInfo, type Vec3 } from "./info.js";
 
 export interface OpenPrecomputedImageOptions extends RequestOptions {
   /** Directory of the volume (holding `info`) in the store. Default "". */
@@ -69,7 +69,8 @@ export async function openPrecomputedImage(
     let source = sources.get(scale);
     if (!source) {
       const directory = joinKey(prefix, scale.key);
-      const gridSize = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
+      const chunk = scale.chunk_sizes[0];
+      const gridSize = mapVec3((d) => Math.ceil(scale.size[d] / chunk[d]));
       source = scale.sharding
         ? shardedChunks(new ShardReader(store, scale.sharding, { ...options.shardReader, prefix: directory }), scale.sharding, gridSize)
         : fileChunks(store, directory);
@@ -81,8 +82,7 @@ export async function openPrecomputedImage(
   return {
     info,
     async read(box, readOptions = {}) {
-      const scaleIndex = selectScale(info, readOptions.scale);
-      const scale = info.scales[scaleIndex];
+      const [scaleIndex, scale] = selectScale(info, readOptions.scale);
       const field = `scales[${scaleIndex}]`;
       const [min, max] = checkBox(box, scale);
       const signal = readOptions.signal;
@@ -155,9 +155,10 @@ function storedChunkBound(info: PrecomputedInfo, scale: PrecomputedScale): numbe
   const raw = chunkBytes(info, scale);
   const block = scale.compressed_segmentation_block_size;
   if (scale.encoding !== "compressed_segmentation" || !block) return raw;
-  const chunk = scale.chunk_sizes[0];
-  const blocks = [0, 1, 2].reduce((n, d) => n * Math.ceil(chunk[d] / block[d]), 1);
-  const blockVoxels = block[0] * block[1] * block[2];
+  const [cx, cy, cz] = scale.chunk_sizes[0];
+  const [bx, by, bz] = block;
+  const blocks = Math.ceil(cx / bx) * Math.ceil(cy / by) * Math.ceil(cz / bz);
+  const blockVoxels = bx * by * bz;
   const width = info.data_type === "uint64" ? 8 : 4;
   return Math.min(2 ** 53, info.num_channels * (4 + blocks * (8 + blockVoxels * (4 + width))));
 }
@@ -176,51 +177,55 @@ function* batches<T>(items: Iterable<T>, bytesEach: number): Generator<T[]> {
   if (batch.length > 0) yield batch;
 }
 
-function selectScale(info: PrecomputedInfo, scale: number | string = 0): number {
+/** The index and the scale selected by `scale` (an index or a key). */
+function selectScale(info: PrecomputedInfo, scale: number | string = 0): [number, PrecomputedScale] {
   const index = typeof scale === "number" ? scale : info.scales.findIndex((s) => s.key === scale);
-  if (!Number.isInteger(index) || index < 0 || index >= info.scales.length) {
+  const selected = Number.isInteger(index) && index >= 0 ? info.scales[index] : undefined;
+  if (!selected) {
     throw new InvalidSelectionError(`no scale ${showValue(scale, 80)}; scales are ${info.scales.map((s) => s.key).join(", ")}`);
   }
-  return index;
+  return [index, selected];
+}
+
+const isSafeInteger = (n: unknown): n is number => Number.isSafeInteger(n);
+
+/** A corner of a box as a Vec3, or undefined unless it is an array of 3 safe integers. */
+function corner(value: unknown): Vec3 | undefined {
+  if (!Array.isArray(value) || value.length !== 3) return undefined;
+  const [x, y, z]: unknown[] = value;
+  return isSafeInteger(x) && isSafeInteger(y) && isSafeInteger(z) ? [x, y, z] : undefined;
 }
 
 function checkBox(box: VoxelBox, scale: PrecomputedScale): [Vec3, Vec3] {
+  const min = corner(box?.min);
+  const max = corner(box?.max);
   const ok =
-    Array.isArray(box?.min) &&
-    Array.isArray(box?.max) &&
-    box.min.length === 3 &&
-    box.max.length === 3 &&
-    [0, 1, 2].every(
-      (d) =>
-        Number.isSafeInteger(box.min[d]) &&
-        Number.isSafeInteger(box.max[d]) &&
-        scale.voxel_offset[d] <= box.min[d] &&
-        box.min[d] <= box.max[d] &&
-        box.max[d] <= scale.voxel_offset[d] + scale.size[d],
-    );
+    min !== undefined &&
+    max !== undefined &&
+    DIMS.every((d) => scale.voxel_offset[d] <= min[d] && min[d] <= max[d] && max[d] <= scale.voxel_offset[d] + scale.size[d]);
   if (!ok) {
     const lo = scale.voxel_offset;
-    const hi = lo.map((o, d) => o + scale.size[d]);
+    const hi = mapVec3((d) => lo[d] + scale.size[d]);
     throw new InvalidSelectionError(
       `box ${showValue(box?.min, 80)}..${showValue(box?.max, 80)} is not within scale ${scale.key} bounds [${lo}]..[${hi}]`,
     );
   }
-  return [[box.min[0], box.min[1], box.min[2]], [box.max[0], box.max[1], box.max[2]]];
+  return [min, max];
 }
 
 /** The chunks overlapping [min, max), x fastest, produced one at a time. */
 function* cellsOf(scale: PrecomputedScale, min: Vec3, max: Vec3): Generator<Cell> {
-  if ([0, 1, 2].some((d) => min[d] === max[d])) return;
+  if (DIMS.some((d) => min[d] === max[d])) return;
   const chunk = scale.chunk_sizes[0];
   const offset = scale.voxel_offset;
-  const first = [0, 1, 2].map((d) => Math.floor((min[d] - offset[d]) / chunk[d]));
-  const last = [0, 1, 2].map((d) => Math.ceil((max[d] - offset[d]) / chunk[d]));
+  const first = mapVec3((d) => Math.floor((min[d] - offset[d]) / chunk[d]));
+  const last = mapVec3((d) => Math.ceil((max[d] - offset[d]) / chunk[d]));
   for (let z = first[2]; z < last[2]; z++) {
     for (let y = first[1]; y < last[1]; y++) {
       for (let x = first[0]; x < last[0]; x++) {
         const grid: Vec3 = [x, y, z];
-        const start = grid.map((g, d) => offset[d] + g * chunk[d]) as Vec3;
-        const end = start.map((s, d) => Math.min(s + chunk[d], offset[d] + scale.size[d])) as Vec3;
+        const start = mapVec3((d) => offset[d] + grid[d] * chunk[d]);
+        const end = mapVec3((d) => Math.min(start[d] + chunk[d], offset[d] + scale.size[d]));
         yield { grid, start, end };
       }
     }
@@ -247,7 +252,13 @@ function decodeChunk(
         field: "data_type",
       });
     }
-    const blockSize = scale.compressed_segmentation_block_size as Vec3;
+    // parsePrecomputedInfo sets it for every compressed_segmentation scale.
+    const blockSize = scale.compressed_segmentation_block_size;
+    if (!blockSize) {
+      throw new InvalidMetadataError(`${field}.compressed_segmentation_block_size is missing`, {
+        field: `${field}.compressed_segmentation_block_size`,
+      });
+    }
     voxels = decodeCompressedSegmentation(stored, shape, info.num_channels, blockSize, info.data_type, key);
   } else {
     throw new UnsupportedError(`${field}.encoding ${showValue(scale.encoding, 80)} cannot be decoded (raw and compressed_segmentation can)`, {
@@ -274,8 +285,8 @@ function copyOverlap(
   channels: number,
   bpv: number,
 ): void {
-  const lo = [0, 1, 2].map((d) => Math.max(min[d], cell.start[d]));
-  const hi = [0, 1, 2].map((d) => Math.min(max[d], cell.end[d]));
+  const lo = mapVec3((d) => Math.max(min[d], cell.start[d]));
+  const hi = mapVec3((d) => Math.min(max[d], cell.end[d]));
   const run = (hi[0] - lo[0]) * bpv;
   if (run <= 0) return;
   for (let c = 0; c < channels; c++) {

@@ -6,6 +6,15 @@ import { bytesPerVoxel, DATA_TYPES, isPrecomputedDataType, type PrecomputedDataT
 
 export type Vec3 = [number, number, number];
 
+/** The axes of a Vec3, typed so that indexing a Vec3 with one is a number. */
+export const DIMS = [0, 1, 2] as const;
+export type Dim = (typeof DIMS)[number];
+
+/** The Vec3 whose component d is f(d). */
+export function mapVec3(f: (d: Dim) => number): Vec3 {
+  return [f(0), f(1), f(2)];
+}
+
 /** One scale of a precomputed volume; members keep their `info` JSON names. */
 export interface PrecomputedScale {
   /** Directory of the scale's chunks, relative to the volume. */
@@ -13,8 +22,8 @@ export interface PrecomputedScale {
   size: Vec3;
   /** Coordinates of the first voxel; chunk keys and Morton codes are relative to it. Default [0, 0, 0]. */
   voxel_offset: Vec3;
-  /** Chunk shapes; readers use the first. Sharded scales have exactly one. */
-  chunk_sizes: Vec3[];
+  /** Chunk shapes (at least one); readers use the first. Sharded scales have exactly one. */
+  chunk_sizes: [Vec3, ...Vec3[]];
   encoding: string;
   resolution?: Vec3;
   sharding?: ShardingSpec;
@@ -25,7 +34,8 @@ export interface PrecomputedInfo {
   type: string;
   data_type: PrecomputedDataType;
   num_channels: number;
-  scales: PrecomputedScale[];
+  /** At least one scale; the first is the finest. */
+  scales: [PrecomputedScale, ...PrecomputedScale[]];
 }
 
 /** More scales than any pyramid needs (each halves the volume): refused as corrupt rather than parsed. */
@@ -73,10 +83,14 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
     key,
     size: vec3(own(json, "size"), `${field}.size`, 0),
     voxel_offset: voxelOffset === undefined ? [0, 0, 0] : vec3(voxelOffset, `${field}.voxel_offset`, -(2 ** 52)),
-    chunk_sizes: Array.from(chunkSizes, (c, i) => vec3(c, `${field}.chunk_sizes[${i}]`, 1)),
+    chunk_sizes: [
+      vec3(chunkSizes[0], `${field}.chunk_sizes[0]`, 1),
+      // Array.from visits holes (as undefined), which vec3 refuses.
+      ...Array.from(chunkSizes.slice(1), (c, i) => vec3(c, `${field}.chunk_sizes[${i + 1}]`, 1)),
+    ],
     encoding,
   };
-  for (let d = 0; d < 3; d++) {
+  for (const d of DIMS) {
     if (!Number.isSafeInteger(scale.voxel_offset[d] + scale.size[d])) {
       throw invalid(`${field}.size`, `[${scale.size}] from voxel_offset [${scale.voxel_offset}] ends past 2^53`);
     }
@@ -104,7 +118,8 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
     if (scale.chunk_sizes.length !== 1) {
       throw invalid(`${field}.chunk_sizes`, "must hold exactly one chunk size in a sharded scale");
     }
-    const grid = scale.size.map((n, d) => Math.ceil(n / scale.chunk_sizes[0][d]));
+    const chunk = scale.chunk_sizes[0];
+    const grid = mapVec3((d) => Math.ceil(scale.size[d] / chunk[d]));
     const bits = compressedMortonBits(grid).reduce((a, b) => a + b, 0);
     if (bits > 64) throw invalid(`${field}.size`, `needs a grid of [${grid}] chunks, ${bits} Morton bits: more than a 64-bit chunk id`);
   }
@@ -142,6 +157,10 @@ export function parsePrecomputedInfo(json: unknown): PrecomputedInfo {
     type: typeof type === "string" ? type : "image",
     data_type: dataType,
     num_channels: numChannels,
-    scales: Array.from(scales, (s, i) => parseScale(s, `scales[${i}]`, dataType, numChannels)),
+    scales: [
+      parseScale(scales[0], "scales[0]", dataType, numChannels),
+      // Array.from visits holes (as undefined), which parseScale refuses.
+      ...Array.from(scales.slice(1), (s, i) => parseScale(s, `scales[${i + 1}]`, dataType, numChannels)),
+    ],
   };
 }
