@@ -182,6 +182,13 @@ describe("hostile info files raise InvalidMetadataError naming the field (findin
     expectRefused({ ...validInfo(), scales: [{ ...validInfo().scales[0], key }] }, "scales[0].key"),
   );
 
+  it("a compressed_segmentation block of more voxels than the decoder can address is refused", () =>
+    expectRefused(
+      { ...validInfo(), data_type: "uint32", scales: [{ ...validInfo().scales[0], encoding: "compressed_segmentation", compressed_segmentation_block_size: [1024, 1024, 256] }] },
+      "scales[0].compressed_segmentation_block_size",
+    ),
+  );
+
   it("data_type \"constructor\" does not open, so no ArrayBuffer comes back as data", async () => {
     await expect(openPrecomputedImage(memoryStore(), { info: { ...validInfo(), data_type: "constructor" } })).rejects.toThrow(
       InvalidMetadataError,

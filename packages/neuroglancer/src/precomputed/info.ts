@@ -124,11 +124,12 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
     if (bits > 64) throw invalid(`${field}.size`, `needs a grid of [${grid}] chunks, ${bits} Morton bits: more than a 64-bit chunk id`);
   }
   if (encoding === "compressed_segmentation") {
-    scale.compressed_segmentation_block_size = vec3(
-      own(json, "compressed_segmentation_block_size"),
-      `${field}.compressed_segmentation_block_size`,
-      1,
-    );
+    const block = vec3(own(json, "compressed_segmentation_block_size"), `${field}.compressed_segmentation_block_size`, 1);
+    // The decoder addresses a block's bits with 32-bit arithmetic: 32 bits for each of 2^27 voxels is its limit.
+    if (block[0] * block[1] * block[2] > 2 ** 27) {
+      throw invalid(`${field}.compressed_segmentation_block_size`, `[${block}] holds more than 2^27 voxels per block (neuroglancer uses [8, 8, 8])`);
+    }
+    scale.compressed_segmentation_block_size = block;
   }
   return scale;
 }
