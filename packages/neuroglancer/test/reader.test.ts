@@ -1,3 +1,4 @@
+import { prng } from "@zarrkit/test-utils/noise";
 import {
   parseShardingSpec,
   ShardReader,
@@ -9,7 +10,7 @@ import {
 import { CorruptDataError, NotFoundError, UnsupportedError } from "@zarrkit/registry";
 import { countRequests as countingStore } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
-import { describeVectors, hex, itemAt, memoryStore, nonEmpty, prng, vectors } from "./helpers.js";
+import { describeVectors, hex, itemAt, memoryStore, nonEmpty, vectors } from "./helpers.js";
 import { scrambledShards } from "./layouts.js";
 
 const sharding = (json: object): ShardingSpec =>

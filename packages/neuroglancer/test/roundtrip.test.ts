@@ -1,3 +1,4 @@
+import { prng } from "@zarrkit/test-utils/noise";
 import {
   decodeMinishardIndex,
   decodeShardIndex,
@@ -12,7 +13,7 @@ import {
 import fc from "fast-check";
 import { gunzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { memoryStore, prng } from "./helpers.js";
+import { memoryStore } from "./helpers.js";
 import { scrambledShards } from "./layouts.js";
 
 const specArb = fc

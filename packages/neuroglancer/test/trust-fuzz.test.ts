@@ -1,3 +1,4 @@
+import { prng } from "@zarrkit/test-utils/noise";
 import { isDeepStrictEqual } from "node:util";
 import {
   decodeMinishardIndex,
@@ -17,7 +18,7 @@ import { ZarrkitError } from "@zarrkit/registry";
 import { zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { decodeBytes } from "../src/encoding.js";
-import { hex, itemAt, memoryStore, nonEmpty, prng, vectors } from "./helpers.js";
+import { hex, itemAt, memoryStore, nonEmpty, vectors } from "./helpers.js";
 import { fillVolume, type VolumeLayout, vec3, volumeFiles } from "./volume.js";
 
 // Finding 5: a seeded property test. Valid shards (the shared fixture vectors

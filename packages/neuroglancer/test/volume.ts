@@ -151,9 +151,12 @@ export function encodeCompressedSegmentation(
           const bits = [0, 1, 2, 4, 8, 16, 32].find((n) => 2 ** n >= table.size) as number;
           const valuesOffset = out.length - base;
           const packed = new Uint32Array(Math.ceil((indices.length * bits) / 32));
-          indices.forEach((index, i) => {
-            packed[(i * bits) >>> 5]! |= index << ((i * bits) & 31);
-          });
+          // With 0 bits (one value) there is nothing to pack: every index is 0.
+          if (bits > 0) {
+            indices.forEach((index, i) => {
+              packed[(i * bits) >>> 5]! |= index << ((i * bits) & 31);
+            });
+          }
           out.push(...packed);
           const tableOffset = out.length - base;
           for (const key of table.keys()) out.push(...key.split(",").map(Number));

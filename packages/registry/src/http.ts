@@ -6,7 +6,7 @@
  * and the abortable wait between retries. Import them from
  * "@zarrkit/registry/http"; they are not part of the main entry point.
  */
-export { isWeak, strongEtag } from "./http/etag.js";
+export { checkIfMatch, isWeak, strongEtag, withVersion } from "./http/etag.js";
 export { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "./http/ranges.js";
 export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./http/redact.js";
 export { Attempt, type BodyLimits, bodyLength, readBody, untilAborted } from "./http/transfer.js";

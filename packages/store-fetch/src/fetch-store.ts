@@ -14,7 +14,7 @@ import {
   type VersionedValue,
   ZarrkitError,
 } from "@zarrkit/registry";
-import { abortableSleep, Attempt, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, readBody, redactError, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, untilAborted } from "@zarrkit/registry/http";
+import { abortableSleep, Attempt, checkIfMatch, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, readBody, redactError, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, untilAborted, withVersion } from "@zarrkit/registry/http";
 import { statusError } from "./http-errors.js";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
@@ -475,10 +475,6 @@ interface CachedBody {
   version: string | undefined;
 }
 
-/** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
-function withVersion<T extends object>(value: T, version: string | undefined): T & { version?: string } {
-  return version === undefined ? value : { ...value, version };
-}
 
 /** A non-negative integer option, or its default. */
 function integerOption(name: string, value: number | undefined, fallback: number): number {
@@ -489,13 +485,3 @@ function integerOption(name: string, value: number | undefined, fallback: number
   return n;
 }
 
-/** `ifMatch` when given: a version token that can go in an If-Match header. */
-function checkIfMatch(key: string, ifMatch: unknown, operation: "read" | "write"): string | undefined {
-  if (ifMatch === undefined) return undefined;
-  const valid = typeof ifMatch === "string" && ifMatch !== "" && !/[\0\r\n]/.test(ifMatch) && (operation === "write" || ifMatch !== "*");
-  if (!valid) {
-    const what = operation === "read" ? "a version reported by getRangeWithSize or getVersioned" : "a version reported by getVersioned";
-    throw new StoreError(`ifMatch for ${JSON.stringify(key)} must be ${what}.`, { key });
-  }
-  return ifMatch;
-}

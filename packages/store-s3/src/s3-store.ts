@@ -12,7 +12,7 @@ import {
   type VersionedValue,
 } from "@zarrkit/registry";
 import { type BodyLimit, S3Client, type S3Reply, type S3Request } from "./client.js";
-import { isWeak, strongEtag } from "@zarrkit/registry/http";
+import { checkIfMatch, isWeak, strongEtag, withVersion } from "@zarrkit/registry/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
@@ -254,21 +254,7 @@ function isWellFormed(text: string): boolean {
   return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
-/** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
-function withVersion<T extends object>(value: T, version: string | undefined): T & { version?: string } {
-  return version === undefined ? value : { ...value, version };
-}
 
-/** `ifMatch` when given: a version token that can go in an If-Match header. */
-function checkIfMatch(key: string, ifMatch: unknown, operation: "read" | "write"): string | undefined {
-  if (ifMatch === undefined) return undefined;
-  const valid = typeof ifMatch === "string" && ifMatch !== "" && !/[\0\r\n]/.test(ifMatch) && (operation === "write" || ifMatch !== "*");
-  if (!valid) {
-    const what = operation === "read" ? "a version reported by getRangeWithSize or getVersioned" : "a version reported by getVersioned";
-    throw new StoreError(`ifMatch for ${JSON.stringify(key)} must be ${what}.`, { key });
-  }
-  return ifMatch;
-}
 
 function unquote(etag: string): string {
   return etag.replace(/^"(.*)"$/, "$1");

@@ -110,17 +110,6 @@ export function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return Buffer.compare(bytesOf(a), bytesOf(b)) === 0;
 }
 
-/** mulberry32: a small deterministic PRNG for data derived from a case's seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** JSON for case values: bigints as strings with an n, bytes as hex. */
 export function caseJson(value: unknown, limit = 20_000): string {

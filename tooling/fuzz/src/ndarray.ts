@@ -1,6 +1,7 @@
+import { prng } from "@zarrkit/test-utils/noise";
 // Reference values for the fuzz targets: typed data of a few data types, and
 // the elements a selection picks, computed independently of zarrkit.
-import { itemAt, prng } from "./contract.js";
+import { itemAt } from "./contract.js";
 
 export type NumericDtype = "uint8" | "int16" | "int32" | "float32" | "float64" | "uint64";
 export type Numeric = Uint8Array | Int16Array | Int32Array | Float32Array | Float64Array | BigUint64Array;

@@ -9,7 +9,7 @@ import { openPrecomputedImage, parseShardingSpec, ShardReader, synthesizeShards 
 import { ZarrkitError } from "@zarrkit/registry";
 import "@zarrkit/sharding";
 import { describe, expect, it } from "vitest";
-import { fillVolume, type VolumeLayout, volumeFiles } from "../src/volume.js";
+import { fillVolume, type VolumeLayout, volumeFiles } from "../../../packages/neuroglancer/test/volume.js";
 
 const text = (s: string) => new TextEncoder().encode(s);
 

@@ -14,3 +14,18 @@ export function noise(length: number, seed = 0x9e3779b9): Uint8Array {
   }
   return out;
 }
+
+/**
+ * mulberry32: a small seeded generator of numbers in [0, 1), so a test, a
+ * fuzz case or a benchmark derives the same "random" data from the same seed.
+ */
+export function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}

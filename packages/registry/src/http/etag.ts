@@ -1,3 +1,5 @@
+import { StoreError } from "../errors.js";
+
 /**
  * The version of a value as an HTTP server states it: its ETag, when strong.
  *
@@ -15,4 +17,20 @@ export function strongEtag(headers: Headers): string | undefined {
 
 export function isWeak(etag: string): boolean {
   return /^W\//i.test(etag);
+}
+
+/** `ifMatch` when given: a version token that can go in an If-Match header, else a StoreError naming the key. */
+export function checkIfMatch(key: string, ifMatch: unknown, operation: "read" | "write"): string | undefined {
+  if (ifMatch === undefined) return undefined;
+  const valid = typeof ifMatch === "string" && ifMatch !== "" && !/[\0\r\n]/.test(ifMatch) && (operation === "write" || ifMatch !== "*");
+  if (!valid) {
+    const what = operation === "read" ? "a version reported by getRangeWithSize or getVersioned" : "a version reported by getVersioned";
+    throw new StoreError(`ifMatch for ${JSON.stringify(key)} must be ${what}.`, { key });
+  }
+  return ifMatch;
+}
+
+/** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
+export function withVersion<T extends object>(value: T, version: string | undefined): T & { version?: string } {
+  return version === undefined ? value : { ...value, version };
 }

@@ -4,7 +4,7 @@ import { checkBox } from "../check.js";
 import { contest } from "../contest.js";
 import { form } from "../forms.js";
 import { type Box, READ_PEERS, type Reader } from "../peers.js";
-import { seededRandom } from "../random.js";
+import { prng } from "@zarrkit/test-utils/noise";
 import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
@@ -22,7 +22,7 @@ export async function randomReads(ctx: SuiteContext, source: Source, concurrency
   const sharded = form("sharded");
   const edge = profile.inner;
   const all = [...blockOrigins(profile.size, edge)];
-  const random = seededRandom(7);
+  const random = prng(7);
   const boxes: Box[] = Array.from({ length: profile.randomChunks }, () => {
     const origin = all[Math.floor(random() * all.length)]!;
     return { start: origin, stop: origin.map((s) => s + edge) };

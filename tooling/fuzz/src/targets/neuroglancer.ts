@@ -1,3 +1,4 @@
+import { prng } from "@zarrkit/test-utils/noise";
 // Target 3: neuroglancer precomputed. Volumes (raw or compressed_segmentation,
 // sharded with neuroglancer_uint64_sharded_v1 through the package's own
 // synthesizeShards, or unsharded) written to a MemoryStore; then a shard file,
@@ -5,9 +6,10 @@
 import { MemoryStore } from "@zarrkit/core";
 import { openPrecomputedImage, type ShardingSpec, shardIndexSize, type Vec3 } from "@zarrkit/neuroglancer";
 import fc from "fast-check";
-import { classify, combine, cyclicAt, itemAt, type Outcome, prng, sameBytes } from "../contract.js";
+import { classify, combine, cyclicAt, itemAt, type Outcome, sameBytes } from "../contract.js";
 import type { FuzzTarget, StoreDump } from "../target.js";
-import { extract, fillVolume, type VolumeLayout, volumeFiles } from "../volume.js";
+// The neuroglancer package's own test volumes: one builder of precomputed volumes for its tests and for fuzzing.
+import { extract, fillVolume, type VolumeLayout, volumeFiles } from "../../../../packages/neuroglancer/test/volume.js";
 import { CONSTS, LITERALS, type MetaMutation, mutateDoc, PROTO_NAMES, serialize } from "./metadata.js";
 import { dumpStore, EMPTY } from "./shard.js";
 
