@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { RangeQuery, Store } from "@zarrkit/registry";
+import { concatBytes, type RangeQuery, type Store } from "@zarrkit/registry";
+import { encodeMinishardIndex, encodeShardIndex } from "../src/index.js";
 import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { assert, describe } from "vitest";
 
@@ -110,3 +111,17 @@ export const vectors: Vectors | undefined = (() => {
 
 export const describeVectors: typeof describe.skip = describe.skipIf(!vectors);
 
+/**
+ * A one-minishard shard file: the 16-byte shard index, the stored chunks in
+ * order, then the minishard index, encoded with `encodeIndex` (raw by default).
+ */
+export function oneMinishardShard(chunks: readonly (readonly [bigint, Uint8Array])[], encodeIndex: (raw: Uint8Array) => Uint8Array = (b) => b): Uint8Array {
+  let at = 0;
+  const entries = chunks.map(([id, bytes]) => {
+    const entry = { id, start: at, end: at + bytes.length };
+    at += bytes.length;
+    return entry;
+  });
+  const index = encodeIndex(encodeMinishardIndex(entries));
+  return concatBytes([encodeShardIndex([[at, at + index.length]]), ...chunks.map(([, b]) => b), index]);
+}

@@ -4,8 +4,6 @@ import {
   decodeMinishardIndex,
   decodeShardIndex,
   disassembleShard,
-  encodeMinishardIndex,
-  encodeShardIndex,
   openPrecomputedImage,
   parseShardingSpec,
   ShardReader,
@@ -18,7 +16,7 @@ import { ZarrkitError } from "@zarrkit/registry";
 import { zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { decodeBytes } from "../src/encoding.js";
-import { hex, itemAt, memoryStore, nonEmpty, vectors } from "./helpers.js";
+import { hex, itemAt, memoryStore, nonEmpty, oneMinishardShard, vectors } from "./helpers.js";
 import { fillVolume, type VolumeLayout, vec3, volumeFiles } from "./volume.js";
 
 // Finding 5: a seeded property test. Valid shards (the shared fixture vectors
@@ -90,22 +88,7 @@ function source(name: string, spec: ShardingSpec, file: Uint8Array, fileName: st
 
 /** One minishard, chunks then index, every stored value zlib-wrapped as neuroglancer-scripts writes "gzip". */
 function zlibShard(chunks: Map<bigint, Uint8Array>): Uint8Array {
-  const stored = [...chunks].map(([id, bytes]) => [id, zlibSync(bytes, { level: 6 })] as const);
-  let at = 0;
-  const entries = stored.map(([id, b]) => {
-    const entry = { id, start: at, end: at + b.length };
-    at += b.length;
-    return entry;
-  });
-  const index = zlibSync(encodeMinishardIndex(entries));
-  const parts = [encodeShardIndex([[at, at + index.length]]), ...stored.map(([, b]) => b), index];
-  const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let pos = 0;
-  for (const p of parts) {
-    file.set(p, pos);
-    pos += p.length;
-  }
-  return file;
+  return oneMinishardShard([...chunks].map(([id, bytes]) => [id, zlibSync(bytes, { level: 6 })] as const), (raw) => zlibSync(raw));
 }
 
 function shardSources(): ShardSource[] {

@@ -8,11 +8,10 @@ import {
   type ShardingEncoding,
   type ShardingSpec,
 } from "@zarrkit/neuroglancer";
-import { ChecksumError, CorruptDataError, type RangeQuery, type Store, UnsupportedError } from "@zarrkit/registry";
+import { ChecksumError, CorruptDataError, coalesceRanges, type RangeQuery, type Store, UnsupportedError } from "@zarrkit/registry";
 import { gzipSync, zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { coalesceRanges } from "@zarrkit/registry";
-import { memoryStore, xorByte } from "./helpers.js";
+import { memoryStore, oneMinishardShard, xorByte } from "./helpers.js";
 
 // Findings 1 and 2 of the security probe: gzip trailers unchecked, inflation
 // uncapped, and byte ranges from a corrupt index read without a size check.
@@ -28,24 +27,6 @@ const specOf = (data_encoding: ShardingEncoding, minishard_index_encoding: Shard
     minishard_index_encoding,
   });
 
-/** A one-minishard shard file: 16-byte shard index, the stored chunks in order, then the (encoded) minishard index. */
-function shardFile(chunks: [bigint, Uint8Array][], encodeIndex: (raw: Uint8Array) => Uint8Array = (b) => b): Uint8Array {
-  let at = 0;
-  const entries = chunks.map(([id, bytes]) => {
-    const entry = { id, start: at, end: at + bytes.length };
-    at += bytes.length;
-    return entry;
-  });
-  const index = encodeIndex(encodeMinishardIndex(entries));
-  const parts = [encodeShardIndex([[at, at + index.length]]), ...chunks.map(([, b]) => b), index];
-  const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let pos = 0;
-  for (const p of parts) {
-    file.set(p, pos);
-    pos += p.length;
-  }
-  return file;
-}
 
 const payload = (n: number, seed = 1) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed * 17 + (i >> 3)) & 0xff);
 
@@ -74,7 +55,7 @@ describe("gzip trailers are checked (finding 1)", () => {
   it("a flipped byte inside a stored gzip block of a chunk raises ChecksumError naming the key, not changed data", async () => {
     const stored = gzipSync(data, { level: 0 }); // a stored block: the byte flips straight into the output
     xorByte(stored, 10 + 5 + 7, 0x40);
-    const file = shardFile([[5n, stored]]);
+    const file = oneMinishardShard([[5n, stored]]);
     const spec = specOf("gzip", "raw");
     await expect(readAll(file, spec, 5n)).rejects.toThrow(ChecksumError);
     await expect(readAll(file, spec, 5n)).rejects.toMatchObject({ key: "0.shard", message: expect.stringMatching(/chunk 5 in 0\.shard: gzip CRC-32 mismatch/) });
@@ -84,14 +65,14 @@ describe("gzip trailers are checked (finding 1)", () => {
   it("a gzip chunk whose ISIZE disagrees with its data raises CorruptDataError", async () => {
     const stored = gzipSync(data, { level: 9 });
     xorByte(stored, stored.length - 4, 1); // ISIZE 301: more than 300, but the data ends first
-    await expect(readAll(shardFile([[5n, stored]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(CorruptDataError);
+    await expect(readAll(oneMinishardShard([[5n, stored]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(CorruptDataError);
     const smaller = gzipSync(data, { level: 9 });
     smaller[smaller.length - 4]! -= 1; // ISIZE 299: the data inflates past it
-    await expect(readAll(shardFile([[5n, smaller]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/inflates past the 299 bytes its gzip trailer declares/);
+    await expect(readAll(oneMinishardShard([[5n, smaller]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/inflates past the 299 bytes its gzip trailer declares/);
   });
 
   it("a gzip minishard index with a bad CRC raises ChecksumError from get, exists, listIds and disassembleShard", async () => {
-    const file = shardFile([[5n, data], [9n, data]], (raw) => gzipSync(raw, { level: 0 }));
+    const file = oneMinishardShard([[5n, data], [9n, data]], (raw) => gzipSync(raw, { level: 0 }));
     const spec = specOf("raw", "gzip");
     expect(await readAll(file, spec, 9n)).toEqual(data);
     // Byte 8 of the index's stored block: the id delta of the second entry (4) becomes 5, so id 10 would appear instead.
@@ -106,15 +87,15 @@ describe("gzip trailers are checked (finding 1)", () => {
 
   it("zlib-wrapped data (neuroglancer-scripts' gzip) has its Adler-32 checked", async () => {
     const good = zlibSync(data, { level: 0 });
-    expect(await readAll(shardFile([[5n, good]]), specOf("gzip", "raw"), 5n)).toEqual(data);
+    expect(await readAll(oneMinishardShard([[5n, good]]), specOf("gzip", "raw"), 5n)).toEqual(data);
     const bad = good.slice();
     xorByte(bad, 2 + 5 + 11, 2);
-    await expect(readAll(shardFile([[5n, bad]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/zlib Adler-32 mismatch/);
+    await expect(readAll(oneMinishardShard([[5n, bad]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/zlib Adler-32 mismatch/);
   });
 
   it("a truncated gzip member is CorruptDataError, not a short chunk", async () => {
     const stored = gzipSync(data, { level: 9 });
-    await expect(readAll(shardFile([[5n, stored.subarray(0, 12)]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(CorruptDataError);
+    await expect(readAll(oneMinishardShard([[5n, stored.subarray(0, 12)]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(CorruptDataError);
   });
 });
 
@@ -126,7 +107,7 @@ describe("inflation is capped (finding 1, decompression bombs)", () => {
   lying.set([100, 0, 0, 0], lying.length - 4); // ISIZE claims 100 bytes
 
   it("a chunk whose gzip trailer declares more than maxChunkBytes is refused before inflating", async () => {
-    const file = shardFile([[5n, bomb]]);
+    const file = oneMinishardShard([[5n, bomb]]);
     await expect(readAll(file, specOf("gzip", "raw"), 5n, { maxChunkBytes: 2 ** 20 })).rejects.toThrow(
       /declares 33554432 bytes, more than the limit of 1048576/,
     );
@@ -135,7 +116,7 @@ describe("inflation is capped (finding 1, decompression bombs)", () => {
 
   it("a chunk whose trailer lies stops inflating at the declared size with CorruptDataError", async () => {
     const started = performance.now();
-    await expect(readAll(shardFile([[5n, lying]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(
+    await expect(readAll(oneMinishardShard([[5n, lying]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(
       /chunk 5 in 0\.shard failed to decompress: inflates past the 100 bytes its gzip trailer declares/,
     );
     expect(performance.now() - started).toBeLessThan(2000);
@@ -143,24 +124,24 @@ describe("inflation is capped (finding 1, decompression bombs)", () => {
 
   it("a zlib bomb (no size trailer) stops at maxChunkBytes", async () => {
     const zbomb = zlibSync(new Uint8Array(8 * 2 ** 20), { level: 1 });
-    await expect(readAll(shardFile([[5n, zbomb]]), specOf("gzip", "raw"), 5n, { maxChunkBytes: 2 ** 20 })).rejects.toThrow(
+    await expect(readAll(oneMinishardShard([[5n, zbomb]]), specOf("gzip", "raw"), 5n, { maxChunkBytes: 2 ** 20 })).rejects.toThrow(
       /inflates past the limit of 1048576 bytes/,
     );
   });
 
   it("getMany's maxDecodedBytes caps one call below maxChunkBytes", async () => {
     const stored = gzipSync(payload(4096), { level: 9 });
-    const reader = new ShardReader(memoryStore([["0.shard", shardFile([[5n, stored]])]]), specOf("gzip", "raw"));
+    const reader = new ShardReader(memoryStore([["0.shard", oneMinishardShard([[5n, stored]])]]), specOf("gzip", "raw"));
     await expect(reader.getMany([5n], { maxDecodedBytes: 4095 })).rejects.toThrow(CorruptDataError);
     expect((await reader.getMany([5n], { maxDecodedBytes: 4096 })).get(5n)).toEqual(payload(4096));
   });
 
   it("a gzip minishard index inflating past maxMinishardIndexEntries * 24 bytes is refused", async () => {
-    const file = shardFile([[5n, payload(10)]], () => lying);
+    const file = oneMinishardShard([[5n, payload(10)]], () => lying);
     // 4000 entries: 96000 bytes decoded, and the ~32 KiB bomb passes the stored-size check.
     const reader = new ShardReader(memoryStore([["0.shard", file]]), specOf("raw", "gzip"), { maxMinishardIndexEntries: 4000 });
     await expect(reader.get(5n)).rejects.toThrow(/minishard 0 index in 0\.shard failed to decompress: inflates past the 100 bytes/);
-    const honest = shardFile([[5n, payload(10)]], () => bomb);
+    const honest = oneMinishardShard([[5n, payload(10)]], () => bomb);
     await expect(
       new ShardReader(memoryStore([["0.shard", honest]]), specOf("raw", "gzip"), { maxMinishardIndexEntries: 4000 }).get(5n),
     ).rejects.toThrow(/declares 33554432 bytes, more than the limit of 96000/);
@@ -202,7 +183,7 @@ describe("byte ranges from the index are bounded before reading (finding 2)", ()
   });
 
   it("a raw minishard index is bounded by exactly 24 * maxMinishardIndexEntries bytes", async () => {
-    const file = shardFile([[1n, payload(1)], [2n, payload(1)], [3n, payload(1)]]);
+    const file = oneMinishardShard([[1n, payload(1)], [2n, payload(1)], [3n, payload(1)]]);
     const spec = specOf("raw", "raw");
     await expect(readAll(file, spec, 2n, { maxMinishardIndexEntries: 2 })).rejects.toThrow(/72 bytes, more than the limit of 48/);
     expect(await readAll(file, spec, 2n, { maxMinishardIndexEntries: 3 })).toEqual(payload(1));
@@ -210,7 +191,7 @@ describe("byte ranges from the index are bounded before reading (finding 2)", ()
 
   it("coalesced reads stay within maxChunkBytes: adjacent large chunks are fetched separately", async () => {
     const big = [payload(6000, 1), payload(6000, 2), payload(6000, 3)];
-    const file = shardFile(big.map((b, i) => [BigInt(i + 1), b]));
+    const file = oneMinishardShard(big.map((b, i) => [BigInt(i + 1), b]));
     const store = spyStore([["0.shard", file]]);
     const reader = new ShardReader(store, specOf("raw", "raw"), { maxChunkBytes: 10000, coalesceGap: 2 ** 20 });
     const got = await reader.getMany([1n, 2n, 3n]);
