@@ -3,10 +3,11 @@
  * `S3Store`, third-party stores over fetch): the `Range` header and checks of
  * a `Content-Range` answer, bounded body reads under an idle timeout, strong
  * ETags as versions, redaction of credentials from anything an error carries,
- * and the abortable wait between retries. Import them from
+ * and one retry policy (retryable statuses, backoff, the error for a final status). Import them from
  * "@zarrkit/registry/http"; they are not part of the main entry point.
  */
 export { checkIfMatch, isWeak, strongEtag, withVersion } from "./http/etag.js";
 export { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "./http/ranges.js";
 export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./http/redact.js";
+export { backoffMs, isRetryableStatus, type RetryOptions, statusError } from "./http/retry.js";
 export { Attempt, type BodyLimits, bodyLength, readBody, untilAborted } from "./http/transfer.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "../src/http.js";
+import { AuthError, PreconditionFailedError } from "../src/errors.js";
+import { abortableSleep, contentRangeProblem, contentRangeTotal, isRetryableStatus, rangeHeader, statusError, unsatisfiedRangeSize } from "../src/http.js";
 import * as main from "../src/index.js";
 
 describe("HTTP helpers for store implementers (@zarrkit/registry/http)", () => {
@@ -50,5 +51,22 @@ describe("HTTP helpers for store implementers (@zarrkit/registry/http)", () => {
   it("are not in the main entry point (nor, through it, in @zarrkit/core's)", () => {
     expect(Object.keys(main)).not.toContain("contentRangeProblem");
     expect(Object.keys(main)).not.toContain("abortableSleep");
+  });
+});
+
+describe("one retry policy", () => {
+  it("retries 5xx and 429, nothing else", () => {
+    expect([500, 502, 503, 599, 429].every(isRetryableStatus)).toBe(true);
+    expect([200, 206, 304, 400, 401, 403, 404, 409, 412, 416].some(isRetryableStatus)).toBe(false);
+  });
+
+  it("maps a final status to its typed error", () => {
+    expect(statusError(401, "m", { key: "k" })).toBeInstanceOf(AuthError);
+    expect(statusError(403, "m", {})).toBeInstanceOf(AuthError);
+    expect(statusError(412, "m", {})).toBeInstanceOf(PreconditionFailedError);
+    expect(statusError(409, "m", {}, "ConditionalRequestConflict")).toBeInstanceOf(PreconditionFailedError);
+    const other = statusError(409, "m", { key: "k" });
+    expect(other).not.toBeInstanceOf(PreconditionFailedError);
+    expect(other).toMatchObject({ name: "StoreError", key: "k", message: "m" });
   });
 });

@@ -5,20 +5,16 @@ import {
   type RangeQuery,
   type ReadOptions,
   type RequestOptions,
-  ResponseTooLargeError,
   type SetOptions,
   type SizedValue,
   type Store,
   StoreError,
-  StoreTimeoutError,
   type VersionedValue,
-  ZarrkitError,
 } from "@zarrkit/registry";
-import { abortableSleep, Attempt, checkIfMatch, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, readBody, redactError, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, untilAborted, withVersion } from "@zarrkit/registry/http";
-import { statusError } from "./http-errors.js";
+import { checkIfMatch, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, type RetryOptions, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, withVersion } from "@zarrkit/registry/http";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
-import { backoffMs, defaultRetry, type RetryOptions } from "./retry.js";
+import { type BodyLimit, HttpClient, type HttpResult } from "./client.js";
 import { keyUrl, parseBaseUrl } from "./urls.js";
 
 export interface FetchStoreOptions {
@@ -30,7 +26,7 @@ export interface FetchStoreOptions {
   fetch?: typeof fetch;
   /** Statuses meaning "no such key". Default `[404]`; add 403 for buckets that hide missing keys behind it. */
   missingStatuses?: readonly number[];
-  /** Bounded retries of 5xx answers, network errors and idle timeouts, with exponential backoff and jitter. 4xx answers are never retried. */
+  /** Bounded retries of 5xx and 429 answers, network errors and idle timeouts, with exponential backoff and jitter. Other 4xx answers are never retried. */
   retry?: RetryOptions;
   /** Offer `set` (PUT) and `delete` (DELETE). Default false: the store is read-only. */
   writable?: boolean;
@@ -65,6 +61,8 @@ export interface FetchStoreOptions {
 const DEFAULT_COALESCE_GAP_BYTES = 4 * 2 ** 20;
 /** Default `idleTimeoutMs`: longer than any healthy server stays silent, short enough that a stuck read fails visibly. */
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/** Retries of FetchStore: 3, backing off from 200 ms (S3Store starts at 50 ms: a conditional write racing another gets its answer sooner). */
+const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, baseDelayMs: 200, maxDelayMs: 5000 };
 /**
  * Default `maxBodyBytes`: 2^31 - 1, the largest ArrayBuffer browsers allocate
  * everywhere (and the largest value whose offsets fit an int32, which codecs
@@ -72,31 +70,6 @@ const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
  * RangeError from deep inside fetch.
  */
 const DEFAULT_MAX_BODY_BYTES = 2 ** 31 - 1;
-
-interface HttpResult {
-  status: number;
-  headers: Headers;
-  /** Empty unless `limit` was given and the status is a success. */
-  body: Uint8Array<ArrayBuffer>;
-}
-
-/** How many body bytes a reply with this status may have, and why (for the error). */
-type BodyLimit = (status: number) => { bytes: number; why: string };
-
-interface SendOptions {
-  signal?: AbortSignal | undefined;
-  headers?: Record<string, string>;
-  body?: Uint8Array<ArrayBuffer>;
-  /** `missingStatuses` mean "no value" (reads, DELETE) rather than failure (PUT). */
-  missingIsUndefined?: boolean;
-  /** A network error may hide a write that happened: retrying a conditional write would then fail spuriously. */
-  retryNetworkErrors?: boolean;
-  /** Read the body of a successful reply, up to this many bytes; without it the body is dropped. */
-  limit?: BodyLimit;
-}
-
-/** A reply of this attempt was a 5xx that may be retried. */
-const RETRY = Symbol("retry");
 
 /**
  * A store over HTTP(S) with fetch, for browsers and Node. Key "a/b" is
@@ -113,14 +86,9 @@ export class FetchStore implements Store {
   readonly coalesceGapBytes: number;
 
   readonly #base: URL;
-  readonly #headers: Headers;
-  readonly #init: FetchStoreOptions["init"];
-  readonly #fetch: typeof fetch;
-  readonly #missing: ReadonlySet<number>;
-  readonly #retry: Required<RetryOptions>;
+  readonly #client: HttpClient;
   /** The last whole values fetched from a server that ignores Range, so ranged reads of one key (an index, then chunks) fetch it once. */
   readonly #bodies: LruCache<string, CachedBody>;
-  readonly #idleTimeoutMs: number;
   readonly #maxBodyBytes: number;
   /** Credentials this store was given, looked for in text it did not write (causes from fetch, status texts). */
   readonly #secrets: readonly string[];
@@ -128,21 +96,26 @@ export class FetchStore implements Store {
   constructor(url: string | URL, options: FetchStoreOptions = {}) {
     const { url: base, authorization, secrets } = parseBaseUrl(url);
     this.#base = base;
+    let headers: Headers;
     try {
-      this.#headers = new Headers(options.headers);
+      headers = new Headers(options.headers);
     } catch {
       // No cause, no detail: the header that does not parse may be the secret one.
       throw new StoreError("FetchStore option headers holds a header name or value that is not valid HTTP.");
     }
-    if (authorization && !this.#headers.has("Authorization")) this.#headers.set("Authorization", authorization);
-    this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, this.#headers)])].sort((a, b) => b.length - a.length);
-    this.#init = options.init;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#missing = new Set(options.missingStatuses ?? [404]);
-    this.#retry = { ...defaultRetry, ...options.retry };
+    if (authorization && !headers.has("Authorization")) headers.set("Authorization", authorization);
+    this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, headers)])].sort((a, b) => b.length - a.length);
+    this.#client = new HttpClient(base, {
+      headers,
+      init: options.init,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      missing: new Set(options.missingStatuses ?? [404]),
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      idleTimeoutMs: integerOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
+      secrets: this.#secrets,
+    });
     this.#bodies = new LruCache(options.fullBodyCacheBytes ?? 32 * 2 ** 20, (body) => body.value.byteLength);
     this.coalesceGapBytes = integerOption("coalesceGapBytes", options.coalesceGapBytes, DEFAULT_COALESCE_GAP_BYTES);
-    this.#idleTimeoutMs = integerOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
     this.#maxBodyBytes = integerOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
     if (options.writable) {
       this.set = (key, value, setOptions) => this.#put(key, value, setOptions);
@@ -185,7 +158,7 @@ export class FetchStore implements Store {
     if (cached) return withVersion({ value: sliceRange(cached.value, range), size: cached.value.byteLength }, cached.version);
     const headers: Record<string, string> = { Range: rangeHeader(range) };
     if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
-    const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(wanted) });
+    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(wanted) });
     if (!result) return this.#gone(key, ifMatch);
     if (result.status === 416) {
       const size = unsatisfiedRangeSize(result.headers.get("Content-Range"));
@@ -219,7 +192,7 @@ export class FetchStore implements Store {
    * identical bytes and never matches `If-Match`, so it is no version.
    */
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
-    const result = await this.#send("GET", key, { signal: options?.signal, missingIsUndefined: true, limit: this.#wholeLimit() });
+    const result = await this.#client.send("GET", key, { signal: options?.signal, missingIsUndefined: true, limit: this.#wholeLimit() });
     if (!result) return undefined;
     const etag = result.headers.get("ETag");
     const version = strongEtag(result.headers);
@@ -240,7 +213,7 @@ export class FetchStore implements Store {
   /** The whole value and its version (strong ETag), checked against `ifMatch` when given. */
   async #getWhole(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<CachedBody | undefined> {
     const headers: Record<string, string> = ifMatch === undefined ? {} : { "If-Match": ifMatch };
-    const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
+    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
     if (!result) return this.#gone(key, ifMatch);
     const version = this.#confirmVersion(key, result, ifMatch);
     // On a server that ignores Range, a later ranged read of this key can use this body (a copy: the caller may change its own).
@@ -255,7 +228,7 @@ export class FetchStore implements Store {
     if (cached) return withVersion({ size: cached.value.byteLength }, cached.version);
     const headers: Record<string, string> = { Range: "bytes=0-0" };
     if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
-    const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(1) });
+    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(1) });
     if (!result) return this.#gone(key, ifMatch);
     const version = this.#confirmVersion(key, result, ifMatch);
     if (result.status === 416) return withVersion({ size: unsatisfiedRangeSize(result.headers.get("Content-Range")) ?? 0 }, version);
@@ -280,7 +253,7 @@ export class FetchStore implements Store {
     const conditional = ifMatch !== undefined || options.ifNoneMatch !== undefined;
     try {
       // A copy: the caller may reuse its buffer while the request is in flight.
-      await this.#send("PUT", key, { signal: options.signal, headers, body: value.slice(), retryNetworkErrors: !conditional });
+      await this.#client.send("PUT", key, { signal: options.signal, headers, body: value.slice(), retryNetworkErrors: !conditional });
     } finally {
       // Even a failed write may have landed; a read racing it may have cached the old body.
       this.#bodies.delete(key);
@@ -289,7 +262,7 @@ export class FetchStore implements Store {
 
   async #delete(key: string, options?: RequestOptions): Promise<void> {
     try {
-      await this.#send("DELETE", key, { signal: options?.signal, missingIsUndefined: true });
+      await this.#client.send("DELETE", key, { signal: options?.signal, missingIsUndefined: true });
     } finally {
       this.#bodies.delete(key);
     }
@@ -315,7 +288,7 @@ export class FetchStore implements Store {
     const headers: Record<string, string> = { "If-None-Match": cached.version };
     if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
     try {
-      const result = await this.#send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
+      const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
       if (!result) {
         this.#bodies.delete(key);
         this.#gone(key, ifMatch);
@@ -383,90 +356,6 @@ export class FetchStore implements Store {
     return `${redactUrl(keyUrl(this.#base, key))} (key ${JSON.stringify(key)})`;
   }
 
-  /** One request with retries. Undefined when the status means "missing"; a typed error for other failures. */
-  async #send(method: string, key: string, options: SendOptions): Promise<HttpResult | undefined> {
-    const url = keyUrl(this.#base, key);
-    const { signal } = options;
-    signal?.throwIfAborted();
-    const headers = new Headers(this.#headers);
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-    for (let retry = 0; ; retry++) {
-      const canRetry = retry < this.#retry.retries;
-      // A request with a body starts its idle timer at the reply: fetch cannot tell how the upload progresses.
-      const attempt = new Attempt(this.#idleTimeoutMs, signal, options.body !== undefined);
-      try {
-        const outcome = await this.#attempt(method, url, key, headers, options, attempt, canRetry, retry);
-        if (outcome !== RETRY) return outcome;
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        if (error instanceof ZarrkitError) throw error;
-        const failure = attempt.timedOut
-          ? new StoreTimeoutError(
-              `No bytes for ${this.#idleTimeoutMs} ms from ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${retry + 1} attempt(s).`,
-              { key },
-            )
-          : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
-            new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${retry + 1} attempt(s).`, {
-              key,
-              cause: redactError(error, this.#secrets),
-            });
-        if (!canRetry || options.retryNetworkErrors === false) throw failure;
-      } finally {
-        attempt.end();
-      }
-      await abortableSleep(backoffMs(retry, this.#retry), signal);
-    }
-  }
-
-  /** One attempt: the result, RETRY for a 5xx worth retrying, a typed error for other failures. */
-  async #attempt(
-    method: string,
-    url: URL,
-    key: string,
-    headers: Headers,
-    options: SendOptions,
-    attempt: Attempt,
-    canRetry: boolean,
-    retry: number,
-  ): Promise<HttpResult | undefined | typeof RETRY> {
-    const init: RequestInit = { ...this.#init, method, headers, body: options.body ?? null, signal: attempt.signal };
-    const response = await untilAborted(this.#fetch(url, init), attempt.signal);
-    attempt.touch();
-    if (options.missingIsUndefined && this.#missing.has(response.status)) {
-      await discard(response);
-      return undefined;
-    }
-    if (response.status >= 500 && canRetry) {
-      await discard(response);
-      return RETRY;
-    }
-    // A 416 answer to a Range, or a 304 to If-None-Match, is left to the caller, which knows what it asked for.
-    const unsatisfied = (response.status === 416 && headers.has("Range")) || (response.status === 304 && headers.has("If-None-Match"));
-    if (!response.ok && !unsatisfied) {
-      await discard(response);
-      throw statusError(response.status, redactText(response.statusText, this.#secrets), method, url, key, retry);
-    }
-    if (!options.limit || unsatisfied) {
-      await discard(response);
-      return { status: response.status, headers: response.headers, body: new Uint8Array(0) };
-    }
-    const { bytes, why } = options.limit(response.status);
-    const body = await readBody(response, {
-      limit: bytes,
-      attempt,
-      tooLarge: (detail) =>
-        new ResponseTooLargeError(
-          `The reply to ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
-          { key },
-        ),
-    });
-    return { status: response.status, headers: response.headers, body };
-  }
-}
-
-/** Drop an unused body so the connection can be reused. */
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => {});
 }
 
 /** A whole value fetched from a server that ignores Range, with its version (strong ETag) when the server sent one. */

@@ -1,7 +1,7 @@
 import { AuthError, StoreError } from "@zarrkit/registry";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FetchStore } from "../src/index.js";
-import { backoffMs, defaultRetry } from "../src/retry.js";
+import { backoffMs } from "@zarrkit/registry/http";
 import { fileServer, send, startServer, type TestServer } from "./http-server.js";
 
 const quick = { retries: 3, baseDelayMs: 1, maxDelayMs: 2 };
@@ -17,12 +17,12 @@ async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestSe
   return server;
 }
 
-/** 503 for the first `failures` requests, then a file server holding k = [1, 2, 3]. */
-async function flakyServer(failures: number): Promise<TestServer> {
+/** `status` (503) for the first `failures` requests, then a file server holding k = [1, 2, 3]. */
+async function flakyServer(failures: number, status = 503): Promise<TestServer> {
   const files = fileServer();
   files.put("k", Uint8Array.of(1, 2, 3));
   let seen = 0;
-  return serve((req, res, body) => (++seen <= failures ? send(res, 503) : files.handler(req, res, body)));
+  return serve((req, res, body) => (++seen <= failures ? send(res, status) : files.handler(req, res, body)));
 }
 
 describe("retries", () => {
@@ -53,10 +53,16 @@ describe("retries", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([400, 401, 403, 404, 409, 429])("never retries a %d", async (status) => {
+  it.each([400, 401, 403, 404, 409])("never retries a %d", async (status) => {
     const server = await serve((_req, res) => send(res, status));
     await new FetchStore(server.url, { retry: quick }).get("k").catch(() => undefined);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a 429 (too many requests) like a 5xx: one retry policy with S3Store", async () => {
+    const server = await flakyServer(1, 429);
+    expect(await new FetchStore(server.url, { retry: quick }).get("k")).toEqual(Uint8Array.of(1, 2, 3));
+    expect(server.requests).toHaveLength(2);
   });
 
   it("retries network errors, then reports them with the cause", async () => {
@@ -93,9 +99,10 @@ describe("retries", () => {
 
   it("backs off exponentially with full jitter, capped", () => {
     vi.spyOn(Math, "random").mockReturnValue(0.5);
-    expect([0, 1, 2, 3, 10].map((retry) => backoffMs(retry, defaultRetry))).toEqual([100, 200, 400, 800, 2500]);
+    const defaults = { retries: 3, baseDelayMs: 200, maxDelayMs: 5000 };
+    expect([0, 1, 2, 3, 10].map((retry) => backoffMs(retry, defaults))).toEqual([100, 200, 400, 800, 2500]);
     vi.spyOn(Math, "random").mockReturnValue(0);
-    expect(backoffMs(3, defaultRetry)).toBe(0);
+    expect(backoffMs(3, defaults)).toBe(0);
   });
 });
 

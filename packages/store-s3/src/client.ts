@@ -1,5 +1,5 @@
 import { ResponseTooLargeError, StoreError, StoreTimeoutError, ZarrkitError } from "@zarrkit/registry";
-import { abortableSleep, Attempt, readBody, redactError, redactText, untilAborted } from "@zarrkit/registry/http";
+import { abortableSleep, Attempt, backoffMs, isRetryableStatus, readBody, redactError, redactText, untilAborted } from "@zarrkit/registry/http";
 import { AwsClient } from "aws4fetch";
 import { isMissingKey, responseError, type S3ResponseError, storeErrorFor } from "./errors.js";
 import type { S3Config } from "./options.js";
@@ -30,6 +30,13 @@ export interface S3Reply {
 
 /** S3 error documents are a few hundred bytes; more is not read (a hostile server could send gigabytes). */
 const ERROR_BODY_BYTES = 64 * 1024;
+/**
+ * Backoff between attempts: FetchStore's policy, starting at 50 ms rather than
+ * 200 ms, as a conditional write racing another on radosgw may get a 500 that
+ * the next attempt turns into the 412 its caller is waiting for.
+ */
+const BACKOFF = { baseDelayMs: 50, maxDelayMs: 5000 };
+
 /** This attempt got a 5xx or 429 worth retrying. */
 const RETRY = Symbol("retry");
 
@@ -106,7 +113,7 @@ export class S3Client {
         timer.end();
       }
       if (outcome !== RETRY) return outcome;
-      await backoff(attempt, signal);
+      await abortableSleep(backoffMs(attempt, { retries, ...BACKOFF }), signal);
     }
   }
 
@@ -114,7 +121,7 @@ export class S3Client {
     const response = await untilAborted(this.#config.fetch(await this.#prepare(request, timer.signal)), timer.signal);
     timer.touch();
     const { status, headers } = response;
-    if ((status >= 500 || status === 429) && canRetry) {
+    if (isRetryableStatus(status) && canRetry) {
       await discard(response);
       return RETRY;
     }
@@ -202,9 +209,4 @@ function withQuery(url: string, query: Record<string, string>): string {
 
 function encodeRfc3986(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-function backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
-  // 50, 100, 200, 400 ms ... with jitter, so racing writers spread out.
-  return abortableSleep(50 * 2 ** attempt * (0.5 + Math.random() / 2), signal);
 }

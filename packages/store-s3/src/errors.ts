@@ -1,5 +1,5 @@
-import { AuthError, PreconditionFailedError, StoreError } from "@zarrkit/registry";
-import { redactText } from "@zarrkit/registry/http";
+import type { StoreError } from "@zarrkit/registry";
+import { redactText, statusError } from "@zarrkit/registry/http";
 import { xmlText } from "./xml.js";
 
 /** What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are redacted. */
@@ -40,11 +40,5 @@ export function isMissingKey(error: S3ResponseError): boolean {
  */
 export function storeErrorFor(what: string, key: string | undefined, error: S3ResponseError): StoreError {
   const message = `S3 ${what} failed: ${error.message}${error.requestId ? ` (request id ${error.requestId})` : ""}.`;
-  const context = { cause: error, ...(key === undefined ? {} : { key }) };
-  if (error.status === 401 || error.status === 403) return new AuthError(message, context);
-  // 409 ConditionalRequestConflict: AWS's answer to a conditional write racing another one.
-  if (error.status === 412 || (error.status === 409 && error.s3Code === "ConditionalRequestConflict")) {
-    return new PreconditionFailedError(message, context);
-  }
-  return new StoreError(message, context);
+  return statusError(error.status, message, { cause: error, ...(key === undefined ? {} : { key }) }, error.s3Code);
 }

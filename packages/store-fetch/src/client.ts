@@ -1,0 +1,156 @@
+import { ResponseTooLargeError, StoreError, StoreTimeoutError, ZarrkitError } from "@zarrkit/registry";
+import {
+  abortableSleep,
+  Attempt,
+  backoffMs,
+  isRetryableStatus,
+  type RetryOptions,
+  readBody,
+  redactError,
+  redactText,
+  redactUrl,
+  statusError,
+  untilAborted,
+} from "@zarrkit/registry/http";
+import { keyUrl } from "./urls.js";
+
+// The transport of FetchStore: requests with retries, idle timeouts and capped
+// bodies; the store above it knows what the requests mean.
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  /** Empty unless `limit` was given and the status is a success. */
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/** How many body bytes a reply with this status may have, and why (for the error). */
+export type BodyLimit = (status: number) => { bytes: number; why: string };
+
+export interface SendOptions {
+  signal?: AbortSignal | undefined;
+  headers?: Record<string, string>;
+  body?: Uint8Array<ArrayBuffer>;
+  /** `missingStatuses` mean "no value" (reads, DELETE) rather than failure (PUT). */
+  missingIsUndefined?: boolean;
+  /** A network error may hide a write that happened: retrying a conditional write would then fail spuriously. */
+  retryNetworkErrors?: boolean;
+  /** Read the body of a successful reply, up to this many bytes; without it the body is dropped. */
+  limit?: BodyLimit;
+}
+
+/** A reply of this attempt is worth another attempt. */
+const RETRY = Symbol("retry");
+
+/** What a client sends every request with. */
+export interface ClientConfig {
+  headers: Headers;
+  init: Omit<RequestInit, "method" | "headers" | "body" | "signal"> | undefined;
+  fetch: typeof fetch;
+  /** Statuses that mean "no value" for reads and DELETE. */
+  missing: ReadonlySet<number>;
+  retry: Required<RetryOptions>;
+  idleTimeoutMs: number;
+  /** Credentials looked for in text the client did not write (causes from fetch, status texts). */
+  secrets: readonly string[];
+}
+
+/** Sends the requests of one FetchStore: bounded retries of 5xx and 429 answers, network errors and idle timeouts, with backoff. */
+export class HttpClient {
+  readonly #config: ClientConfig;
+
+  constructor(
+    readonly base: URL,
+    config: ClientConfig,
+  ) {
+    this.#config = config;
+  }
+
+  /** One request with retries. Undefined when the status means "missing"; a typed error for other failures. */
+  async send(method: string, key: string, options: SendOptions): Promise<HttpResult | undefined> {
+    const url = keyUrl(this.base, key);
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const headers = new Headers(this.#config.headers);
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+    for (let retry = 0; ; retry++) {
+      const canRetry = retry < this.#config.retry.retries;
+      // A request with a body starts its idle timer at the reply: fetch cannot tell how the upload progresses.
+      const attempt = new Attempt(this.#config.idleTimeoutMs, signal, options.body !== undefined);
+      try {
+        const outcome = await this.#attempt(method, url, key, headers, options, attempt, canRetry, retry);
+        if (outcome !== RETRY) return outcome;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof ZarrkitError) throw error;
+        const failure = attempt.timedOut
+          ? new StoreTimeoutError(
+              `No bytes for ${this.#config.idleTimeoutMs} ms from ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${retry + 1} attempt(s).`,
+              { key },
+            )
+          : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
+            new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${retry + 1} attempt(s).`, {
+              key,
+              cause: redactError(error, this.#config.secrets),
+            });
+        if (!canRetry || options.retryNetworkErrors === false) throw failure;
+      } finally {
+        attempt.end();
+      }
+      await abortableSleep(backoffMs(retry, this.#config.retry), signal);
+    }
+  }
+
+  /** One attempt: the result, RETRY for an answer worth retrying, a typed error for other failures. */
+  async #attempt(
+    method: string,
+    url: URL,
+    key: string,
+    headers: Headers,
+    options: SendOptions,
+    attempt: Attempt,
+    canRetry: boolean,
+    retry: number,
+  ): Promise<HttpResult | undefined | typeof RETRY> {
+    const init: RequestInit = { ...this.#config.init, method, headers, body: options.body ?? null, signal: attempt.signal };
+    const response = await untilAborted(this.#config.fetch(url, init), attempt.signal);
+    attempt.touch();
+    if (options.missingIsUndefined && this.#config.missing.has(response.status)) {
+      await discard(response);
+      return undefined;
+    }
+    if (isRetryableStatus(response.status) && canRetry) {
+      await discard(response);
+      return RETRY;
+    }
+    // A 416 answer to a Range, or a 304 to If-None-Match, is left to the caller, which knows what it asked for.
+    const unsatisfied = (response.status === 416 && headers.has("Range")) || (response.status === 304 && headers.has("If-None-Match"));
+    if (!response.ok && !unsatisfied) {
+      await discard(response);
+      const after = retry > 0 ? ` after ${retry} ${retry === 1 ? "retry" : "retries"}` : "";
+      const statusText = redactText(response.statusText, this.#config.secrets);
+      const message = `HTTP ${response.status}${statusText ? ` ${statusText}` : ""} for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)})${after}.`;
+      const hint = response.status === 401 || response.status === 403 ? " Check the credentials or headers given to FetchStore." : "";
+      throw statusError(response.status, message + hint, { key });
+    }
+    if (!options.limit || unsatisfied) {
+      await discard(response);
+      return { status: response.status, headers: response.headers, body: new Uint8Array(0) };
+    }
+    const { bytes, why } = options.limit(response.status);
+    const body = await readBody(response, {
+      limit: bytes,
+      attempt,
+      tooLarge: (detail) =>
+        new ResponseTooLargeError(
+          `The reply to ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
+          { key },
+        ),
+    });
+    return { status: response.status, headers: response.headers, body };
+  }}
+
+/** Drop an unused body so the connection can be reused. */
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
+}
