@@ -2,7 +2,7 @@
 // MemoryStore (index at start or end, index with or without crc32c, inner
 // chains raw / gzip / zstd / blosc with or without crc32c, nested sharding),
 // one shard's bytes mutated, the array read back whole and by selections.
-import { type CodecMetadata, createArray, MemoryStore, openArray, type Selection, type Store, slice } from "@zarrkit/core";
+import { type CodecMetadata, concatBytes, createArray, MemoryStore, openArray, type Selection, type Store, slice } from "@zarrkit/core";
 import "@zarrkit/codecs";
 import { crc32c, initCrc32c } from "@zarrkit/crc32c";
 import "@zarrkit/sharding";
@@ -232,15 +232,6 @@ function forgeIndexCrc(bytes: Uint8Array, ix: IndexView, layout: ShardLayout): v
   new DataView(bytes.buffer, bytes.byteOffset).setUint32(ix.at + 16 * ix.entries, crc32c(body), true);
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 function withInnerCrc(layout: ShardLayout, core: Uint8Array): Uint8Array {
   if (!layout.innerCrc) return core;
@@ -256,11 +247,11 @@ function replaceChunk(bytes: Uint8Array, layout: ShardLayout, entry: number, pay
   let out: Uint8Array;
   let offset: number;
   if (layout.indexLocation === "start") {
-    out = concat(bytes, payload);
+    out = concatBytes([bytes, payload]);
     offset = bytes.length;
   } else {
     offset = ix.at;
-    out = concat(bytes.subarray(0, ix.at), payload, bytes.subarray(ix.at));
+    out = concatBytes([bytes.subarray(0, ix.at), payload, bytes.subarray(ix.at)]);
   }
   const moved = indexView(layout, out.length)!;
   writeEntry(out, moved, entry, 0, BigInt(offset));
@@ -331,7 +322,7 @@ export async function mutateShard(original: Uint8Array, layout: ShardLayout, mut
         break;
       }
       case "extend":
-        bytes = concat(bytes, Uint8Array.from(m.bytes), new Uint8Array(m.zeros));
+        bytes = concatBytes([bytes, Uint8Array.from(m.bytes), new Uint8Array(m.zeros)]);
         strict &&= (layout.indexLocation === "start" && !lengthChanged) || layout.indexCrc;
         // Bytes appended after a truncation stand where cut data was: only a checksum tells them apart.
         if (truncated) strict &&= dataChecked(layout);

@@ -17,15 +17,6 @@ export function sequence(length: number, start = 0): Uint8Array {
 
 export { noise } from "../noise.js";
 
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
-}
 
 /** Compare bytes fast (values can be large) with a failure message that points at the first difference. */
 export function expectBytes(actual: Uint8Array | undefined, expected: Uint8Array, what = "value"): void {

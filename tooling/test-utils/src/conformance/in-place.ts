@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { bytes, concat, expectBytes, sequence } from "./bytes.js";
+import { concatBytes } from "@zarrkit/registry";
+import { bytes, expectBytes, sequence } from "./bytes.js";
 import { expectStoreError } from "./errors.js";
 import type { ConformanceCheck } from "./types.js";
 
@@ -89,7 +90,7 @@ export const inPlaceChecks: ConformanceCheck[] = [
         rejected = true;
         await expectStoreError(Promise.reject(error), "setRange past the end");
       }
-      const expected = rejected ? sequence(100) : concat(sequence(98), bytes(1, 2, 3, 4, 5));
+      const expected = rejected ? sequence(100) : concatBytes([sequence(98), bytes(1, 2, 3, 4, 5)]);
       expectBytes(await store.get("k"), expected, rejected ? "value after a rejected setRange" : "value after an extending setRange");
     },
   },
