@@ -61,13 +61,33 @@ describe("IdbStore", () => {
     expect(await collect(store.list("p"))).toEqual(["p/\u{1F600}", "p\uffff", "p\uffff/x", "p\uffffz"]);
   });
 
-  it('honours ifNoneMatch: "*" and refuses ifMatch, having no versions', async () => {
+  it('honours ifNoneMatch: "*" and ifMatch against the version kept beside each value', async () => {
     const store = new IdbStore({ database: freshDatabase() });
     await store.set("k", bytes(1), { ifNoneMatch: "*" });
     await expect(store.set("k", bytes(2), { ifNoneMatch: "*" })).rejects.toBeInstanceOf(PreconditionFailedError);
     expect(await store.get("k")).toEqual(bytes(1));
-    await expect(store.set("k", bytes(3), { ifMatch: "1" })).rejects.toThrow(/no versions/);
+    const { version } = (await store.getVersioned("k"))!;
+    await expect(store.set("k", bytes(3), { ifMatch: "stale" })).rejects.toBeInstanceOf(PreconditionFailedError);
     expect(await store.get("k")).toEqual(bytes(1));
+    await store.set("k", bytes(4), { ifMatch: version });
+    expect(await store.get("k")).toEqual(bytes(4));
+    expect((await store.getRangeWithSize("k", { suffixLength: 1 }))!.version).not.toBe(version);
+    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version })).rejects.toBeInstanceOf(PreconditionFailedError);
+  });
+
+  it("keeps versions out of listings, and gives a value written before versions existed one on its next write", async () => {
+    const database = freshDatabase();
+    const store = new IdbStore({ database });
+    await set("old", bytes(5), createStore(database, "zarrkit")); // as an older zarrkit wrote it: bytes, no version
+    await store.set("new", bytes(6));
+    expect((await collect(store.list(""))).sort()).toEqual(["new", "old"]);
+    expect(await store.listDir("")).toMatchObject({ keys: expect.arrayContaining(["new", "old"]), prefixes: [] });
+    expect((await store.getRangeWithSize("old", { suffixLength: 1 }))!.version).toBeUndefined();
+    const { version } = (await store.getVersioned("old"))!;
+    await store.set("old", bytes(7), { ifMatch: version });
+    expect((await store.getRangeWithSize("old", { suffixLength: 1 }))!.version).toEqual(expect.any(String));
+    await store.delete("new");
+    expect(await collect(store.list(""))).toEqual(["old"]);
   });
 
   it("setMany writes all values in one transaction, or none", async () => {
