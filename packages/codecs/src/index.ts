@@ -9,9 +9,37 @@ registerCodec("blosc", () => import("./blosc.js").then((m) => m.bloscCodecFactor
 registerCodec("numcodecs.delta", () => import("./delta.js").then((m) => m.deltaCodecFactory));
 registerCodec("vlen-utf8", () => import("./vlen-utf8.js").then((m) => m.vlenUtf8CodecFactory));
 
+// numcodecs' codecs under the names zarr-python 3 writes (and core gives Zarr v2 filters and compressors).
+const aliases = () => import("./numcodecs/aliases.js");
+const checksums = () => import("./numcodecs/checksums.js");
+registerCodec("numcodecs.zlib", () => aliases().then((m) => m.numcodecsZlibCodecFactory));
+registerCodec("numcodecs.gzip", () => aliases().then((m) => m.numcodecsGzipCodecFactory));
+registerCodec("numcodecs.zstd", () => aliases().then((m) => m.numcodecsZstdCodecFactory));
+registerCodec("numcodecs.blosc", () => aliases().then((m) => m.numcodecsBloscCodecFactory));
+registerCodec("numcodecs.vlen-utf8", () => aliases().then((m) => m.numcodecsVlenUtf8CodecFactory));
+registerCodec("numcodecs.lz4", () => import("./numcodecs/lz4.js").then((m) => m.numcodecsLz4CodecFactory));
+registerCodec("numcodecs.shuffle", () => import("./numcodecs/shuffle.js").then((m) => m.numcodecsShuffleCodecFactory));
+registerCodec("numcodecs.crc32", () => checksums().then((m) => m.numcodecsCrc32CodecFactory));
+registerCodec("numcodecs.adler32", () => checksums().then((m) => m.numcodecsAdler32CodecFactory));
+registerCodec("numcodecs.fletcher32", () => checksums().then((m) => m.numcodecsFletcher32CodecFactory));
+
 export { bloscCodecFactory } from "./blosc.js";
 export { deltaCodecFactory } from "./delta.js";
 export { gzipCodecFactory } from "./gzip.js";
 export { vlenUtf8CodecFactory } from "./vlen-utf8.js";
 export { zlibCodecFactory } from "./zlib.js";
 export { zstdCodecFactory } from "./zstd.js";
+export {
+  numcodecsBloscCodecFactory,
+  numcodecsGzipCodecFactory,
+  numcodecsVlenUtf8CodecFactory,
+  numcodecsZlibCodecFactory,
+  numcodecsZstdCodecFactory,
+} from "./numcodecs/aliases.js";
+export {
+  numcodecsAdler32CodecFactory,
+  numcodecsCrc32CodecFactory,
+  numcodecsFletcher32CodecFactory,
+} from "./numcodecs/checksums.js";
+export { numcodecsLz4CodecFactory } from "./numcodecs/lz4.js";
+export { numcodecsShuffleCodecFactory } from "./numcodecs/shuffle.js";
