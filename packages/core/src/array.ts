@@ -21,8 +21,9 @@ import { parseScalar } from "./fill-value.js";
 import type { ChunkGrid } from "./grid/chunk-grid.js";
 import { withKeyLock } from "./keyed-lock.js";
 import { encodeJson } from "./metadata/json.js";
-import { type ArrayMetadata, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
-import { childPath, metadataKey } from "./node-path.js";
+import { type ArrayMetadata, type ArrayMetadataV2, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
+import { parseArrayMetadataV2 } from "./metadata/v2.js";
+import { childPath } from "./node-path.js";
 import { type ArrayPipelineContext, arrayPipelineContext, CodecPipeline } from "./pipeline.js";
 import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
@@ -91,12 +92,16 @@ export class ZarrArray {
     return array;
   }
 
-  /** The parsed zarr.json, as stored. */
-  get metadata(): ArrayMetadata {
+  /** The parsed zarr.json (v3) or .zarray (v2), as stored. */
+  get metadata(): ArrayMetadata | ArrayMetadataV2 {
     return this.parsed.metadata;
   }
+  /** The Zarr format the array is stored in. */
+  get format(): 2 | 3 {
+    return this.parsed.format;
+  }
   get shape(): number[] {
-    return [...this.parsed.metadata.shape];
+    return [...this.parsed.shape];
   }
   /** The data type name, e.g. "uint16". */
   get dataType(): string {
@@ -106,10 +111,10 @@ export class ZarrArray {
     return this.parsed.fillValue;
   }
   get attributes(): Record<string, unknown> {
-    return this.parsed.metadata.attributes;
+    return this.parsed.attributes;
   }
   get dimensionNames(): (string | null)[] | undefined {
-    return this.parsed.metadata.dimension_names;
+    return this.parsed.dimensionNames;
   }
   /**
    * Shape of the unit of reading: the sub-chunk when the codecs divide chunks
@@ -149,7 +154,10 @@ export class ZarrArray {
     if (!pipeline) {
       const spec: ChunkSpec = { shape: [...shape], dataType: this.parsed.dataType, fillValue: this.parsed.fillValue };
       this.context ??= arrayPipelineContext(this.options);
-      pipeline = CodecPipeline.create(this.parsed.metadata.codecs, spec, this.context);
+      const filtersFirst = this.parsed.format === 2;
+      pipeline = CodecPipeline.create(this.parsed.codecs, spec, this.context, "codecs", { filtersFirst }).catch((error: unknown) => {
+        throw inDocument(error, this.parsed);
+      });
       this.pipelines.set(id, pipeline);
       pipeline.catch(() => this.pipelines.delete(id));
     }
@@ -199,8 +207,8 @@ export class ZarrArray {
    * parts, computed as they are consumed (nothing per chunk is held up front).
    */
   chunksOf(selection?: Selection | null): { parts: Generator<DimChunkPart[]>; counts: number[]; dropped: boolean[] } {
-    const { metadata, grid } = this.parsed;
-    const sel = normalizeSelection(selection, metadata.shape);
+    const { shape, grid } = this.parsed;
+    const sel = normalizeSelection(selection, shape);
     const perDim = sel.slices.map((s, d) => dimensionPartsOf(s, grid.dims[d]!));
     return { parts: cartesian(perDim), counts: sel.counts, dropped: sel.dropped };
   }
@@ -220,7 +228,7 @@ export class ZarrArray {
     };
     if (slots > MAX_SELECTION_SLOTS) refuse(`${slots} slots, more than ${MAX_SELECTION_SLOTS}`);
     if (bytes > MAX_SELECTION_BYTES) refuse(`${bytes} bytes, more than ${MAX_SELECTION_BYTES}`);
-    if (type.byteSize === undefined && elements > MAX_STRING_SELECTION) refuse(`more than ${MAX_STRING_SELECTION} strings`);
+    if (type.arrayType === undefined && elements > MAX_STRING_SELECTION) refuse(`more than ${MAX_STRING_SELECTION} strings`);
     try {
       return type.allocate(elements);
     } catch (cause) {
@@ -304,14 +312,17 @@ export class ZarrArray {
     const store = this.store;
     if (!isWritable(store)) throw new StoreError(`Cannot resize array ${JSON.stringify(this.path)}: the store is read-only`);
     const old = this.parsed;
-    const rank = old.metadata.shape.length;
+    const rank = old.shape.length;
     if (!Array.isArray(shape) || shape.length !== rank || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
       throw new InvalidSelectionError(
         `Cannot resize a ${rank}-dimensional array to ${showValue(shape)}: expected ${rank} non-negative integers`,
       );
     }
-    const key = metadataKey(this.path);
-    const parsed = parseArrayMetadata({ ...old.metadata, shape: [...shape], chunk_grid: old.grid.resize(shape).toJSON() }, key);
+    const key = old.key;
+    const parsed =
+      old.format === 2
+        ? parseArrayMetadataV2({ ...old.metadata, shape: [...shape] }, key, old.attributes)
+        : parseArrayMetadata({ ...old.metadata, shape: [...shape], chunk_grid: old.grid.resize(shape).toJSON() }, key);
     await this.checkChunkShapes(parsed.grid);
     await this.deleteOutside(store, old.grid.gridShape(), parsed.grid.gridShape(), options);
     await store.set(key, encodeJson(parsed.metadata), options);
@@ -382,4 +393,20 @@ function* coordsOutside(before: readonly number[], after: readonly number[]): Ge
 
 function* mapIterable<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
   for (const item of items) yield f(item);
+}
+
+/**
+ * A codec error of a v2 array named by the .zarray field it comes from
+ * (`compressor`, `filters[1]`, `dtype`, `order`) instead of its place in the
+ * derived codec chain, with the document's key.
+ */
+function inDocument(error: unknown, parsed: ParsedArrayMetadata): unknown {
+  const fields = parsed.codecFields;
+  if (!fields || !(error instanceof ZarrkitError) || error.field === undefined) return error;
+  const match = /^codecs\[(\d+)\](.*)$/.exec(error.field);
+  const field = match ? fields[Number(match[1])] : undefined;
+  if (!match || field === undefined) return error;
+  const rename = (text: string) => text.split(`codecs[${match[1]}]`).join(field);
+  const Ctor = error.constructor as new (message: string, context: object) => ZarrkitError;
+  return new Ctor(`${parsed.key}: ${rename(error.message)}`, { key: error.key ?? parsed.key, field: rename(error.field), cause: error });
 }

@@ -1,5 +1,5 @@
 import { type CodecMetadata, InvalidMetadataError, layoutFor, unknownOptionError } from "@zarrkit/registry";
-import { dataType } from "./data-types.js";
+import { dataType, dataTypeJSON } from "./data-types.js";
 import { parseScalar, serializeScalar } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
 import type { ArrayMetadata } from "./metadata/node-metadata.js";
@@ -89,7 +89,7 @@ export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMeta
   if (!Array.isArray(options.shape)) throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
   const type = dataType(options.dataType, "dataType");
   const innerCodecs: CodecMetadata[] =
-    options.codecs ?? (type.kind === "string" ? [{ name: "vlen-utf8" }] : [{ name: "bytes", configuration: { endian: "little" } }]);
+    options.codecs ?? (type.byteSize === undefined ? [{ name: "vlen-utf8" }] : [{ name: "bytes", configuration: { endian: "little" } }]);
   const fill = parseScalar(options.fillValue ?? defaultFill(type.kind, type.byteSize), type, "fillValue");
   const layout = layoutOf(options, innerCodecs);
   const edges = layout.gridShape;
@@ -104,7 +104,7 @@ export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMeta
     zarr_format: 3,
     node_type: "array",
     shape: [...options.shape],
-    data_type: type.name,
+    data_type: dataTypeJSON(type),
     chunk_grid: chunkGrid,
     chunk_key_encoding: {
       name: encoding.name,

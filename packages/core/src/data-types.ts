@@ -78,6 +78,66 @@ const MAX_RAW_BITS = 2 ** 23;
 
 const rawTypes = new Map<string, DataType>();
 
+/**
+ * Fixed-width strings, as numpy stores them and zarr-python 3 names them:
+ * `fixed_length_utf32` (numpy `U n`: n UTF-32 code units, 4n bytes, the
+ * byte order given by the `bytes` codec) and `null_terminated_bytes` (numpy
+ * `S n`: n bytes, read as Latin-1). Held as `string[]` with trailing NULs
+ * removed. The in-process name carries the width in bytes
+ * (`fixed_length_utf32:52`), so it resolves again by name alone (codec
+ * workers, codecs that rebuild the type from `ChunkSpec.dataType.name`).
+ */
+export const FIXED_STRING_TYPES: ReadonlySet<string> = new Set(["fixed_length_utf32", "null_terminated_bytes"]);
+
+/** Widest fixed-width string element: 1 MiB, as for raw types. */
+const MAX_FIXED_STRING_BYTES = 2 ** 20;
+
+const fixedStringTypes = new Map<string, DataType>();
+
+function fixedString(base: string, lengthBytes: number): DataType {
+  const name = `${base}:${lengthBytes}`;
+  let type = fixedStringTypes.get(name);
+  if (!type) {
+    type = {
+      name,
+      kind: "string",
+      byteSize: lengthBytes,
+      lanes: 1,
+      arrayType: undefined,
+      storedSlotSize: base === "fixed_length_utf32" ? 4 : 1,
+      widenedFloat16: false,
+      allocate: (elements) => new Array<string>(elements).fill(""),
+    };
+    fixedStringTypes.set(name, type);
+  }
+  return type;
+}
+
+/** The fixed-width string type of `base` ("fixed_length_utf32" or "null_terminated_bytes") and width in bytes. */
+export function fixedStringType(base: string, lengthBytes: unknown, field: string): DataType {
+  const unit = base === "fixed_length_utf32" ? 4 : 1;
+  if (!Number.isSafeInteger(lengthBytes) || (lengthBytes as number) <= 0 || (lengthBytes as number) % unit !== 0) {
+    throw new InvalidMetadataError(`${field}: ${base} needs length_bytes, a positive multiple of ${unit}, got ${showValue(lengthBytes)}`, { field });
+  }
+  if ((lengthBytes as number) > MAX_FIXED_STRING_BYTES) {
+    throw new UnsupportedError(`${field}: ${base} of ${showValue(lengthBytes)} bytes is wider than ${MAX_FIXED_STRING_BYTES}`, { field });
+  }
+  return fixedString(base, lengthBytes as number);
+}
+
+/** For a fixed-width string type: its metadata name and width in bytes; else undefined. */
+export function fixedStringParts(type: DataType): { base: string; lengthBytes: number } | undefined {
+  const colon = type.name.indexOf(":");
+  if (type.kind !== "string" || colon < 0) return undefined;
+  return { base: type.name.slice(0, colon), lengthBytes: type.byteSize! };
+}
+
+/** How zarr.json names a data type: a string, or `{name, configuration}` for fixed-width strings. */
+export function dataTypeJSON(type: DataType): string | { name: string; configuration: { length_bytes: number } } {
+  const parts = fixedStringParts(type);
+  return parts ? { name: parts.base, configuration: { length_bytes: parts.lengthBytes } } : type.name;
+}
+
 /** The data type named in zarr.json (`data_type` as a string or `{name}` object). */
 export function dataType(value: unknown, field = "data_type"): DataType {
   const name = typeof value === "object" && value !== null && "name" in value ? (value as { name: unknown }).name : value;
@@ -86,6 +146,15 @@ export function dataType(value: unknown, field = "data_type"): DataType {
   }
   const core = CORE_TYPES.get(name);
   if (core) return core;
+  if (FIXED_STRING_TYPES.has(name)) {
+    const configuration = typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
+    const length = typeof configuration === "object" && configuration !== null && Object.hasOwn(configuration, "length_bytes")
+      ? (configuration as { length_bytes: unknown }).length_bytes
+      : undefined;
+    return fixedStringType(name, length, `${field}.configuration.length_bytes`);
+  }
+  const fixed = /^(fixed_length_utf32|null_terminated_bytes):(\d+)$/.exec(name);
+  if (fixed) return fixedStringType(fixed[1]!, Number(fixed[2]), field);
   const raw = /^r(\d+)$/.exec(name);
   if (raw) {
     const bits = Number(raw[1]);

@@ -5,7 +5,8 @@ export { type ArrayOptions, type NdArray, ZarrArray } from "./array.js";
 export { forEachConcurrent } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export type { CreateArrayOptions } from "./create-options.js";
-export { type DataType, dataType, isDataOfType } from "./data-types.js";
+export { ConsolidatedView, type NodeSource } from "./consolidated.js";
+export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType } from "./data-types.js";
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
 export { type ChunkGrid, parseChunkGrid, positiveIntegers } from "./grid/chunk-grid.js";
@@ -18,10 +19,14 @@ export {
   rectilinearChunkGrid,
 } from "./grid/rectilinear.js";
 export { regularChunkGrid } from "./grid/regular.js";
-export { ZarrGroup } from "./group.js";
+export { type GroupExtras, ZarrGroup } from "./group.js";
 export {
+  type ArrayMetadataV2Definition,
+  consolidateMetadata,
   type CreateNodeOptions,
   createArray,
+  type FindOptions,
+  type OpenOptions,
   createGroup,
   open,
   openArray,
@@ -32,11 +37,22 @@ export { withKeyLock } from "./keyed-lock.js";
 export { encodeJson, parseJson, stringifyJson } from "./metadata/json.js";
 export {
   type ArrayMetadata,
+  type ArrayMetadataV2,
   type GroupMetadata,
+  type GroupMetadataV2,
   type ParsedArrayMetadata,
   parseArrayMetadata,
   parseGroupMetadata,
 } from "./metadata/node-metadata.js";
+export {
+  type CreateArrayOptionsV2,
+  type NumpyType,
+  numpyDtypeOf,
+  parseArrayMetadataV2,
+  parseFillValueV2,
+  parseNumpyDtype,
+  serializeFillValueV2,
+} from "./metadata/v2.js";
 export {
   type ArrayPipelineContext,
   arrayPipelineContext,

@@ -28,3 +28,8 @@ export function ancestors(path: string): string[] {
   const names = path.split("/");
   return names.map((_, i) => names.slice(0, i).join("/"));
 }
+
+/** A Zarr v2 metadata key of the node at `path`: `.zarray`, `.zgroup`, `.zattrs` or `.zmetadata`. */
+export function v2Key(path: string, name: ".zarray" | ".zgroup" | ".zattrs" | ".zmetadata"): string {
+  return path === "" ? name : `${path}/${name}`;
+}

@@ -127,14 +127,28 @@ export class CodecPipeline {
     this.decodedCaps = caps;
   }
 
-  static async create(codecs: unknown, spec: ChunkSpec, context: ArrayPipelineContext = { codecOptions: {} }, field = "codecs"): Promise<CodecPipeline> {
-    const options = context.codecOptions;
+  /**
+   * `options.filtersFirst` (Zarr v2 arrays): bytes->bytes codecs listed
+   * before the array->bytes codec (v2 filters such as shuffle, which see the
+   * chunk's raw bytes) run right after it, in their order, ahead of the
+   * later bytes->bytes codecs; an array->array codec may not follow them.
+   */
+  static async create(
+    codecs: unknown,
+    spec: ChunkSpec,
+    context: ArrayPipelineContext = { codecOptions: {} },
+    field = "codecs",
+    options: { filtersFirst?: boolean } = {},
+  ): Promise<CodecPipeline> {
+    const codecOptions = context.codecOptions;
     if (!Array.isArray(codecs) || codecs.length === 0) {
       throw new InvalidMetadataError(`${field} must be a non-empty list of codecs`, { field });
     }
     const arrayToArray: { codec: ArrayToArrayCodec; spec: ChunkSpec }[] = [];
     let arrayToBytes: { codec: ArrayToBytesCodec; spec: ChunkSpec } | undefined;
     const bytesToBytes: BytesToBytesCodec[] = [];
+    /** Bytes->bytes filters met before the array->bytes codec (`filtersFirst`), with where they were listed. */
+    const early: { codec: BytesToBytesCodec; field: string }[] = [];
     let current = spec;
     for (const [i, raw] of codecs.entries()) {
       const entryField = `${field}[${i}]`;
@@ -144,13 +158,14 @@ export class CodecPipeline {
         spec: current,
         field: entryField,
         // Own properties only: a codec named "toString" must not pick up Object.prototype.toString as its options.
-        options: (Object.hasOwn(options, meta.name) ? options[meta.name] : undefined) ?? {},
+        options: (Object.hasOwn(codecOptions, meta.name) ? codecOptions[meta.name] : undefined) ?? {},
         pipeline: context,
       });
       const misplaced = (why: string) =>
         new InvalidMetadataError(`${entryField} (${meta.name}) ${why}`, { field: entryField });
       if (codec.kind === "array_to_array") {
         if (arrayToBytes) throw misplaced("is an array->array codec and must come before the array->bytes codec");
+        if (early.length > 0) throw misplaced(`is an array->array codec and cannot follow the bytes->bytes codec at ${early[0]!.field}`);
         arrayToArray.push({ codec, spec: current });
         current = codec.encodedSpec(current);
       } else if (codec.kind === "array_to_bytes") {
@@ -158,6 +173,9 @@ export class CodecPipeline {
           throw misplaced(`is a second array->bytes codec (after ${arrayToBytes.codec.name}); exactly one is allowed`);
         }
         arrayToBytes = { codec, spec: current };
+        bytesToBytes.push(...early.map((e) => e.codec));
+      } else if (!arrayToBytes && options.filtersFirst) {
+        early.push({ codec, field: entryField });
       } else {
         if (!arrayToBytes) throw misplaced("is a bytes->bytes codec and must come after the array->bytes codec");
         bytesToBytes.push(codec);
@@ -167,7 +185,7 @@ export class CodecPipeline {
       throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, { field });
     }
     const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, context.maxDecodedChunkBytes);
-    if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, options, context.workers);
+    if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, codecOptions, context.workers);
     return pipeline;
   }
 
@@ -179,7 +197,8 @@ export class CodecPipeline {
    */
   private get computes(): boolean {
     const a2b = this.arrayToBytes;
-    if (a2b.decodeInto || a2b.encodeInto || this.spec.dataType.byteSize === undefined) return false;
+    // Strings (fixed-width ones too) are JS arrays, which cannot travel as one transferable buffer.
+    if (a2b.decodeInto || a2b.encodeInto || this.spec.dataType.byteSize === undefined || this.spec.dataType.kind === "string") return false;
     return this.arrayToArray.length > 0 || this.bytesToBytes.length > 0 || a2b.name !== "bytes";
   }
 

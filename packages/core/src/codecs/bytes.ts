@@ -7,9 +7,10 @@ import {
   type CodecFactory,
   CorruptDataError,
   InvalidMetadataError,
+  InvalidSelectionError,
   UnsupportedError,
 } from "@zarrkit/registry";
-import { type DataType, dataType } from "../data-types.js";
+import { type DataType, dataType, fixedStringParts } from "../data-types.js";
 import { float16BitsToNumber, numberToFloat16Bits } from "../float16.js";
 import { product } from "../selection.js";
 
@@ -36,9 +37,93 @@ function copyOf(bytes: Uint8Array): Uint8Array {
   return Uint8Array.prototype.slice.call(bytes);
 }
 
+/**
+ * Fixed-width strings (numpy `U n`, `S n`): each element in `byteSize` bytes,
+ * UTF-32 code units in the codec's byte order or Latin-1 bytes, padded with
+ * NULs. Strings too long or with characters the type cannot hold are refused,
+ * never truncated.
+ */
+function encodeFixedStrings(data: string[], type: DataType, endian: Endian): Uint8Array {
+  const width = type.byteSize!;
+  const out = new Uint8Array(data.length * width);
+  const view = new DataView(out.buffer);
+  const utf32 = type.storedSlotSize === 4;
+  const little = endian === "little";
+  const refuse = (i: number, why: string): never => {
+    throw new InvalidSelectionError(`Element ${i} (${showValue(data[i])}) does not fit data type ${type.name}: ${why}`, { field: "value" });
+  };
+  for (let i = 0; i < data.length; i++) {
+    const s = data[i]!;
+    if (typeof s !== "string") refuse(i, "not a string");
+    let at = i * width;
+    const end = at + width;
+    if (utf32) {
+      for (const ch of s) {
+        if (at >= end) refuse(i, `longer than ${width / 4} characters`);
+        view.setUint32(at, ch.codePointAt(0)!, little);
+        at += 4;
+      }
+    } else {
+      if (s.length > width) refuse(i, `longer than ${width} bytes`);
+      for (let c = 0; c < s.length; c++) {
+        const code = s.charCodeAt(c);
+        if (code > 0xff) refuse(i, `character ${c} is beyond Latin-1 (U+${code.toString(16).toUpperCase().padStart(4, "0")})`);
+        out[at++] = code;
+      }
+    }
+  }
+  return out;
+}
+
+/** `make(...codes)` for any number of codes (spreading a long list would overflow the stack). */
+function inPieces(codes: ArrayLike<number>, make: (...codes: number[]) => string): string {
+  let out = "";
+  for (let i = 0; i < codes.length; i += 8192) out += make(...Array.from({ length: Math.min(8192, codes.length - i) }, (_, j) => codes[i + j]!));
+  return out;
+}
+
+function decodeFixedStrings(bytes: Uint8Array, spec: ChunkSpec, type: DataType, endian: Endian, key: string): Chunk {
+  const width = type.byteSize!;
+  const elements = product(spec.shape);
+  if (bytes.length !== elements * width) {
+    throw new CorruptDataError(
+      `Chunk ${key} has ${bytes.length} bytes where shape [${spec.shape.join(", ")}] of ${type.name} needs ${elements * width}`,
+      { key },
+    );
+  }
+  const data = new Array<string>(elements);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const little = endian === "little";
+  const utf32 = type.storedSlotSize === 4;
+  for (let i = 0; i < elements; i++) {
+    const start = i * width;
+    let end = start + width;
+    if (utf32) {
+      // Trailing NUL code points are padding (numpy strips them too).
+      while (end > start && view.getUint32(end - 4, little) === 0) end -= 4;
+      const codes: number[] = [];
+      for (let at = start; at < end; at += 4) {
+        const code = view.getUint32(at, little);
+        if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+          throw new CorruptDataError(`Chunk ${key}: element ${i} holds ${code}, not a Unicode scalar value`, { key });
+        }
+        codes.push(code);
+      }
+      data[i] = inPieces(codes, String.fromCodePoint);
+    } else {
+      while (end > start && bytes[end - 1] === 0) end--;
+      data[i] = inPieces(bytes.subarray(start, end), String.fromCharCode);
+    }
+  }
+  return { data, shape: [...spec.shape] };
+}
+
 function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
   const data = chunk.data;
-  if (Array.isArray(data)) throw new UnsupportedError(`The bytes codec cannot encode ${type.name}; use vlen-utf8`);
+  if (Array.isArray(data)) {
+    if (fixedStringParts(type)) return encodeFixedStrings(data, type, endian);
+    throw new UnsupportedError(`The bytes codec cannot encode ${type.name}; use vlen-utf8`);
+  }
   let bytes: Uint8Array;
   if (type.widenedFloat16) {
     const bits = new Uint16Array(data.length);
@@ -55,6 +140,7 @@ function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
 }
 
 function decodeChunk(bytes: Uint8Array, spec: ChunkSpec, type: DataType, endian: Endian, key: string): Chunk {
+  if (fixedStringParts(type)) return decodeFixedStrings(bytes, spec, type, endian, key);
   const elements = product(spec.shape);
   const expected = elements * type.byteSize!;
   if (bytes.length !== expected) {
@@ -115,7 +201,7 @@ export const bytesCodecFactory: CodecFactory = (configuration, ctx) => {
       field: ctx.field,
     });
   }
-  if (endian === undefined && type.byteSize / type.lanes > 1) {
+  if (endian === undefined && dataType(type.name).storedSlotSize > 1) {
     throw new InvalidMetadataError(`${field} is required for data type ${type.name}`, { field });
   }
   return new BytesCodec(endian);

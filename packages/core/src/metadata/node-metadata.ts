@@ -30,12 +30,45 @@ export interface GroupMetadata {
   [extension: string]: unknown;
 }
 
+/** `.zarray` of a Zarr v2 array, as stored. */
+export interface ArrayMetadataV2 {
+  zarr_format: 2;
+  shape: number[];
+  chunks: number[];
+  /** A numpy dtype string, e.g. "<i2", ">f8", "|b1", "<U13", "|S7", "|O". */
+  dtype: string;
+  compressor: { id: string; [option: string]: unknown } | null;
+  fill_value: unknown;
+  order: "C" | "F";
+  filters: { id: string; [option: string]: unknown }[] | null;
+  dimension_separator?: "." | "/";
+  [field: string]: unknown;
+}
+
+/** `.zgroup` of a Zarr v2 group, as stored. */
+export interface GroupMetadataV2 {
+  zarr_format: 2;
+  [field: string]: unknown;
+}
+
 export interface ParsedArrayMetadata {
-  metadata: ArrayMetadata;
+  /** The document as stored: zarr.json (v3) or .zarray (v2). */
+  metadata: ArrayMetadata | ArrayMetadataV2;
+  /** The Zarr format of the document. */
+  format: 2 | 3;
+  /** The key the document is stored under (zarr.json or .zarray). */
+  key: string;
+  shape: number[];
   dataType: DataType;
   grid: ChunkGrid;
   keyEncoding: ChunkKeyEncoding;
   fillValue: Scalar;
+  /** The codec chain (for v2: the one expressing order, filters, dtype and compressor). */
+  codecs: CodecMetadata[];
+  /** Where each codec of `codecs` comes from in the document (for error messages); `codecs[i]` when absent. */
+  codecFields?: readonly string[];
+  attributes: Record<string, unknown>;
+  dimensionNames: (string | null)[] | undefined;
 }
 
 const ARRAY_FIELDS = new Set([
@@ -119,14 +152,7 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
   const rank = (shape as number[]).length;
   const type = withKey(key, () => dataType(record.data_type));
   const grid = withKey(key, () => parseChunkGrid(record.chunk_grid, shape as number[]));
-  const largest = grid.dims.map((dim) => dim.maxChunkLength);
-  // Elements and slots (r<N> takes N/8 slots per element): a chunk is one typed array.
-  if (product(largest) > MAX_CHUNK_ELEMENTS || product(largest) * type.lanes > MAX_CHUNK_ELEMENTS) {
-    throw new UnsupportedError(
-      `${key}: chunks of shape [${largest.join(", ")}] have more than ${MAX_CHUNK_ELEMENTS} elements and cannot be held in memory`,
-      { key, field: "chunk_grid" },
-    );
-  }
+  checkChunkSize(grid, type, key, "chunk_grid");
   const keyEncoding = withKey(key, () => parseChunkKeyEncoding(record.chunk_key_encoding ?? { name: "default" }));
   if (!("fill_value" in record)) fail("fill_value", "is required");
   const fillValue = withKey(key, () => parseScalar(record.fill_value, type));
@@ -151,11 +177,35 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
     shape: [...(shape as number[])],
     attributes: attributes(record, key),
   } as ArrayMetadata;
-  return { metadata, dataType: type, grid, keyEncoding, fillValue };
+  return {
+    metadata,
+    format: 3,
+    key,
+    shape: metadata.shape,
+    dataType: type,
+    grid,
+    keyEncoding,
+    fillValue,
+    codecs: metadata.codecs,
+    attributes: metadata.attributes,
+    dimensionNames: metadata.dimension_names,
+  };
 }
 
-/** Add the zarr.json key to errors raised by field parsers. */
-function withKey<T>(key: string, parse: () => T): T {
+/** Refuse chunks that cannot be held in one typed array. */
+export function checkChunkSize(grid: ChunkGrid, type: DataType, key: string, field: string): void {
+  const largest = grid.dims.map((dim) => dim.maxChunkLength);
+  // Elements and slots (r<N> takes N/8 slots per element): a chunk is one typed array.
+  if (product(largest) > MAX_CHUNK_ELEMENTS || product(largest) * type.lanes > MAX_CHUNK_ELEMENTS) {
+    throw new UnsupportedError(
+      `${key}: chunks of shape [${largest.join(", ")}] have more than ${MAX_CHUNK_ELEMENTS} elements and cannot be held in memory`,
+      { key, field },
+    );
+  }
+}
+
+/** Add the metadata key to errors raised by field parsers. */
+export function withKey<T>(key: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {

@@ -1,0 +1,137 @@
+/**
+ * Consolidated metadata: every node's metadata below a group in one document,
+ * so a hierarchy opens and lists without further metadata requests (stores
+ * over HTTP cannot list). Two forms: Zarr v2's `.zmetadata`
+ * (`{"zarr_consolidated_format": 1, "metadata": {"a/.zarray": ..., ...}}`)
+ * and zarr-python 3's `consolidated_metadata` inside a group's zarr.json
+ * (`{"kind": "inline", "must_understand": false, "metadata": {"a": ..., "a/b": ...}}`).
+ */
+import { InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
+import { parseAttributesV2 } from "./metadata/v2.js";
+import { metadataKey, normalizeNodePath, v2Key } from "./node-path.js";
+
+/** Where a node's metadata was found: its document(s) and the key naming it in errors. */
+export type NodeSource =
+  | { format: 3; kind: "array" | "group"; doc: unknown; key: string }
+  | { format: 2; kind: "array" | "group"; doc: unknown; key: string; attributes: Record<string, unknown> };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The nodes one consolidated document describes, by path relative to the group holding it. */
+export class ConsolidatedView {
+  constructor(
+    /** Path of the group holding the consolidated metadata. */
+    readonly root: string,
+    readonly format: 2 | 3,
+    /** Keyed by path relative to `root` ("" is the root itself, for v2). A Map: names from files never meet Object.prototype. */
+    private readonly nodes: ReadonlyMap<string, NodeSource>,
+  ) {}
+
+  /** Nodes described, the root excluded. */
+  get size(): number {
+    return [...this.nodes.keys()].filter((p) => p !== "").length;
+  }
+
+  private relative(path: string): string | undefined {
+    if (path === this.root) return "";
+    if (this.root === "") return path;
+    return path.startsWith(`${this.root}/`) ? path.slice(this.root.length + 1) : undefined;
+  }
+
+  /** The metadata of the node at `path` (from the store root), when this document describes it. */
+  node(path: string): NodeSource | undefined {
+    const rel = this.relative(path);
+    return rel === undefined ? undefined : this.nodes.get(rel);
+  }
+
+  /** Names of the children of the group at `path`, sorted; undefined when `path` is outside this document. */
+  childNames(path: string): string[] | undefined {
+    const rel = this.relative(path);
+    if (rel === undefined) return undefined;
+    const prefix = rel === "" ? "" : `${rel}/`;
+    const names = new Set<string>();
+    for (const p of this.nodes.keys()) {
+      if (p === "" || !p.startsWith(prefix)) continue;
+      const rest = p.slice(prefix.length);
+      if (rest !== "" && !rest.includes("/")) names.add(rest);
+    }
+    return [...names].sort();
+  }
+}
+
+/** A relative node path from a consolidated document, checked as node paths are. */
+function relativePath(rel: string, key: string, field: string): string {
+  let normalized: string | undefined;
+  try {
+    normalized = normalizeNodePath(rel);
+  } catch {
+    normalized = undefined;
+  }
+  if (normalized !== rel || rel === "") {
+    throw new InvalidMetadataError(`${key}: ${field} names an invalid node path ${showValue(rel)}`, { key, field });
+  }
+  return rel;
+}
+
+/** The inline consolidated metadata of a v3 group's zarr.json, or undefined when it has none (absent or null). */
+export function consolidatedFromV3(doc: Record<string, unknown>, root: string, key: string): ConsolidatedView | undefined {
+  const consolidated = Object.hasOwn(doc, "consolidated_metadata") ? doc.consolidated_metadata : undefined;
+  if (consolidated === undefined || consolidated === null) return undefined;
+  const field = "consolidated_metadata";
+  if (!isRecord(consolidated)) throw new InvalidMetadataError(`${key}: ${field} must be an object or null`, { key, field });
+  const kind = Object.hasOwn(consolidated, "kind") ? consolidated.kind : "inline";
+  if (kind !== "inline") {
+    throw new UnsupportedError(`${key}: ${field}.kind ${showValue(kind)} is not supported (known: "inline")`, { key, field: `${field}.kind` });
+  }
+  const metadata = Object.hasOwn(consolidated, "metadata") ? consolidated.metadata : undefined;
+  if (!isRecord(metadata)) throw new InvalidMetadataError(`${key}: ${field}.metadata must be an object`, { key, field: `${field}.metadata` });
+  const nodes = new Map<string, NodeSource>();
+  for (const [rel, child] of Object.entries(metadata)) {
+    const entryField = `${field}.metadata[${JSON.stringify(rel)}]`;
+    relativePath(rel, key, entryField);
+    const entryKey = `${key} (${entryField})`;
+    // Checked when the node is opened (its parser checks the header again and names the entry), so one bad entry spoils only itself.
+    const kind = isRecord(child) && child.node_type === "array" ? "array" : "group";
+    nodes.set(rel, { format: 3, kind, doc: child, key: entryKey });
+  }
+  return new ConsolidatedView(root, 3, nodes);
+}
+
+const V2_NODE_KEY = /^(?:(.+)\/)?\.(zarray|zgroup)$/;
+
+/** A v2 `.zmetadata` document. */
+export function consolidatedFromV2(doc: unknown, root: string, key: string): ConsolidatedView {
+  if (!isRecord(doc)) throw new InvalidMetadataError(`${key} must hold a JSON object`, { key });
+  if (doc.zarr_consolidated_format !== 1) {
+    throw new UnsupportedError(`${key}: zarr_consolidated_format must be 1, got ${showValue(doc.zarr_consolidated_format)}`, {
+      key,
+      field: "zarr_consolidated_format",
+    });
+  }
+  const metadata = doc.metadata;
+  if (!isRecord(metadata)) throw new InvalidMetadataError(`${key}: metadata must be an object`, { key, field: "metadata" });
+  const docs = new Map(Object.entries(metadata));
+  const nodes = new Map<string, NodeSource>();
+  for (const [name, value] of docs) {
+    const match = V2_NODE_KEY.exec(name);
+    if (!match) continue;
+    const rel = match[1] === undefined ? "" : relativePath(match[1], key, `metadata[${JSON.stringify(name)}]`);
+    const kind = match[2] === "zarray" ? "array" : "group";
+    if (nodes.has(rel)) {
+      throw new InvalidMetadataError(`${key}: ${showValue(rel || "/")} is described both as an array and as a group`, { key, field: `metadata[${JSON.stringify(name)}]` });
+    }
+    const attrsName = rel === "" ? ".zattrs" : `${rel}/.zattrs`;
+    const attrsField = `metadata[${JSON.stringify(attrsName)}]`;
+    const attributes = parseAttributesV2(docs.get(attrsName), `${key} (${attrsField})`);
+    nodes.set(rel, { format: 2, kind, doc: value, key: `${key} (metadata[${JSON.stringify(name)}])`, attributes });
+  }
+  return new ConsolidatedView(root, 2, nodes);
+}
+
+/** The keys a node's metadata lives in, for a format. */
+export function nodeKeys(path: string, format: 2 | 3): string[] {
+  return format === 3 ? [metadataKey(path)] : [v2Key(path, ".zarray"), v2Key(path, ".zgroup"), v2Key(path, ".zattrs")];
+}
+
