@@ -74,6 +74,7 @@ export function parseNumpyDtype(value: unknown, field = "dtype"): NumpyType {
     if (kind === "U") return { type: fixedStringType("fixed_length_utf32", n * 4, field), endian: orderEndian ?? "little", object: false };
     return { type: fixedStringType("null_terminated_bytes", n, field), endian: undefined, object: false };
   }
+  if (digits === "") throw new InvalidMetadataError(`${field}: ${showValue(value)} needs an item size (e.g. "<i2")`, { field });
   const name = NUMERIC.get(`${kind}${digits}`);
   if (name === undefined) {
     throw new UnsupportedError(`${field}: dtype ${showValue(value)} has no Zarr v3 data type; it is not supported`, { field });
