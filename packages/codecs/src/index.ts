@@ -18,7 +18,16 @@ registerCodec("numcodecs.zstd", () => aliases().then((m) => m.numcodecsZstdCodec
 registerCodec("numcodecs.blosc", () => aliases().then((m) => m.numcodecsBloscCodecFactory));
 registerCodec("numcodecs.vlen-utf8", () => aliases().then((m) => m.numcodecsVlenUtf8CodecFactory));
 registerCodec("numcodecs.lz4", () => import("./numcodecs/lz4.js").then((m) => m.numcodecsLz4CodecFactory));
+registerCodec("numcodecs.bz2", () => import("./numcodecs/bz2.js").then((m) => m.numcodecsBz2CodecFactory));
+registerCodec("numcodecs.lzma", () => import("./numcodecs/lzma.js").then((m) => m.numcodecsLzmaCodecFactory));
 registerCodec("numcodecs.shuffle", () => import("./numcodecs/shuffle.js").then((m) => m.numcodecsShuffleCodecFactory));
+registerCodec("numcodecs.fixedscaleoffset", () => import("./numcodecs/scale.js").then((m) => m.numcodecsFixedScaleOffsetCodecFactory));
+registerCodec("numcodecs.quantize", () => import("./numcodecs/scale.js").then((m) => m.numcodecsQuantizeCodecFactory));
+registerCodec("numcodecs.bitround", () => import("./numcodecs/bitround.js").then((m) => m.numcodecsBitRoundCodecFactory));
+registerCodec("numcodecs.astype", () => import("./numcodecs/astype.js").then((m) => m.numcodecsAsTypeCodecFactory));
+registerCodec("numcodecs.packbits", () => import("./numcodecs/packbits.js").then((m) => m.numcodecsPackBitsCodecFactory));
+registerCodec("numcodecs.categorize", () => import("./numcodecs/categorize.js").then((m) => m.numcodecsCategorizeCodecFactory));
+registerCodec("numcodecs.json2", () => import("./numcodecs/json2.js").then((m) => m.numcodecsJson2CodecFactory));
 registerCodec("numcodecs.crc32", () => checksums().then((m) => m.numcodecsCrc32CodecFactory));
 registerCodec("numcodecs.adler32", () => checksums().then((m) => m.numcodecsAdler32CodecFactory));
 registerCodec("numcodecs.fletcher32", () => checksums().then((m) => m.numcodecsFletcher32CodecFactory));
@@ -41,5 +50,13 @@ export {
   numcodecsCrc32CodecFactory,
   numcodecsFletcher32CodecFactory,
 } from "./numcodecs/checksums.js";
+export { numcodecsAsTypeCodecFactory } from "./numcodecs/astype.js";
+export { numcodecsBitRoundCodecFactory } from "./numcodecs/bitround.js";
+export { numcodecsCategorizeCodecFactory } from "./numcodecs/categorize.js";
+export { numcodecsJson2CodecFactory } from "./numcodecs/json2.js";
+export { numcodecsPackBitsCodecFactory } from "./numcodecs/packbits.js";
+export { numcodecsFixedScaleOffsetCodecFactory, numcodecsQuantizeCodecFactory } from "./numcodecs/scale.js";
+export { numcodecsBz2CodecFactory } from "./numcodecs/bz2.js";
+export { numcodecsLzmaCodecFactory } from "./numcodecs/lzma.js";
 export { numcodecsLz4CodecFactory } from "./numcodecs/lz4.js";
 export { numcodecsShuffleCodecFactory } from "./numcodecs/shuffle.js";
