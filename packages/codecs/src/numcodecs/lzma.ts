@@ -79,7 +79,9 @@ function utf8Bytes(text: string): Uint8Array {
  * (all ones: unknown, ended by an end marker, as liblzma always writes it),
  * then the LZMA stream. LZMA-JS decodes exactly the declared size, so an
  * unknown size is declared as `maxBytes + 1` here: the decoder then stops
- * at the end marker or one byte past the cap, never later.
+ * at the end marker or one byte past the cap, never later. LZMA-JS keeps its
+ * window and output in JS arrays (about 8 bytes per byte each), so decoding
+ * costs roughly 16-24 bytes of memory per decoded byte.
  */
 async function aloneDecode(bytes: Uint8Array, maxBytes: number | undefined): Promise<Uint8Array> {
   if (bytes.length < 13) throw new Error(`${bytes.length} bytes is too short for the 13-byte .lzma header`);
@@ -91,9 +93,14 @@ async function aloneDecode(bytes: Uint8Array, maxBytes: number | undefined): Pro
   if (!unknown && maxBytes !== undefined && declared > BigInt(maxBytes)) {
     throw tooLarge("lzma", maxBytes, `it declares ${declared} bytes`);
   }
-  if (unknown && maxBytes !== undefined) {
+  if (maxBytes !== undefined) {
     input = bytes.slice();
-    new DataView(input.buffer).setBigUint64(5, BigInt(maxBytes + 1), true);
+    const header = new DataView(input.buffer);
+    if (unknown) header.setBigUint64(5, BigInt(maxBytes + 1), true);
+    // LZMA-JS allocates its window at the declared dictionary size (a JS array of up to 4 GiB entries); no valid
+    // stream reaches further back than its output, so a window of the output's bound decodes the same.
+    const window = Math.max(4096, Math.min(maxBytes + 1, Number(declared < 0xffffffffn ? declared : 0xffffffffn) || maxBytes + 1));
+    if (header.getUint32(1, true) > window) header.setUint32(1, window, true);
   }
   const result = (await lzmaJs()).decompress(input);
   const out = typeof result === "string" ? utf8Bytes(result) : Uint8Array.from(result);
