@@ -1,3 +1,4 @@
+/// <reference path="./libraries.d.ts" />
 import { type BytesToBytesCodec, type CodecFactory, UnsupportedError } from "@zarrkit/registry";
 import { checkKeys, readInt } from "../config.js";
 import { decoding } from "../errors.js";

@@ -1,3 +1,4 @@
+/// <reference path="./libraries.d.ts" />
 import { type BytesToBytesCodec, type CodecFactory, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
 import { checkKeys, type Configuration, readInt } from "../config.js";
 import { decoding } from "../errors.js";
