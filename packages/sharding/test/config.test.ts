@@ -1,4 +1,4 @@
-import { InvalidMetadataError, UnsupportedError } from "@zarrkit/core";
+import { type ArrayMetadata, InvalidMetadataError, UnsupportedError } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { BYTES, createArray, MemoryStore } from "./helpers.js";
 
@@ -49,7 +49,7 @@ describe("configuration is validated whole", () => {
 
   it("toJSON writes the configuration as stored", async () => {
     const arr = await make(ok);
-    expect(arr.metadata.codecs[0]).toEqual({ name: "sharding_indexed", configuration: ok });
+    expect((arr.metadata as ArrayMetadata).codecs[0]).toEqual({ name: "sharding_indexed", configuration: ok });
     expect(arr.chunkShape).toEqual([4, 4]);
     expect(arr.shardShape).toEqual([8, 8]);
   });
