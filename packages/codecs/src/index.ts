@@ -8,6 +8,7 @@ registerCodec("zstd", () => import("./zstd.js").then((m) => m.zstdCodecFactory))
 registerCodec("blosc", () => import("./blosc.js").then((m) => m.bloscCodecFactory));
 registerCodec("numcodecs.delta", () => import("./delta.js").then((m) => m.deltaCodecFactory));
 registerCodec("vlen-utf8", () => import("./vlen-utf8.js").then((m) => m.vlenUtf8CodecFactory));
+registerCodec("vlen-bytes", () => import("./vlen-bytes.js").then((m) => m.vlenBytesCodecFactory));
 
 // numcodecs' codecs under the names zarr-python 3 writes (and core gives Zarr v2 filters and compressors).
 const aliases = () => import("./numcodecs/aliases.js");
@@ -17,6 +18,7 @@ registerCodec("numcodecs.gzip", () => aliases().then((m) => m.numcodecsGzipCodec
 registerCodec("numcodecs.zstd", () => aliases().then((m) => m.numcodecsZstdCodecFactory));
 registerCodec("numcodecs.blosc", () => aliases().then((m) => m.numcodecsBloscCodecFactory));
 registerCodec("numcodecs.vlen-utf8", () => aliases().then((m) => m.numcodecsVlenUtf8CodecFactory));
+registerCodec("numcodecs.vlen-bytes", () => import("./vlen-bytes.js").then((m) => m.numcodecsVlenBytesCodecFactory));
 registerCodec("numcodecs.lz4", () => import("./numcodecs/lz4.js").then((m) => m.numcodecsLz4CodecFactory));
 registerCodec("numcodecs.bz2", () => import("./numcodecs/bz2.js").then((m) => m.numcodecsBz2CodecFactory));
 registerCodec("numcodecs.lzma", () => import("./numcodecs/lzma.js").then((m) => m.numcodecsLzmaCodecFactory));
@@ -36,6 +38,7 @@ export { bloscCodecFactory } from "./blosc.js";
 export { deltaCodecFactory } from "./delta.js";
 export { gzipCodecFactory } from "./gzip.js";
 export { vlenUtf8CodecFactory } from "./vlen-utf8.js";
+export { numcodecsVlenBytesCodecFactory, vlenBytesCodecFactory } from "./vlen-bytes.js";
 export { zlibCodecFactory } from "./zlib.js";
 export { zstdCodecFactory } from "./zstd.js";
 export {

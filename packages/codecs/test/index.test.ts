@@ -12,6 +12,8 @@ const FACTORIES = {
   blosc: codecs.bloscCodecFactory,
   "numcodecs.delta": codecs.deltaCodecFactory,
   "vlen-utf8": codecs.vlenUtf8CodecFactory,
+  "vlen-bytes": codecs.vlenBytesCodecFactory,
+  "numcodecs.vlen-bytes": codecs.numcodecsVlenBytesCodecFactory,
   "numcodecs.zlib": codecs.numcodecsZlibCodecFactory,
   "numcodecs.gzip": codecs.numcodecsGzipCodecFactory,
   "numcodecs.zstd": codecs.numcodecsZstdCodecFactory,

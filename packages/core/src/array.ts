@@ -66,7 +66,7 @@ const BYTES_IN_FLIGHT = 32 * 2 ** 20;
 const MAX_SELECTION_SLOTS = 2 ** 31 - 1;
 /** ... and in bytes: the largest ArrayBuffer Node 20 (V8) allocates. */
 const MAX_SELECTION_BYTES = 2 ** 32;
-/** ... and in elements of a `string` selection, a JS array of references the heap must hold (8 bytes each). */
+/** ... and in elements of a `string` or `variable_length_bytes` selection, a JS array of references the heap must hold (8 bytes each). */
 const MAX_STRING_SELECTION = 2 ** 27;
 
 export class ZarrArray {
@@ -228,7 +228,7 @@ export class ZarrArray {
     };
     if (slots > MAX_SELECTION_SLOTS) refuse(`${slots} slots, more than ${MAX_SELECTION_SLOTS}`);
     if (bytes > MAX_SELECTION_BYTES) refuse(`${bytes} bytes, more than ${MAX_SELECTION_BYTES}`);
-    if (type.arrayType === undefined && elements > MAX_STRING_SELECTION) refuse(`more than ${MAX_STRING_SELECTION} strings`);
+    if (type.arrayType === undefined && elements > MAX_STRING_SELECTION) refuse(`more than ${MAX_STRING_SELECTION} ${type.kind === "bytes" ? "byte strings" : "strings"}`);
     try {
       return type.allocate(elements);
     } catch (cause) {
@@ -351,10 +351,18 @@ export class ZarrArray {
     const type = this.parsed.dataType;
     const isChunk = typeof value === "object" && value !== null && "data" in value && "shape" in value;
     const data = isChunk ? (value as NdArray).data : value;
-    const arrayLike = ArrayBuffer.isView(data) || (Array.isArray(data) && type.kind === "string");
+    const bytes = type.kind === "bytes";
+    // For variable_length_bytes one Uint8Array is one element (a scalar), and values are Uint8Array[].
+    const arrayLike = bytes ? Array.isArray(data) : ArrayBuffer.isView(data) || (Array.isArray(data) && type.kind === "string");
     const looksScalar =
       !arrayLike || (type.kind === "raw" && data instanceof Uint8Array && data.length === type.byteSize && product(counts) !== 1);
     if (!isChunk && looksScalar) {
+      if (bytes && !(value instanceof Uint8Array)) {
+        throw new InvalidSelectionError(
+          `Values for a ${type.name} array must be a Uint8Array (one value for the whole selection) or a Uint8Array[], got ${showValue(value, 80)}`,
+          { field: "value" },
+        );
+      }
       try {
         return { fill: parseScalar(value, type, "value") };
       } catch (error) {
@@ -365,6 +373,17 @@ export class ZarrArray {
       throw new InvalidSelectionError(
         `Values for a ${type.name} array must be a ${dataClassName(type)}, got ${(data as object)?.constructor?.name ?? typeof data}`,
       );
+    }
+    if (bytes) {
+      // Checked before any chunk is written, so a bad element leaves the array as it was.
+      const items = data as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        if (!(items[i] instanceof Uint8Array)) {
+          throw new InvalidSelectionError(`Element ${i} of the values for a ${type.name} array is not a Uint8Array: ${showValue(items[i], 80)}`, {
+            field: "value",
+          });
+        }
+      }
     }
     const expected = counts.filter((_, d) => !dropped[d]);
     if (isChunk) {

@@ -27,7 +27,7 @@ export interface CreateArrayOptions {
    * for readers that predate the rectilinear extension.
    */
   chunkGrid?: "regular" | "rectilinear" | "rectangular";
-  /** Codecs of each chunk. Default: `bytes` little-endian (`vlen-utf8` for strings). */
+  /** Codecs of each chunk. Default: `bytes` little-endian (`vlen-utf8` for strings, `vlen-bytes` for variable_length_bytes). */
   codecs?: CodecMetadata[];
   /** Default: zero of the data type (false, "", [0, 0], zero bytes). */
   fillValue?: unknown;
@@ -72,6 +72,7 @@ function defaultFill(kind: string, byteSize: number | undefined): unknown {
     case "bool":
       return false;
     case "string":
+    case "bytes": // base64 of no bytes
       return "";
     case "complex":
       return [0, 0];
@@ -89,7 +90,7 @@ export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMeta
   if (!Array.isArray(options.shape)) throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
   const type = dataType(options.dataType, "dataType");
   const innerCodecs: CodecMetadata[] =
-    options.codecs ?? (type.byteSize === undefined ? [{ name: "vlen-utf8" }] : [{ name: "bytes", configuration: { endian: "little" } }]);
+    options.codecs ?? (type.byteSize === undefined ? [{ name: type.objectCodecId ?? "vlen-utf8" }] : [{ name: "bytes", configuration: { endian: "little" } }]);
   const fill = parseScalar(options.fillValue ?? defaultFill(type.kind, type.byteSize), type, "fillValue");
   const layout = layoutOf(options, innerCodecs);
   const edges = layout.gridShape;

@@ -15,12 +15,19 @@ type TypedArrayConstructor =
 
 /** A core data type: DataTypeInfo plus what core's codecs need to move it to and from bytes. */
 export interface DataType extends DataTypeInfo {
-  /** The in-memory array class; undefined for `string`. */
+  /** The in-memory array class; undefined for the types held in JS arrays (`string[]`, `Uint8Array[]`). */
   readonly arrayType: TypedArrayConstructor | undefined;
   /** Bytes of one slot of the stored representation (2 for float16 even when held as Float32Array). */
   readonly storedSlotSize: number;
   /** float16 held in a Float32Array because the runtime lacks Float16Array. */
   readonly widenedFloat16: boolean;
+  /**
+   * For types numpy holds as objects (`|O`): the id of the numcodecs object
+   * codec that stores them in Zarr v2 (zarr-python's `object_codec_id`).
+   * Core's v2 mapping picks a `|O` array's data type by the id of its first
+   * filter with it, and gives new v2 arrays of the type that filter.
+   */
+  readonly objectCodecId?: string;
 }
 
 const Float16ArrayCtor = (globalThis as { Float16Array?: Float32ArrayConstructor }).Float16Array;
@@ -44,6 +51,12 @@ function numeric(
     allocate: (elements) => new arrayType(elements * lanes),
   };
 }
+
+/**
+ * The element every new variable_length_bytes slot holds: zero-length, so it
+ * cannot be changed through any of the arrays sharing it.
+ */
+const EMPTY_BYTES = new Uint8Array(0);
 
 // A Map, never a plain object: a name from zarr.json such as "toString" or "__proto__" must not find Object.prototype.
 const CORE_TYPES = new Map<string, DataType>(Object.entries({
@@ -69,9 +82,41 @@ const CORE_TYPES = new Map<string, DataType>(Object.entries({
     arrayType: undefined,
     storedSlotSize: 0,
     widenedFloat16: false,
+    objectCodecId: "vlen-utf8",
     allocate: (elements) => new Array<string>(elements).fill(""),
   } satisfies DataType,
+  // zarr-python 3's VariableLengthBytes; held as Uint8Array[] (fill value: empty byte strings).
+  variable_length_bytes: {
+    name: "variable_length_bytes",
+    kind: "bytes",
+    byteSize: undefined,
+    lanes: 1,
+    arrayType: undefined,
+    storedSlotSize: 0,
+    widenedFloat16: false,
+    objectCodecId: "vlen-bytes",
+    allocate: (elements) => new Array<Uint8Array>(elements).fill(EMPTY_BYTES),
+  } satisfies DataType,
 }));
+
+/**
+ * zarr-python 3 also reads the zarr-extensions name `bytes` as
+ * variable_length_bytes (and writes `variable_length_bytes`).
+ */
+const ALIASES = new Map<string, string>([["bytes", "variable_length_bytes"]]);
+
+/** The types numpy holds as objects (`|O`), by the id of their numcodecs object codec. */
+const OBJECT_TYPES = new Map<string, DataType>([...CORE_TYPES.values()].filter((t) => t.objectCodecId !== undefined).map((t) => [t.objectCodecId!, t]));
+
+/**
+ * The core type of a `|O` array whose first filter (object codec) has id
+ * `codecId`. Object codecs no data type declares (json2, or one registered
+ * by the application) hold strings, as before variable-length bytes existed;
+ * the codec itself refuses a data type it cannot store when it is built.
+ */
+export function objectDataType(codecId: unknown): DataType {
+  return (typeof codecId === "string" ? OBJECT_TYPES.get(codecId) : undefined) ?? CORE_TYPES.get("string")!;
+}
 
 /** Widest raw type `r<N>` read: 1 MiB per element (N = 2^23 bits); wider ones could not fill a chunk anyway. */
 const MAX_RAW_BITS = 2 ** 23;
@@ -144,7 +189,7 @@ export function dataType(value: unknown, field = "data_type"): DataType {
   if (typeof name !== "string") {
     throw new InvalidMetadataError(`${field} must be a data type name, got ${showValue(value)}`, { field });
   }
-  const core = CORE_TYPES.get(name);
+  const core = CORE_TYPES.get(ALIASES.get(name) ?? name);
   if (core) return core;
   if (FIXED_STRING_TYPES.has(name)) {
     const configuration = typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
@@ -182,5 +227,6 @@ export function isDataOfType(data: unknown, type: DataType): data is ArrayData {
 
 /** A name for the in-memory class of `type`, for error messages. */
 export function dataClassName(type: DataType): string {
-  return type.arrayType ? type.arrayType.name : "string[]";
+  if (type.arrayType) return type.arrayType.name;
+  return type.kind === "bytes" ? "Uint8Array[]" : "string[]";
 }

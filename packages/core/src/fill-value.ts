@@ -60,7 +60,39 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
     case "string":
       if (typeof value === "string") return value;
       return bad("expected a string");
+    case "bytes": {
+      // zarr-python 3 writes base64 text; a list of byte values is read too.
+      if (value instanceof Uint8Array) return value;
+      if (typeof value === "string") return bytesFromBase64(value) ?? bad("expected base64 text");
+      if (Array.isArray(value) && value.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(value as number[]);
+      return bad("expected base64 text, a list of byte values or a Uint8Array");
+    }
   }
+}
+
+/** The bytes of standard base64 text (padding required, as Python writes it); undefined when it is not base64. */
+export function bytesFromBase64(text: string): Uint8Array | undefined {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/** Standard base64 text of `bytes`. */
+export function base64FromBytes(bytes: Uint8Array): string {
+  let binary = "";
+  // In pieces: spreading a long array into fromCharCode would overflow the stack.
+  for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return btoa(binary);
+}
+
+/** Whether two byte strings hold the same bytes. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function parseFloatValue(value: unknown, byteSize: number, bad: (why: string) => never): number {
@@ -96,6 +128,8 @@ export function serializeScalar(value: Scalar, type: DataType): unknown {
     }
     case "raw":
       return Array.from(value as Uint8Array);
+    case "bytes":
+      return base64FromBytes(value as Uint8Array);
     default:
       return value;
   }
@@ -111,7 +145,13 @@ function serializeFloat(value: number): number | string {
 /** Fill elements [start, end) of `data` with `value`. */
 export function fillData(data: ArrayData, value: Scalar, type: DataType, start = 0, end = data.length / type.lanes): void {
   if (Array.isArray(data)) {
-    data.fill(value as string, start, end);
+    if (type.kind === "bytes" && (value as Uint8Array).length > 0) {
+      // A copy per element: one shared Uint8Array would change everywhere (the fill value too) when a caller changes one.
+      const bytes = value as Uint8Array;
+      for (let i = start; i < end; i++) (data as Uint8Array[])[i] = bytes.slice();
+      return;
+    }
+    (data as unknown[]).fill(value, start, end);
     return;
   }
   const lanes = type.lanes;
@@ -132,7 +172,10 @@ export function fillData(data: ArrayData, value: Scalar, type: DataType, start =
 
 /** Whether every element of `data` equals `value` (NaN equals NaN). */
 export function isAllFill(data: ArrayData, value: Scalar, type: DataType): boolean {
-  if (Array.isArray(data)) return data.every((s) => s === value);
+  if (Array.isArray(data)) {
+    if (type.kind === "bytes") return (data as Uint8Array[]).every((b) => sameBytes(b, value as Uint8Array));
+    return (data as unknown[]).every((s) => s === value);
+  }
   const lanes = type.lanes;
   const slots: ArrayLike<number | bigint> =
     lanes === 1 ? [slotValue(value)] : type.kind === "complex" ? (value as readonly [number, number]) : (value as Uint8Array);

@@ -23,9 +23,10 @@ export type NumericArray =
 /**
  * In-memory element storage. Complex numbers interleave re, im; `r<N>` uses
  * N/8 bytes per element; `bool` is 0/1 bytes; float16 is a Float16Array where
- * the runtime has one, else Float32Array; `string` is a JS array.
+ * the runtime has one, else Float32Array; `string` is a JS array of strings,
+ * `variable_length_bytes` a JS array of byte strings.
  */
-export type ArrayData = NumericArray | string[];
+export type ArrayData = NumericArray | string[] | Uint8Array[];
 
 /** A dense array in C order. `data` may hold `lanes` slots per element (see DataTypeInfo). */
 export interface Chunk<D extends ArrayData = ArrayData> {
@@ -33,14 +34,15 @@ export interface Chunk<D extends ArrayData = ArrayData> {
   shape: number[];
 }
 
-/** A decoded fill value or scalar: numbers, bigints for 64-bit integers, [re, im] for complex, bytes for r<N>. */
+/** A decoded fill value or scalar: numbers, bigints for 64-bit integers, [re, im] for complex, bytes for r<N> and variable_length_bytes. */
 export type Scalar = number | bigint | boolean | string | Uint8Array | readonly [number, number];
 
-export type DataTypeKind = "bool" | "int" | "uint" | "float" | "complex" | "raw" | "string";
+/** "bytes": variable-length byte strings (`Uint8Array[]`). */
+export type DataTypeKind = "bool" | "int" | "uint" | "float" | "complex" | "raw" | "string" | "bytes";
 
 /** What a codec needs to know about the element type, without depending on core. */
 export interface DataTypeInfo {
-  /** The name as in zarr.json: "int16", "float16", "r24", "string", ... */
+  /** The name as in zarr.json: "int16", "float16", "r24", "string", "variable_length_bytes", ... */
   readonly name: string;
   readonly kind: DataTypeKind;
   /** Bytes per element when stored with the `bytes` codec; undefined for variable-length types. */

@@ -121,8 +121,8 @@ function decodeFixedStrings(bytes: Uint8Array, spec: ChunkSpec, type: DataType, 
 function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
   const data = chunk.data;
   if (Array.isArray(data)) {
-    if (fixedStringParts(type)) return encodeFixedStrings(data, type, endian);
-    throw new UnsupportedError(`The bytes codec cannot encode ${type.name}; use vlen-utf8`);
+    if (fixedStringParts(type)) return encodeFixedStrings(data as string[], type, endian);
+    throw new UnsupportedError(`The bytes codec cannot encode ${type.name}; use ${type.objectCodecId ?? "vlen-utf8"}`);
   }
   let bytes: Uint8Array;
   if (type.widenedFloat16) {
@@ -197,7 +197,7 @@ export const bytesCodecFactory: CodecFactory = (configuration, ctx) => {
   }
   const type = ctx.spec.dataType;
   if (type.byteSize === undefined) {
-    throw new InvalidMetadataError(`${ctx.field}: the bytes codec cannot store data type ${type.name}; use vlen-utf8`, {
+    throw new InvalidMetadataError(`${ctx.field}: the bytes codec cannot store data type ${type.name}; use ${dataType(type.name).objectCodecId ?? "vlen-utf8"}`, {
       field: ctx.field,
     });
   }

@@ -6,8 +6,8 @@
  * filter is the object codec), the compressor as "numcodecs.<id>"]`.
  */
 import { type CodecMetadata, InvalidMetadataError, type Scalar, showValue, UnsupportedError } from "@zarrkit/registry";
-import { type DataType, dataType, fixedStringParts, fixedStringType } from "../data-types.js";
-import { parseScalar } from "../fill-value.js";
+import { type DataType, dataType, fixedStringParts, fixedStringType, objectDataType } from "../data-types.js";
+import { parseScalar, serializeScalar } from "../fill-value.js";
 import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
 import { type ArrayMetadataV2, checkChunkSize, type GroupMetadataV2, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
@@ -47,8 +47,13 @@ const NO_V3_TYPE = new Map<string, string>(
   Object.entries({ M: "datetime64", m: "timedelta64", V: "void (raw bytes)" }),
 );
 
-/** The core data type of a numpy dtype string such as "<i2", ">f4", "|b1", "<U13", "|S7" or "|O". */
-export function parseNumpyDtype(value: unknown, field = "dtype"): NumpyType {
+/**
+ * The core data type of a numpy dtype string such as "<i2", ">f4", "|b1",
+ * "<U13", "|S7" or "|O". For "|O" the type is the one whose object codec is
+ * `objectCodecId` (the id of the array's first filter): `variable_length_bytes`
+ * for vlen-bytes, else `string`.
+ */
+export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?: unknown): NumpyType {
   if (Array.isArray(value)) {
     throw new UnsupportedError(`${field}: structured (record) dtype ${showValue(value)} has no Zarr v3 data type and is not supported`, { field });
   }
@@ -64,7 +69,7 @@ export function parseNumpyDtype(value: unknown, field = "dtype"): NumpyType {
   const orderEndian: Endian | undefined = order === "<" ? "little" : order === ">" ? "big" : undefined;
   if (kind === "O") {
     if (digits !== "" && digits !== "8") throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
-    return { type: dataType("string"), endian: undefined, object: true };
+    return { type: objectDataType(objectCodecId), endian: undefined, object: true };
   }
   if (kind === "U" || kind === "S") {
     const n = Number(digits);
@@ -90,7 +95,7 @@ export function parseNumpyDtype(value: unknown, field = "dtype"): NumpyType {
 /** The numpy dtype string for a core data type (`endian` for multi-byte types; default little). */
 export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = "dataType"): string {
   const order = endian === "big" ? ">" : "<";
-  if (type.name === "string") return "|O";
+  if (type.objectCodecId !== undefined) return "|O";
   const fixed = fixedStringParts(type);
   if (fixed) return fixed.base === "fixed_length_utf32" ? `${order}U${fixed.lengthBytes / 4}` : `|S${fixed.lengthBytes}`;
   const code = NUMPY_OF.get(type.name);
@@ -98,11 +103,22 @@ export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = 
   return `${type.storedSlotSize === 1 ? "|" : order}${code}`;
 }
 
-/** A data type given as a numpy dtype string or a v3 name ("int16" becomes "<i2"). */
-export function numpyTypeFromOption(value: unknown, field: string): NumpyType {
-  if (typeof value === "string" && /^[<>|]/.test(value)) return parseNumpyDtype(value, field);
+/**
+ * A data type given as a numpy dtype string or a v3 name ("int16" becomes
+ * "<i2"); `objectCodecId`: the id of the first filter, which picks the type
+ * of "|O" and must store a v3 name's object type.
+ */
+export function numpyTypeFromOption(value: unknown, field: string, objectCodecId?: unknown): NumpyType {
+  if (typeof value === "string" && /^[<>|]/.test(value)) return parseNumpyDtype(value, field, objectCodecId);
   const type = dataType(value, field);
-  return parseNumpyDtype(numpyDtypeOf(type, "little", field), field);
+  if (type.objectCodecId === undefined) return parseNumpyDtype(numpyDtypeOf(type, "little", field), field);
+  if (objectCodecId !== undefined && objectDataType(objectCodecId) !== type) {
+    throw new InvalidMetadataError(
+      `filters[0]: object codec ${showValue(objectCodecId)} does not store data type ${type.name} (its object codec is ${showValue(type.objectCodecId)})`,
+      { field: "filters[0]" },
+    );
+  }
+  return { type, endian: undefined, object: true };
 }
 
 function zeroOf(type: DataType): unknown {
@@ -110,6 +126,7 @@ function zeroOf(type: DataType): unknown {
     case "bool":
       return false;
     case "string":
+    case "bytes": // base64 of no bytes
       return "";
     case "complex":
       return [0, 0];
@@ -129,10 +146,13 @@ function latin1FromBase64(text: string, field: string): string {
 /**
  * A v2 fill_value: null means "none given" and reads as zero ("" for
  * strings); floats may be "NaN", "Infinity", "-Infinity"; `S n` values are
- * base64; object arrays take a string (zarr-python writes 0 there; read as "").
+ * base64; object arrays of strings take a string, of variable-length bytes
+ * base64 text or a list of byte values (zarr-python 2 writes 0 there; read
+ * as "" or no bytes).
  */
 export function parseFillValueV2(value: unknown, np: NumpyType, field = "fill_value"): Scalar {
   if (value === null || value === undefined) return parseScalar(zeroOf(np.type), np.type, field);
+  if (np.object && np.type.kind === "bytes") return parseScalar(typeof value === "string" || Array.isArray(value) ? value : "", np.type, field);
   if (np.object) return typeof value === "string" ? value : "";
   const fixed = fixedStringParts(np.type);
   if (fixed?.base === "null_terminated_bytes") {
@@ -162,6 +182,8 @@ export function serializeFillValueV2(value: Scalar, np: NumpyType): unknown {
       const [re, im] = value as readonly [number, number];
       return [float(re), float(im)];
     }
+    case "bytes": // base64, as zarr-python 3 writes it
+      return serializeScalar(value, np.type);
     default:
       return value;
   }
@@ -217,7 +239,9 @@ export function parseArrayMetadataV2(doc: unknown, key: string, attributes: Reco
     fail("chunks", `must be a list of positive integers, got ${showValue(chunks)}`);
   }
   if ((chunks as number[]).length !== rank) fail("chunks", `has ${(chunks as number[]).length} entries where shape has ${rank}`);
-  const np = withKey(key, () => parseNumpyDtype(doc.dtype, "dtype"));
+  // A "|O" array's element type is the one its object codec (first filter) stores.
+  const objectCodecId = Array.isArray(doc.filters) && isRecord(doc.filters[0]) ? doc.filters[0].id : undefined;
+  const np = withKey(key, () => parseNumpyDtype(doc.dtype, "dtype", objectCodecId));
   const order = doc.order;
   if (order !== "C" && order !== "F") fail("order", `must be "C" or "F", got ${showValue(order)}`);
   const separator = doc.dimension_separator ?? ".";
@@ -272,7 +296,12 @@ export function parseArrayMetadataV2(doc: unknown, key: string, attributes: Reco
 export interface CreateArrayOptionsV2 {
   format: 2;
   shape: number[];
-  /** A numpy dtype string ("<i2", ">f8", "<U13", "|S7", "|O") or a v3 name ("int16" becomes "<i2"). */
+  /**
+   * A numpy dtype string ("<i2", ">f8", "<U13", "|S7", "|O") or a v3 name
+   * ("int16" becomes "<i2"; "string" and "variable_length_bytes" become "|O"
+   * with the vlen-utf8 or vlen-bytes object codec). "|O" holds what its first
+   * filter stores: strings, or byte strings with `[{ id: "vlen-bytes" }]`.
+   */
   dataType: string;
   chunkShape: number[];
   /** Default: zero of the data type ("" for strings). */
@@ -307,10 +336,10 @@ export function arrayMetadataV2FromOptions(options: CreateArrayOptionsV2): Array
   if (unknown !== undefined) throw new InvalidMetadataError(`Unknown option ${JSON.stringify(unknown)} for a Zarr v2 array`, { field: unknown });
   if (!Array.isArray(options.shape)) throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
   if (!Array.isArray(options.chunkShape)) throw new InvalidMetadataError("chunkShape must be a list of integers", { field: "chunkShape" });
-  const np = numpyTypeFromOption(options.dataType, "dataType");
+  const np = numpyTypeFromOption(options.dataType, "dataType", options.filters?.[0]?.id);
   const fill = options.fillValue === undefined ? parseFillValueV2(null, np, "fillValue") : parseScalar(options.fillValue, np.type, "fillValue");
   let filters = options.filters ?? null;
-  if (np.object && (filters === null || filters.length === 0)) filters = [{ id: "vlen-utf8" }];
+  if (np.object && (filters === null || filters.length === 0)) filters = [{ id: np.type.objectCodecId! }];
   const doc: ArrayMetadataV2 = {
     zarr_format: 2,
     shape: [...options.shape],
