@@ -21,12 +21,21 @@ export type NumericArray =
   | BigUint64Array;
 
 /**
+ * The JS arrays of the types typed arrays cannot hold: `string[]` for the
+ * string types, `Uint8Array[]` for `variable_length_bytes`. Typed as one array
+ * type, not `string[] | Uint8Array[]`: TypeScript cannot call the overloaded
+ * methods (`every`, `filter`, ...) of a union holding two array types, and
+ * callers do call them on `ArrayData` without narrowing it first.
+ */
+export type ObjectArray = (string | Uint8Array)[];
+
+/**
  * In-memory element storage. Complex numbers interleave re, im; `r<N>` uses
  * N/8 bytes per element; `bool` is 0/1 bytes; float16 is a Float16Array where
  * the runtime has one, else Float32Array; `string` is a JS array of strings,
- * `variable_length_bytes` a JS array of byte strings.
+ * `variable_length_bytes` a JS array of Uint8Arrays (see ObjectArray).
  */
-export type ArrayData = NumericArray | string[] | Uint8Array[];
+export type ArrayData = NumericArray | ObjectArray;
 
 /** A dense array in C order. `data` may hold `lanes` slots per element (see DataTypeInfo). */
 export interface Chunk<D extends ArrayData = ArrayData> {
