@@ -208,6 +208,7 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
 SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=1,sched_min_interval=0,default_queue_depth=1000
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
