@@ -240,6 +240,18 @@ describe("get", () => {
     expect((await run(["get", join(root, "gen.zarr/plain"), "--select", "2,3"])).stdout.trim()).toBe("11");
   });
 
+  it("s3:// takes its endpoint, region and keys from the AWS_* variables (a path-style bucket served by the test server)", async () => {
+    server.requests.length = 0;
+    server.authorizations.length = 0;
+    const env = { AWS_ENDPOINT_URL: server.url, AWS_ACCESS_KEY_ID: "AKIDTEST", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "eu-west-1" };
+    const { code, stdout, stderr } = await run(["get", "s3://gen.zarr/plain", "--select", "-1"], env);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe("[16, 17, 18, 19]");
+    expect(server.requests[0]).toBe("GET /gen.zarr/plain/zarr.json");
+    expect(server.authorizations[0]).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/s3\/aws4_request/);
+  });
+
   it("reads a precomputed volume as [x, y, z, c] (files and HTTP)", async () => {
     for (const url of [`precomputed://${join(root, "vol")}`, `precomputed://${server.url}vol`]) {
       const { code, stdout } = await run(["get", url, "--select", "5:8,4,3,0"]);

@@ -34,14 +34,18 @@ export interface StaticServer {
   /** http://127.0.0.1:<port>/ serving `root`. */
   url: string;
   requests: string[];
+  /** The Authorization header of each request ("" when absent), in order. */
+  authorizations: string[];
   close(): Promise<void>;
 }
 
 /** A static file server over a folder, with single byte ranges (like nginx): GET, HEAD, Range, 404. No listing. */
 export async function serveFolder(root: string): Promise<StaticServer> {
   const requests: string[] = [];
+  const authorizations: string[] = [];
   const server = createServer(async (req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    authorizations.push(req.headers.authorization ?? "");
     const path = normalize(join(root, decodeURIComponent(new URL(req.url!, "http://x").pathname)));
     const info = path.startsWith(root) && existsSync(path) ? await stat(path) : undefined;
     if (!info?.isFile()) {
@@ -76,6 +80,7 @@ export async function serveFolder(root: string): Promise<StaticServer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     requests,
+    authorizations,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
