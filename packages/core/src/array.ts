@@ -25,7 +25,7 @@ import { type ArrayMetadata, type ArrayMetadataV2, type ParsedArrayMetadata, par
 import { parseArrayMetadataV2 } from "./metadata/v2.js";
 import { childPath } from "./node-path.js";
 import { type ArrayPipelineContext, arrayPipelineContext, CodecPipeline } from "./pipeline.js";
-import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection } from "./selection.js";
+import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection, type Slice, slice } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
 import type { CodecWorkerSetting } from "./workers/settings.js";
 
@@ -54,6 +54,24 @@ export interface ArrayOptions {
    * size is the cap.
    */
   maxDecodedChunkBytes?: number;
+}
+
+/** One cell of an array's chunk grid (a shard, for sharded arrays): see `ZarrArray.chunkRegions`. */
+export interface ChunkRegion {
+  /** Grid coordinates of the chunk (shard). */
+  coords: number[];
+  /** Its store key. */
+  key: string;
+  /** The part of the array it covers, clipped to the array's shape: pass it to `get` or `set`. */
+  selection: Slice[];
+  /** The clipped shape: what `get(selection)` returns and `set(selection, data)` takes. */
+  shape: number[];
+}
+
+interface DimRegion {
+  index: number;
+  start: number;
+  stop: number;
 }
 
 /** What `get` returns and `set` accepts: C-order data and the selection's shape. */
@@ -211,6 +229,38 @@ export class ZarrArray {
     const sel = normalizeSelection(selection, shape);
     const perDim = sel.slices.map((s, d) => dimensionPartsOf(s, grid.dims[d]!));
     return { parts: cartesian(perDim), counts: sel.counts, dropped: sel.dropped };
+  }
+
+  /**
+   * Every cell of the chunk grid (every shard, for a sharded array), in C
+   * order and lazily: its grid coordinates, store key, and the selection of
+   * the array it covers, clipped to the array's shape (`shape` is that
+   * selection's shape). Reading or writing one region at a time bounds memory
+   * by one chunk (shard): `set(selection, data)` on a whole region encodes it
+   * in memory and stores it with one store write. Rectilinear grids give
+   * each cell's own extent. Cells lying wholly outside the array are skipped.
+   */
+  *chunkRegions(): Generator<ChunkRegion> {
+    const { shape, grid } = this.parsed;
+    const dims = grid.dims;
+    // Re-iterables (cartesian walks the later dimensions once per cell of the earlier ones), never arrays.
+    const perDim = grid.gridShape().map((n, d): Iterable<DimRegion> => ({
+      [Symbol.iterator]: () =>
+        mapIterable(range(0, n), (index) => {
+          const start = dims[d]!.chunkStart(index);
+          return { index, start, stop: Math.min(shape[d]!, start + dims[d]!.chunkLength(index)) };
+        }),
+    }));
+    for (const cell of cartesian(perDim)) {
+      if (cell.some((r) => r.stop <= r.start)) continue;
+      const coords = cell.map((r) => r.index);
+      yield {
+        coords,
+        key: this.chunkKey(coords),
+        selection: cell.map((r) => slice(r.start, r.stop)),
+        shape: cell.map((r) => r.stop - r.start),
+      };
+    }
   }
 
   /** Storage for a selection of `counts`, refused before anything is read when it cannot be held in one array. */
