@@ -13,3 +13,5 @@ export { parseSelection } from "./select.js";
 export { candidateChunks, gridCoords, innerChunksPerDimension, listedKeys, type ShardStatistics, shardStatistics } from "./shards.js";
 export { codecsOf, dataTypeOf, formatName, openSource, type Source, storedByteOrder } from "./source.js";
 export { type ResolvedUrl, resolveUrl, s3OptionsFromEnv, writableStore } from "./url.js";
+export { cellSelection, sizedStore, type VerifyProblem, type VerifyReport, verify, verifyCommand } from "./commands/verify.js";
+export { createProgress, type Progress, type ProgressCounters, type ProgressMode, type ProgressOptions, progressMode } from "./progress.js";

@@ -2,6 +2,7 @@ import { ZarrkitError } from "zarrkit";
 import { GET_HELP, getCommand } from "./commands/get.js";
 import { INFO_HELP, infoCommand } from "./commands/info.js";
 import { TREE_HELP, treeCommand } from "./commands/tree.js";
+import { VERIFY_HELP, verifyCommand } from "./commands/verify.js";
 import { UsageError } from "./errors.js";
 import { type Output, processOutput } from "./output.js";
 
@@ -12,6 +13,7 @@ export const COMMANDS: ReadonlyMap<string, { run: Command; summary: string; help
   ["info", { run: infoCommand, summary: "what a node is: array metadata and shard statistics", help: INFO_HELP }],
   ["tree", { run: treeCommand, summary: "the hierarchy with each array's shape and data type", help: TREE_HELP }],
   ["get", { run: getCommand, summary: "print or save selected values (.npy or raw)", help: GET_HELP }],
+  ["verify", { run: verifyCommand, summary: "check every shard's index (and with --deep every chunk)", help: VERIFY_HELP }],
 ]);
 
 export const MAIN_HELP = `Usage: zarrkit <command> [options]

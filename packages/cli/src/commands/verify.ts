@@ -1,0 +1,203 @@
+import { describeShard } from "@zarrkit/sharding";
+import { forEachConcurrent, open, rangeBounds, type Slice, type Store, slice, UnsupportedError, ZarrArray, ZarrkitError, type ZarrGroup, type ZarrNode } from "zarrkit";
+import { parseCommand } from "../args.js";
+import type { Output } from "../output.js";
+import { createProgress, type ProgressMode, progressMode } from "../progress.js";
+import { candidateChunks } from "../shards.js";
+import { openSource } from "../source.js";
+import { resolveUrl } from "../url.js";
+import { positiveInt } from "./info.js";
+
+export const VERIFY_HELP = `Usage: zarrkit verify <url> [--deep] [--json] [--concurrency N] [--progress MODE]
+
+Check every present shard of every sharded array at <url> (an array, or a
+group and everything below it): its index decodes and its checksum holds,
+every entry lies inside the shard's data, no two entries overlap each other
+or the index, and nothing points past the end. With --deep, also decode every
+inner chunk (checksum codecs of the inner chain are checked then), and every
+chunk of unsharded arrays. Prints each bad key and why; exits 1 when anything
+is wrong, 0 when all is well.
+
+Options:
+  --deep            decode every inner chunk (and every chunk of unsharded arrays)
+  --json            print one JSON object: {ok, checked: {shards, innerChunks, chunks}, problems: [{key, error, message}]}
+  --concurrency N   shards checked at once (default 16); memory: one shard per worker
+  --progress MODE   auto (a bar on a TTY, else a line every few seconds), bar,
+                    plain, json (one {"done","total"} object per line), none;
+                    progress goes to stderr
+  --debug           print stack traces of errors
+  -h, --help        show this help
+
+Examples:
+  zarrkit verify data/image.zarr
+  zarrkit verify data/collection.zarr --deep --concurrency 4
+  zarrkit verify https://example.org/data/image.zarr --json --progress none
+  zarrkit verify s3://bucket/image.zarr --deep --progress json`;
+
+const OPTIONS = {
+  deep: { type: "boolean" },
+  json: { type: "boolean" },
+  concurrency: { type: "string" },
+  progress: { type: "string" },
+} as const;
+
+/** One bad key: the store key, the typed error's name and its message. */
+export interface VerifyProblem {
+  key: string;
+  error: string;
+  message: string;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  /** Present shards checked, inner chunks decoded (--deep), chunks of unsharded arrays decoded (--deep). */
+  checked: { shards: number; innerChunks: number; chunks: number };
+  problems: VerifyProblem[];
+}
+
+export async function verifyCommand(args: readonly string[], out: Output): Promise<number> {
+  const { values, positionals } = parseCommand("verify", args, OPTIONS, { min: 1, max: 1, names: "<url>" });
+  if (values.help) return out.help(VERIFY_HELP);
+  const concurrency = positiveInt(values.concurrency, "--concurrency", "verify") ?? 16;
+  const mode = progressMode(values.progress, "verify");
+  const source = await openSource(await resolveUrl(positionals[0]!, "verify"));
+  if (source.kind === "precomputed") {
+    throw new UnsupportedError(`verify checks Zarr arrays and groups; ${source.url.display} is a precomputed volume`);
+  }
+  const report = await verify(source.kind === "array" ? source.array : source.group, {
+    deep: values.deep === true,
+    concurrency,
+    progress: mode,
+  });
+  if (values.json) {
+    out.write(JSON.stringify(report));
+  } else {
+    for (const p of report.problems) out.write(`BAD ${p.key}: ${p.error}: ${p.message}`);
+    const { shards, innerChunks, chunks } = report.checked;
+    const what = [`${shards} shard${shards === 1 ? "" : "s"}`, values.deep && `${innerChunks} inner chunk${innerChunks === 1 ? "" : "s"}`, chunks > 0 && `${chunks} chunk${chunks === 1 ? "" : "s"}`];
+    const n = report.problems.length;
+    out.write(`${report.ok ? "ok" : "FAILED"}: checked ${what.filter(Boolean).join(", ")}; ${n} problem${n === 1 ? "" : "s"}`);
+  }
+  return report.ok ? 0 : 1;
+}
+
+interface Work {
+  array: ZarrArray;
+  coords: number[];
+  key: string;
+}
+
+/** Check an array, or a group and every node below it; see VERIFY_HELP. */
+export async function verify(
+  node: ZarrArray | ZarrGroup<ZarrNode>,
+  options: { deep?: boolean; concurrency?: number; progress?: ProgressMode },
+): Promise<VerifyReport> {
+  const problems: VerifyProblem[] = [];
+  const checked = { shards: 0, innerChunks: 0, chunks: 0 };
+  const arrays: ZarrArray[] = [];
+  if (node instanceof ZarrArray) arrays.push(node);
+  else await collectArrays(node, "", arrays, problems);
+  const deep = options.deep === true;
+  const work: Work[] = [];
+  for (const opened of arrays) {
+    const array = opened.store.getRangeWithSize ? opened : ((await open(sizedStore(opened.store), opened.path)) as ZarrArray);
+    // Unsharded arrays have nothing to check without --deep: their chunks have no index.
+    if (array.shardShape === undefined && !deep) continue;
+    try {
+      for (const { coords, key } of await candidateChunks(array)) work.push({ array, coords, key });
+    } catch (error) {
+      problems.push(problem(array.path || "/", error));
+    }
+  }
+  const progress = createProgress({ mode: options.progress ?? "none", total: work.length, unit: "shards" });
+  try {
+    await forEachConcurrent(work, options.concurrency ?? 16, async (item) => {
+      try {
+        if (item.array.shardShape !== undefined) await checkShard(item, deep, checked);
+        else await checkChunk(item, checked);
+      } catch (error) {
+        if (!(error instanceof ZarrkitError)) throw error;
+        problems.push(problem(item.key, error));
+      }
+      progress.advance();
+    });
+  } finally {
+    progress.finish();
+  }
+  problems.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { ok: problems.length === 0, checked, problems };
+}
+
+function problem(key: string, error: unknown): VerifyProblem {
+  if (error instanceof Error) return { key, error: error.name, message: error.message.replace(/\s+/g, " ") };
+  return { key, error: "Error", message: String(error) };
+}
+
+async function collectArrays(group: ZarrGroup<ZarrNode>, prefix: string, arrays: ZarrArray[], problems: VerifyProblem[]): Promise<void> {
+  for (const name of await group.childNames()) {
+    const path = `${prefix}${name}`;
+    let child: ZarrNode;
+    try {
+      child = await group.open(name);
+    } catch (error) {
+      if (!(error instanceof ZarrkitError)) throw error;
+      problems.push(problem(path, error));
+      continue;
+    }
+    if (child instanceof ZarrArray) arrays.push(child);
+    else await collectArrays(child as ZarrGroup<ZarrNode>, `${path}/`, arrays, problems);
+  }
+}
+
+/** The part of the array the grid cell at `coords` covers, clipped to the array (rectilinear grids included). */
+export function cellSelection(array: ZarrArray, coords: readonly number[]): Slice[] {
+  return coords.map((c, d) => {
+    let start = 0;
+    for (let i = 0; i < c; i++) start += array.chunkSpec(coords.map((x, e) => (e === d ? i : x))).shape[d]!;
+    const extent = array.chunkSpec(coords).shape[d]!;
+    return slice(Math.min(start, array.shape[d]!), Math.min(start + extent, array.shape[d]!));
+  });
+}
+
+async function checkShard(item: Work, deep: boolean, checked: VerifyReport["checked"]): Promise<void> {
+  const { array, coords } = item;
+  // describeShard reads the index through the codec: its checksum, offsets inside the data, no overlaps, and,
+  // the shard's size being known (sizedStore), nothing past the end.
+  const shard = await describeShard(array, coords);
+  if (!shard.exists) return;
+  checked.shards++;
+  if (!deep) return;
+  // One shard at a time per worker: read and decode its region (every present inner chunk).
+  await array.get(cellSelection(array, coords));
+  checked.innerChunks += shard.chunks.filter((c) => !("empty" in c)).length;
+}
+
+/**
+ * The store as one whose ranged reads report the value's size (read whole when
+ * the store cannot say), so the index check covers "nothing past the end".
+ */
+export function sizedStore(store: Store): Store {
+  if (store.getRangeWithSize) return store;
+  const getRangeWithSize: Store["getRangeWithSize"] = async (key, range, options) => {
+    const bytes = await store.get(key, options);
+    if (!bytes) return undefined;
+    const [start, end] = rangeBounds(range, bytes.length);
+    return { value: bytes.subarray(start, end), size: bytes.length };
+  };
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === "getRangeWithSize") return getRangeWithSize;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+    has: (target, prop) => prop === "getRangeWithSize" || Reflect.has(target, prop),
+  });
+}
+
+async function checkChunk({ array, coords, key }: Work, checked: VerifyReport["checked"]): Promise<void> {
+  const store = array.store;
+  const size = store.size ? await store.size(key) : (await store.get(key))?.length;
+  if (size === undefined) return;
+  await array.get(cellSelection(array, coords));
+  checked.chunks++;
+}
