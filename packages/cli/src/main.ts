@@ -1,4 +1,5 @@
 import { ZarrkitError } from "zarrkit";
+import { CONVERT_HELP, convertCommand } from "./commands/convert.js";
 import { GET_HELP, getCommand } from "./commands/get.js";
 import { INFO_HELP, infoCommand } from "./commands/info.js";
 import { TREE_HELP, treeCommand } from "./commands/tree.js";
@@ -13,6 +14,7 @@ export const COMMANDS: ReadonlyMap<string, { run: Command; summary: string; help
   ["info", { run: infoCommand, summary: "what a node is: array metadata and shard statistics", help: INFO_HELP }],
   ["tree", { run: treeCommand, summary: "the hierarchy with each array's shape and data type", help: TREE_HELP }],
   ["get", { run: getCommand, summary: "print or save selected values (.npy or raw)", help: GET_HELP }],
+  ["convert", { run: convertCommand, summary: "copy an array or group into sharded Zarr v3, resumable, in parts", help: CONVERT_HELP }],
   ["verify", { run: verifyCommand, summary: "check every shard's index (and with --deep every chunk)", help: VERIFY_HELP }],
 ]);
 
