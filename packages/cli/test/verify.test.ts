@@ -81,7 +81,7 @@ async function editIndex(file: string, edit: (entries: BigUint64Array) => void):
   await writeFile(file, bytes);
 }
 
-const json = (text: string) => JSON.parse(text) as { ok: boolean; checked: Record<string, number>; problems: { key: string; error: string; message: string }[] };
+const json = (text: string) => JSON.parse(text) as { ok: boolean; checked: { shards: number; innerChunks: number; chunks: number }; problems: { key: string; error: string; message: string }[] };
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "zarrkit-verify-"));
@@ -111,16 +111,30 @@ describe("verify", () => {
     expect(json(http.stdout)).toEqual({ ok: true, checked: { shards: 4, innerChunks: 16, chunks: 0 }, problems: [] });
   });
 
-  it("passes the zarr-python v3 fixture's sharded arrays", async (ctx) => {
+  it("passes the zarr-python v3 fixture: every array below the root with --deep, and a consolidated group over HTTP", async (ctx) => {
     const dir = fixturePath("zarr-python-v3.zarr");
     if (!dir) return ctx.skip("the zarr-python v3 fixture is absent");
+    const { code, stdout, stderr } = await run(["verify", dir, "--deep", "--json"]);
+    expect(code, stderr).toBe(0);
+    const report = json(stdout);
+    expect(report.ok).toBe(true);
+    expect(report.checked.shards).toBeGreaterThan(10);
+    expect(report.checked.innerChunks).toBeGreaterThan(report.checked.shards);
+    expect(report.checked.chunks).toBeGreaterThan(10);
     for (const name of ["3d.chunked.mixed.compressed.sharded.i2", "1d.chunked.compressed.sharded.i2"]) {
-      const { code, stdout, stderr } = await run(["verify", join(dir, name), "--deep", "--json"]);
-      expect(code, stderr).toBe(0);
-      const report = json(stdout);
-      expect(report.ok).toBe(true);
-      expect(report.checked.shards).toBeGreaterThan(0);
-      expect(report.checked.innerChunks).toBeGreaterThan(0);
+      const one = await run(["verify", join(dir, name), "--deep", "--json"]);
+      expect(one.code, one.stderr).toBe(0);
+      expect(json(one.stdout).checked.shards).toBeGreaterThan(0);
+    }
+    const fixtures = await serveFolder(join(dir, ".."));
+    try {
+      const local = await run(["verify", join(dir, "consolidated"), "--deep", "--json"]);
+      const remote = await run(["verify", `${fixtures.url}zarr-python-v3.zarr/consolidated`, "--deep", "--json"]);
+      expect(remote.code, remote.stderr).toBe(0);
+      expect(json(remote.stdout)).toEqual(json(local.stdout));
+      expect(json(local.stdout).checked.chunks).toBeGreaterThan(0);
+    } finally {
+      await fixtures.close();
     }
   });
 
