@@ -123,3 +123,45 @@ describe("verify on a store without sized ranged reads", () => {
     }
   });
 });
+
+describe("verify's concurrency", () => {
+  it("checks at most --concurrency shards at once (index reads in flight), and more without the bound", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "zarrkit-conc-"));
+    try {
+      const fs = new FileSystemStore(dir);
+      const a = await createArray(fs, "", {
+        zarr_format: 3,
+        node_type: "array",
+        shape: [12, 2],
+        data_type: "uint8",
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [1, 2] } },
+        chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+        fill_value: 0,
+        codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [1, 1], codecs: [{ name: "bytes" }], index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }] } }],
+        attributes: {},
+      });
+      await a.set(null, { data: Uint8Array.from({ length: 24 }, (_, i) => i + 1), shape: [12, 2] });
+      const maxInFlight = async (concurrency?: number) => {
+        let now = 0;
+        let max = 0;
+        const slow: Store = {
+          get: (key, o) => fs.get(key, o),
+          list: (prefix, o) => fs.list(prefix, o),
+          getRangeWithSize: async (key, range, o) => {
+            max = Math.max(max, ++now);
+            await new Promise((r) => setTimeout(r, 20));
+            now--;
+            return fs.getRangeWithSize(key, range, o);
+          },
+        };
+        const report = await verify((await open(slow, "")) as ZarrArray, concurrency === undefined ? {} : { concurrency });
+        expect(report).toMatchObject({ ok: true, checked: { shards: 12 } });
+        return max;
+      };
+      expect(await maxInFlight(2)).toBe(2);
+      expect(await maxInFlight()).toBe(12);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
