@@ -86,6 +86,20 @@ describe("convert: values", () => {
     expect(await values(dst)).toEqual(await values(join(root, "plain.zarr")));
   });
 
+  it("shards all of fill value are not stored, and say so; a rerun computes them again but writes nothing", async () => {
+    const src = join(root, "sparse.zarr");
+    const arr = await createArray(new FileSystemStore(src), "", { shape: [8, 10], dataType: "uint8", chunkShape: [2, 5] });
+    await arr.set([0, null], 9);
+    const dst = join(root, "sparse-out.zarr");
+    const first = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr, first.stderr).toContain("shards: 1 written, 0 already present, 4 of 4; 3 all fill value, not stored");
+    expect(shardFiles(await files(dst))).toEqual(["c/0/0"]);
+    const again = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
+    expect(again.stderr, again.stderr).toContain("shards: 0 written, 1 already present, 4 of 4; 3 all fill value, not stored");
+    expect(await values(dst)).toEqual(await values(src));
+  });
+
   it("a v2 source (big-endian int32)", async () => {
     const dst = join(root, "v2-out.zarr");
     const r = await run(["convert", join(root, "gen-v2.zarr"), dst, "--progress", "none"]);

@@ -142,9 +142,10 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
     if (!existing || !sameBytes(existing, node.metadata)) await store.set(key, node.metadata);
   }
 
-  let bytesWritten = 0;
+  // Bytes stored per key, taken by the shard that wrote them (shards in flight write concurrently).
+  const storedBytes = new Map<string, number>();
   const counting = withRequestLog(store, (request) => {
-    if (request.method === "set") bytesWritten += request.bytes;
+    if (request.method === "set") storedBytes.set(request.key, (storedBytes.get(request.key) ?? 0) + request.bytes);
   }) as WritableStore;
   const arrays: { source: ZarrArray; dest: ZarrArray }[] = [];
   let total = 0;
@@ -154,7 +155,7 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
     arrays.push({ source: node.source, dest });
     total += partSize(dest.gridShape.reduce((a, b) => a * b, 1), part);
   }
-  const c = { done: 0, written: 0, skipped: 0 };
+  const c = { done: 0, written: 0, skipped: 0, empty: 0 };
   const progress = createProgress({ mode, total, unit: "shards" });
 
   let interrupted = false;
@@ -174,13 +175,16 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
           progress.advance(1, { skipped: 1 });
           return;
         }
-        const before = bytesWritten;
         const data = await src.get(region.selection);
         const read = data.data.length * (dataTypeOf(src).byteSize ?? 0);
         await dest.set(region.selection, data);
+        // A shard all of fill value is not stored (the sharding codec deletes it instead).
+        const stored = storedBytes.get(region.key) ?? 0;
+        storedBytes.delete(region.key);
         c.done++;
-        c.written++;
-        progress.advance(1, { written: 1, bytesRead: read, bytesWritten: bytesWritten - before });
+        if (stored > 0) c.written++;
+        else c.empty++;
+        progress.advance(1, { [stored > 0 ? "written" : "empty"]: 1, bytesRead: read, bytesWritten: stored });
       });
     }
   } finally {
@@ -189,7 +193,7 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   }
   const what = nodes.length === 1 ? "1 array" : `${arrays.length} arrays, ${nodes.length - arrays.length} groups`;
   const partText = part.count > 1 ? ` (part ${part.index}/${part.count})` : "";
-  out.error(`${interrupted ? "interrupted" : "converted"} ${srcUrl} -> ${dstUrl}: ${what}; shards: ${c.written} written, ${c.skipped} already present, ${c.done} of ${total}${partText}`);
+  out.error(`${interrupted ? "interrupted" : "converted"} ${srcUrl} -> ${dstUrl}: ${what}; shards: ${c.written} written, ${c.skipped} already present, ${c.done} of ${total}${partText}${c.empty ? `; ${c.empty} all fill value, not stored` : ""}`);
   return interrupted ? 130 : 0;
 }
 
