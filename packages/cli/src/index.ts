@@ -15,3 +15,5 @@ export { codecsOf, dataTypeOf, formatName, openSource, type Source, storedByteOr
 export { type ResolvedUrl, resolveUrl, s3OptionsFromEnv, writableStore } from "./url.js";
 export { cellSelection, sizedStore, type VerifyProblem, type VerifyReport, verify, verifyCommand } from "./commands/verify.js";
 export { createProgress, type Progress, type ProgressCounters, type ProgressMode, type ProgressOptions, progressMode } from "./progress.js";
+export { CONVERT_HELP, convertCommand } from "./commands/convert.js";
+export { type Part, parseBytes, parseCodec, parseShape, resolvePart, shardShapeForBytes } from "./convert-options.js";
