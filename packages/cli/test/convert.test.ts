@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -97,6 +97,17 @@ describe("convert: values", () => {
     expect(shardFiles(await files(dst))).toEqual(["c/0/0"]);
     const again = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
     expect(again.stderr, again.stderr).toContain("shards: 0 written, 1 already present, 4 of 4; 3 all fill value, not stored");
+    expect(await values(dst)).toEqual(await values(src));
+  });
+
+  it("a rectilinear source", async () => {
+    const src = join(root, "rect.zarr");
+    const arr = await createArray(new FileSystemStore(src), "", { shape: [10, 8], dataType: "float32", chunkShape: [[3, 7], 4] });
+    await arr.set(null, Float32Array.from({ length: 80 }, (_, i) => i / 4 + 0.5));
+    const dst = join(root, "rect-out.zarr");
+    const r = await run(["convert", src, dst, "--chunk-shape", "2,4", "--shard-shape", "4,8", "--progress", "none"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("shards: 3 written, 0 already present, 3 of 3");
     expect(await values(dst)).toEqual(await values(src));
   });
 
@@ -237,6 +248,36 @@ describe("convert: kill -9 and rerun", () => {
     // A second rerun finds everything in place and writes nothing.
     const again = await run(["convert", src, dst, ...args]);
     expect(again.stderr).toContain("shards: 0 written, 100 already present, 100 of 100");
+  }, 120_000);
+});
+
+describe("convert: Ctrl-C", () => {
+  it("SIGINT stops after the shards in flight (exit 130); a rerun completes the rest", async () => {
+    const src = join(root, "big.zarr");
+    const dst = join(root, "big-interrupted.zarr");
+    const args = ["convert", src, dst, "--chunk-shape", "15,100", "--shard-shape", "15,1500", "--jobs", "1", "--progress", "none"];
+    const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+    const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => {
+      const poll = () => {
+        const dir = join(dst, "c");
+        if (existsSync(dir) && readdirSync(dir, { recursive: true }).length >= 3) child.kill("SIGINT");
+        else setTimeout(poll, 5);
+      };
+      poll();
+      child.on("close", resolve);
+    });
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/interrupted: finishing the shards in flight/);
+    const done = Number(/shards: (\d+) written/.exec(stderr)?.[1]);
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(100);
+    const r = await run(args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`shards: ${100 - done} written, ${done} already present, 100 of 100`);
+    expect(await values(dst)).toEqual(await values(src));
   }, 120_000);
 });
 
