@@ -2,27 +2,12 @@ import { readFileSync } from "node:fs";
 import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { describe, expect, it } from "vitest";
 import * as zk from "../src/node.js";
+import { asExpected, normalize } from "./expected-values.js";
 
 const root = fixturePath("zarr-python-v2.zarr");
 const expectedPath = fixturePath("zarr-python-v2.expected.json");
 
 type Expected = { shape: number[]; dtype: string; data: unknown[] };
-
-/** The expected JSON's encoding: 64-bit integers as decimal strings, non-finite floats as strings. */
-function normalize(value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") {
-    if (Number.isNaN(value)) return "NaN";
-    if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-    return value;
-  }
-  return value;
-}
-
-function asExpected(data: zk.ArrayData, dataType: string): unknown[] {
-  if (dataType === "bool") return Array.from(data as Uint8Array, (v) => v === 1);
-  return Array.from(data as ArrayLike<unknown>, normalize);
-}
 
 /** The numcodecs codecs an array's .zarray names, as v3 codec names. */
 function codecNames(metadata: zk.ArrayMetadataV2): string[] {
