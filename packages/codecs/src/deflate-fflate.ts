@@ -1,6 +1,7 @@
 // The "#deflate" implementation for browsers and other non-Node runtimes,
 // on fflate. fflate trusts the gzip/zlib trailers, so this module checks
 // them itself: never return data whose checksum does not match.
+import { concatBytes } from "@zarrkit/registry";
 import { Inflate, gzipSync, inflateSync, zlibSync } from "fflate";
 import { adler32 } from "./adler32.js";
 import { crc32 } from "./crc32.js";
@@ -70,14 +71,7 @@ function inflateCapped(body: Uint8Array, limit: number, format: string, out?: Ui
     throw invalid(cause);
   }
   if (out) return total === out.length ? out : out.subarray(0, total);
-  if (parts.length === 1) return parts[0]!;
-  const joined = new Uint8Array(total);
-  let position = 0;
-  for (const part of parts) {
-    joined.set(part, position);
-    position += part.length;
-  }
-  return joined;
+  return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }
 
 function skipZeroTerminated(data: Uint8Array, at: number): number {

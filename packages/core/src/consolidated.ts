@@ -7,17 +7,13 @@
  * (`{"kind": "inline", "must_understand": false, "metadata": {"a": ..., "a/b": ...}}`).
  */
 import { InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
-import { parseAttributesV2 } from "./metadata/v2.js";
-import { metadataKey, normalizeNodePath, v2Key } from "./node-path.js";
+import { isRecord, parseAttributesV2 } from "./metadata/v2.js";
+import { normalizeNodePath } from "./node-path.js";
 
 /** Where a node's metadata was found: its document(s) and the key naming it in errors. */
 export type NodeSource =
   | { format: 3; kind: "array" | "group"; doc: unknown; key: string }
   | { format: 2; kind: "array" | "group"; doc: unknown; key: string; attributes: Record<string, unknown> };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The nodes one consolidated document describes, by path relative to the group holding it. */
 export class ConsolidatedView {
@@ -130,8 +126,4 @@ export function consolidatedFromV2(doc: unknown, root: string, key: string): Con
   return new ConsolidatedView(root, 2, nodes);
 }
 
-/** The keys a node's metadata lives in, for a format. */
-export function nodeKeys(path: string, format: 2 | 3): string[] {
-  return format === 3 ? [metadataKey(path)] : [v2Key(path, ".zarray"), v2Key(path, ".zgroup"), v2Key(path, ".zattrs")];
-}
 

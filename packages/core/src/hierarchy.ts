@@ -281,6 +281,9 @@ export async function createGroup(
   options: CreateNodeOptions & { format?: 2 | 3 } = {},
 ): Promise<ZarrGroup<ZarrNode>> {
   const nodePath = normalizeNodePath(path);
+  if (definition.format !== undefined && options.format !== undefined && definition.format !== options.format) {
+    throw new InvalidMetadataError(`format is ${definition.format} in the definition but ${options.format} in the options: give one`, { field: "format" });
+  }
   const format = definition.format ?? options.format ?? 3;
   if (format !== 2 && format !== 3) throw new InvalidMetadataError(`format must be 2 or 3, got ${String(format)}`, { field: "format" });
   if (format === 2) {

@@ -51,3 +51,7 @@ describe("groups and hierarchy", () => {
     await expect(openStore("nope://x")).rejects.toThrow(/memory:\/\//);
   });
 });
+
+it("createGroup refuses a format given twice with two values, naming the field", async () => {
+  await expect(createGroup(new MemoryStore(), "g", { format: 3 }, { format: 2 })).rejects.toMatchObject({ name: "InvalidMetadataError", field: "format" });
+});

@@ -1,4 +1,4 @@
-import { ChecksumError, CorruptDataError } from "@zarrkit/registry";
+import { ChecksumError, concatBytes, CorruptDataError } from "@zarrkit/registry";
 import { gzipSync, Inflate } from "fflate";
 import { adler32, crc32 } from "./crc.js";
 import type { ShardingEncoding } from "./spec.js";
@@ -72,14 +72,7 @@ function inflateCapped(body: Uint8Array, limit: number, limitName: string): Uint
   }
   if (over) return `inflates past ${limitName}`;
   const [only] = parts;
-  if (only && parts.length === 1) return only;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return only && parts.length === 1 ? only : concatBytes(parts);
 }
 
 /**

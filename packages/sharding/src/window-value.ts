@@ -1,4 +1,4 @@
-import { PreconditionFailedError, type RangeQuery, type ReadOptions, type StoredValue } from "@zarrkit/core";
+import { checkRange, PreconditionFailedError, type RangeQuery, type ReadOptions, rangeBounds, type StoredValue } from "@zarrkit/core";
 
 /**
  * Bytes [offset, offset + length) of a stored value seen as a value of its
@@ -13,12 +13,8 @@ import { PreconditionFailedError, type RangeQuery, type ReadOptions, type Stored
 export function windowValue(parent: StoredValue, key: string, offset: number, length: number, version: string | undefined): StoredValue {
   const getRange = parent.getRange!;
   const translate = (range: RangeQuery): { offset: number; length: number } => {
-    if ("suffixLength" in range) {
-      const n = Math.min(range.suffixLength, length);
-      return { offset: offset + length - n, length: n };
-    }
-    const start = Math.min(range.offset, length);
-    return { offset: offset + start, length: Math.min(range.length, length - start) };
+    const [start, end] = rangeBounds(checkRange(key, range), length);
+    return { offset: offset + start, length: end - start };
   };
   const read = (range: RangeQuery, options: ReadOptions = {}) => {
     if (options.ifMatch !== undefined && options.ifMatch !== version) {

@@ -1,6 +1,4 @@
-import type { BigIntStats } from "node:fs";
-import { type FileHandle, mkdir, open, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import type { FileHandle } from "node:fs/promises";
 
 export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -12,16 +10,6 @@ export function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-/** Stats of the regular file at `path`, or undefined when there is none. */
-export async function fileStats(path: string): Promise<BigIntStats | undefined> {
-  try {
-    const stats = await stat(path, { bigint: true });
-    return stats.isFile() ? stats : undefined;
-  } catch (error) {
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
-}
 
 /**
  * The most one read or write call asks of the OS. Node aborts the whole
@@ -52,17 +40,3 @@ export async function writeAt(file: FileHandle, bytes: Uint8Array, position: num
   }
 }
 
-/**
- * Open a file for writing, creating its parent directories. A concurrent
- * delete may prune a directory between mkdir and open, so that is retried.
- */
-export async function openCreating(path: string, flags: "a" | "wx"): Promise<FileHandle> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      return await open(path, flags);
-    } catch (error) {
-      if (errorCode(error) !== "ENOENT" || attempt === 4) throw error;
-    }
-  }
-}

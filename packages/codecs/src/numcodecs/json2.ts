@@ -8,6 +8,7 @@ import {
   UnsupportedError,
 } from "@zarrkit/registry";
 import { checkKeys, type Configuration, readBoolean, readString } from "../config.js";
+import { elementCount } from "../vlen-framing.js";
 
 // numcodecs' JSON defaults (get_config), which zarr-python stores in full.
 const DEFAULTS: Configuration = {
@@ -39,10 +40,6 @@ export function pythonJsonString(text: string, ensureAscii: boolean): string {
     else out += ch;
   }
   return `${out}"`;
-}
-
-function count(shape: readonly number[]): number {
-  return shape.reduce((n, d) => n * d, 1);
 }
 
 /** The nested lists of `items` in C order for `shape`, as NumPy's tolist() gives them. */
@@ -130,8 +127,8 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
           key: codecCtx.key,
         });
       }
-      const expected = count(spec.shape);
-      if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d)) || count(shape as number[]) !== expected) {
+      const expected = elementCount(spec.shape);
+      if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d)) || elementCount(shape as number[]) !== expected) {
         throw corrupt(`its shape ${showValue(shape)} does not hold the chunk's ${expected} elements`);
       }
       const items: string[] = [];

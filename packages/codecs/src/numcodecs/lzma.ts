@@ -1,5 +1,5 @@
 /// <reference path="./libraries.d.ts" />
-import { type BytesToBytesCodec, type CodecFactory, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
+import { type BytesToBytesCodec, type CodecFactory, concatBytes, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
 import { checkKeys, type Configuration, readInt } from "../config.js";
 import { decoding } from "../errors.js";
 import { tooLarge } from "../limits.js";
@@ -47,13 +47,7 @@ async function xzDecode(bytes: Uint8Array, maxBytes: number | undefined): Promis
   } finally {
     reader.cancel().catch(() => {});
   }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** Undo LZMA-JS's UTF-8 decoding of its result (its decoder accepts 1-3 byte sequences, U+0000 as C0 80). */

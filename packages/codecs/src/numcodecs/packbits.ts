@@ -1,12 +1,9 @@
 import { type ArrayToArrayCodec, type CodecFactory, CorruptDataError, InvalidMetadataError } from "@zarrkit/registry";
 import { checkKeys } from "../config.js";
 import { numericType } from "../numeric-types.js";
+import { elementCount } from "../vlen-framing.js";
 
 const UINT8 = numericType("uint8", "")!;
-
-function count(shape: readonly number[]): number {
-  return shape.reduce((n, d) => n * d, 1);
-}
 
 /** numcodecs' PackBits: the number of padding bits, then the booleans 8 to a byte, first element in the high bit. */
 export function packBits(values: Uint8Array): Uint8Array {
@@ -38,12 +35,12 @@ export const numcodecsPackBitsCodecFactory: CodecFactory = (configuration, ctx):
   return {
     kind: "array_to_array",
     name: "numcodecs.packbits",
-    encodedSpec: (spec) => ({ shape: [1 + Math.ceil(count(spec.shape) / 8)], dataType: UINT8, fillValue: 0 }),
+    encodedSpec: (spec) => ({ shape: [1 + Math.ceil(elementCount(spec.shape) / 8)], dataType: UINT8, fillValue: 0 }),
     encode: (chunk) => {
       const data = packBits(chunk.data as Uint8Array);
       return { data, shape: [data.length] };
     },
-    decode: (chunk, spec, codecCtx) => ({ data: unpackBits(chunk.data as Uint8Array, count(spec.shape), codecCtx.key), shape: [...spec.shape] }),
+    decode: (chunk, spec, codecCtx) => ({ data: unpackBits(chunk.data as Uint8Array, elementCount(spec.shape), codecCtx.key), shape: [...spec.shape] }),
     toJSON: () => ({ name: "numcodecs.packbits", configuration: {} }),
   };
 };

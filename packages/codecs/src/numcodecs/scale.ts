@@ -58,7 +58,7 @@ export const numcodecsFixedScaleOffsetCodecFactory: CodecFactory = (configuratio
     );
   const decode = (values: NumericArray) => castArray(elementwise(values, (x, r) => r(r(x / r(scale)) + r(offset))), dtype);
   const stored: Configuration = { offset, scale, dtype: dtype.name, astype: astype.name };
-  for (const key of ["dtype", "astype"]) if (typeof configuration[key] === "string" && Object.hasOwn(configuration, key)) stored[key] = configuration[key];
+  keepNames(configuration, stored);
   return {
     kind: "array_to_array",
     name: "numcodecs.fixedscaleoffset",
@@ -103,7 +103,7 @@ export const numcodecsQuantizeCodecFactory: CodecFactory = (configuration, ctx):
     castArray(elementwise(values, (x, r) => r(roundHalfEven(r(r(scale) * x)) / r(scale))), astype);
   const decode = (values: NumericArray) => castArray(values, dtype);
   const stored: Configuration = { digits, dtype: dtype.name, astype: astype.name };
-  for (const key of ["dtype", "astype"]) if (typeof configuration[key] === "string" && Object.hasOwn(configuration, key)) stored[key] = configuration[key];
+  keepNames(configuration, stored);
   return {
     kind: "array_to_array",
     name: "numcodecs.quantize",
@@ -113,3 +113,11 @@ export const numcodecsQuantizeCodecFactory: CodecFactory = (configuration, ctx):
     toJSON: () => ({ name: "numcodecs.quantize", configuration: stored }),
   };
 };
+
+/** The dtype and astype names as given (own properties only), so the stored configuration keeps numcodecs' spelling. */
+function keepNames(configuration: Configuration, stored: Configuration): void {
+  for (const key of ["dtype", "astype"]) {
+    const name = Object.hasOwn(configuration, key) ? configuration[key] : undefined;
+    if (typeof name === "string") stored[key] = name;
+  }
+}

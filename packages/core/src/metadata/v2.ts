@@ -189,7 +189,7 @@ export function serializeFillValueV2(value: Scalar, np: NumpyType): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
