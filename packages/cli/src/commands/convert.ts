@@ -169,6 +169,8 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
     for (const { source: src, dest } of arrays) {
       if (interrupted) break;
       await forEachConcurrent(partRegions(dest, part, () => interrupted), jobs, async (region) => {
+        // A killed run may have left this shard's write half-done (the store's lock, a journal): settle it first.
+        await dest.store.recover?.(region.key);
         if (await shardComplete(dest, region.coords, region.key)) {
           c.done++;
           c.skipped++;
