@@ -11,10 +11,10 @@ import {
   StoreError,
   type VersionedValue,
 } from "@zarrkit/registry";
-import { checkIfMatch, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, type RetryOptions, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, withVersion } from "@zarrkit/registry/http";
+import { type BodyLimit, checkIfMatch, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, type RetryOptions, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, withVersion } from "@zarrkit/registry/http";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
-import { type BodyLimit, HttpClient, type HttpResult } from "./client.js";
+import { HttpClient, type HttpResult } from "./client.js";
 import { keyUrl, parseBaseUrl } from "./urls.js";
 
 export interface FetchStoreOptions {

@@ -11,8 +11,8 @@ import {
   storeKeyProblem,
   type VersionedValue,
 } from "@zarrkit/registry";
-import { type BodyLimit, S3Client, type S3Reply, type S3Request } from "./client.js";
-import { checkIfMatch, isWeak, strongEtag, withVersion } from "@zarrkit/registry/http";
+import { S3Client, type S3Reply, type S3Request } from "./client.js";
+import { type BodyLimit, checkIfMatch, isWeak, strongEtag, withVersion } from "@zarrkit/registry/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
