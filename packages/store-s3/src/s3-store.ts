@@ -1,4 +1,5 @@
 import {
+  isWellFormed,
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
@@ -245,16 +246,9 @@ function checkPrefix(prefix: string): void {
 /** A StoreError naming `key` unless it is a plain relative key S3 can be asked for. */
 function checkKey(key: string): void {
   if (typeof key !== "string") throw new StoreError(`Invalid key ${String(key)}: keys are strings.`);
-  const problem = storeKeyProblem(key) ?? (isWellFormed(key) ? undefined : "it contains a lone surrogate, which has no URL encoding");
+  const problem = storeKeyProblem(key);
   if (problem) throw new StoreError(`Invalid key ${JSON.stringify(key)}: ${problem}.`, { key });
 }
-
-/** No lone UTF-16 surrogate (which encodeURIComponent refuses with a URIError). */
-function isWellFormed(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
-}
-
-
 
 function unquote(etag: string): string {
   return etag.replace(/^"(.*)"$/, "$1");
