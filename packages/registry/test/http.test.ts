@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AuthError, NotFoundError, PreconditionFailedError, StoreError } from "../src/errors.js";
-import { abortableSleep, contentRangeProblem, contentRangeTotal, isRetryableStatus, RETRY, type RetryLoop, rangeHeader, retrying, statusError, unsatisfiedRangeSize } from "../src/http.js";
+import { abortableSleep, checkIfMatch, confirmVersion, contentRangeProblem, contentRangeTotal, isRetryableStatus, RETRY, type RetryLoop, rangeHeader, retrying, statusError, unsatisfiedRangeSize } from "../src/http.js";
 import * as main from "../src/index.js";
 
 describe("HTTP helpers for store implementers (@zarrkit/registry/http)", () => {
@@ -125,5 +125,27 @@ describe("retrying", () => {
       throw new TypeError("fetch failed");
     });
     await expect(aborted).rejects.toBe(reason);
+  });
+});
+
+describe("versions as ETags", () => {
+  it("ifMatch must be a strong ETag-like token: weak ones, empty, header-breaking and '*' on reads are refused naming the key", () => {
+    expect(checkIfMatch("a/b", '"v1"', "read")).toBe('"v1"');
+    expect(checkIfMatch("a/b", "*", "write")).toBe("*");
+    for (const bad of ['W/"v1"', "w/\"v1\"", "", "a\r\nX-Evil: 1", 5]) {
+      expect(() => checkIfMatch("a/b", bad, "read")).toThrow(/ifMatch for "a\/b" must be a version/);
+    }
+    expect(() => checkIfMatch("a/b", "*", "read")).toThrow(StoreError);
+  });
+
+  it("a reply's version must be the one asked for, compared without quotes; weak or missing ETags are not versions", () => {
+    const headers = (etag?: string) => new Headers(etag === undefined ? {} : { etag });
+    const replaced = (got: string) => `replaced: ${got}`;
+    expect(confirmVersion(headers('"abc"'), "abc", "k", replaced)).toBe('"abc"');
+    expect(confirmVersion(headers("abc"), '"abc"', "k", replaced)).toBe("abc");
+    expect(confirmVersion(headers('W/"abc"'), undefined, "k", replaced)).toBeUndefined();
+    expect(() => confirmVersion(headers('"abd"'), '"abc"', "k", replaced)).toThrow(PreconditionFailedError);
+    expect(() => confirmVersion(headers('W/"abc"'), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
+    expect(() => confirmVersion(headers(), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
   });
 });
