@@ -291,7 +291,9 @@ async function prepareDestination(store: WritableStore, display: string, nodes: 
       keys.push(key);
       if (!overwrite) break;
     }
-    if (keys.length > 0) conflict = keys[0];
+    // Another part of this conversion, starting at the same time, may have stored its metadata (the root's first) since.
+    const root = await store.get("zarr.json");
+    if (keys.length > 0 && !(root && sameBytes(root, nodes[0]!.metadata))) conflict = keys[0];
   }
   if (conflict === undefined) return;
   if (!overwrite) {
