@@ -3,7 +3,7 @@
 // built command, to the filesystem and to S3 on radosgw; and a plain convert
 // to S3. Skipped with a printed reason when SLURM or radosgw is not
 // installed; on CI, which installs both, that is a failure.
-import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -189,6 +189,13 @@ async function versions(bucket: string, prefix: string): Promise<ObjectVersion[]
     lastModified: field(entry!, "LastModified"),
   }));
 }
+
+describe("examples/slurm-convert.sh", () => {
+  it("is the script the README shows", async () => {
+    const readme = await readFile(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+    expect(readme).toContain(`\`\`\`bash\n${await readFile(SCRIPT, "utf8")}\`\`\``);
+  });
+});
 
 describe("a SLURM job array of examples/slurm-convert.sh", () => {
   it("4 tasks convert to the filesystem, each its own part, every shard written once; a rerun writes nothing", async (context) => {
