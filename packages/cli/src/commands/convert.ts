@@ -55,7 +55,8 @@ Options:
                         (a matching one is resumed); do not combine with
                         parts running at once
   --progress MODE       auto (bar on a terminal, else plain), bar, plain,
-                        json (one object per shard on stdout), none
+                        json (one object per shard on stderr, with its key
+                        and shard: written, present or empty), none
   --debug               print stack traces of errors
   -h, --help            show this help
 
@@ -174,7 +175,7 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
         if (await shardComplete(dest, region.coords, region.key)) {
           c.done++;
           c.skipped++;
-          progress.advance(1, { skipped: 1 });
+          progress.advance(1, { skipped: 1 }, { key: region.key, shard: "present" });
           return;
         }
         const data = await src.get(region.selection);
@@ -186,7 +187,8 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
         c.done++;
         if (stored > 0) c.written++;
         else c.empty++;
-        progress.advance(1, { [stored > 0 ? "written" : "empty"]: 1, bytesRead: read, bytesWritten: stored });
+        const shard = stored > 0 ? "written" : "empty";
+        progress.advance(1, { [shard]: 1, bytesRead: read, bytesWritten: stored }, { key: region.key, shard });
       });
     }
   } finally {
@@ -289,7 +291,9 @@ async function prepareDestination(store: WritableStore, display: string, nodes: 
       keys.push(key);
       if (!overwrite) break;
     }
-    if (keys.length > 0) conflict = keys[0];
+    // Another part of this conversion, starting at the same time, may have stored its metadata (the root's first) since.
+    const root = await store.get("zarr.json");
+    if (keys.length > 0 && !(root && sameBytes(root, nodes[0]!.metadata))) conflict = keys[0];
   }
   if (conflict === undefined) return;
   if (!overwrite) {
