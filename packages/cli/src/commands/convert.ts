@@ -32,11 +32,14 @@ import { resolveUrl, writableStore } from "../url.js";
 export const CONVERT_HELP = `Usage: zarrkit convert <src> <dst> [options]
 
 Copy the array or group (everything below it, attributes kept) at <src> into
-a sharded Zarr v3 array or group at <dst>. Sources: Zarr v2 and v3 (unsharded,
-sharded, rectilinear). Each destination shard is read, encoded in memory and
-stored with one write, so a shard is absent or complete: run the same command
-again after a failure or kill and it skips every shard already present and
-valid, writing only the rest. Shards that are all fill value are not stored.
+a sharded Zarr v3 array or group at <dst>, or with --to precomputed into a
+sharded Neuroglancer precomputed volume. Sources: Zarr v2 and v3 (unsharded,
+sharded, rectilinear, variable-length strings) and precomputed://<url>
+volumes (sharded or not; read as a [c, z, y, x] array). Each destination
+shard is read, encoded in memory and stored with one write, so a shard is
+absent or complete: run the same command again after a failure or kill and it
+skips every shard already present and valid, writing only the rest. Shards
+that are all fill value are not stored.
 
 Options:
   --chunk-shape a,b,c   inner chunk shape (default: the source's chunk shape)
@@ -44,13 +47,27 @@ Options:
   --shard-bytes SIZE    or: shards of about SIZE decoded bytes (default 1GiB),
                         a multiple of the chunk shape
   --codec CODEC         inner compressor: zstd[:LEVEL] (default zstd:3),
-                        gzip[:LEVEL], blosc[:CNAME[:CLEVEL[:SHUFFLE]]], none
+                        gzip[:LEVEL], blosc[:CNAME[:CLEVEL[:SHUFFLE]]], none;
+                        with --to precomputed: gzip (default) or none
   --index-location L    start or end (default end)
+  --multiscale N        also write N downsampled levels: <dst> becomes an
+                        OME-Zarr 0.5 image (group; arrays 0 = the source,
+                        1..N halved on the space axes, each computed from the
+                        source: the mean of its 2^k block, integers rounded
+                        to nearest, ties away from zero)
+  --labels              with --multiscale: the most frequent value instead
+                        of the mean (label images); with --to precomputed:
+                        a segmentation volume
+  --to FORMAT           zarr (default) or precomputed: one sharded scale
+                        (neuroglancer_uint64_sharded_v1, raw chunks), its
+                        parameters chosen from --shard-bytes; arrays of
+                        [y, x], [z, y, x] or [c, z, y, x]
   --jobs N              shards in flight (default 2); memory is about
                         2 x N decoded shards
   --part i/N            write part i of N: the shards whose linear index in
                         the grid is i modulo N (metadata is written by every
-                        part, idempotently, so parts may run in any order)
+                        part, idempotently, so parts may run in any order;
+                        with --multiscale, every level is split this way)
   --parts N             the number of parts, with the index from the batch
                         engine: JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)
                         or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array jobs);
@@ -66,7 +83,11 @@ Options:
 Examples:
   zarrkit convert data/raw.zarr data/sharded.zarr --shard-shape 256,256,256 --chunk-shape 64,64,64
   zarrkit convert data/v2.zarr s3://bucket/v3.zarr --codec blosc:zstd:5:shuffle --jobs 4
-  zarrkit convert data/raw.zarr data/sharded.zarr --part 3/8`;
+  zarrkit convert data/raw.zarr data/sharded.zarr --part 3/8
+  zarrkit convert data/em.zarr data/em.ome.zarr --multiscale 5
+  zarrkit convert data/seg.zarr data/seg.ome.zarr --multiscale 5 --labels
+  zarrkit convert data/em.zarr precomputed://data/em --to precomputed
+  zarrkit convert precomputed://https://example.org/volume data/volume.zarr`;
 
 const OPTIONS = {
   "chunk-shape": { type: "string" },
