@@ -18,6 +18,8 @@ export interface ConvertSource {
   readonly fillValue: Scalar;
   readonly attributes: Record<string, unknown>;
   readonly dimensionNames?: readonly (string | null)[];
+  /** Physical size of one element along each dimension, when the source says (precomputed resolutions). */
+  readonly voxelSize?: { size: readonly number[]; unit: string };
   read(start: readonly number[], stop: readonly number[]): Promise<NdArray>;
 }
 
@@ -54,6 +56,8 @@ export function precomputedSource(image: PrecomputedImage, label: string): Conve
     fillValue: info.data_type === "uint64" ? 0n : 0,
     attributes: {},
     dimensionNames: ["c", "z", "y", "x"],
+    // Precomputed resolutions are in nanometres.
+    ...(scale.resolution && { voxelSize: { size: [1, scale.resolution[2], scale.resolution[1], scale.resolution[0]], unit: "nanometer" } }),
     async read(start, stop) {
       const offset = scale.voxel_offset;
       const min = [start[3]! + offset[0], start[2]! + offset[1], start[1]! + offset[2]];

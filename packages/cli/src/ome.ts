@@ -4,6 +4,7 @@ import { UsageError } from "./errors.js";
 export interface OmeAxis {
   name: string;
   type?: "space" | "time" | "channel";
+  unit?: string;
 }
 
 const TYPES: ReadonlyMap<string, OmeAxis["type"]> = new Map([
@@ -48,11 +49,22 @@ export function omeAxes(rank: number, dimensionNames: readonly (string | null)[]
   return axes;
 }
 
-/** The group attributes of an OME-Zarr 0.5 multiscale image of `levels + 1` arrays "0", "1", ... */
-export function multiscaleAttributes(name: string, axes: readonly OmeAxis[], levels: number, method: "mean" | "mode"): Record<string, unknown> {
+/**
+ * The group attributes of an OME-Zarr 0.5 multiscale image of `levels + 1`
+ * arrays "0", "1", ...: level k's scale is 2^k on space axes, times the
+ * source's voxel size (and its unit on the space axes) when it has one.
+ */
+export function multiscaleAttributes(
+  name: string,
+  axes: readonly OmeAxis[],
+  levels: number,
+  method: "mean" | "mode",
+  voxelSize?: { size: readonly number[]; unit: string },
+): Record<string, unknown> {
+  const base = axes.map((a, d) => (a.type === "space" && voxelSize ? voxelSize.size[d]! : 1));
   const datasets = Array.from({ length: levels + 1 }, (_, k) => ({
     path: String(k),
-    coordinateTransformations: [{ type: "scale", scale: axes.map((a) => (a.type === "space" ? 2 ** k : 1)) }],
+    coordinateTransformations: [{ type: "scale", scale: axes.map((a, d) => base[d]! * (a.type === "space" ? 2 ** k : 1)) }],
   }));
   return {
     ome: {
@@ -60,7 +72,7 @@ export function multiscaleAttributes(name: string, axes: readonly OmeAxis[], lev
       multiscales: [
         {
           name,
-          axes,
+          axes: axes.map((a) => (a.type === "space" && voxelSize ? { ...a, unit: voxelSize.unit } : a)),
           datasets,
           type: method,
           metadata: { description: `2x ${method} of the spatial axes per level, each level computed from level 0`, method: "zarrkit convert --multiscale" },

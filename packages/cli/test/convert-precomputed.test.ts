@@ -109,6 +109,18 @@ describe("convert from precomputed sources", () => {
     expect(level0.shape).toEqual([2, 3, 4, 5]);
     expect(Array.from(level0.data as Uint8Array)).toEqual(expected);
     expect((await openArray(new FileSystemStore(dst), "1")).shape).toEqual([2, 2, 2, 3]);
+    // The volume's resolution (8 nm) becomes the scale of level 0, in nanometres.
+    const multiscale = JSON.parse(await readFile(join(dst, "zarr.json"), "utf8")).attributes.ome.multiscales[0];
+    expect(multiscale.axes).toEqual([
+      { name: "c", type: "channel" },
+      { name: "z", type: "space", unit: "nanometer" },
+      { name: "y", type: "space", unit: "nanometer" },
+      { name: "x", type: "space", unit: "nanometer" },
+    ]);
+    expect(multiscale.datasets.map((d: { coordinateTransformations: { scale: number[] }[] }) => d.coordinateTransformations[0]!.scale)).toEqual([
+      [1, 8, 8, 8],
+      [1, 16, 16, 16],
+    ]);
   });
 });
 

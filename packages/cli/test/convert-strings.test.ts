@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +47,11 @@ describe("convert: variable-length strings", () => {
     const info = JSON.parse((await run(["info", dst, "--json"])).stdout);
     expect(info.dataType).toBe("string");
     expect(info.compressionRatio).toBeNull();
+    // Strings have no mean nor mode here: refused before anything is written.
+    const pyramid = await run(["convert", src, join(root, "words-pyramid.zarr"), "--multiscale", "1"]);
+    expect(pyramid.code).toBe(1);
+    expect(pyramid.stderr).toMatch(/UnsupportedError: .*words\.zarr: --multiscale needs a numeric array; string has no mean/);
+    expect(existsSync(join(root, "words-pyramid.zarr"))).toBe(false);
   });
 
   const cases = [

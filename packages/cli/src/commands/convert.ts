@@ -325,7 +325,7 @@ async function planPyramid(source: ConvertSource, levels: number, layout: Layout
   // Named after the source (parts and reruns into another destination agree on it).
   const name = srcUrl.replace(/\/+$/, "").split("/").at(-1)!.replace(/\.ome\.zarr$|\.zarr$/, "") || "image";
   const memory = new MemoryStore();
-  await createGroup(memory, "", { attributes: multiscaleAttributes(name, axes, levels, method) });
+  await createGroup(memory, "", { attributes: multiscaleAttributes(name, axes, levels, method, source.voxelSize) });
   nodes.push({ path: "", key: "zarr.json", metadata: (await memory.get("zarr.json"))! });
   const base = await planArray("0", { ...source, dimensionNames: names }, layout);
   nodes.push(base);
