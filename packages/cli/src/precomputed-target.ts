@@ -65,7 +65,9 @@ export function planPrecomputed(
     uncompressedShardBytes: options.shardBytes / channels,
     dataEncoding: options.dataEncoding,
   });
-  const scale = { key: SCALE_KEY, size, resolution: [1, 1, 1], voxel_offset: [0, 0, 0], chunk_sizes: [chunk], encoding: "raw", sharding: spec };
+  // A resolution in nanometres (a precomputed source's) is kept; anything else has none to give.
+  const resolution = source.voxelSize?.unit === "nanometer" ? zyx(source.voxelSize.size) : [1, 1, 1];
+  const scale = { key: SCALE_KEY, size, resolution, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], encoding: "raw", sharding: spec };
   const info = {
     "@type": "neuroglancer_multiscale_volume",
     type: options.labels ? "segmentation" : "image",

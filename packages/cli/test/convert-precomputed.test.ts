@@ -149,6 +149,14 @@ describe("convert --to precomputed", () => {
     const again = join(root, "zyx-again.zarr");
     expect((await run(["convert", `precomputed://${dst}`, again, "--progress", "none"])).code).toBe(0);
     expect((await zarrValues(again)).data).toEqual(source.data);
+    // Precomputed to precomputed keeps the voxels and the resolution (offset: 0).
+    const copy = join(root, "vol-copy");
+    expect((await run(["convert", `precomputed://${join(root, "vol")}`, copy, "--to", "precomputed", "--progress", "none"])).code).toBe(0);
+    const original = await openPrecomputedImage(new FileSystemStore(join(root, "vol")));
+    const copied = await precomputedValues(copy);
+    expect((copied.info.scales as { resolution: number[] }[])[0]!.resolution).toEqual([4, 4, 40]);
+    const box = { min: VOLUME.offset, max: VOLUME.offset.map((o, d) => o + VOLUME.size[d]!) };
+    expect(copied.data).toEqual(Array.from((await original.read(box)).data as ArrayLike<number>));
   });
 
   it("[c, z, y, x] uint32 with --labels and --codec none: a 2-channel segmentation with raw data", async () => {
