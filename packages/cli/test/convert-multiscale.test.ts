@@ -1,13 +1,10 @@
-import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createArray, FileSystemStore, openArray, openGroup } from "zarrkit";
-import { run } from "./helpers.js";
+import { fileDigests as files, killAfter, run } from "./helpers.js";
 
 let root: string;
 
@@ -269,32 +266,5 @@ describe("convert --multiscale", () => {
   });
 });
 
-/** Every file under `dir` with a digest of its bytes, the store's temporary and lock files left out. */
-async function files(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name.startsWith(".zarrkit-")) continue;
-    const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash("sha256").update(await readFile(path)).digest("hex");
-  }
-  return out;
-}
 
-const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
 
-/** Start the command and kill -9 it once `dir` holds `threshold` files; how many it held then. */
-function killAfter(args: string[], dir: string, threshold: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: "ignore" });
-    let count = 0;
-    const timer = setInterval(async () => {
-      count = existsSync(dir) ? (await readdir(dir, { recursive: true })).length : 0;
-      if (count >= threshold) child.kill("SIGKILL");
-    }, 5);
-    child.on("error", reject);
-    child.on("close", () => {
-      clearInterval(timer);
-      resolve(count);
-    });
-  });
-}

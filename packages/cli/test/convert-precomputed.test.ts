@@ -1,15 +1,12 @@
-import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { openPrecomputedImage } from "@zarrkit/neuroglancer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createArray, FileSystemStore, openArray } from "zarrkit";
 import { generate, VOLUME, voxel } from "./generate.js";
-import { run } from "./helpers.js";
+import { fileDigests as files, killAfter, run } from "./helpers.js";
 
 let root: string;
 
@@ -68,15 +65,6 @@ async function precomputedValues(path: string): Promise<{ shape: number[]; data:
   return { shape: [region.shape[3], region.shape[2], region.shape[1], region.shape[0]], data: Array.from(region.data as ArrayLike<number>), info: image.info as unknown as Record<string, unknown> };
 }
 
-async function files(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name.startsWith(".zarrkit-")) continue;
-    const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash("sha256").update(await readFile(path)).digest("hex");
-  }
-  return out;
-}
 
 describe("convert from precomputed sources", () => {
   it("a sharded volume: a [c, z, y, x] array with the voxels in place", async () => {
@@ -189,7 +177,7 @@ describe("convert --to precomputed", () => {
     expect(await files(parted)).toEqual(reference);
 
     const killed = join(root, "big-killed");
-    const stored = await killAfter(["convert", src, killed, ...args], join(killed, "s0"), 5);
+    const stored = await killAfter(["convert", src, killed, ...args], join(killed, "s0"), 5, (name) => name.endsWith(".shard"));
     expect(stored).toBeLessThan(total);
     const r = await run(["convert", src, killed, ...args]);
     expect(r.code, r.stderr).toBe(0);
@@ -230,21 +218,4 @@ describe("convert --to precomputed", () => {
   });
 });
 
-const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
 
-/** Start the command and kill -9 it once `dir` holds `threshold` files; how many it held then. */
-function killAfter(args: string[], dir: string, threshold: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: "ignore" });
-    let count = 0;
-    const timer = setInterval(async () => {
-      count = existsSync(dir) ? (await readdir(dir)).filter((n) => n.endsWith(".shard")).length : 0;
-      if (count >= threshold) child.kill("SIGKILL");
-    }, 5);
-    child.on("error", reject);
-    child.on("close", () => {
-      clearInterval(timer);
-      resolve(count);
-    });
-  });
-}

@@ -8,7 +8,7 @@ import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createArray, FileSystemStore, openArray, openGroup, ZarrArray } from "zarrkit";
 import { generate } from "./generate.js";
-import { run } from "./helpers.js";
+import { killAfter, run } from "./helpers.js";
 
 let root: string;
 
@@ -292,31 +292,6 @@ describe("convert: Ctrl-C", () => {
   }, 120_000);
 });
 
-/** Start the bin, SIGKILL it once `dir` (recursively) holds at least `threshold` shard files; the count at the kill. */
-function killAfter(args: string[], dir: string, threshold: number): Promise<number> {
-  const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: "ignore" });
-    let count = 0;
-    let exited = false;
-    child.on("error", reject);
-    child.on("exit", () => {
-      exited = true;
-    });
-    const poll = async () => {
-      if (exited) return resolve(Number.POSITIVE_INFINITY);
-      count = existsSync(dir) ? (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && !e.name.startsWith(".zarrkit-tmp.")).length : 0;
-      if (count >= threshold) {
-        child.kill("SIGKILL");
-        child.once("close", () => resolve(count));
-        if (exited) resolve(count);
-        return;
-      }
-      setTimeout(poll, 5);
-    };
-    void poll();
-  });
-}
 
 describe("convert: bad input", () => {
   it("usage errors exit 2 naming the flag, and write nothing", async () => {
