@@ -12,7 +12,8 @@ import * as nodeDeflate from "../src/deflate-node.js";
 import { gzipCodecFactory } from "../src/gzip.js";
 import { zlibCodecFactory } from "../src/zlib.js";
 import { zstdCodecFactory } from "../src/zstd.js";
-import { zstdCompress, zstdDecompress } from "../src/zstd-wasm.js";
+import { zstdDecompress } from "../src/zstd/decode.js";
+import { zstdCompress } from "../src/zstd/encode.js";
 import { chunkSpec, create, sampleBytes } from "./helpers.js";
 
 const MiB = 2 ** 20;

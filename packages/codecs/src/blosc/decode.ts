@@ -1,6 +1,6 @@
 import { UnsupportedError } from "@zarrkit/registry";
 import { tooLarge } from "../limits.js";
-import { zstdDecompress } from "../zstd-wasm.js";
+import { zstdDecompress } from "../zstd/decode.js";
 import { blosclzDecompress } from "./blosclz.js";
 import {
   FLAG_BITSHUFFLE,
