@@ -2,7 +2,7 @@ import { type BytesToBytesCodec, CorruptDataError, InvalidMetadataError } from "
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { zstdCodecFactory } from "../src/zstd.js";
-import { LazyInstance, type WasmHeap, withAllocation } from "../src/zstd/wasm-instance.js";
+import { LazyInstance, type WasmHeap, withAllocation } from "../src/wasm-instance.js";
 import { declaredContentSize } from "../src/zstd-frames.js";
 import { create, ctx, FIELD, fixtureBytes, sameBytes, sampleBytes } from "./helpers.js";
 

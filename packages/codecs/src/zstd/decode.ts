@@ -4,7 +4,8 @@
 import { UnsupportedError } from "@zarrkit/registry";
 import { tooLarge } from "../limits.js";
 import { declaredContentSize } from "../zstd-frames.js";
-import { DST_SIZE_TOO_SMALL, errorCode, errorName, LazyInstance, WINDOW_TOO_LARGE, type WasmHeap, withAllocation } from "./wasm-instance.js";
+import { LazyInstance, type WasmHeap, withAllocation } from "../wasm-instance.js";
+import { DST_SIZE_TOO_SMALL, errorCode, errorName, WINDOW_TOO_LARGE } from "./error-codes.js";
 
 interface Decoder extends WasmHeap {
   decompress(dst: number, capacity: number, src: number, size: number): number;

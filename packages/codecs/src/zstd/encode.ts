@@ -1,6 +1,7 @@
 // zstd encoding with libzstd 1.5.4 in WebAssembly (tooling/zstd-wasm), loaded
 // separately from the decoder: reading never loads it.
-import { errorCode, errorName, LazyInstance, type WasmHeap, withAllocation } from "./wasm-instance.js";
+import { LazyInstance, type WasmHeap, withAllocation } from "../wasm-instance.js";
+import { errorCode, errorName } from "./error-codes.js";
 
 interface Encoder extends WasmHeap {
   compress_bound(size: number): number;

@@ -1,6 +1,6 @@
-// The zstd WebAssembly modules (tooling/zstd-wasm) are shipped as base64 in
-// their own modules, so bundlers split each into a chunk loaded on first use
-// with no configuration, in Node and in browsers alike.
+// The WebAssembly modules built by tooling/zstd-wasm (zstd, Blosc) are shipped
+// as base64 in their own modules, so bundlers split each into a chunk loaded
+// on first use with no configuration, in Node and in browsers alike.
 
 /** What both modules export: their memory and libc's allocator. */
 export interface WasmHeap {
@@ -21,7 +21,11 @@ export class LazyInstance<T extends WasmHeap> {
   private module: Promise<WebAssembly.Module> | undefined;
   private current: T | undefined;
 
-  constructor(private readonly load: () => Promise<string>) {}
+  /** `imports`: what the module imports, if anything. */
+  constructor(
+    private readonly load: () => Promise<string>,
+    private readonly imports: WebAssembly.Imports = {},
+  ) {}
 
   /** The instance, when one is ready (the hot path: no promise). */
   get ready(): T | undefined {
@@ -31,7 +35,7 @@ export class LazyInstance<T extends WasmHeap> {
   async instance(): Promise<T> {
     if (this.current) return this.current;
     this.module ??= this.load().then((base64) => WebAssembly.compile(decodeBase64(base64)));
-    const instance = await WebAssembly.instantiate(await this.module, {});
+    const instance = await WebAssembly.instantiate(await this.module, this.imports);
     const exports = instance.exports as unknown as T & { _initialize(): void };
     exports._initialize();
     this.current ??= exports;
@@ -57,50 +61,10 @@ function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
  */
 export function withAllocation<T extends WasmHeap, R>(instance: T, size: number, run: (pointer: number) => R): R {
   const pointer = size > 0xffff_0000 ? 0 : instance.malloc(size);
-  if (pointer === 0) throw new RangeError(`zstd: cannot allocate ${size} bytes of WebAssembly memory`);
+  if (pointer === 0) throw new RangeError(`cannot allocate ${size} bytes of WebAssembly memory`);
   try {
     return run(pointer);
   } finally {
     instance.free(pointer);
   }
 }
-
-// zstd's error codes (zstd_errors.h), for messages: the module is built without zstd's error strings.
-const ERROR_NAMES: Record<number, string> = {
-  1: "generic error",
-  10: "unknown frame magic",
-  12: "unsupported frame version",
-  14: "unsupported frame parameter",
-  16: "window too large",
-  20: "corrupted data",
-  22: "checksum mismatch",
-  24: "bad literals header",
-  30: "corrupted dictionary",
-  32: "wrong dictionary",
-  40: "unsupported parameter",
-  42: "parameter out of bounds",
-  44: "table log too large",
-  46: "max symbol value too large",
-  48: "max symbol value too small",
-  64: "out of memory",
-  70: "destination too small",
-  72: "wrong source size (truncated or trailing data)",
-};
-
-/** zstd's results are sizes, or errors as (size_t)-code: an i32 in [-120, -1] read from JavaScript. */
-const MAX_ERROR_CODE = 120;
-
-/** The zstd error code of a result, or 0 when it is a size. */
-export function errorCode(result: number): number {
-  return result < 0 && result >= -MAX_ERROR_CODE ? -result : 0;
-}
-
-export function errorName(code: number): string {
-  return `${ERROR_NAMES[code] ?? "error"} (zstd error ${code})`;
-}
-
-/** The DST_SIZE_TOO_SMALL error: the output would pass the capacity given. */
-export const DST_SIZE_TOO_SMALL = 70;
-
-/** A frame's window is above ZSTD_WINDOWLOG_MAX_32 (1 GiB): valid zstd, beyond what a 32-bit build reads. */
-export const WINDOW_TOO_LARGE = 16;
