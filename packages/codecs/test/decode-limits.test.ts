@@ -170,6 +170,12 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
     expect((error as Error).message).toMatch(/declare 2147483648/);
   });
 
+  test("without a cap, a frame claiming 3 GiB fails as corrupt without allocating it", async () => {
+    const error = await expectBounded("zstd declaring 3 GiB, no cap", 4096, () => zstdDecompress(zstdDeclaring(3 * 2 ** 30)));
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/declare 3221225472|corrupted|wrong source size/);
+  });
+
   test("zstd frames of unknown size decode when they fit, whatever the first guess", async () => {
     const rle = zstdBomb(40); // 5 MiB of zeros, no declared size
     expect((await zstdDecompress(rle, 5 * MiB)).length).toBe(5 * MiB);

@@ -13,6 +13,9 @@ interface Decoder extends WasmHeap {
 
 const decoder = new LazyInstance<Decoder>(() => import("./zstd-decode-wasm.js").then((m) => m.default));
 
+/** Above this, a declared size is not trusted to size an allocation when there is no cap. */
+const MAX_TRUSTED_BYTES = 2 ** 30;
+
 /** The first capacity tried for frames that do not declare their size (doubled on each retry, up to the cap). */
 const FIRST_GUESS = 1 << 20;
 
@@ -31,13 +34,19 @@ export async function zstdDecompress(data: Uint8Array, maxBytes?: number): Promi
   }
   const instance = decoder.ready ?? (await decoder.instance());
   try {
-    if (size !== undefined) {
+    // Without a cap, a declared size is trusted to allocate at once only up to MAX_TRUSTED_BYTES: above, the
+    // capacity grows with what really decodes, so a 20-byte frame claiming gigabytes costs nothing.
+    if (size !== undefined && (maxBytes !== undefined || size <= MAX_TRUSTED_BYTES)) {
       const decoded = decodeInto(instance, data, size);
       if (decoded === DST_SIZE_TOO_SMALL) throw new Error(`the frames declare ${size} decoded bytes, but hold more`);
       if (decoded.length !== size) throw new Error(`the frames declare ${size} decoded bytes, but decoding gave ${decoded.length}`);
       return decoded;
     }
-    return decodeUnknownSize(instance, data, maxBytes);
+    const decoded = decodeUnknownSize(instance, data, maxBytes);
+    if (size !== undefined && decoded.length !== size) {
+      throw new Error(`the frames declare ${size} decoded bytes, but decoding gave ${decoded.length}`);
+    }
+    return decoded;
   } finally {
     decoder.release(instance);
   }
