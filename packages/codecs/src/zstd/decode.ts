@@ -36,13 +36,9 @@ export async function zstdDecompress(data: Uint8Array, maxBytes?: number): Promi
   try {
     // Without a cap, a declared size is trusted to allocate at once only up to MAX_TRUSTED_BYTES: above, the
     // capacity grows with what really decodes, so a 20-byte frame claiming gigabytes costs nothing.
-    if (size !== undefined && (maxBytes !== undefined || size <= MAX_TRUSTED_BYTES)) {
-      const decoded = decodeInto(instance, data, size);
-      if (decoded === DST_SIZE_TOO_SMALL) throw new Error(`the frames declare ${size} decoded bytes, but hold more`);
-      if (decoded.length !== size) throw new Error(`the frames declare ${size} decoded bytes, but decoding gave ${decoded.length}`);
-      return decoded;
-    }
-    const decoded = decodeUnknownSize(instance, data, maxBytes);
+    const trusted = size !== undefined && (maxBytes !== undefined || size <= MAX_TRUSTED_BYTES);
+    const decoded = trusted ? decodeInto(instance, data, size) : decodeUnknownSize(instance, data, maxBytes);
+    if (decoded === DST_SIZE_TOO_SMALL) throw new Error(`the frames declare ${size} decoded bytes, but hold more`);
     if (size !== undefined && decoded.length !== size) {
       throw new Error(`the frames declare ${size} decoded bytes, but decoding gave ${decoded.length}`);
     }
