@@ -7,6 +7,9 @@
 #    v2 interop test of zarrkit runs (packages/zarrkit/test/zarr-python-v2-interop.test.ts)
 #  - slurm-wlm, munge: the real batch engine (a single-node SLURM cluster) that
 #    the job-array tests start (see tooling/slurm and shared/notes/slurm.md)
+#  - clang-14, lld-14, wasi-libc, libclang-rt-14-dev-wasm32 at the versions
+#    tooling/zstd-wasm/build.sh pins: its test rebuilds the zstd wasm and
+#    compares bytes; zstd: the CLI the zstd interop tests of @zarrkit/codecs run
 # Safe to run again; runs `apt-get update` once, and only when installing.
 set -euo pipefail
 
@@ -32,15 +35,22 @@ for pair in slurmctld:slurm-wlm slurmd:slurm-wlm sbatch:slurm-wlm sinfo:slurm-wl
   fi
 done
 
-if [ ${#browser[@]} -eq 0 ] && [ ${#ceph[@]} -eq 0 ] && [ ${#python[@]} -eq 0 ] && [ ${#slurm[@]} -eq 0 ]; then
-  echo "install-system-deps: chromium, radosgw, python3-zarr and slurm-wlm are installed"
+# The zstd wasm build's toolchain, at the exact versions it pins (other versions build other bytes).
+wasm=()
+for pin in clang-14=1:14.0.6-12 lld-14=1:14.0.6-12 wasi-libc=0.0~git20220510.9886d3d-2 libclang-rt-14-dev-wasm32=1:14.0.6-12; do
+  [ "$(dpkg-query -W -f='${Version}' "${pin%%=*}" 2>/dev/null || true)" = "${pin#*=}" ] || wasm+=("$pin")
+done
+command -v zstd >/dev/null 2>&1 || wasm+=(zstd)
+
+if [ ${#browser[@]} -eq 0 ] && [ ${#ceph[@]} -eq 0 ] && [ ${#python[@]} -eq 0 ] && [ ${#slurm[@]} -eq 0 ] && [ ${#wasm[@]} -eq 0 ]; then
+  echo "install-system-deps: chromium, radosgw, python3-zarr, slurm-wlm, the zstd wasm toolchain and zstd are installed"
   exit 0
 fi
 
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 export DEBIAN_FRONTEND=noninteractive
-echo "install-system-deps: installing ${browser[*]-} ${ceph[*]-} ${python[*]-} ${slurm[*]-}"
+echo "install-system-deps: installing ${browser[*]-} ${ceph[*]-} ${python[*]-} ${slurm[*]-} ${wasm[*]-}"
 "${sudo[@]}" apt-get update
 if [ ${#browser[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get install -y "${browser[@]}"
@@ -56,6 +66,9 @@ if [ ${#slurm[@]} -gt 0 ]; then
   # Without recommends: the daemons and clients of a single-node cluster, no mail or docs.
   "${sudo[@]}" apt-get install -y --no-install-recommends "${slurm[@]}"
 fi
+if [ ${#wasm[@]} -gt 0 ]; then
+  "${sudo[@]}" apt-get install -y --no-install-recommends "${wasm[@]}"
+fi
 
 [ -x /usr/bin/chromium ] || { echo "install-system-deps: /usr/bin/chromium is still missing" >&2; exit 1; }
 for binary in radosgw radosgw-admin ceph-mon ceph-osd ceph monmaptool; do
@@ -64,5 +77,8 @@ done
 /usr/bin/python3 -c "import zarr, numcodecs" >/dev/null 2>&1 || { echo "install-system-deps: zarr-python (python3-zarr) is still missing" >&2; exit 1; }
 for binary in slurmctld slurmd sbatch sinfo scancel munged munge; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "$binary" >/dev/null 2>&1 || { echo "install-system-deps: $binary (slurm-wlm, munge) is still missing" >&2; exit 1; }
+done
+for binary in clang-14 wasm-ld-14 zstd; do
+  command -v "$binary" >/dev/null 2>&1 || { echo "install-system-deps: $binary is still missing" >&2; exit 1; }
 done
 echo "install-system-deps: done"

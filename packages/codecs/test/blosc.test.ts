@@ -233,8 +233,9 @@ describe("blosc corrupt and unsupported chunks", () => {
     expect((error as Error).message).toMatch(message);
   });
 
-  test("damaged bytes give a typed error or a chunk of the right size, never anything else", async () => {
-    const packed = await bloscCompress(sampleBytes(20_000), options({ cname: "blosclz", blocksize: 2048 }));
+  // blosclz runs the TypeScript decoder, lz4 c-blosc's wasm (after the same checks in TypeScript).
+  test.each(["blosclz", "lz4"] as const)("%s: damaged bytes give a typed error or a chunk of the right size, never anything else", async (cname) => {
+    const packed = await bloscCompress(sampleBytes(20_000), options({ cname, blocksize: 2048 }));
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: packed.length - 1 }), fc.integer({ min: 1, max: 255 }), async (at, xor) => {
         const damaged = packed.slice();

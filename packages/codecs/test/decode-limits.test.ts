@@ -12,7 +12,8 @@ import * as nodeDeflate from "../src/deflate-node.js";
 import { gzipCodecFactory } from "../src/gzip.js";
 import { zlibCodecFactory } from "../src/zlib.js";
 import { zstdCodecFactory } from "../src/zstd.js";
-import { zstdCompress, zstdDecompress } from "../src/zstd-wasm.js";
+import { zstdDecompress } from "../src/zstd/decode.js";
+import { zstdCompress } from "../src/zstd/encode.js";
 import { chunkSpec, create, sampleBytes } from "./helpers.js";
 
 const MiB = 2 ** 20;
@@ -171,6 +172,12 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
   test("zstd frames declaring more than the cap are refused before decoding", async () => {
     const error = await expectBounded("zstd declaring 2 GiB", 4096, () => zstdDecompress(zstdDeclaring(2 ** 31), 4096));
     expect((error as Error).message).toMatch(/declare 2147483648/);
+  });
+
+  test("without a cap, a frame claiming 3 GiB fails as corrupt without allocating it", async () => {
+    const error = await expectBounded("zstd declaring 3 GiB, no cap", 4096, () => zstdDecompress(zstdDeclaring(3 * 2 ** 30)));
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/declare 3221225472|corrupted|wrong source size/);
   });
 
   test("zstd frames of unknown size decode when they fit, whatever the first guess", async () => {

@@ -1,7 +1,8 @@
-import { type BytesToBytesCodec, CorruptDataError, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import { type BytesToBytesCodec, CorruptDataError, InvalidMetadataError } from "@zarrkit/registry";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { zstdCodecFactory } from "../src/zstd.js";
+import { LazyInstance, type WasmHeap, withAllocation } from "../src/wasm-instance.js";
 import { declaredContentSize } from "../src/zstd-frames.js";
 import { create, ctx, FIELD, fixtureBytes, sameBytes, sampleBytes } from "./helpers.js";
 
@@ -63,17 +64,20 @@ describe("zstd encoding", () => {
     expect(sameBytes(l40!, l22!)).toBe(true);
   });
 
-  test("checksum: true and negative levels refuse to encode but still decode", async () => {
+  test("checksum: true writes a checksummed frame; negative levels write the fast ones", async () => {
+    const data = sampleBytes(100_000, "smooth", 3);
     const withChecksum = await zstd({ level: 3, checksum: true });
-    const error = await Promise.resolve()
-      .then(() => withChecksum.encode(new Uint8Array(10), ctx))
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnsupportedError);
-    expect((error as UnsupportedError).field).toBe(`${FIELD}.configuration.checksum`);
-    expect(new TextDecoder().decode(await withChecksum.decode(WITH_CHECKSUM, ctx))).toBe(TEXT);
-    const fast = await zstd({ level: -5 });
-    expect(() => fast.encode(new Uint8Array(10), ctx)).toThrow(UnsupportedError);
-    expect(new TextDecoder().decode(await fast.decode(WITH_CHECKSUM, ctx))).toBe(TEXT);
+    const checked = await withChecksum.encode(data, ctx);
+    expect(checked[4]! & 0x04).toBe(0x04); // frame header descriptor: content checksum flag
+    expect(sameBytes(await withChecksum.decode(checked, ctx), data)).toBe(true);
+    const flipped = checked.slice();
+    flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 1;
+    await expect(Promise.resolve(withChecksum.decode(flipped, ctx))).rejects.toBeInstanceOf(CorruptDataError);
+    expect((await (await zstd({ level: 3 })).encode(data, ctx))[4]! & 0x04).toBe(0);
+    const fast = await (await zstd({ level: -5 })).encode(data, ctx);
+    const l1 = await (await zstd({ level: 1 })).encode(data, ctx);
+    expect(fast.length).toBeGreaterThan(l1.length);
+    expect(sameBytes(await (await zstd()).decode(fast, ctx), data)).toBe(true);
   });
 });
 
@@ -132,5 +136,28 @@ describe("zstd decoding", () => {
     const bytes = await (await zstd({ level: 0, checksum: false })).decode(raw, ctx);
     expect(Array.from(bytes.subarray(0, 8))).toEqual([3, 0, 0, 0, 10, 0, 0, 0]);
     expect(new TextDecoder().decode(bytes.subarray(8, 18))).toBe("compressed");
+  });
+});
+
+describe("zstd wasm instances", () => {
+  const load = () => import("../src/zstd/zstd-decode-wasm.js").then((m) => m.default);
+
+  test("an instance whose memory grew past 64 MiB is dropped after the call; the next call gets a fresh one", async () => {
+    const lazy = new LazyInstance<WasmHeap>(load);
+    const first = await lazy.instance();
+    lazy.release(first);
+    expect(lazy.ready).toBe(first);
+    withAllocation(first, 80 * 2 ** 20, () => undefined);
+    lazy.release(first);
+    expect(lazy.ready).toBeUndefined();
+    const second = await lazy.instance();
+    expect(second).not.toBe(first);
+    expect(second.memory.buffer.byteLength).toBeLessThan(2 ** 20);
+  });
+
+  test("an allocation wasm memory cannot hold is a RangeError, and nothing is left allocated", async () => {
+    const instance = await new LazyInstance<WasmHeap>(load).instance();
+    expect(() => withAllocation(instance, 2 ** 32, () => undefined)).toThrow(RangeError);
+    expect(() => withAllocation(instance, 0xffff_0000, () => undefined)).toThrow(RangeError);
   });
 });

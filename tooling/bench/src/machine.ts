@@ -21,7 +21,8 @@ function versions(): Record<string, string> {
     zarrita: versionAt(new URL("../../package.json", zarrita)),
     "@zarrita/storage": versionAt(new URL("../../../@zarrita/storage/package.json", zarrita)),
     numcodecs: versionAt(new URL("../../../numcodecs/package.json", zarrita)),
-    zstddec: versionAt(join(BENCH_DIR, "..", "..", "packages", "codecs", "node_modules", "zstddec", "package.json")),
+    zstddec: versionAt(join(BENCH_DIR, "node_modules", "zstddec", "package.json")),
+    "zarrkit zstd wasm": `libzstd ${readFileSync(join(BENCH_DIR, "..", "zstd-wasm", "vendor", "zstd", "VERSION"), "utf8").trim()}`,
   };
 }
 

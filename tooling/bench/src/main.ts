@@ -1,4 +1,4 @@
-// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,memory]
+// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,memory]
 // Issue 7's suite: zarrkit beside zarrita.js and the floor, on one machine.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { randomReads } from "./cases/random-reads.js";
 import { rewrites } from "./cases/rewrites.js";
 import { wholeReads } from "./cases/whole-read.js";
 import { wholeWrites } from "./cases/whole-writes.js";
+import { zstdDecodes } from "./cases/zstd-decode.js";
 import { Content } from "./content.js";
 import { ensureData } from "./data.js";
 import { zarrkitZstd } from "./direct-codecs.js";
@@ -25,7 +26,7 @@ import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
 import { verdicts } from "./targets.js";
 
-const ALL = ["1", "2", "3", "4", "5", "6", "7", "memory"];
+const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "memory"];
 const { values: args } = parseArgs({
   options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, only: { type: "string" } },
 });
@@ -88,6 +89,7 @@ if (only.has("6")) {
   await attempt("6: rewrites", () => rewrites(ctx, data));
 }
 if (only.has("7")) await attempt("7: floor checksum", () => floorChecksum(ctx, data));
+if (only.has("8")) await attempt("8: zstd decoders", () => zstdDecodes(ctx));
 let memory: MemoryResult[] = [];
 if (only.has("memory")) {
   try {

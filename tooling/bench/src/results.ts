@@ -12,8 +12,8 @@ export interface Measured {
   stats?: RequestStats;
 }
 
-/** The numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP). */
-export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7;
+/** The numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP), 8 zstd decoders. */
+export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7 | 8;
 
 export interface CaseResult {
   /** Unique, e.g. "whole/sharded/http". */

@@ -1,4 +1,5 @@
 import type { CaseResult, Measured, MemoryResult, SuiteResults } from "./results.js";
+import { zstdDecodeTable } from "./cases/zstd-decode.js";
 import { verdictTable } from "./targets.js";
 
 const ORDER = ["zarrkit", "zarrita", "zarrita+coalescing", "floor", "floor+fsync"];
@@ -93,6 +94,8 @@ export function summary(results: SuiteResults): string {
     const cases = results.cases.filter(section.select);
     if (cases.length) parts.push(`### ${section.title}\n\n${caseTable(cases)}`);
   }
+  const zstd = results.cases.filter((c) => c.group === 8);
+  if (zstd.length) parts.push(`### 8. zstd decoders (ms per decode, best run)\n\n${zstdDecodeTable(zstd)}`);
   if (results.memory.length) parts.push(`### Peak RSS (one child process per read)\n\n${memoryTable(results.memory)}`);
   if (results.failures.length) parts.push(`### Failed steps\n\n${results.failures.map((f) => `- ${f.step}: ${f.error.split("\n")[0]}`).join("\n")}`);
   return parts.join("\n\n");

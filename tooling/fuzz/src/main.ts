@@ -1,4 +1,4 @@
-// pnpm fuzz [--seed N] [--runs N] [--target shard,metadata,neuroglancer]
+// pnpm fuzz [--seed N] [--runs N] [--target shard,metadata,neuroglancer,zstd]
 //           [--long [--minutes M]] [--replay PATH]
 // Seeded fuzzing of zarrkit's parsers; see README.md. Exit 1 on any failure.
 import { parseArgs } from "node:util";

@@ -1,6 +1,6 @@
 import { UnsupportedError } from "@zarrkit/registry";
 import { tooLarge } from "../limits.js";
-import { zstdDecompress } from "../zstd-wasm.js";
+import { zstdDecompress } from "../zstd/decode.js";
 import { blosclzDecompress } from "./blosclz.js";
 import {
   FLAG_BITSHUFFLE,
@@ -14,9 +14,9 @@ import {
   STREAM_FORMAT_VERSION,
   splitsBlock,
 } from "./format.js";
-import { lz4Decompress } from "./lz4.js";
 import { bitShuffle, byteShuffle } from "./shuffle.js";
 import { snappyDecompress } from "./snappy.js";
+import { bloscWasmDecompress } from "./wasm-decode.js";
 
 /** Fills `dst` exactly from one compressed stream, or throws. */
 type StreamDecoder = (src: Uint8Array, dst: Uint8Array) => void | Promise<void>;
@@ -26,14 +26,19 @@ function exactly(dst: Uint8Array, decoded: Uint8Array, name: string): void {
   dst.set(decoded);
 }
 
-const DECODERS: readonly StreamDecoder[] = [
-  blosclzDecompress,
-  lz4Decompress,
-  snappyDecompress,
+/**
+ * The stream decoders in TypeScript, by format code. LZ4 chunks (format 1,
+ * lz4 and lz4hc) go to c-blosc's wasm instead, which decodes them 2.5-5x
+ * faster; BloscLZ gains less than 2x on shuffled data and stays here.
+ */
+const DECODERS: Readonly<Record<number, StreamDecoder>> = {
+  0: blosclzDecompress,
+  2: snappyDecompress,
   // A stream decodes to exactly its part of the block: that is the cap its decoder stops at.
-  async (src, dst) => exactly(dst, await (await import("#deflate")).zlibDecode(src, dst.length), "zlib"),
-  async (src, dst) => exactly(dst, await zstdDecompress(src, dst.length), "zstd"),
-];
+  3: async (src, dst) => exactly(dst, await (await import("#deflate")).zlibDecode(src, dst.length), "zlib"),
+  4: async (src, dst) => exactly(dst, await zstdDecompress(src, dst.length), "zstd"),
+};
+const LZ4_FORMAT = 1;
 
 // The most bytes one compressed byte can stand for in each stream format
 // (LZ4/BloscLZ length bytes, Snappy copies, deflate, zstd RLE blocks): a
@@ -123,11 +128,25 @@ export async function bloscDecompress(src: Uint8Array, maxBytes?: number): Promi
   }
   const format = flags >> 5;
   const decode = DECODERS[format];
-  if (!decode) throw new UnsupportedError(`unknown blosc compressor format ${format}`);
+  if (!decode && format !== LZ4_FORMAT) throw new UnsupportedError(`unknown blosc compressor format ${format}`);
   if (streamVersion !== STREAM_FORMAT_VERSION) {
     throw new UnsupportedError(`${FORMAT_NAME[format]} stream format version ${streamVersion} is not supported`);
   }
   const blocks = layout(src, cbytes, nbytes, blocksize, typesize, flags);
+  if (!decode) return bloscWasmDecompress(src.subarray(0, cbytes), nbytes);
+  return decodeBlocks(src, blocks, nbytes, blocksize, typesize, flags, decode);
+}
+
+/** Each block's streams, then its unshuffle. */
+async function decodeBlocks(
+  src: Uint8Array,
+  blocks: readonly Block[],
+  nbytes: number,
+  blocksize: number,
+  typesize: number,
+  flags: number,
+  decode: StreamDecoder,
+): Promise<Uint8Array> {
   const out = new Uint8Array(nbytes);
   const shuffle = flags & FLAG_SHUFFLE && typesize > 1 ? byteShuffle : flags & FLAG_BITSHUFFLE ? bitShuffle : undefined;
   const scratch = shuffle ? new Uint8Array(blocksize) : undefined;

@@ -1,5 +1,5 @@
 import { UnsupportedError } from "@zarrkit/registry";
-import { zstdCompress } from "../zstd-wasm.js";
+import { zstdCompress } from "../zstd/encode.js";
 import { blosclzCompress } from "./blosclz.js";
 import {
   type Cname,

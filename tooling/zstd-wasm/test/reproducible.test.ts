@@ -1,0 +1,52 @@
+// The committed WebAssembly (zstd, Blosc) is what the vendored sources build to: the
+// vendored files match their recorded checksums, and a rebuild with the
+// pinned Debian toolchain gives the committed modules byte for byte. Needs
+// clang-14, lld-14 and wasi-libc (tooling/ci/install-system-deps.sh): in CI
+// their absence fails the test, elsewhere it skips with the reason printed.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, expect, test } from "vitest";
+
+const here = fileURLToPath(new URL("..", import.meta.url));
+const codecs = join(here, "..", "..", "packages", "codecs");
+/** Each module, and where its base64 module lives in @zarrkit/codecs. */
+const MODULES: [string, string][] = [
+  ["zstd-decode", "src/zstd"],
+  ["zstd-encode", "src/zstd"],
+  ["blosc-decode", "src/blosc"],
+];
+const VENDORED = ["zstd", "c-blosc", "lz4"];
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+const toolchain = ["/usr/bin/clang-14", "/usr/bin/wasm-ld-14", "/usr/lib/wasm32-wasi/libc.a"].filter((path) => !existsSync(path));
+const skipReason = toolchain.length && !process.env.CI ? `missing ${toolchain.join(", ")} (run tooling/ci/install-system-deps.sh)` : undefined;
+if (skipReason) console.log(`wasm rebuild skipped: ${skipReason}`);
+
+const out = mkdtempSync(join(tmpdir(), "zarrkit-zstd-wasm-"));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+test.each(VENDORED)("the vendored %s sources match their SHA256SUMS", (name) => {
+  const vendor = join(here, "vendor", name);
+  const lines = readFileSync(join(vendor, "SHA256SUMS"), "utf8").trim().split("\n");
+  expect(lines.length).toBeGreaterThan(5);
+  for (const line of lines) {
+    const [hash, path] = line.split(/ +/) as [string, string];
+    expect(`${sha256(readFileSync(join(vendor, path)))} ${path}`).toBe(`${hash} ${path}`);
+  }
+});
+
+test.skipIf(skipReason !== undefined)("a rebuild gives the committed .wasm and base64 modules byte for byte", () => {
+  const build = spawnSync("bash", [join(here, "build.sh"), "--out", out], { encoding: "utf8" });
+  expect(build.stderr).toBe("");
+  expect(build.status).toBe(0);
+  for (const [name, dir] of MODULES) {
+    const rebuilt = readFileSync(join(out, `${name}.wasm`));
+    expect(`${name}.wasm ${sha256(rebuilt)}`).toBe(`${name}.wasm ${sha256(readFileSync(join(codecs, "wasm", `${name}.wasm`)))}`);
+    expect(readFileSync(join(out, `${name}-wasm.ts`), "utf8")).toBe(readFileSync(join(codecs, dir, `${name}-wasm.ts`), "utf8"));
+  }
+});

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Re-creates vendor/{zstd,c-blosc,lz4} from Debian's source packages (bookworm),
+# checking the downloaded files against the checksums below, with Debian's
+# patches applied (dpkg-source), then rewrites each SHA256SUMS. Only the files
+# the build compiles (and the licences) are kept.
+# Uses a private apt configuration: the system's sources are left alone.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/lists/partial" "$work/cache/archives/partial"
+echo "deb-src http://deb.debian.org/debian bookworm main" >"$work/sources.list"
+apt=(apt-get -o "Dir::Etc::SourceList=$work/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache")
+"${apt[@]}" update
+
+# vendor DIR SOURCE-PACKAGE VERSION "SHA256 FILE"... -- KEEP... [-- DROP...]
+vendor() {
+  local dir="$1" package="$2" version="$3"
+  shift 3
+  local sums=() keep=() drop=()
+  while [ "$1" != "--" ]; do sums+=("$1"); shift; done
+  shift
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do keep+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && drop=("$@")
+  (cd "$work" && "${apt[@]}" source --download-only "$package=$version")
+  (cd "$work" && printf '%s\n' "${sums[@]}" | sha256sum -c -)
+  dpkg-source -x "$work/${package}_$version.dsc" "$work/$dir"
+  rm -rf "${here:?}/vendor/$dir"
+  for path in "${keep[@]}"; do
+    mkdir -p "$(dirname "$here/vendor/$dir/$path")"
+    cp -r "$work/$dir/$path" "$here/vendor/$dir/$path"
+  done
+  for path in "${drop[@]}"; do rm "$here/vendor/$dir/$path"; done
+  echo "$version" >"$here/vendor/$dir/VERSION"
+  (cd "$here/vendor/$dir" && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum >SHA256SUMS)
+  echo "vendor.sh: vendor/$dir holds $package $version ($(wc -l <"$here/vendor/$dir/SHA256SUMS") files)"
+}
+
+# zstd: the decoder, the encoder and their headers; no threads, dictionary builder or legacy formats.
+vendor zstd libzstd 1.5.4+dfsg2-5 \
+  "8f602f92b575aa8b5e979196fb6ee82d78f233521dc9636526d3ecba1f63c1b1  libzstd_1.5.4+dfsg2-5.dsc" \
+  "8cf4bbb65e77ec348d052c8d6230eba66d435bddf64c8b5be2fcb16880c19953  libzstd_1.5.4+dfsg2.orig.tar.xz" \
+  "82ce911445772861d0838bd4545f93bc50658bc7f3cefdb17a307dfb8ffca5d8  libzstd_1.5.4+dfsg2-5.debian.tar.xz" -- \
+  LICENSE COPYING lib/zstd.h lib/zstd_errors.h lib/common lib/decompress lib/compress -- \
+  lib/common/pool.c lib/common/threading.c lib/compress/zstdmt_compress.c lib/decompress/huf_decompress_amd64.S
+
+# c-blosc: the library without its x86 SIMD shuffles (Debian's source carries no bundled compressors).
+blosc_files=()
+for name in blosc blosclz shuffle shuffle-generic bitshuffle-generic fastcopy; do blosc_files+=("blosc/$name.c" "blosc/$name.h"); done
+vendor c-blosc c-blosc 1.21.3+ds-1 \
+  "f743b58208c0f79bdcafbe66e3dbb3ca74674232ed8c41d70467d83336960fdf  c-blosc_1.21.3+ds-1.dsc" \
+  "36a5ca0904135be7b6da02cc93adda2e34fec98286b28172e166f8cad79c8fab  c-blosc_1.21.3+ds.orig.tar.xz" \
+  "3389926474bc518df807e29d17976a3c0486929761c428ba9bc6d9bcfed1b167  c-blosc_1.21.3+ds-1.debian.tar.xz" -- \
+  LICENSES/BLOSC.txt LICENSES/BITSHUFFLE.txt LICENSES/FASTLZ.txt LICENSES/LZ4.txt \
+  blosc/blosc-common.h blosc/blosc-comp-features.h blosc/blosc-export.h "${blosc_files[@]}"
+
+# lz4: the block format c-blosc's LZ4 streams use.
+vendor lz4 lz4 1.9.4-1 \
+  "e16302bca544d08d106efc216541f4a0403c8f8a5fad5eaac7588223a55af263  lz4_1.9.4-1.dsc" \
+  "0b0e3aa07c8c063ddf40b082bdf7e37a1562bda40a0ff5272957f3e987e0e54b  lz4_1.9.4.orig.tar.gz" \
+  "47ceec5b95f42598f7b9280b03df9659f2ee6852720ec181488e83bd643f0e5f  lz4_1.9.4-1.debian.tar.xz" -- \
+  lib/LICENSE lib/lz4.c lib/lz4.h lib/lz4hc.c lib/lz4hc.h
