@@ -1,4 +1,5 @@
-import type { CaseResult, Measured, MemoryResult, SuiteResults } from "./results.js";
+import type { CaseResult, ConversionFacts, Measured, MemoryResult, SuiteResults } from "./results.js";
+import { maxPeakRssMiB, medianCpuMs } from "./contest.js";
 import { verdictTable } from "./targets.js";
 
 const ORDER = ["zarrkit", "zarrita", "zarrita+coalescing", "floor", "floor+fsync"];
@@ -76,7 +77,55 @@ function memoryTable(memory: MemoryResult[]): string {
   return lines.join("\n");
 }
 
-const SECTIONS: { title: string; select: (c: CaseResult) => boolean }[] = [
+/**
+ * The conversion case: time and throughput (decoded bytes, MB = 10^6 B), CPU
+ * time, peak RSS against the shards in flight (over the idle CLI's; the floor
+ * is another program, without that footprint).
+ */
+function conversionTable(c: CaseResult, facts: ConversionFacts): string {
+  const floor = c.contenders.find((m) => m.name === "floor");
+  const header = [
+    "contender",
+    "ms",
+    "MB/s",
+    "CPU s (all threads)",
+    "MB/s per CPU-second",
+    "time ÷ floor",
+    "CPU ÷ floor",
+    "peak RSS MiB (per process)",
+    "shards in flight per process",
+    "(peak − idle CLI) ÷ (shard × in flight)",
+    "MiB written",
+  ];
+  const lines = [row(header), row(header.map(() => "---"))];
+  const mb = facts.arrayBytes / 1e6;
+  for (const m of c.contenders) {
+    const cpu = medianCpuMs(m);
+    const floorCpu = floor && medianCpuMs(floor);
+    const peak = maxPeakRssMiB(m);
+    const inFlight = facts.shardsInFlight[m.name] ?? 1;
+    const written = m.processes?.at(-1)?.bytesWritten;
+    lines.push(
+      row([
+        m.name,
+        ms(m.medianMs),
+        (mb / (m.medianMs / 1000)).toFixed(1),
+        cpu === undefined ? "" : (cpu / 1000).toFixed(2),
+        cpu === undefined ? "" : (mb / (cpu / 1000)).toFixed(1),
+        ratio(m, floor),
+        cpu !== undefined && floorCpu ? `${(cpu / floorCpu).toFixed(2)}x` : "",
+        peak === undefined ? "" : peak.toFixed(0),
+        String(inFlight),
+        peak === undefined || m.name === "floor" ? "" : (((peak - facts.idleRssMiB) * MiB) / (facts.shardBytes * inFlight)).toFixed(2),
+        written === undefined ? "" : mib(written),
+      ]),
+    );
+  }
+  const notes = `Array ${mib(facts.arrayBytes)} MiB decoded, shards of ${mib(facts.shardBytes)} MiB decoded; the CLI converting nothing peaks at ${facts.idleRssMiB.toFixed(0)} MiB.`;
+  return `${lines.join("\n")}\n\n${notes}`;
+}
+
+const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (cases: CaseResult[]) => string }[] = [
   { title: "1. Whole array", select: (c) => c.group === 1 && c.source === "local" },
   { title: "2. Chunk by chunk", select: (c) => c.group === 2 && c.source === "local" },
   { title: "3. Random inner chunks", select: (c) => c.group === 3 && c.source === "local" },
@@ -84,6 +133,11 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean }[] = [
   { title: "5. Over HTTP with latency added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" },
   { title: "6. Writes", select: (c) => c.group === 6 },
   { title: "7. Floor", select: (c) => c.group === 7 },
+  {
+    title: "8. Conversion (zarrkit convert, the built CLI in child processes)",
+    select: (c) => c.group === 8 && c.conversion !== undefined,
+    render: (cases) => cases.map((c) => `${c.title}\n\n${conversionTable(c, c.conversion!)}`).join("\n\n"),
+  },
 ];
 
 /** The summary printed after a run and pasted into BENCHMARKS.md: the targets, then every case. */
@@ -91,7 +145,7 @@ export function summary(results: SuiteResults): string {
   const parts: string[] = [`### Targets of issue 7\n\n${verdictTable(results.targets)}`];
   for (const section of SECTIONS) {
     const cases = results.cases.filter(section.select);
-    if (cases.length) parts.push(`### ${section.title}\n\n${caseTable(cases)}`);
+    if (cases.length) parts.push(`### ${section.title}\n\n${(section.render ?? caseTable)(cases)}`);
   }
   if (results.memory.length) parts.push(`### Peak RSS (one child process per read)\n\n${memoryTable(results.memory)}`);
   if (results.failures.length) parts.push(`### Failed steps\n\n${results.failures.map((f) => `- ${f.step}: ${f.error.split("\n")[0]}`).join("\n")}`);
