@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -46,6 +46,7 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   const cube = (n: number) => `${n},${n},${n}`;
   const layout = ["--chunk-shape", cube(profile.inner), "--shard-shape", cube(profile.shard), "--codec", `zstd:${LEVEL}`, "--progress", "none"];
   let probes = 0;
+  mkdirSync(ctx.scratchRoot, { recursive: true });
 
   /** Run `args` under node with the probe; its figures once it exited. */
   async function probed(args: string[]): Promise<ProbeReport> {
@@ -107,7 +108,7 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   ];
   const spec = { id: "convert/zstd-to-sharded", group: 8, title: `convert ${profile.size}^3 uint16, zstd ${profile.chunk}^3 chunks -> ${profile.shard}^3 shards of ${profile.inner}^3, zstd ${LEVEL}`, source: "local", form: "zstd" } as const;
   const result = await contest(spec, contenders, profile, ctx.log);
-  // The command's own footprint: the last run's destination is complete, so a rerun converts nothing.
+  // The command's own footprint: run again over a complete destination (the floor's, if it ran last, has no metadata), it converts nothing.
   if (!existsSync(join(dest, "zarr.json"))) {
     rmSync(dest, { recursive: true, force: true });
     await cli("--jobs", "1");
