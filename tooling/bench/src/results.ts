@@ -50,6 +50,8 @@ export interface ConversionFacts {
   shardsInFlight: Record<string, number>;
   /** Peak resident set of the CLI converting nothing (run again over its finished result): Node, modules, open arrays, MiB. */
   idleRssMiB: number;
+  /** CPU time of that run: start-up, planning, checking every shard present, ms. */
+  idleCpuMs: number;
 }
 
 export interface MemoryResult {

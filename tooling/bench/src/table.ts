@@ -121,7 +121,7 @@ function conversionTable(c: CaseResult, facts: ConversionFacts): string {
       ]),
     );
   }
-  const notes = `Array ${mib(facts.arrayBytes)} MiB decoded, shards of ${mib(facts.shardBytes)} MiB decoded; the CLI converting nothing peaks at ${facts.idleRssMiB.toFixed(0)} MiB.`;
+  const notes = `Array ${mib(facts.arrayBytes)} MiB decoded, shards of ${mib(facts.shardBytes)} MiB decoded; the CLI converting nothing (run again over its result) peaks at ${facts.idleRssMiB.toFixed(0)} MiB in ${(facts.idleCpuMs / 1000).toFixed(2)} s of CPU.`;
   return `${lines.join("\n")}\n\n${notes}`;
 }
 

@@ -115,12 +115,13 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   }
   const idle = await cli("--jobs", "1");
   rmSync(dest, { recursive: true, force: true });
-  ctx.log(`convert: the CLI converting nothing peaks at ${(idle.peakRss / MiB).toFixed(0)} MiB`);
+  ctx.log(`convert: the CLI converting nothing peaks at ${(idle.peakRss / MiB).toFixed(0)} MiB, in ${idle.cpuMs.toFixed(0)} ms of CPU`);
   const conversion: ConversionFacts = {
     arrayBytes: profile.size ** 3 * 2,
     shardBytes: profile.shard ** 3 * 2,
     shardsInFlight: Object.fromEntries(contenders.map((c) => [c.name, c.inFlight])),
     idleRssMiB: idle.peakRss / MiB,
+    idleCpuMs: idle.cpuMs,
   };
   return { ...result, conversion };
 }
