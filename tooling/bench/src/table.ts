@@ -86,11 +86,11 @@ function conversionTable(c: CaseResult, facts: ConversionFacts): string {
   const floor = c.contenders.find((m) => m.name === "floor");
   const header = [
     "contender",
-    "ms",
-    "MB/s",
+    "median ms",
+    "fastest ms",
+    "MB/s (median)",
     "CPU s (all threads)",
     "MB/s per CPU-second",
-    "time ÷ floor",
     "CPU ÷ floor",
     "peak RSS MiB (per process)",
     "shards in flight per process",
@@ -109,10 +109,10 @@ function conversionTable(c: CaseResult, facts: ConversionFacts): string {
       row([
         m.name,
         ms(m.medianMs),
+        ms(m.minMs),
         (mb / (m.medianMs / 1000)).toFixed(1),
         cpu === undefined ? "" : (cpu / 1000).toFixed(2),
         cpu === undefined ? "" : (mb / (cpu / 1000)).toFixed(1),
-        ratio(m, floor),
         cpu !== undefined && floorCpu ? `${(cpu / floorCpu).toFixed(2)}x` : "",
         peak === undefined ? "" : peak.toFixed(0),
         String(inFlight),
