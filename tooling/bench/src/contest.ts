@@ -1,5 +1,5 @@
 import { loadavg } from "node:os";
-import type { CaseGroup, CaseResult, Measured } from "./results.js";
+import type { CaseGroup, CaseResult, Measured, ProcessFigures } from "./results.js";
 import type { Source } from "./sources.js";
 
 export interface Contender {
@@ -12,6 +12,8 @@ export interface Contender {
   prepare(checking: boolean): Promise<() => Promise<unknown>>;
   /** Where the timed work's requests are counted, if anywhere. */
   source?: Source;
+  /** After each timed run: the figures of the child processes the work ran, if it ran any. */
+  processes?(): Promise<ProcessFigures>;
 }
 
 export interface CaseSpec {
@@ -26,6 +28,16 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median CPU time of a contender's timed runs (all its processes, every thread), ms. */
+export function medianCpuMs(m: Measured): number | undefined {
+  return m.processes?.length ? median(m.processes.map((p) => p.cpuMs)) : undefined;
+}
+
+/** Highest peak resident set over a contender's timed runs, MiB. */
+export function maxPeakRssMiB(m: Measured): number | undefined {
+  return m.processes?.length ? Math.max(...m.processes.map((p) => p.peakRssMiB)) : undefined;
 }
 
 /** The process was started with --expose-gc: collect before each run, so no run pays for another's garbage. */
@@ -49,6 +61,7 @@ export async function contest(spec: CaseSpec, contenders: readonly Contender[], 
   const loadBefore = loadavg()[0]!;
   const times = contenders.map(() => [] as number[]);
   const stats: Measured["stats"][] = contenders.map(() => undefined);
+  const processes = contenders.map(() => [] as ProcessFigures[]);
   for (let round = 0; round < Math.max(1, warmups); round++) {
     for (const contender of contenders) await (await contender.prepare(round === 0))();
   }
@@ -63,6 +76,7 @@ export async function contest(spec: CaseSpec, contenders: readonly Contender[], 
       await work();
       times[i]!.push(performance.now() - start);
       stats[i] = await contender.source?.stats();
+      if (contender.processes) processes[i]!.push(await contender.processes());
     }
   }
   const measured = contenders.map((c, i): Measured => {
@@ -74,6 +88,7 @@ export async function contest(spec: CaseSpec, contenders: readonly Contender[], 
       maxMs: Math.max(...runsMs),
       runsMs,
       ...(stats[i] ? { stats: stats[i] } : {}),
+      ...(processes[i]!.length ? { processes: processes[i] } : {}),
     };
   });
   log(`${spec.id}: ${measured.map((m) => `${m.name} ${m.medianMs.toFixed(1)} ms${m.stats ? ` (${m.stats.requests + m.stats.writes} req)` : ""}`).join(", ")}`);

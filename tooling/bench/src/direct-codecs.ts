@@ -6,7 +6,7 @@ export interface BytesCodec {
 }
 
 /**
- * The zstd libraries zarrkit uses (zstddec decodes, numcodecs encodes),
+ * The zstd library zarrkit uses (its own libzstd wasm, tooling/zstd-wasm),
  * through zarrkit's codec, which adds only a frame-header walk. zarrkit
  * writes zstd's default, 3, for level 0, numcodecs (so zarrita) its own
  * default, 1 — pass the level to compare at explicitly (>= 1).

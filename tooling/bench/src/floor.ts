@@ -20,8 +20,9 @@ export interface Checksum {
   encode(bytes: Uint8Array): Promise<Uint8Array> | Uint8Array;
 }
 
-function chunkPath(root: string, form: Form, origin: readonly number[], edge: number): string {
-  return join(root, form.path, "c", ...origin.map((o) => String(o / edge)));
+/** The file of the chunk (or shard) at `origin` of the array at `path` under `root`, default key encoding. */
+function chunkPath(root: string, path: string, origin: readonly number[], edge: number): string {
+  return join(root, path, "c", ...origin.map((o) => String(o / edge)));
 }
 
 function bytesOf(block: Uint16Array): Uint8Array {
@@ -34,7 +35,7 @@ export async function floorRead(root: string, form: Form, profile: Profile, zstd
   const out = new Uint16Array(size ** 3);
   if (!form.sharded) {
     for (const origin of blockOrigins(size, profile.chunk)) {
-      const stored = readFileSync(chunkPath(root, form, origin, profile.chunk));
+      const stored = readFileSync(chunkPath(root, form.path, origin, profile.chunk));
       const bytes = form.name === "raw" ? stored : await zstd.decode(stored);
       copyBlockInto(out, size, uint16View(bytes), profile.chunk, origin);
     }
@@ -43,7 +44,7 @@ export async function floorRead(root: string, form: Form, profile: Profile, zstd
   const perShard = (profile.shard / profile.inner) ** 3;
   const indexSize = perShard * 16 + 4;
   for (const shardOrigin of blockOrigins(size, profile.shard)) {
-    const shard = readFileSync(chunkPath(root, form, shardOrigin, profile.shard));
+    const shard = readFileSync(chunkPath(root, form.path, shardOrigin, profile.shard));
     const index = new DataView(shard.buffer, shard.byteOffset + shard.length - indexSize, indexSize - 4);
     let i = 0;
     for (const inner of blockOrigins(profile.shard, profile.inner)) {
@@ -83,32 +84,61 @@ export async function floorWrite(root: string, form: Form, profile: Profile, dat
   if (!form.sharded) {
     for (const origin of blockOrigins(size, profile.chunk)) {
       const block = bytesOf(gatherBlock(data, size, profile.chunk, origin));
-      writeFile(chunkPath(root, form, origin, profile.chunk), form.name === "raw" ? block : await options.zstd.encode(block), options.fsync);
+      writeFile(chunkPath(root, form.path, origin, profile.chunk), form.name === "raw" ? block : await options.zstd.encode(block), options.fsync);
     }
     return;
   }
-  const perShard = (profile.shard / profile.inner) ** 3;
   for (const shardOrigin of blockOrigins(size, profile.shard)) {
-    const parts: Uint8Array[] = [];
-    const index = new DataView(new ArrayBuffer(perShard * 16));
-    let position = 0;
-    let i = 0;
-    for (const inner of blockOrigins(profile.shard, profile.inner)) {
-      const block = gatherBlock(data, size, profile.inner, inner.map((o, d) => o + shardOrigin[d]!));
-      const encoded = await options.zstd.encode(bytesOf(block));
-      index.setBigUint64(16 * i, BigInt(position), true);
-      index.setBigUint64(16 * i + 8, BigInt(encoded.length), true);
-      parts.push(encoded);
-      position += encoded.length;
-      i++;
+    const shard = await encodeShard(data, size, shardOrigin, profile, options);
+    writeFile(chunkPath(root, form.path, shardOrigin, profile.shard), shard, options.fsync);
+  }
+}
+
+/**
+ * The shard at `shardOrigin` of `source` (a cube of edge `size`): each inner
+ * chunk cut out and compressed, the index (offset, length per inner chunk)
+ * checksummed, all in one buffer, index at the end.
+ */
+async function encodeShard(source: Uint16Array, size: number, shardOrigin: readonly number[], profile: Profile, options: FloorWriteOptions): Promise<Uint8Array> {
+  const perShard = (profile.shard / profile.inner) ** 3;
+  const parts: Uint8Array[] = [];
+  const index = new DataView(new ArrayBuffer(perShard * 16));
+  let position = 0;
+  let i = 0;
+  for (const inner of blockOrigins(profile.shard, profile.inner)) {
+    const block = gatherBlock(source, size, profile.inner, inner.map((o, d) => o + shardOrigin[d]!));
+    const encoded = await options.zstd.encode(bytesOf(block));
+    index.setBigUint64(16 * i, BigInt(position), true);
+    index.setBigUint64(16 * i + 8, BigInt(encoded.length), true);
+    parts.push(encoded);
+    position += encoded.length;
+    i++;
+  }
+  parts.push(await options.checksum.encode(new Uint8Array(index.buffer)));
+  const shard = new Uint8Array(position + perShard * 16 + 4);
+  let at = 0;
+  for (const part of parts) {
+    shard.set(part, at);
+    at += part.length;
+  }
+  return shard;
+}
+
+/**
+ * The conversion floor: the unsharded zstd `form` under `sourceRoot` (chunks
+ * of `profile.chunk`, at most one shard's edge) rewritten as shards under
+ * `destRoot` (the array at its root, chunk files only), one shard at a time:
+ * read and decode the chunks inside the shard into one buffer, then encode
+ * and write the shard as `floorWrite` does.
+ */
+export async function floorConvert(sourceRoot: string, form: Form, destRoot: string, profile: Profile, options: FloorWriteOptions): Promise<void> {
+  const { size, shard: edge, chunk } = profile;
+  const buffer = new Uint16Array(edge ** 3);
+  for (const shardOrigin of blockOrigins(size, edge)) {
+    for (const origin of blockOrigins(edge, chunk)) {
+      const stored = readFileSync(chunkPath(sourceRoot, form.path, origin.map((o, d) => o + shardOrigin[d]!), chunk));
+      copyBlockInto(buffer, edge, uint16View(await options.zstd.decode(stored)), chunk, origin);
     }
-    parts.push(await options.checksum.encode(new Uint8Array(index.buffer)));
-    const shard = new Uint8Array(position + perShard * 16 + 4);
-    let at = 0;
-    for (const part of parts) {
-      shard.set(part, at);
-      at += part.length;
-    }
-    writeFile(chunkPath(root, form, shardOrigin, profile.shard), shard, options.fsync);
+    writeFile(chunkPath(destRoot, "", shardOrigin, edge), await encodeShard(buffer, edge, [0, 0, 0], profile, options), options.fsync);
   }
 }

@@ -1,9 +1,10 @@
-// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,memory]
+// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,memory,convert]
 // Issue 7's suite: zarrkit beside zarrita.js and the floor, on one machine.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { chunkReads } from "./cases/chunk-reads.js";
+import { conversion } from "./cases/conversion.js";
 import { floorChecksum } from "./cases/floor-checksum.js";
 import { memoryReads } from "./cases/memory.js";
 import { planeReads } from "./cases/plane-reads.js";
@@ -26,7 +27,7 @@ import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
 import { verdicts } from "./targets.js";
 
-const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "memory"];
+const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "memory", "convert"];
 const { values: args } = parseArgs({
   options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, only: { type: "string" } },
 });
@@ -98,6 +99,8 @@ if (only.has("memory")) {
     fail("memory", error);
   }
 }
+// Last: its writes and fsyncs leave nothing behind for the cases above to pay for.
+if (only.has("convert")) await attempt("8: conversion", () => conversion(ctx));
 
 env.backgroundCpu.after = await backgroundCpu();
 const measured = { environment: env, cases, memory, failures, elapsedSeconds: (performance.now() - started) / 1000 };

@@ -10,9 +10,21 @@ export interface Measured {
   runsMs: number[];
   /** Requests and bytes of the last timed run. */
   stats?: RequestStats;
+  /** Per timed run, for contenders that run in child processes: their CPU time and peak resident set. */
+  processes?: ProcessFigures[];
 }
 
-/** The numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP), 8 zstd decoders. */
+/** The child processes of one timed run, measured by themselves (see process-probe.ts). */
+export interface ProcessFigures {
+  /** CPU time of all of them together (every thread), ms. */
+  cpuMs: number;
+  /** The highest peak resident set among them, MiB. */
+  peakRssMiB: number;
+  /** Bytes the run left in the destination. */
+  bytesWritten: number;
+}
+
+/** The numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP); 8 zstd decoders; "convert" conversion with the CLI. */
 export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7 | 8;
 
 export interface CaseResult {
@@ -25,6 +37,21 @@ export interface CaseResult {
   /** Load average (1 min) when the case started and ended: other work on this machine skews the times. */
   load: [number, number];
   contenders: Measured[];
+  /** What the conversion case's figures are measured against. */
+  conversion?: ConversionFacts;
+}
+
+export interface ConversionFacts {
+  /** Decoded bytes of the array converted. */
+  arrayBytes: number;
+  /** Decoded bytes of one destination shard. */
+  shardBytes: number;
+  /** Shards each process of a contender holds in flight (its --jobs; the floor: 1). */
+  shardsInFlight: Record<string, number>;
+  /** Peak resident set of the CLI converting nothing (run again over its finished result): Node, modules, open arrays, MiB. */
+  idleRssMiB: number;
+  /** CPU time of that run: start-up, planning, checking every shard present, ms. */
+  idleCpuMs: number;
 }
 
 export interface MemoryResult {

@@ -1,4 +1,5 @@
-import type { CaseResult, Measured, MemoryResult, SuiteResults } from "./results.js";
+import type { CaseResult, ConversionFacts, Measured, MemoryResult, SuiteResults } from "./results.js";
+import { maxPeakRssMiB, medianCpuMs } from "./contest.js";
 import { zstdDecodeTable } from "./cases/zstd-decode.js";
 import { verdictTable } from "./targets.js";
 
@@ -77,7 +78,55 @@ function memoryTable(memory: MemoryResult[]): string {
   return lines.join("\n");
 }
 
-const SECTIONS: { title: string; select: (c: CaseResult) => boolean }[] = [
+/**
+ * The conversion case: time and throughput (decoded bytes, MB = 10^6 B), CPU
+ * time, peak RSS against the shards in flight (over the idle CLI's; the floor
+ * is another program, without that footprint).
+ */
+function conversionTable(c: CaseResult, facts: ConversionFacts): string {
+  const floor = c.contenders.find((m) => m.name === "floor");
+  const header = [
+    "contender",
+    "median ms",
+    "fastest ms",
+    "MB/s (median)",
+    "CPU s (all threads)",
+    "MB/s per CPU-second",
+    "CPU ÷ floor",
+    "peak RSS MiB (per process)",
+    "shards in flight per process",
+    "(peak − idle CLI) ÷ (shard × in flight)",
+    "MiB written",
+  ];
+  const lines = [row(header), row(header.map(() => "---"))];
+  const mb = facts.arrayBytes / 1e6;
+  for (const m of c.contenders) {
+    const cpu = medianCpuMs(m);
+    const floorCpu = floor && medianCpuMs(floor);
+    const peak = maxPeakRssMiB(m);
+    const inFlight = facts.shardsInFlight[m.name] ?? 1;
+    const written = m.processes?.at(-1)?.bytesWritten;
+    lines.push(
+      row([
+        m.name,
+        ms(m.medianMs),
+        ms(m.minMs),
+        (mb / (m.medianMs / 1000)).toFixed(1),
+        cpu === undefined ? "" : (cpu / 1000).toFixed(2),
+        cpu === undefined ? "" : (mb / (cpu / 1000)).toFixed(1),
+        cpu !== undefined && floorCpu ? `${(cpu / floorCpu).toFixed(2)}x` : "",
+        peak === undefined ? "" : peak.toFixed(0),
+        String(inFlight),
+        peak === undefined || m.name === "floor" ? "" : (((peak - facts.idleRssMiB) * MiB) / (facts.shardBytes * inFlight)).toFixed(2),
+        written === undefined ? "" : mib(written),
+      ]),
+    );
+  }
+  const notes = `Array ${mib(facts.arrayBytes)} MiB decoded, shards of ${mib(facts.shardBytes)} MiB decoded; the CLI converting nothing (run again over its result) peaks at ${facts.idleRssMiB.toFixed(0)} MiB in ${(facts.idleCpuMs / 1000).toFixed(2)} s of CPU.`;
+  return `${lines.join("\n")}\n\n${notes}`;
+}
+
+const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (cases: CaseResult[]) => string }[] = [
   { title: "1. Whole array", select: (c) => c.group === 1 && c.source === "local" },
   { title: "2. Chunk by chunk", select: (c) => c.group === 2 && c.source === "local" },
   { title: "3. Random inner chunks", select: (c) => c.group === 3 && c.source === "local" },
@@ -85,6 +134,11 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean }[] = [
   { title: "5. Over HTTP with latency added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" },
   { title: "6. Writes", select: (c) => c.group === 6 },
   { title: "7. Floor", select: (c) => c.group === 7 },
+  {
+    title: "8. Conversion (zarrkit convert, the built CLI in child processes)",
+    select: (c) => c.group === 8 && c.conversion !== undefined,
+    render: (cases) => cases.map((c) => `${c.title}\n\n${conversionTable(c, c.conversion!)}`).join("\n\n"),
+  },
 ];
 
 /** The summary printed after a run and pasted into BENCHMARKS.md: the targets, then every case. */
@@ -92,7 +146,7 @@ export function summary(results: SuiteResults): string {
   const parts: string[] = [`### Targets of issue 7\n\n${verdictTable(results.targets)}`];
   for (const section of SECTIONS) {
     const cases = results.cases.filter(section.select);
-    if (cases.length) parts.push(`### ${section.title}\n\n${caseTable(cases)}`);
+    if (cases.length) parts.push(`### ${section.title}\n\n${(section.render ?? caseTable)(cases)}`);
   }
   const zstd = results.cases.filter((c) => c.group === 8);
   if (zstd.length) parts.push(`### 8. zstd decoders (ms per decode, best run)\n\n${zstdDecodeTable(zstd)}`);

@@ -1,4 +1,5 @@
 import type { CaseResult, MemoryResult, SuiteResults, Verdict } from "./results.js";
+import { maxPeakRssMiB, medianCpuMs } from "./contest.js";
 
 function median(results: Omit<SuiteResults, "targets">, id: string, name: string): number | undefined {
   return find(results.cases, id)?.contenders.find((c) => c.name === name)?.medianMs;
@@ -62,6 +63,37 @@ export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: num
     met: inner ? inner.arrayBuffersGrowth <= inner.selectionBytes + inner.bytesFetched : undefined,
   });
   out.push(speedup("sharded write within 1.5x of the floor's encode-and-write time", zk("write/sharded"), median(results, "write/sharded", "floor"), (r) => r <= 1.5));
+  out.push(...conversionVerdicts(find(results.cases, CONVERSION)));
+  return out;
+}
+
+const CONVERSION = "convert/zstd-to-sharded";
+
+/** The CLI issue's targets for `zarrkit convert`. */
+function conversionVerdicts(c: CaseResult | undefined): Verdict[] {
+  const get = (name: string) => c?.contenders.find((m) => m.name === name);
+  const cpu = (name: string) => {
+    const m = get(name);
+    return m && medianCpuMs(m);
+  };
+  const peak = (name: string) => {
+    const m = get(name);
+    return m && maxPeakRssMiB(m);
+  };
+  const out: Verdict[] = [];
+  const perCore = speedup("convert --jobs 1 within 1.3x of the one-thread floor per core (CPU time, all threads)", cpu("zarrkit --jobs 1"), cpu("floor"), (r) => r <= 1.3);
+  out.push({ ...perCore, measured: perCore.met === undefined ? perCore.measured : perCore.measured.replace(")", " of CPU)") });
+  out.push(speedup("convert: near-linear speed-up with parts: 2 parts at once (--jobs 1 each) >= 1.8x faster than one process (--jobs 1)", get("zarrkit --jobs 1")?.medianMs, get("zarrkit 2 parts")?.medianMs, (r) => r >= 1.8));
+  // Each part converts half the array with the same shard in flight: memory that grew with the array would peak lower there.
+  const whole = peak("zarrkit --jobs 1");
+  const half = peak("zarrkit 2 parts");
+  const idle = c?.conversion?.idleRssMiB;
+  const target = "convert: peak RSS bounded by the shards in flight, not the array: a part converting half the array peaks at >= 0.8x of one converting all of it (over the idle CLI)";
+  if (whole === undefined || half === undefined || idle === undefined) out.push({ target, measured: "not measured", met: undefined });
+  else {
+    const ratio = (half - idle) / (whole - idle);
+    out.push({ target, measured: `${ratio.toFixed(2)}x (${half.toFixed(0)} MiB vs ${whole.toFixed(0)} MiB; idle ${idle.toFixed(0)} MiB)`, met: ratio >= 0.8 });
+  }
   return out;
 }
 
