@@ -106,7 +106,9 @@ function integer(text: string, what: string, min: number): number {
 
 /**
  * `--part i/N`; else the batch engine's environment: SLURM job arrays
- * (SLURM_ARRAY_TASK_ID minus SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT),
+ * (SLURM_ARRAY_TASK_ID minus SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT;
+ * with --parts N, SLURM_ARRAY_TASK_ID itself of N, so a resubmitted subset
+ * such as --array=2 still runs part 2),
  * Kubernetes Indexed Jobs (JOB_COMPLETION_INDEX with --parts N), AWS Batch
  * array jobs (AWS_BATCH_JOB_ARRAY_INDEX with --parts N); else the whole.
  */
@@ -124,10 +126,10 @@ export function resolvePart(part: string | undefined, parts: string | undefined,
   const count = parts === undefined ? undefined : integer(parts, "--parts", 1);
   if (env.SLURM_ARRAY_TASK_ID !== undefined && env.SLURM_ARRAY_TASK_ID !== "") {
     const id = integer(env.SLURM_ARRAY_TASK_ID, "SLURM_ARRAY_TASK_ID", 0);
+    if (count !== undefined) return check({ index: id, count, from: "SLURM_ARRAY_TASK_ID" });
     const min = env.SLURM_ARRAY_TASK_MIN ? integer(env.SLURM_ARRAY_TASK_MIN, "SLURM_ARRAY_TASK_MIN", 0) : 0;
-    const total = count ?? (env.SLURM_ARRAY_TASK_COUNT ? integer(env.SLURM_ARRAY_TASK_COUNT, "SLURM_ARRAY_TASK_COUNT", 1) : undefined);
-    if (total === undefined) throw new UsageError("SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor --parts N gives the number of parts", C);
-    return check({ index: id - min, count: total, from: "SLURM_ARRAY_TASK_ID" });
+    if (!env.SLURM_ARRAY_TASK_COUNT) throw new UsageError("SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor --parts N gives the number of parts", C);
+    return check({ index: id - min, count: integer(env.SLURM_ARRAY_TASK_COUNT, "SLURM_ARRAY_TASK_COUNT", 1), from: "SLURM_ARRAY_TASK_ID" });
   }
   for (const name of ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"]) {
     const value = env[name];

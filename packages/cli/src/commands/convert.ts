@@ -71,7 +71,9 @@ Options:
   --parts N             the number of parts, with the index from the batch
                         engine: JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)
                         or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array jobs);
-                        SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT need no flag
+                        SLURM job arrays need no flag (the part is then the
+                        task id minus the first id, of the task count); with
+                        --parts N, the SLURM task id itself is the part
   --overwrite           replace a destination that is not this conversion
                         (a matching one is resumed); do not combine with
                         parts running at once
