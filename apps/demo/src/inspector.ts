@@ -1,0 +1,147 @@
+// The inspector beside the view: what the view touched (shards, inner chunks),
+// the shard index of the last shard read as a grid, a live request log, totals
+// and the metadata.
+import { describeShard } from "@zarrkit/sharding";
+import type { StoreRequest, ZarrArray } from "zarrkit";
+import { viridisLut } from "./colormap.js";
+import { formatBytes, isIndexRead, rangeText } from "./request-text.js";
+import type { TileRead } from "./viewer.js";
+
+const LOG_ROWS = 200;
+
+export interface Totals {
+  requests: number;
+  bytesFetched: number;
+  bytesDecoded: number;
+  indexReads: number;
+  shardReads: number;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class Inspector {
+  readonly totals: Totals = { requests: 0, bytesFetched: 0, bytesDecoded: 0, indexReads: 0, shardReads: 0 };
+  private readonly started = performance.now();
+  private readonly totalsList = el("dl", { id: "totals" });
+  private readonly touched = el("ul", { id: "touched" });
+  private readonly touchedKeys = new Map<string, number>();
+  private readonly indexGrid = el("canvas", { id: "shard-index", width: "160", height: "160" });
+  private readonly indexCaption = el("p", { class: "caption" });
+  private readonly logBody = el("tbody");
+  private gridToken = 0;
+
+  constructor(private readonly root: HTMLElement) {
+    const log = el("table", { id: "request-log" });
+    log.append(el("thead"), this.logBody);
+    log.tHead!.innerHTML = "<tr><th>ms</th><th>method</th><th>key</th><th>range</th><th>bytes</th></tr>";
+    root.replaceChildren(
+      el("h2", {}, "Totals"),
+      this.totalsList,
+      el("h2", {}, "Touched by the view"),
+      this.touched,
+      el("h2", {}, "Shard index"),
+      this.indexGrid,
+      this.indexCaption,
+      el("h2", {}, "Requests"),
+      el("div", { class: "log" }),
+      el("h2", {}, "Metadata"),
+      el("pre", { id: "metadata" }),
+    );
+    root.querySelector(".log")!.append(log);
+    this.renderTotals();
+  }
+
+  /** Start over for a newly opened volume (or group: no volume). */
+  reset(metadata: unknown): void {
+    Object.assign(this.totals, { requests: 0, bytesFetched: 0, bytesDecoded: 0, indexReads: 0, shardReads: 0 });
+    this.touchedKeys.clear();
+    this.touched.replaceChildren();
+    this.logBody.replaceChildren();
+    this.indexCaption.textContent = "";
+    this.indexGrid.getContext("2d")?.clearRect(0, 0, this.indexGrid.width, this.indexGrid.height);
+    this.root.querySelector("#metadata")!.textContent = JSON.stringify(metadata, null, 2);
+    this.renderTotals();
+  }
+
+  onRequest(request: StoreRequest): void {
+    this.totals.requests++;
+    this.totals.bytesFetched += request.bytes;
+    if (isIndexRead(request)) this.totals.indexReads++;
+    const row = el("tr");
+    const cells = [String(Math.round(performance.now() - this.started)), request.method, request.key, rangeText(request.range), formatBytes(request.bytes)];
+    for (const text of cells) row.append(el("td", {}, text));
+    this.logBody.prepend(row);
+    while (this.logBody.rows.length > LOG_ROWS) this.logBody.lastElementChild!.remove();
+    this.renderTotals();
+  }
+
+  onRead(read: TileRead, axes: readonly [number, number], array: ZarrArray | undefined): void {
+    this.totals.bytesDecoded += read.decodedBytes;
+    const sharded = read.level.groupShape.some((s, d) => s !== read.level.chunkShape[d]);
+    if (sharded) this.totals.shardReads++;
+    this.touchedKeys.set(read.key, (this.touchedKeys.get(read.key) ?? 0) + read.innerChunks);
+    this.touched.replaceChildren(
+      ...[...this.touchedKeys].map(([key, chunks]) => el("li", {}, `${key}: ${chunks} ${sharded ? "inner chunk" : "chunk"}${chunks === 1 ? "" : "s"} read`)),
+    );
+    this.renderTotals();
+    if (sharded && array) void this.drawShardIndex(array, read, axes);
+  }
+
+  /** The shard's index over the displayed axes, at the view's position along the others. */
+  private async drawShardIndex(array: ZarrArray, read: TileRead, axes: readonly [number, number]): Promise<void> {
+    const token = ++this.gridToken;
+    const description = await describeShard(array, read.groupCoords).catch(() => undefined);
+    if (!description || token !== this.gridToken) return;
+    const [down, across] = axes;
+    const per = description.chunksPerShard;
+    const chunk = array.chunkShape;
+    const shard = array.shardShape!;
+    // The inner chunk the view shows along each non-displayed dimension.
+    const position = read.groupCoords.map((g, d) => (d === down || d === across ? 0 : Math.floor((read.at[d]! - g * shard[d]!) / chunk[d]!)));
+    const ctx = this.indexGrid.getContext("2d")!;
+    const rows = per[down]!;
+    const cols = per[across]!;
+    const cell = Math.floor(Math.min(this.indexGrid.width / cols, this.indexGrid.height / rows));
+    ctx.clearRect(0, 0, this.indexGrid.width, this.indexGrid.height);
+    const entries = description.chunks;
+    const maxBytes = Math.max(1, ...entries.map((e) => ("nbytes" in e ? e.nbytes : 0)));
+    const lut = viridisLut();
+    let present = 0;
+    let empty = 0;
+    for (const entry of entries) {
+      const onSlice = entry.coords.every((c, d) => d === down || d === across || c === position[d]);
+      if (!onSlice) continue;
+      const x = entry.coords[across]! * cell;
+      const y = entry.coords[down]! * cell;
+      if ("nbytes" in entry) {
+        present++;
+        const g = Math.round((255 * entry.nbytes) / maxBytes) * 4;
+        ctx.fillStyle = `rgb(${lut[g]},${lut[g + 1]},${lut[g + 2]})`;
+      } else {
+        empty++;
+        ctx.fillStyle = "#ddd";
+      }
+      ctx.fillRect(x + 1, y + 1, cell - 2, cell - 2);
+    }
+    this.indexCaption.textContent =
+      `${description.key}: ${per.join("x")} inner chunks, index at the ${description.indexLocation}; ` +
+      `this slice: ${present} present, ${empty} empty (colour: stored size, largest ${formatBytes(maxBytes)})`;
+  }
+
+  private renderTotals(): void {
+    const { requests, bytesFetched, bytesDecoded, indexReads, shardReads } = this.totals;
+    const items: [string, string][] = [
+      ["Requests", String(requests)],
+      ["Bytes fetched", formatBytes(bytesFetched)],
+      ["Bytes decoded", formatBytes(bytesDecoded)],
+      ["Shard index reads", String(indexReads)],
+      ["Index cache hits", String(Math.max(0, shardReads - indexReads))],
+    ];
+    this.totalsList.replaceChildren(...items.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { "data-total": name }, value)]));
+  }
+}
