@@ -4,6 +4,8 @@ import { ChecksumError, CorruptDataError, NotFoundError, StoreError, ZarrkitErro
 /** A one-line message naming the key (when known) and the cause. */
 export function explainError(error: unknown, fallbackKey?: string): string {
   if (!(error instanceof Error)) return `Unexpected failure: ${String(error)}`;
+  // The app's own errors about a source text are already in plain words.
+  if (error.name === "SourceError") return error.message;
   const key = error instanceof ZarrkitError && error.key ? error.key : fallbackKey;
   const where = key ? ` (key ${key})` : "";
   if (error instanceof ChecksumError) return `Checksum mismatch${where}: the stored bytes are damaged. ${error.message}`;

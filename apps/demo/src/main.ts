@@ -126,6 +126,8 @@ function showVolume(volume: Volume, state: UrlState): void {
     onRead: (read) => inspector.onRead(read, viewer.settings.axes, volume.levels[read.levelIndex]!.array),
     onError: (key, message) => showAlert(key, message),
     onStatus: (status) => {
+      // Which slice the state is about, for automated checks that move a slider.
+      view.dataset.at = urlStateOf(state.source!, viewer.settings).at!.join(",");
       setState(status);
       controls?.refresh();
     },

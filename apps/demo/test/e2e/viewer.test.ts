@@ -1,0 +1,170 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { openPrecomputedImage } from "@zarrkit/neuroglancer";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as zk from "zarrkit";
+import { SAMPLES } from "../../server/samples.js";
+import { CORRUPT_KEY, type Demo, newPage, screenshotDir, settled, skipReason, sourceUrl, startDemo } from "./harness.js";
+import { decodePng, type Pixels } from "./png.js";
+
+const skip = skipReason();
+const LO = 1000;
+const HI = 40000;
+const Z = 40;
+const gray = (v: number) => Math.round((255 * (Math.min(HI, Math.max(LO, v)) - LO)) / (HI - LO));
+
+async function viewPixels(page: Page, name: string): Promise<Pixels> {
+  // On whole CSS pixels, or the canvas would be resampled.
+  const box = (await page.locator("#view").boundingBox())!;
+  expect([box.x % 1, box.y % 1]).toEqual([0, 0]);
+  const png = await page.locator("#view").screenshot();
+  await writeFile(join(screenshotDir, `${name}.png`), png);
+  return decodePng(png);
+}
+
+/** The pixels of the top-left rows x cols of the view that differ from gray(expected). */
+function mismatches(pixels: Pixels, rows: number, cols: number, expected: (r: number, c: number) => number): string[] {
+  const wrong: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const at = (r * pixels.width + c) * 4;
+      const want = gray(expected(r, c));
+      const got = [...pixels.rgba.subarray(at, at + 3)];
+      if (got.some((v) => v !== want) && wrong.length < 5) wrong.push(`(${r}, ${c}): [${got}] instead of ${want}`);
+    }
+  }
+  return wrong;
+}
+
+const pixelAt = (pixels: Pixels, r: number, c: number) => [...pixels.rgba.subarray((r * pixels.width + c) * 4, (r * pixels.width + c) * 4 + 3)];
+
+describe.skipIf(skip)("the demo in Chromium", () => {
+  let demo: Demo;
+  /** The slice z = Z of the volume (256 x 256, row-major), read in Node with zarrkit. */
+  let slice: Uint16Array;
+
+  beforeAll(async () => {
+    demo = await startDemo();
+    const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "volume.zarr")).href);
+    const array = await zk.openArray(store, "sharded");
+    slice = (await array.get([Z, null, null])).data as Uint16Array;
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+
+  it("shows the start page with every sample", async () => {
+    const { context, page } = await newPage(demo);
+    await page.goto(`${demo.base}/`);
+    const names = await page.locator("#samples a").allTextContents();
+    expect(names).toEqual(SAMPLES.map((s) => s.name));
+    await page.screenshot({ path: join(screenshotDir, "start.png") });
+    await context.close();
+  });
+
+  for (const source of ["/data/volume.zarr/sharded", "/data/volume.zarr/unsharded", "/data/volume-v2.zarr"]) {
+    it(`draws ${source} with one data element per CSS pixel, in the contract's gray`, async () => {
+      const { context, page, errors } = await newPage(demo);
+      await page.goto(sourceUrl(demo.base, source, { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+      expect(await settled(page)).toBe("ready");
+      const pixels = await viewPixels(page, source.split("/").slice(2).join("-"));
+      expect(mismatches(pixels, 256, 256, (r, c) => slice[r * 256 + c]!)).toEqual([]);
+      // Outside the array: black.
+      expect(pixelAt(pixels, 300, 300)).toEqual([0, 0, 0]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("draws the precomputed copy with x across and y down at z = at", async () => {
+    const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "precomputed")).href);
+    const image = await openPrecomputedImage(store);
+    const { data } = await image.read({ min: [0, 0, Z], max: [256, 256, Z + 1] });
+    const { context, page } = await newPage(demo);
+    await page.goto(sourceUrl(demo.base, "precomputed:///data/precomputed", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+    expect(await settled(page)).toBe("ready");
+    const pixels = await viewPixels(page, "precomputed");
+    expect(mismatches(pixels, 256, 256, (r, c) => Number(data[r * 256 + c]))).toEqual([]);
+    await context.close();
+  });
+
+  it("draws the uint64 labels in colours and lists the group's tree", async () => {
+    const { context, page } = await newPage(demo);
+    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/labels", { at: "32" }));
+    expect(await settled(page)).toBe("ready");
+    const pixels = await viewPixels(page, "labels");
+    // Sphere 2 (centre y 170, x 90 in the volume) is at (85, 45) at half resolution: coloured; a corner is background.
+    expect(pixelAt(pixels, 85, 45)).not.toEqual([0, 0, 0]);
+    expect(pixelAt(pixels, 127, 0)).toEqual([0, 0, 0]);
+    await page.goto(sourceUrl(demo.base, "/data/volume.zarr"));
+    await page.waitForSelector("#tree a");
+    expect(await page.locator("#tree a").allTextContents()).toEqual(["labels", "sharded", "unsharded"]);
+    await page.screenshot({ path: join(screenshotDir, "group.png") });
+    await context.close();
+  });
+
+  it("reads a view's shards with the index plus one coalesced data read each, and no index again after moving a slider", async () => {
+    const { context, page } = await newPage(demo);
+    const shardRequests = () => demo.requests.filter((r) => /\/volume\.zarr\/sharded\/c\//.test(r.path));
+    const isIndex = (r: { range?: string }) => r.range?.startsWith("bytes=-") ?? false;
+    demo.requests.length = 0;
+    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "10", contrast: `${LO},${HI}`, zoom: "1" }));
+    expect(await settled(page, "10")).toBe("ready");
+    // 256 x 256 at z = 10: four shards of 64 x 128 x 128, each read as index + one range.
+    const first = shardRequests();
+    const keys = [...new Set(first.map((r) => r.path))].sort();
+    expect(keys.map((k) => k.split("/sharded/")[1])).toEqual(["c/0/0/0", "c/0/0/1", "c/0/1/0", "c/0/1/1"]);
+    for (const key of keys) {
+      const forKey = first.filter((r) => r.path === key);
+      expect(forKey.filter(isIndex), key).toHaveLength(1);
+      expect(forKey.filter((r) => !isIndex(r)), key).toHaveLength(1);
+      expect(forKey.every((r) => r.status === 206)).toBe(true);
+    }
+
+    // z = 20: other inner chunks of the same shards; the indexes are cached.
+    demo.requests.length = 0;
+    await page.locator("#controls input[type=range]").fill("20");
+    expect(await settled(page, "20")).toBe("ready");
+    const moved = shardRequests();
+    expect(moved.filter(isIndex)).toEqual([]);
+    expect(moved).toHaveLength(4);
+    demo.requests.length = 0;
+    await page.locator("#controls input[type=range]").fill("10");
+    expect(await settled(page, "10")).toBe("ready");
+    expect(shardRequests().filter(isIndex)).toEqual([]);
+    expect(new URL(page.url()).searchParams.get("at")).toBe("10");
+    await context.close();
+  });
+
+  it("names a corrupt shard in an alert and draws the others", async () => {
+    const { context, page } = await newPage(demo);
+    await page.goto(sourceUrl(demo.base, "/data/corrupt.zarr", { at: String(Z), contrast: `${LO},${HI}`, zoom: "1" }));
+    expect(await settled(page)).toBe("error");
+    const alert = page.getByRole("alert");
+    await expect.poll(() => alert.count()).toBe(1);
+    const text = await alert.textContent();
+    expect(text).toContain(CORRUPT_KEY);
+    expect(text).toMatch(/checksum/i);
+    const pixels = await viewPixels(page, "corrupt");
+    // The shard below the damaged one (rows 128.., columns 0..127) is drawn.
+    expect(mismatches({ ...pixels, rgba: pixels.rgba.subarray(128 * pixels.width * 4) }, 128, 128, (r, c) => slice[(r + 128) * 256 + c]!)).toEqual([]);
+    expect(pixelAt(pixels, 10, 10)).toEqual([0, 0, 0]);
+    await context.close();
+  });
+
+  it("says what is wrong with a missing array and with a source that is not a URL", async () => {
+    const { context, page } = await newPage(demo);
+    await page.goto(sourceUrl(demo.base, "/data/nothing.zarr"));
+    expect(await settled(page)).toBe("error");
+    expect(await page.getByRole("alert").textContent()).toMatch(/Not found \(key zarr\.json\)/);
+    await page.goto(sourceUrl(demo.base, "ftp:/nowhere"));
+    expect(await settled(page)).toBe("error");
+    expect(await page.getByRole("alert").textContent()).toMatch(/Cannot open ftp:\/\/ URLs here/);
+    await page.goto(sourceUrl(demo.base, "nowhere"));
+    expect(await settled(page)).toBe("error");
+    expect(await page.getByRole("alert").textContent()).toMatch(/"nowhere" is not a URL/);
+    await context.close();
+  });
+});
