@@ -2,7 +2,7 @@
 // the shard index of the last shard read as a grid, a live request log, totals
 // and the metadata.
 import { describeShard } from "@zarrkit/sharding";
-import type { StoreRequest, ZarrArray } from "zarrkit";
+import { codecWorkerStats, type StoreRequest, type ZarrArray } from "zarrkit";
 import { viridisLut } from "./colormap.js";
 import { formatBytes, isIndexRead, rangeText } from "./request-text.js";
 import type { TileRead } from "./viewer.js";
@@ -15,6 +15,13 @@ export interface Totals {
   bytesDecoded: number;
   indexReads: number;
   shardReads: number;
+}
+
+function workerText(): string {
+  const stats = codecWorkerStats();
+  if (stats.failure) return `none (${stats.failure})`;
+  if (stats.refused) return `${stats.dispatched} of ${stats.dispatched + stats.ranHere} (${stats.refused})`;
+  return `${stats.dispatched} of ${stats.dispatched + stats.ranHere}`;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
@@ -141,6 +148,7 @@ export class Inspector {
       ["Bytes decoded", formatBytes(bytesDecoded)],
       ["Shard index reads", String(indexReads)],
       ["Index cache hits", String(Math.max(0, shardReads - indexReads))],
+      ["Chunks decoded on workers", workerText()],
     ];
     this.totalsList.replaceChildren(...items.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { "data-total": name }, value)]));
   }

@@ -6,11 +6,13 @@ import { showAlert } from "./alerts.js";
 import { explainError } from "./errors.js";
 import { Inspector } from "./inspector.js";
 import { absoluteSource, type Opened, openSource } from "./open-source.js";
+import { startCodecWorkers } from "./codec-workers.js";
 import { buildControls } from "./controls.js";
 import { formatUrlState, parseUrlState, type UrlState } from "./url-state.js";
 import { type ViewSettings, Viewer } from "./viewer.js";
 import type { Volume } from "./volume.js";
 
+startCodecWorkers();
 const view = document.querySelector<HTMLCanvasElement>("#view")!;
 const inspector = new Inspector(document.querySelector<HTMLElement>("#inspector")!);
 const sourceInput = document.querySelector<HTMLInputElement>("#source-input")!;

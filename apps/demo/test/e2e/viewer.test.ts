@@ -73,6 +73,8 @@ describe.skipIf(skip)("the demo in Chromium", () => {
       expect(mismatches(pixels, 256, 256, (r, c) => slice[r * 256 + c]!)).toEqual([]);
       // Outside the array: black.
       expect(pixelAt(pixels, 300, 300)).toEqual([0, 0, 0]);
+      // The 128 KiB zstd chunks were decoded on zarrkit's codec workers, not on the page.
+      expect(await page.locator('[data-total="Chunks decoded on workers"]').textContent()).toMatch(/^[1-9]\d* of \d+$/);
       expect(errors).toEqual([]);
       await context.close();
     });
