@@ -5,6 +5,7 @@ import { type StoreRequest, withRequestLog } from "zarrkit";
 import { showAlert } from "./alerts.js";
 import { explainError } from "./errors.js";
 import { Inspector } from "./inspector.js";
+import { OfflinePanel } from "./offline.js";
 import { absoluteSource, type Opened, openSource } from "./open-source.js";
 import { startCodecWorkers } from "./codec-workers.js";
 import { buildControls } from "./controls.js";
@@ -13,9 +14,19 @@ import { type ViewSettings, Viewer } from "./viewer.js";
 import type { Volume } from "./volume.js";
 
 startCodecWorkers();
+// The app works offline once its service worker has cached it (production builds only).
+if (import.meta.env.PROD && "serviceWorker" in navigator) void navigator.serviceWorker.register("/sw.js");
 const view = document.querySelector<HTMLCanvasElement>("#view")!;
 const inspector = new Inspector(document.querySelector<HTMLElement>("#inspector")!);
 const sourceInput = document.querySelector<HTMLInputElement>("#source-input")!;
+const saveButton = document.querySelector<HTMLButtonElement>("#save")!;
+const offline = new OfflinePanel(
+  document.querySelector<HTMLElement>("#saved")!,
+  document.querySelector<HTMLProgressElement>("#save-progress")!,
+  document.querySelector<HTMLElement>("#save-status")!,
+  document.querySelector<HTMLButtonElement>("#save-cancel")!,
+  (key, message) => showAlert(key, message),
+);
 
 function show(section: "start" | "group" | "viewer"): void {
   for (const id of ["start", "group", "viewer"]) document.getElementById(id)!.hidden = id !== section;
@@ -137,6 +148,14 @@ function showVolume(volume: Volume, state: UrlState): void {
   controls = buildControls(document.querySelector<HTMLElement>("#controls")!, viewer, () => {
     remember();
   });
+  const fromHttp = /^https?:\/\//.test(volume.source);
+  saveButton.disabled = !fromHttp || !level0.array;
+  saveButton.title = !fromHttp ? "Already a local copy" : level0.array ? "Copy the array (a pyramid: the level shown) into IndexedDB" : "Only Zarr arrays can be saved";
+  saveButton.onclick = () => {
+    const level = volume.levels[viewer.levelIndex()]!;
+    const name = `${state.source}${volume.levels.length > 1 ? ` (level ${level.path})` : ""}`;
+    if (level.array) void offline.save(level.array, volume.source, name);
+  };
   document.querySelector("#volume-title")!.textContent =
     `${state.source} — ${volume.dataType} [${level0.shape.join(", ")}] (${volume.dimensionNames.join(", ")})` +
     (volume.levels.length > 1 ? `, ${volume.levels.length} levels` : "");

@@ -58,6 +58,7 @@ describe.skipIf(skip)("the demo in Chromium", () => {
   it("shows the start page with every sample", async () => {
     const { context, page } = await newPage(demo);
     await page.goto(`${demo.base}/`);
+    await page.waitForSelector("#samples a");
     const names = await page.locator("#samples a").allTextContents();
     expect(names).toEqual(SAMPLES.map((s) => s.name));
     await page.screenshot({ path: join(screenshotDir, "start.png") });
