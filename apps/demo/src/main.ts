@@ -4,6 +4,7 @@ import "./style.css";
 import { type StoreRequest, withRequestLog } from "zarrkit";
 import { showAlert } from "./alerts.js";
 import { explainError } from "./errors.js";
+import { AnnotationLayer } from "./annotations.js";
 import { Inspector } from "./inspector.js";
 import { OfflinePanel } from "./offline.js";
 import { absoluteSource, type Opened, openSource } from "./open-source.js";
@@ -145,6 +146,19 @@ function showVolume(volume: Volume, state: UrlState): void {
       controls?.refresh();
     },
   });
+  const paint = document.querySelector<HTMLInputElement>("#paint")!;
+  viewer.overlay = new AnnotationLayer(
+    volume.source,
+    level0.shape,
+    (annotations) => {
+      view.dataset.annotations = annotations;
+    },
+    (key, message) => showAlert(key, message),
+  );
+  paint.checked = false;
+  paint.onchange = () => {
+    viewer.painting = paint.checked;
+  };
   controls = buildControls(document.querySelector<HTMLElement>("#controls")!, viewer, () => {
     remember();
   });

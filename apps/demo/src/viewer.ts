@@ -44,6 +44,14 @@ export interface ViewerEvents {
   onStatus(status: ViewStatus): void;
 }
 
+/** A layer drawn over the image, in level-0 coordinates (the annotations). */
+export interface Overlay {
+  /** Load what the slice needs; true when something changed to draw. */
+  show(axes: readonly [number, number], at: readonly number[]): Promise<boolean>;
+  paint(axes: readonly [number, number], at: readonly number[], row: number, col: number): void;
+  draw(ctx: CanvasRenderingContext2D, panRow: number, panCol: number, zoom: number): void;
+}
+
 interface TileEntry {
   rect: Rect;
   plane?: Plane;
@@ -56,6 +64,9 @@ const MAX_TILES = 2048;
 
 export class Viewer {
   readonly settings: ViewSettings;
+  /** Drawn over the image; with `painting`, dragging paints on it instead of panning. */
+  overlay: Overlay | undefined;
+  painting = false;
   private readonly tiles = new Map<string, TileEntry>();
   private pending = new Set<string>();
   private controller = new AbortController();
@@ -141,6 +152,7 @@ export class Viewer {
     for (const group of groupTiles(missing, [plan.level.groupShape[down]!, plan.level.groupShape[across]!])) {
       void this.readGroup(plan, group.tiles, group.rect, this.controller.signal);
     }
+    if (this.overlay) void this.overlay.show(this.settings.axes, this.settings.at).then((changed) => changed && this.schedule());
     this.draw(plan);
   }
 
@@ -237,23 +249,35 @@ export class Viewer {
         tile.plane.rows * fr * zoom,
       );
     }
+    this.overlay?.draw(ctx, panRow, panCol, zoom);
     const failed = settled.some((t) => t.error);
     this.events.onStatus(!complete ? "loading" : failed ? "error" : "ready");
   }
 
   private listen(): void {
     let drag: { x: number; y: number; panRow: number; panCol: number } | undefined;
+    const paintAt = (event: PointerEvent) => {
+      const box = this.canvas.getBoundingClientRect();
+      const { zoom, panRow, panCol, axes, at } = this.settings;
+      this.overlay!.paint(axes, at, panRow + (event.clientY - box.top) / zoom, panCol + (event.clientX - box.left) / zoom);
+      this.schedule();
+    };
     this.canvas.addEventListener("pointerdown", (event) => {
       drag = { x: event.clientX, y: event.clientY, panRow: this.settings.panRow, panCol: this.settings.panCol };
       this.canvas.setPointerCapture(event.pointerId);
+      if (this.painting && this.overlay) paintAt(event);
     });
     this.canvas.addEventListener("pointermove", (event) => {
       if (!drag) return;
+      if (this.painting && this.overlay) {
+        paintAt(event);
+        return;
+      }
       const { zoom } = this.settings;
       this.update({ panRow: drag.panRow - (event.clientY - drag.y) / zoom, panCol: drag.panCol - (event.clientX - drag.x) / zoom });
     });
     const end = () => {
-      if (drag) this.events.onSettings(this.settings);
+      if (drag && !this.painting) this.events.onSettings(this.settings);
       drag = undefined;
     };
     this.canvas.addEventListener("pointerup", end);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { annotationLayout, annotationPrefix, brushDab } from "../src/annotations.js";
 import { grayLut, labelColor, viridisLut } from "../src/colormap.js";
 import { autoContrast, grayLevel } from "../src/contrast.js";
 import { planeRgba } from "../src/render.js";
@@ -129,5 +130,24 @@ describe("view planning", () => {
     const pan = zoomAround({ ...view, panRow: 10, panCol: 20 }, 100, 50, 2);
     // The element under (100, 50) was (60, 120); at zoom 2 it is still there.
     expect(pan).toEqual({ panRow: 60 - 25, panCol: 120 - 50 });
+  });
+});
+
+describe("annotations", () => {
+  it("lays the paint array out in small chunks, a few per shard, dividing evenly", () => {
+    expect(annotationLayout([128, 256, 256])).toEqual({ chunkShape: [32, 32, 32], shardShape: [128, 128, 128] });
+    expect(annotationLayout([3, 40])).toEqual({ chunkShape: [3, 32], shardShape: [3, 64] });
+  });
+
+  it("paints a clipped disc", () => {
+    const dab = brushDab(0, 5, 10, 10, 1);
+    expect([dab.r0, dab.c0, dab.r1, dab.c1]).toEqual([0, 4, 2, 7]);
+    expect(dab.mask).toEqual([true, true, true, false, true, false]);
+  });
+
+  it("names each source's annotations apart", () => {
+    expect(annotationPrefix("http://a/x.zarr")).toMatch(/^annotations\/[0-9a-f]{8}$/);
+    expect(annotationPrefix("http://a/x.zarr")).toBe(annotationPrefix("http://a/x.zarr"));
+    expect(annotationPrefix("http://a/x.zarr")).not.toBe(annotationPrefix("http://a/y.zarr"));
   });
 });
