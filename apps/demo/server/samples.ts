@@ -65,6 +65,59 @@ async function writeZarrSamples(dataDir: string, volume: Uint16Array): Promise<v
   await old.set(null, { data: volume, shape });
 }
 
+/** The mean of each 2x2x2 block of a (z, y, x) uint16 volume of even sizes, rounded to nearest (ties up). */
+export function halve(volume: Uint16Array, shape: readonly number[]): { data: Uint16Array; shape: number[] } {
+  const [nz, ny, nx] = shape as [number, number, number];
+  const half = [nz / 2, ny / 2, nx / 2] as const;
+  const out = new Uint16Array(half[0] * half[1] * half[2]);
+  let i = 0;
+  for (let z = 0; z < half[0]; z++) {
+    for (let y = 0; y < half[1]; y++) {
+      for (let x = 0; x < half[2]; x++, i++) {
+        let sum = 0;
+        for (let dz = 0; dz < 2; dz++) for (let dy = 0; dy < 2; dy++) for (let dx = 0; dx < 2; dx++) sum += volume[((2 * z + dz) * ny + 2 * y + dy) * nx + 2 * x + dx]!;
+        out[i] = Math.round(sum / 8);
+      }
+    }
+  }
+  return { data: out, shape: [...half] };
+}
+
+/** An OME-Zarr 0.5 image: levels 0, 1, 2 of the volume (2x mean per level), sharded. */
+async function writePyramid(dataDir: string, volume: Uint16Array): Promise<void> {
+  const store = await zk.openStore(pathToFileURL(join(dataDir, "pyramid.ome.zarr")).href);
+  const levels: { data: Uint16Array; shape: number[] }[] = [{ data: volume, shape: [...VOLUME_SHAPE] }];
+  while (levels.length < 3) levels.push(halve(levels.at(-1)!.data, levels.at(-1)!.shape));
+  const datasets = levels.map((_, k) => ({ path: String(k), coordinateTransformations: [{ type: "scale", scale: [2 ** k, 2 ** k, 2 ** k] }] }));
+  await zk.createGroup(store, "", {
+    attributes: {
+      ome: {
+        version: "0.5",
+        multiscales: [
+          {
+            name: "volume",
+            axes: DIMS.map((name) => ({ name, type: "space" })),
+            datasets,
+            type: "mean",
+            metadata: { description: "2x mean of the spatial axes per level", method: "zarrkit demo sample generator" },
+          },
+        ],
+      },
+    },
+  });
+  for (const [k, level] of levels.entries()) {
+    const array = await zk.createArray(store, String(k), {
+      shape: level.shape,
+      dataType: "uint16",
+      chunkShape: level.shape.map((n, d) => Math.min(n, d === 0 ? 16 : 64)),
+      shardShape: level.shape.map((n, d) => Math.min(n, d === 0 ? 64 : 128)),
+      codecs: [BYTES, ZSTD],
+      dimensionNames: DIMS,
+    });
+    await array.set(null, level);
+  }
+}
+
 /** The volume as a Neuroglancer precomputed image: one sharded scale of 64^3 raw chunks. */
 async function writePrecomputed(dataDir: string, volume: Uint16Array): Promise<void> {
   const [nz, ny, nx] = VOLUME_SHAPE;
@@ -115,6 +168,7 @@ export const SAMPLES: readonly Sample[] = [
   { name: "Labels", description: "uint64 labels 64x128x128, sharded", source: "/data/volume.zarr/labels" },
   { name: "Group (consolidated)", description: "the group holding the three arrays above", source: "/data/volume.zarr" },
   { name: "Zarr v2", description: "the volume as a Zarr v2 array, zlib", source: "/data/volume-v2.zarr" },
+  { name: "OME-Zarr pyramid", description: "OME-Zarr 0.5 multiscale image, 3 levels (2x mean), sharded", source: "/data/pyramid.ome.zarr" },
   { name: "Neuroglancer precomputed", description: "the volume as a sharded precomputed image", source: "precomputed:///data/precomputed" },
 ];
 
@@ -124,6 +178,7 @@ export async function writeSamples(dataDir: string): Promise<readonly Sample[]> 
   await mkdir(dataDir, { recursive: true });
   const volume = makeVolume();
   await writeZarrSamples(dataDir, volume);
+  await writePyramid(dataDir, volume);
   await writePrecomputed(dataDir, volume);
   // Written last: its presence means the samples are complete.
   await writeFile(join(dataDir, "samples.json"), JSON.stringify(SAMPLES, null, 2));

@@ -5,6 +5,7 @@ import { autoContrast, grayLevel } from "../src/contrast.js";
 import { planeRgba } from "../src/render.js";
 import { formatUrlState, parseUrlState } from "../src/url-state.js";
 import { groupTiles, levelForZoom, tilesCovering, visibleRect, zoomAround } from "../src/view-plan.js";
+import { omeDatasets } from "../src/zarr-volume.js";
 
 describe("URL state", () => {
   it("reads the contract's parameters", () => {
@@ -149,5 +150,15 @@ describe("annotations", () => {
     expect(annotationPrefix("http://a/x.zarr")).toMatch(/^annotations\/[0-9a-f]{8}$/);
     expect(annotationPrefix("http://a/x.zarr")).toBe(annotationPrefix("http://a/x.zarr"));
     expect(annotationPrefix("http://a/x.zarr")).not.toBe(annotationPrefix("http://a/y.zarr"));
+  });
+});
+
+describe("OME-Zarr multiscales", () => {
+  it("finds the datasets of 0.5 (attributes.ome) and 0.4 (attributes) images, and nothing in other groups", () => {
+    const datasets = [{ path: "0" }, { path: "1", coordinateTransformations: [{ type: "scale", scale: [2, 2] }] }];
+    expect(omeDatasets({ ome: { version: "0.5", multiscales: [{ datasets }] } })).toEqual(datasets);
+    expect(omeDatasets({ multiscales: [{ datasets }] })).toEqual(datasets);
+    expect(omeDatasets({ description: "a group" })).toBeUndefined();
+    expect(omeDatasets({ ome: { multiscales: [{ datasets: [] }] } })).toBeUndefined();
   });
 });

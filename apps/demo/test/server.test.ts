@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePort } from "../server/args.js";
 import { parseRange } from "../server/range.js";
+import { halve } from "../server/samples.js";
 import { type ServedRequest, serve, serverUrl } from "../server/serve.js";
 
 describe("parseRange", () => {
@@ -98,5 +99,13 @@ describe("the demo server", () => {
   it("reports every request it answered", () => {
     const ranged = log.find((r) => r.range === "bytes=10-19");
     expect(ranged).toEqual({ method: "GET", path: "/data/a.zarr/blob", range: "bytes=10-19", status: 206, bytes: 10 });
+  });
+});
+
+describe("the pyramid sample", () => {
+  it("halves with the mean of each 2x2x2 block, rounded to nearest", () => {
+    const volume = Uint16Array.from({ length: 16 }, (_, i) => i); // (2, 2, 4)
+    // Block 0: 0 1 4 5 8 9 12 13 -> 6.5 -> 7; block 1: 2 3 6 7 10 11 14 15 -> 8.5 -> 9.
+    expect(halve(volume, [2, 2, 4])).toEqual({ data: Uint16Array.from([7, 9]), shape: [1, 1, 2] });
   });
 });

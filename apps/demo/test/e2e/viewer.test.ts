@@ -93,6 +93,25 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await context.close();
   });
 
+  it("shows an OME-Zarr pyramid's level 0 at zoom 1 and level 1 at zoom 0.5, one element per CSS pixel", async () => {
+    const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "pyramid.ome.zarr")).href);
+    const level1 = (await (await zk.openArray(store, "1")).get([Z / 2, null, null])).data as Uint16Array;
+    const { context, page } = await newPage(demo);
+    await page.goto(sourceUrl(demo.base, "/data/pyramid.ome.zarr", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+    expect(await settled(page)).toBe("ready");
+    expect(mismatches(await viewPixels(page, "pyramid-level0"), 256, 256, (r, c) => slice[r * 256 + c]!)).toEqual([]);
+    demo.requests.length = 0;
+    await page.goto(sourceUrl(demo.base, "/data/pyramid.ome.zarr", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "0.5" }));
+    expect(await settled(page)).toBe("ready");
+    const pixels = await viewPixels(page, "pyramid-level1");
+    expect(mismatches(pixels, 128, 128, (r, c) => level1[r * 128 + c]!)).toEqual([]);
+    expect(pixelAt(pixels, 130, 130)).toEqual([0, 0, 0]);
+    // Only level 1's shard was read.
+    const shards = new Set(demo.requests.filter((r) => /\/c\//.test(r.path)).map((r) => r.path));
+    expect([...shards]).toEqual(["/data/pyramid.ome.zarr/1/c/0/0/0"]);
+    await context.close();
+  });
+
   it("draws the uint64 labels in colours and lists the group's tree", async () => {
     const { context, page } = await newPage(demo);
     await page.goto(sourceUrl(demo.base, "/data/volume.zarr/labels", { at: "32" }));
