@@ -1,4 +1,6 @@
 import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openPrecomputedImage } from "@zarrkit/neuroglancer";
@@ -176,7 +178,7 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await context.close();
   });
 
-  it("says what is wrong with a missing array and with a source that is not a URL", async () => {
+  it("says what is wrong with a missing array, a CORS refusal and a source that is not a URL", async () => {
     const { context, page } = await newPage(demo);
     await page.goto(sourceUrl(demo.base, "/data/nothing.zarr"));
     expect(await settled(page)).toBe("error");
@@ -184,6 +186,20 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await page.goto(sourceUrl(demo.base, "ftp:/nowhere"));
     expect(await settled(page)).toBe("error");
     expect(await page.getByRole("alert").textContent()).toMatch(/Cannot open ftp:\/\/ URLs here/);
+    // Another origin whose answers carry no CORS headers: the browser refuses them.
+    const foreign = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end('{"zarr_format": 3, "node_type": "group", "attributes": {}}');
+    });
+    await new Promise<void>((done) => foreign.listen(0, "127.0.0.1", done));
+    try {
+      const port = (foreign.address() as AddressInfo).port;
+      await page.goto(sourceUrl(demo.base, `http://127.0.0.1:${port}/a.zarr`));
+      expect(await settled(page)).toBe("error");
+      expect(await page.getByRole("alert").textContent()).toMatch(/refused its answer \(CORS\) \(key zarr\.json\)/);
+    } finally {
+      foreign.close();
+    }
     await page.goto(sourceUrl(demo.base, "nowhere"));
     expect(await settled(page)).toBe("error");
     expect(await page.getByRole("alert").textContent()).toMatch(/"nowhere" is not a URL/);
