@@ -65,6 +65,26 @@ async function writeZarrSamples(dataDir: string, volume: Uint16Array): Promise<v
   await old.set(null, { data: volume, shape });
 }
 
+/** The middle z-plane of the volume on a rectilinear grid: chunks of varying size (ZEP 3). */
+async function writeRectilinear(dataDir: string, volume: Uint16Array): Promise<void> {
+  const [nz, ny, nx] = VOLUME_SHAPE;
+  const z = nz / 2;
+  const plane = volume.slice(z * ny * nx, (z + 1) * ny * nx);
+  const store = await zk.openStore(pathToFileURL(join(dataDir, "rectilinear.zarr")).href);
+  const array = await zk.createArray(store, "", {
+    shape: [ny, nx],
+    dataType: "uint16",
+    chunkShape: [
+      [32, 96, 128],
+      [16, 48, 64, 128],
+    ],
+    codecs: [BYTES, ZSTD],
+    dimensionNames: ["y", "x"],
+    attributes: { description: `z = ${z} of the volume, on a rectilinear chunk grid` },
+  });
+  await array.set(null, { data: plane, shape: [ny, nx] });
+}
+
 /** The mean of each 2x2x2 block of a (z, y, x) uint16 volume of even sizes, rounded to nearest (ties up). */
 export function halve(volume: Uint16Array, shape: readonly number[]): { data: Uint16Array; shape: number[] } {
   const [nz, ny, nx] = shape as [number, number, number];
@@ -169,6 +189,7 @@ export const SAMPLES: readonly Sample[] = [
   { name: "Group (consolidated)", description: "the group holding the three arrays above", source: "/data/volume.zarr" },
   { name: "Zarr v2", description: "the volume as a Zarr v2 array, zlib", source: "/data/volume-v2.zarr" },
   { name: "OME-Zarr pyramid", description: "OME-Zarr 0.5 multiscale image, 3 levels (2x mean), sharded", source: "/data/pyramid.ome.zarr" },
+  { name: "Rectilinear grid", description: "a 256x256 plane in chunks of varying size (rows 32, 96, 128; columns 16, 48, 64, 128)", source: "/data/rectilinear.zarr" },
   { name: "Neuroglancer precomputed", description: "the volume as a sharded precomputed image", source: "precomputed:///data/precomputed" },
 ];
 
@@ -179,6 +200,7 @@ export async function writeSamples(dataDir: string): Promise<readonly Sample[]> 
   const volume = makeVolume();
   await writeZarrSamples(dataDir, volume);
   await writePyramid(dataDir, volume);
+  await writeRectilinear(dataDir, volume);
   await writePrecomputed(dataDir, volume);
   // Written last: its presence means the samples are complete.
   await writeFile(join(dataDir, "samples.json"), JSON.stringify(SAMPLES, null, 2));

@@ -4,6 +4,7 @@
 import { describeShard } from "@zarrkit/sharding";
 import { codecWorkerStats, type StoreRequest, type ZarrArray } from "zarrkit";
 import { viridisLut } from "./colormap.js";
+import { cellBoundaries, codecChain } from "./grid-lines.js";
 import { formatBytes, isIndexRead, rangeText } from "./request-text.js";
 import type { TileRead } from "./viewer.js";
 
@@ -40,6 +41,8 @@ export class Inspector {
   private readonly indexGrid = el("canvas", { id: "shard-index", width: "160", height: "160" });
   private readonly indexCaption = el("p", { class: "caption" });
   private readonly logBody = el("tbody");
+  private readonly layoutText = el("p", { class: "caption", id: "layout" });
+  private readonly gridCanvas = el("canvas", { id: "chunk-grid", width: "160", height: "160" });
   private gridToken = 0;
 
   constructor(private readonly root: HTMLElement) {
@@ -56,6 +59,9 @@ export class Inspector {
       this.indexCaption,
       el("h2", {}, "Requests"),
       el("div", { class: "log" }),
+      el("h2", {}, "Layout"),
+      this.layoutText,
+      this.gridCanvas,
       el("h2", {}, "Metadata"),
       el("pre", { id: "metadata" }),
     );
@@ -72,7 +78,57 @@ export class Inspector {
     this.indexCaption.textContent = "";
     this.indexGrid.getContext("2d")?.clearRect(0, 0, this.indexGrid.width, this.indexGrid.height);
     this.root.querySelector("#metadata")!.textContent = JSON.stringify(metadata, null, 2);
+    this.showLayout(undefined, [0, 1]);
     this.renderTotals();
+  }
+
+  /**
+   * The codec chain, and the array's displayed extent with its grid drawn:
+   * shards (or chunks) as dark lines at their real boundaries (rectilinear
+   * grids too), inner chunks as light ones.
+   */
+  showLayout(array: ZarrArray | undefined, axes: readonly [number, number]): void {
+    const ctx = this.gridCanvas.getContext("2d")!;
+    ctx.clearRect(0, 0, this.gridCanvas.width, this.gridCanvas.height);
+    this.gridCanvas.hidden = !array;
+    if (!array) {
+      this.layoutText.textContent = "";
+      return;
+    }
+    const metadata = array.metadata as Record<string, unknown>;
+    const grid = (metadata.chunk_grid as { name?: string } | undefined)?.name ?? "regular (v2)";
+    this.layoutText.textContent =
+      `codecs: ${codecChain(metadata)}; chunk grid: ${grid}; ` +
+      (array.shardShape ? `shards [${array.shardShape}] of inner chunks [${array.chunkShape}]` : `chunks [${array.chunkShape}]`);
+    const [down, across] = axes;
+    const rows = array.shape[down]!;
+    const cols = array.shape[across]!;
+    const scale = Math.min(this.gridCanvas.width / cols, this.gridCanvas.height / rows);
+    ctx.fillStyle = "#eee";
+    ctx.fillRect(0, 0, cols * scale, rows * scale);
+    const lines = (dim: number, step: number | undefined, color: string, horizontal: boolean) => {
+      const bounds = step === undefined ? cellBoundaries(array, dim) : Array.from({ length: Math.ceil(array.shape[dim]! / step) + 1 }, (_, i) => Math.min(i * step, array.shape[dim]!));
+      if (!bounds || bounds.length > 160) return;
+      ctx.strokeStyle = color;
+      ctx.beginPath();
+      for (const b of bounds) {
+        const at = Math.round(b * scale) + 0.5;
+        if (horizontal) {
+          ctx.moveTo(0, at);
+          ctx.lineTo(cols * scale, at);
+        } else {
+          ctx.moveTo(at, 0);
+          ctx.lineTo(at, rows * scale);
+        }
+      }
+      ctx.stroke();
+    };
+    if (array.shardShape) {
+      lines(down, array.chunkShape[down], "#bbb", true);
+      lines(across, array.chunkShape[across], "#bbb", false);
+    }
+    lines(down, undefined, "#333", true);
+    lines(across, undefined, "#333", false);
   }
 
   onRequest(request: StoreRequest): void {

@@ -134,6 +134,7 @@ function showVolume(volume: Volume, state: UrlState): void {
   let controls: ReturnType<typeof buildControls> | undefined;
   const viewer = new Viewer(view, volume, settings, {
     onSettings: () => {
+      inspector.showLayout(volume.levels[viewer.levelIndex()]!.array, viewer.settings.axes);
       remember();
       controls?.refresh();
     },
@@ -160,8 +161,10 @@ function showVolume(volume: Volume, state: UrlState): void {
     viewer.painting = paint.checked;
   };
   controls = buildControls(document.querySelector<HTMLElement>("#controls")!, viewer, () => {
+    inspector.showLayout(volume.levels[viewer.levelIndex()]!.array, viewer.settings.axes);
     remember();
   });
+  inspector.showLayout(level0.array, settings.axes);
   const fromHttp = /^https?:\/\//.test(volume.source);
   saveButton.disabled = !fromHttp || !level0.array;
   saveButton.title = !fromHttp ? "Already a local copy" : level0.array ? "Copy the array (a pyramid: the level shown) into IndexedDB" : "Only Zarr arrays can be saved";

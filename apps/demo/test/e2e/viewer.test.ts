@@ -114,6 +114,22 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await context.close();
   });
 
+  it("draws a rectilinear array pixel for pixel and its grid's real boundaries in the inspector", async () => {
+    const volume = await zk.openStore(pathToFileURL(join(demo.dataDir, "volume.zarr")).href);
+    const plane = (await (await zk.openArray(volume, "sharded")).get([64, null, null])).data as Uint16Array;
+    const { context, page } = await newPage(demo);
+    await page.goto(sourceUrl(demo.base, "/data/rectilinear.zarr", { contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+    expect(await settled(page)).toBe("ready");
+    expect(mismatches(await viewPixels(page, "rectilinear"), 256, 256, (r, c) => plane[r * 256 + c]!)).toEqual([]);
+    expect(await page.locator("#layout").textContent()).toMatch(/chunk grid: rectilinear; chunks \[32,16\]/);
+    // The grid canvas (256 elements in 160 pixels): a dark line at row 32 (pixel 20), none at row 64 (pixel 40),
+    // seen at column 160 (pixel 100), between the column boundaries 128 and 256.
+    const grid = decodePng(await page.locator("#chunk-grid").screenshot());
+    expect(pixelAt(grid, 20, 100)).toEqual([51, 51, 51]);
+    expect(pixelAt(grid, 40, 100)).toEqual([238, 238, 238]);
+    await context.close();
+  });
+
   it("draws the uint64 labels in colours and lists the group's tree", async () => {
     const { context, page } = await newPage(demo);
     await page.goto(sourceUrl(demo.base, "/data/volume.zarr/labels", { at: "32" }));
@@ -146,6 +162,7 @@ describe.skipIf(skip)("the demo in Chromium", () => {
       expect(forKey.filter((r) => !isIndex(r)), key).toHaveLength(1);
       expect(forKey.every((r) => r.status === 206)).toBe(true);
     }
+    expect(await page.locator("#layout").textContent()).toContain("codecs: sharding_indexed(bytes → zstd; index: bytes → crc32c)");
 
     // z = 20: other inner chunks of the same shards; the indexes are cached.
     demo.requests.length = 0;
