@@ -7,7 +7,7 @@ import { explainError } from "./errors.js";
 import { AnnotationLayer } from "./annotations.js";
 import { Inspector } from "./inspector.js";
 import { OfflinePanel } from "./offline.js";
-import { absoluteSource, type Opened, openSource } from "./open-source.js";
+import { absoluteSource, type Opened, openSource, type S3Keys, s3Source } from "./open-source.js";
 import { startCodecWorkers } from "./codec-workers.js";
 import { buildControls } from "./controls.js";
 import { formatUrlState, parseUrlState, type UrlState } from "./url-state.js";
@@ -179,6 +179,9 @@ function showVolume(volume: Volume, state: UrlState): void {
   remember();
 }
 
+/** Keys typed into the S3 form, for this page only. */
+let s3Keys: S3Keys | undefined;
+
 async function start(): Promise<void> {
   const state = parseUrlState(location.search);
   if (!state.source) {
@@ -190,7 +193,11 @@ async function start(): Promise<void> {
   setState("loading");
   const source = absoluteSource(state.source, location.origin);
   try {
-    const opened = await openSource(source, (store) => withRequestLog(store, (request: StoreRequest) => inspector.onRequest(request)));
+    const opened = await openSource(
+      source,
+      (store) => withRequestLog(store, (request: StoreRequest) => inspector.onRequest(request)),
+      s3Keys,
+    );
     if (opened.kind === "group") showGroup(opened, state);
     else showVolume(opened.volume, state);
   } catch (error) {
@@ -203,6 +210,18 @@ async function start(): Promise<void> {
 document.querySelector("#open-form")!.addEventListener("submit", (event) => {
   event.preventDefault();
   location.search = formatUrlState({ source: sourceInput.value.trim() });
+});
+
+document.querySelector<HTMLFormElement>("#s3-form")!.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  const field = (name: string) => String(form.get(name) ?? "").trim();
+  const accessKeyId = field("accessKeyId");
+  const secretAccessKey = field("secretAccessKey");
+  s3Keys = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined;
+  // No page load: the keys live in this page only.
+  history.pushState(null, "", formatUrlState({ source: s3Source(field("location"), field("endpoint"), field("region")) }));
+  void start();
 });
 
 void start();

@@ -29,16 +29,32 @@ export function absoluteSource(source: string, origin: string): string {
   return text.startsWith("/") ? origin + text : text;
 }
 
-async function storeFor(url: string, wrap: (store: Store) => Store): Promise<Store> {
+/** Keys for s3:// sources, typed into the page: kept in memory only, never in the URL or any storage. */
+export interface S3Keys {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** The s3:// URL of the form's fields (endpoint and region in its query, as `openStore` reads them). */
+export function s3Source(location: string, endpoint: string, region: string): string {
+  const params = new URLSearchParams();
+  if (endpoint) params.set("endpoint", endpoint);
+  if (region) params.set("region", region);
+  const query = params.toString();
+  return query ? `${location}?${query}` : location;
+}
+
+async function storeFor(url: string, wrap: (store: Store) => Store, s3Keys?: S3Keys): Promise<Store> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new SourceError(`${JSON.stringify(url)} is not a URL: expected http(s)://..., precomputed://http(s)://... or idb://...`);
+    throw new SourceError(`${JSON.stringify(url)} is not a URL: expected http(s)://..., precomputed://http(s)://..., s3://... or idb://...`);
   }
   if (parsed.protocol === "http:" || parsed.protocol === "https:") return wrap(new FetchStore(url, { retry: { retries: 1 } }));
   if (parsed.protocol === "idb:") return wrap(await openStore(url));
-  throw new SourceError(`Cannot open ${parsed.protocol}// URLs here: expected http(s)://, precomputed://http(s):// or idb://`);
+  if (parsed.protocol === "s3:") return wrap(await openStore(url, s3Keys ? { credentials: s3Keys } : { anonymous: true }));
+  throw new SourceError(`Cannot open ${parsed.protocol}// URLs here: expected http(s)://, precomputed://http(s)://, s3:// or idb://`);
 }
 
 const isArray = (node: ZarrNode): node is ZarrArray => "shape" in node;
@@ -62,12 +78,12 @@ async function groupTree(group: ZarrGroup<ZarrNode>, limit = 500): Promise<TreeE
   return entries;
 }
 
-export async function openSource(source: string, wrap: (store: Store) => Store): Promise<Opened> {
+export async function openSource(source: string, wrap: (store: Store) => Store, s3Keys?: S3Keys): Promise<Opened> {
   if (source.startsWith(PRECOMPUTED)) {
-    const store = await storeFor(source.slice(PRECOMPUTED.length), wrap);
+    const store = await storeFor(source.slice(PRECOMPUTED.length), wrap, s3Keys);
     return { kind: "volume", volume: await precomputedVolume(source, store) };
   }
-  const store = await storeFor(source, wrap);
+  const store = await storeFor(source, wrap, s3Keys);
   const node = await open(store, "");
   if (isArray(node)) return { kind: "volume", volume: arrayVolume(source, node) };
   const group = node as ZarrGroup<ZarrNode>;

@@ -6,6 +6,7 @@ import { planeRgba } from "../src/render.js";
 import { formatUrlState, parseUrlState } from "../src/url-state.js";
 import { groupTiles, levelForZoom, tilesCovering, visibleRect, zoomAround } from "../src/view-plan.js";
 import { omeDatasets } from "../src/zarr-volume.js";
+import { absoluteSource, s3Source } from "../src/open-source.js";
 
 describe("URL state", () => {
   it("reads the contract's parameters", () => {
@@ -160,5 +161,18 @@ describe("OME-Zarr multiscales", () => {
     expect(omeDatasets({ multiscales: [{ datasets }] })).toEqual(datasets);
     expect(omeDatasets({ description: "a group" })).toBeUndefined();
     expect(omeDatasets({ ome: { multiscales: [{ datasets: [] }] } })).toBeUndefined();
+  });
+});
+
+describe("sources", () => {
+  it("makes paths on this server absolute, inside precomputed:// too", () => {
+    expect(absoluteSource("/data/a.zarr", "http://127.0.0.1:4173")).toBe("http://127.0.0.1:4173/data/a.zarr");
+    expect(absoluteSource("precomputed:///data/p", "http://h")).toBe("precomputed://http://h/data/p");
+    expect(absoluteSource(" https://x/a.zarr ", "http://h")).toBe("https://x/a.zarr");
+  });
+
+  it("puts the S3 form's endpoint and region in the URL, never the keys", () => {
+    expect(s3Source("s3://b/p.zarr", "http://127.0.0.1:7480", "us-east-1")).toBe("s3://b/p.zarr?endpoint=http%3A%2F%2F127.0.0.1%3A7480&region=us-east-1");
+    expect(s3Source("s3://b/p.zarr", "", "")).toBe("s3://b/p.zarr");
   });
 });
