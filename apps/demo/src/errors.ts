@@ -18,6 +18,5 @@ export function explainError(error: unknown, fallbackKey?: string): string {
     }
     return `The store refused${where}: ${error.message}`;
   }
-  if (error instanceof ZarrkitError) return `${error.name}${where}: ${error.message}`;
   return `${error.name}${where}: ${error.message}`;
 }

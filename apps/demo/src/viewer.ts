@@ -91,12 +91,6 @@ export class Viewer {
     this.schedule();
   }
 
-  /** Stop reading and drawing (the volume is closed). */
-  close(): void {
-    this.controller.abort();
-    cancelAnimationFrame(this.frame);
-  }
-
   levelIndex(): number {
     const [, across] = this.settings.axes;
     return levelForZoom(
@@ -304,7 +298,7 @@ function subPlane(plane: Plane, outer: Rect, inner: Rect): Plane {
   const values = plane.values as unknown as { length: number; [i: number]: number | bigint };
   // Copied out (a small strided copy) so the group's buffer can be freed tile by tile.
   const Ctor = (plane.values as unknown as { constructor: new (n: number) => typeof values }).constructor;
-  const out = Array.isArray(plane.values) ? new Array<number>(rows * cols) : new Ctor(rows * cols);
+  const out = new Ctor(rows * cols);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) out[r * cols + c] = values[offset + r * plane.rowStride + c * plane.colStride]!;
   }

@@ -179,6 +179,31 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await context.close();
   });
 
+  it("aborts the reads of a slice no longer shown when the slider moves on", async () => {
+    const { context, page } = await newPage(demo);
+    const aborted: string[] = [];
+    page.on("requestfailed", (request) => {
+      if (request.failure()?.errorText === "net::ERR_ABORTED") aborted.push(new URL(request.url()).pathname);
+    });
+    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "100", contrast: `${LO},${HI}`, zoom: "1" }));
+    expect(await settled(page, "100")).toBe("ready");
+    // Slow data reads (not the indexes): the slider moves on before they arrive.
+    await page.route(
+      (url) => url.pathname.includes("/sharded/c/0/"),
+      async (route) => {
+        await new Promise((done) => setTimeout(done, 1000));
+        await route.continue().catch((error: Error) => expect(error.message).toMatch(/already handled/));
+      },
+    );
+    await page.locator("#controls input[type=range]").fill("10");
+    await expect.poll(() => page.locator("#view").getAttribute("data-at")).toBe("10");
+    await page.locator("#controls input[type=range]").fill("100");
+    expect(await settled(page, "100")).toBe("ready");
+    await expect.poll(() => aborted.length).toBeGreaterThan(0);
+    expect(aborted.every((path) => path.includes("/sharded/c/0/"))).toBe(true);
+    await context.close();
+  });
+
   it("names a corrupt shard in an alert and draws the others", async () => {
     const { context, page } = await newPage(demo);
     await page.goto(sourceUrl(demo.base, "/data/corrupt.zarr", { at: String(Z), contrast: `${LO},${HI}`, zoom: "1" }));
