@@ -104,10 +104,10 @@ export function halve(volume: Uint16Array, shape: readonly number[]): { data: Ui
 }
 
 /** An OME-Zarr 0.5 image: levels 0, 1, 2 of the volume (2x mean per level), sharded. */
-async function writePyramid(dataDir: string, volume: Uint16Array): Promise<void> {
+async function writePyramid(dataDir: string, volume: Uint16Array, half: { data: Uint16Array; shape: number[] }): Promise<void> {
   const store = await zk.openStore(pathToFileURL(join(dataDir, "pyramid.ome.zarr")).href);
-  const levels: { data: Uint16Array; shape: number[] }[] = [{ data: volume, shape: [...VOLUME_SHAPE] }];
-  while (levels.length < 3) levels.push(halve(levels.at(-1)!.data, levels.at(-1)!.shape));
+  const levels = [{ data: volume, shape: [...VOLUME_SHAPE] }, half];
+  levels.push(halve(half.data, half.shape));
   const datasets = levels.map((_, k) => ({ path: String(k), coordinateTransformations: [{ type: "scale", scale: [2 ** k, 2 ** k, 2 ** k] }] }));
   await zk.createGroup(store, "", {
     attributes: {
@@ -138,10 +138,38 @@ async function writePyramid(dataDir: string, volume: Uint16Array): Promise<void>
   }
 }
 
-/** The volume as a Neuroglancer precomputed image: one sharded scale of 64^3 raw chunks. */
-async function writePrecomputed(dataDir: string, volume: Uint16Array): Promise<void> {
+/** The 64^3 raw chunks of a (z, y, x) volume of `shape`, keyed by grid position [gx, gy, gz]: x fastest, as raw chunks are. */
+function rawChunks(volume: Uint16Array, shape: readonly number[]): { grid: number[]; chunks: Map<string, Uint8Array> } {
+  const [nz, ny, nx] = shape as [number, number, number];
+  const grid = [nx / 64, ny / 64, nz / 64];
+  const chunks = new Map<string, Uint8Array>();
+  for (let gz = 0; gz < grid[2]!; gz++) {
+    for (let gy = 0; gy < grid[1]!; gy++) {
+      for (let gx = 0; gx < grid[0]!; gx++) {
+        const block = new Uint16Array(64 ** 3);
+        let i = 0;
+        for (let z = gz * 64; z < gz * 64 + 64; z++) {
+          for (let y = gy * 64; y < gy * 64 + 64; y++) {
+            const row = (z * ny + y) * nx + gx * 64;
+            block.set(volume.subarray(row, row + 64), i);
+            i += 64;
+          }
+        }
+        chunks.set(`${gx},${gy},${gz}`, new Uint8Array(block.buffer));
+      }
+    }
+  }
+  return { grid, chunks };
+}
+
+/**
+ * The volume as a Neuroglancer precomputed image of two scales: s0 sharded
+ * (gzip data), s1 at half resolution (the 2x mean) unsharded, one file per chunk.
+ */
+async function writePrecomputed(dataDir: string, volume: Uint16Array, half: { data: Uint16Array; shape: number[] }): Promise<void> {
   const [nz, ny, nx] = VOLUME_SHAPE;
   const size = [nx, ny, nz];
+  const halfSize = [nx / 2, ny / 2, nz / 2];
   const chunk = [64, 64, 64];
   const sharding = computeShardParamsForImage({
     size,
@@ -156,30 +184,23 @@ async function writePrecomputed(dataDir: string, volume: Uint16Array): Promise<v
     type: "image",
     data_type: "uint16",
     num_channels: 1,
-    scales: [{ key: "s0", size, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], resolution: [1, 1, 1], encoding: "raw", sharding }],
+    scales: [
+      { key: "s0", size, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], resolution: [1, 1, 1], encoding: "raw", sharding },
+      { key: "s1", size: halfSize, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], resolution: [2, 2, 2], encoding: "raw" },
+    ],
   };
   const store = await zk.openStore(pathToFileURL(join(dataDir, "precomputed")).href);
   await store.set!("info", new TextEncoder().encode(JSON.stringify(info)));
-  const grid = size.map((n, d) => Math.ceil(n / chunk[d]!));
-  const chunks = new Map<bigint, Uint8Array>();
-  for (let gz = 0; gz < grid[2]!; gz++) {
-    for (let gy = 0; gy < grid[1]!; gy++) {
-      for (let gx = 0; gx < grid[0]!; gx++) {
-        // Raw chunks are x fastest, then y, then z: the volume's own C order.
-        const block = new Uint16Array(64 ** 3);
-        let i = 0;
-        for (let z = gz * 64; z < gz * 64 + 64; z++) {
-          for (let y = gy * 64; y < gy * 64 + 64; y++) {
-            const row = (z * ny + y) * nx + gx * 64;
-            block.set(volume.subarray(row, row + 64), i);
-            i += 64;
-          }
-        }
-        chunks.set(compressedMortonCode([gx, gy, gz], grid), new Uint8Array(block.buffer));
-      }
-    }
+  const s0 = rawChunks(volume, VOLUME_SHAPE);
+  const byId = new Map([...s0.chunks].map(([position, bytes]) => [compressedMortonCode(position.split(",").map(Number), s0.grid), bytes]));
+  await writeShards(store, sharding, byId, { prefix: "s0" });
+  for (const [position, bytes] of rawChunks(half.data, half.shape).chunks) {
+    const name = position
+      .split(",")
+      .map((g) => `${Number(g) * 64}-${Number(g) * 64 + 64}`)
+      .join("_");
+    await store.set!(`s1/${name}`, bytes);
   }
-  await writeShards(store, sharding, chunks, { prefix: "s0" });
 }
 
 export const SAMPLES: readonly Sample[] = [
@@ -190,7 +211,7 @@ export const SAMPLES: readonly Sample[] = [
   { name: "Zarr v2", description: "the volume as a Zarr v2 array, zlib", source: "/data/volume-v2.zarr" },
   { name: "OME-Zarr pyramid", description: "OME-Zarr 0.5 multiscale image, 3 levels (2x mean), sharded", source: "/data/pyramid.ome.zarr" },
   { name: "Rectilinear grid", description: "a 256x256 plane in chunks of varying size (rows 32, 96, 128; columns 16, 48, 64, 128)", source: "/data/rectilinear.zarr" },
-  { name: "Neuroglancer precomputed", description: "the volume as a sharded precomputed image", source: "precomputed:///data/precomputed" },
+  { name: "Neuroglancer precomputed", description: "the volume as a precomputed image: s0 sharded, s1 (half resolution) unsharded", source: "precomputed:///data/precomputed" },
 ];
 
 /** Write every sample into `dataDir` (replacing what is there) and the list the start page shows. */
@@ -199,9 +220,10 @@ export async function writeSamples(dataDir: string): Promise<readonly Sample[]> 
   await mkdir(dataDir, { recursive: true });
   const volume = makeVolume();
   await writeZarrSamples(dataDir, volume);
-  await writePyramid(dataDir, volume);
+  const half = halve(volume, VOLUME_SHAPE);
+  await writePyramid(dataDir, volume, half);
   await writeRectilinear(dataDir, volume);
-  await writePrecomputed(dataDir, volume);
+  await writePrecomputed(dataDir, volume, half);
   // Written last: its presence means the samples are complete.
   await writeFile(join(dataDir, "samples.json"), JSON.stringify(SAMPLES, null, 2));
   return SAMPLES;

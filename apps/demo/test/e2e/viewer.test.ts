@@ -83,7 +83,7 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     });
   }
 
-  it("draws the precomputed copy with x across and y down at z = at", async () => {
+  it("draws the precomputed copy with x across and y down at z = at, from the sharded scale and the unsharded one", async () => {
     const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "precomputed")).href);
     const image = await openPrecomputedImage(store);
     const { data } = await image.read({ min: [0, 0, Z], max: [256, 256, Z + 1] });
@@ -92,6 +92,15 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     expect(await settled(page)).toBe("ready");
     const pixels = await viewPixels(page, "precomputed");
     expect(mismatches(pixels, 256, 256, (r, c) => Number(data[r * 256 + c]))).toEqual([]);
+
+    // At zoom 0.5: scale s1, unsharded (one file per chunk), one element per CSS pixel.
+    const half = (await image.read({ min: [0, 0, Z / 2], max: [128, 128, Z / 2 + 1] }, { scale: 1 })).data;
+    demo.requests.length = 0;
+    await page.goto(sourceUrl(demo.base, "precomputed:///data/precomputed", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "0.5" }));
+    expect(await settled(page)).toBe("ready");
+    expect(mismatches(await viewPixels(page, "precomputed-s1"), 128, 128, (r, c) => Number(half[r * 128 + c]))).toEqual([]);
+    const chunkFiles = demo.requests.filter((r) => /\/precomputed\/s\d/.test(r.path)).map((r) => r.path.split("/precomputed/")[1]);
+    expect(chunkFiles.sort()).toEqual(["s1/0-64_0-64_0-64", "s1/0-64_64-128_0-64", "s1/64-128_0-64_0-64", "s1/64-128_64-128_0-64"]);
     await context.close();
   });
 
