@@ -14,7 +14,7 @@ export const COMMANDS: ReadonlyMap<string, { run: Command; summary: string; help
   ["info", { run: infoCommand, summary: "what a node is: array metadata and shard statistics", help: INFO_HELP }],
   ["tree", { run: treeCommand, summary: "the hierarchy with each array's shape and data type", help: TREE_HELP }],
   ["get", { run: getCommand, summary: "print or save selected values (.npy or raw)", help: GET_HELP }],
-  ["convert", { run: convertCommand, summary: "copy an array or group into sharded Zarr v3, resumable, in parts", help: CONVERT_HELP }],
+  ["convert", { run: convertCommand, summary: "copy into sharded Zarr v3, OME-Zarr pyramids or precomputed, resumable, in parts", help: CONVERT_HELP }],
   ["verify", { run: verifyCommand, summary: "check every shard's index (and with --deep every chunk)", help: VERIFY_HELP }],
 ]);
 

@@ -17,6 +17,9 @@ export function progressMode(value: string | undefined, command: string): Progre
 /** Extra counters a command reports with done/total (e.g. convert's bytesRead, bytesWritten). */
 export type ProgressCounters = Record<string, number>;
 
+/** What one unit of work was (e.g. convert's `{key: "c/0/1", shard: "written"}`): a record of its own in json mode. */
+export type ProgressRecord = Record<string, string>;
+
 export interface ProgressOptions {
   mode: ProgressMode;
   /** Units of work in all (shards, chunks). */
@@ -32,8 +35,12 @@ export interface ProgressOptions {
 }
 
 export interface Progress {
-  /** Add `n` done units (and counter increments). */
-  advance(n?: number, counters?: ProgressCounters): void;
+  /**
+   * Add `n` done units (and counter increments). With a `record`, json mode
+   * prints this unit's line at once (never throttled), the record's fields
+   * after done/total and before the counters, so a log names every unit.
+   */
+  advance(n?: number, counters?: ProgressCounters, record?: ProgressRecord): void;
   /** Print the final state (bar: ends its line) and stop the timer. */
   finish(): void;
 }
@@ -63,7 +70,8 @@ function countersText(counters: ProgressCounters, elapsed: number): string {
  * `bar` redraws one line (done/total, percent, rate, ETA); `plain` prints a
  * line every few seconds, and a last one at the end when it printed any;
  * `json` prints `{"done":..,"total":..,...counters}` per line (at most every
- * 100 ms, and always the last); `none` prints nothing.
+ * 100 ms, and always the last; every unit advanced with a record); `none`
+ * prints nothing.
  */
 export function createProgress(options: ProgressOptions): Progress {
   const stream = options.stream ?? process.stderr;
@@ -89,10 +97,10 @@ export function createProgress(options: ProgressOptions): Progress {
     const extra = countersText(counters, t);
     return `${done}/${total} ${unit} (${pct}%), ${rate.toFixed(1)} ${unit}/s, ${done >= total ? `took ${duration(t)}` : `ETA ${duration(eta)}`}${extra ? `, ${extra}` : ""}`;
   };
-  const print = (final: boolean) => {
+  const print = (final: boolean, record?: ProgressRecord) => {
     lastPrint = now();
     printed = true;
-    if (mode === "json") stream.write(`${JSON.stringify({ done, total, ...counters })}\n`);
+    if (mode === "json") stream.write(`${JSON.stringify({ done, total, ...record, ...counters })}\n`);
     else if (mode === "plain") stream.write(`${summary()}\n`);
     else if (mode === "bar") {
       const width = 24;
@@ -105,10 +113,11 @@ export function createProgress(options: ProgressOptions): Progress {
   if (mode === "bar" || mode === "json") print(false);
 
   return {
-    advance(n = 1, more = {}) {
+    advance(n = 1, more = {}, record) {
       done += n;
       for (const [name, value] of Object.entries(more)) counters[name] = (counters[name] ?? 0) + value;
-      if ((mode === "bar" && now() - lastPrint >= 100) || (mode === "json" && now() - lastPrint >= 100)) print(false);
+      if (mode === "json" && record) print(false, record);
+      else if ((mode === "bar" || mode === "json") && now() - lastPrint >= 100) print(false);
     },
     finish() {
       if (finished) return;

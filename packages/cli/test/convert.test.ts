@@ -8,7 +8,7 @@ import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createArray, FileSystemStore, openArray, openGroup, ZarrArray } from "zarrkit";
 import { generate } from "./generate.js";
-import { run } from "./helpers.js";
+import { killAfter, run } from "./helpers.js";
 
 let root: string;
 
@@ -171,14 +171,22 @@ describe("convert: parts", () => {
     const full = join(root, "parts-full.zarr");
     expect((await run(["convert", src, full, "--shard-shape", "8,10", "--progress", "none"])).code).toBe(0);
     const dst = join(root, "parts.zarr");
-    const one = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "none"]);
+    const one = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "json"]);
     expect(one.code, one.stderr).toBe(0);
     expect(one.stderr).toMatch(/part 1\/2 \(from --part\)/);
     expect(one.stderr).toMatch(/shards: 7 written, 0 already present, 7 of 7 \(part 1\/2\)/);
     const afterOne = await files(dst);
     expect(afterOne.has("zarr.json")).toBe(true);
     // Grid 5 x 3: the odd linear indices.
-    expect(shardFiles(afterOne)).toEqual(["c/0/1", "c/1/0", "c/1/2", "c/2/1", "c/3/0", "c/3/2", "c/4/1"]);
+    const odd = ["c/0/1", "c/1/0", "c/1/2", "c/2/1", "c/3/0", "c/3/2", "c/4/1"];
+    expect(shardFiles(afterOne)).toEqual(odd);
+    // --progress json names each shard's key and what became of it.
+    const records = (r: { stderr: string }) => r.stderr.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+    const written = records(one).filter((line) => line.key !== undefined);
+    expect(written.map((line) => [line.key, line.shard]).sort()).toEqual(odd.map((key) => [key, "written"]));
+    expect(written.every((line) => line.bytesWritten > 0)).toBe(true);
+    const again = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "json"]);
+    expect(records(again).flatMap((line) => (line.key ? [[line.key, line.shard]] : [])).sort()).toEqual(odd.map((key) => [key, "present"]));
     const zero = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "0/2", "--progress", "none"]);
     expect(zero.code, zero.stderr).toBe(0);
     expect(zero.stderr).toMatch(/shards: 8 written, 0 already present, 8 of 8/);
@@ -284,31 +292,6 @@ describe("convert: Ctrl-C", () => {
   }, 120_000);
 });
 
-/** Start the bin, SIGKILL it once `dir` (recursively) holds at least `threshold` shard files; the count at the kill. */
-function killAfter(args: string[], dir: string, threshold: number): Promise<number> {
-  const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: "ignore" });
-    let count = 0;
-    let exited = false;
-    child.on("error", reject);
-    child.on("exit", () => {
-      exited = true;
-    });
-    const poll = async () => {
-      if (exited) return resolve(Number.POSITIVE_INFINITY);
-      count = existsSync(dir) ? (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && !e.name.startsWith(".zarrkit-tmp.")).length : 0;
-      if (count >= threshold) {
-        child.kill("SIGKILL");
-        child.once("close", () => resolve(count));
-        if (exited) resolve(count);
-        return;
-      }
-      setTimeout(poll, 5);
-    };
-    void poll();
-  });
-}
 
 describe("convert: bad input", () => {
   it("usage errors exit 2 naming the flag, and write nothing", async () => {

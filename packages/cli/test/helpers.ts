@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, normalize } from "node:path";
+import { join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
@@ -27,6 +28,46 @@ export function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunRes
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A store's own files (temporary files, locks): not part of what it stores. */
+const storeFile = (name: string) => name.startsWith(".zarrkit-");
+
+/** Every file under `dir` (the store's own files left out) with the SHA-256 of its bytes. */
+export async function fileDigests(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || storeFile(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    out[relative(dir, path)] = createHash("sha256").update(await readFile(path)).digest("hex");
+  }
+  return out;
+}
+
+/**
+ * Start the CLI with `args` and SIGKILL it once `dir` (recursively) holds at
+ * least `threshold` files whose names pass `counts` (the store's own files
+ * never count): the count at the kill, or Infinity when it ended first.
+ */
+export function killAfter(args: string[], dir: string, threshold: number, counts: (name: string) => boolean = () => true): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: "ignore" });
+    let exited = false;
+    child.on("error", reject);
+    child.on("exit", () => {
+      exited = true;
+    });
+    const poll = async () => {
+      if (exited) return resolve(Number.POSITIVE_INFINITY);
+      const entries = existsSync(dir) ? await readdir(dir, { recursive: true, withFileTypes: true }) : [];
+      const count = entries.filter((e) => e.isFile() && !storeFile(e.name) && counts(e.name)).length;
+      if (count < threshold) return void setTimeout(poll, 5);
+      child.kill("SIGKILL");
+      child.once("close", () => resolve(count));
+      if (exited) resolve(count);
+    };
+    void poll();
   });
 }
 

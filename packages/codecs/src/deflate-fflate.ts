@@ -32,14 +32,18 @@ function inflate(body: Uint8Array, out?: Uint8Array): Uint8Array {
   }
 }
 
-/** Compressed bytes per streaming step at least: one step adds at most 1032 times as much output past the cap. */
-const MIN_STEP = 16 * 1024;
+/**
+ * Compressed bytes per streaming step at least: one step adds at most 1032
+ * times as much output past the cap (1 MiB), and fflate's output buffer for a
+ * step grows by doubling, so a larger step would let a bomb cost tens of MiB.
+ */
+const MIN_STEP = 1024;
 
 /**
  * Inflate `body`, stopping as soon as the output passes `limit` bytes: the
  * input goes to fflate's streaming inflater in steps, and a running count
  * of its output is checked after each. A step is sized so that even at
- * deflate's 1032:1 it cannot carry the output more than 16.5 MiB past the
+ * deflate's 1032:1 it cannot carry the output more than about 1 MiB past the
  * limit. `out`, when given, receives the output (its length is the limit).
  * Bodies too short to reach the limit inflate in one call.
  */

@@ -173,7 +173,8 @@ export class ZarrArray {
       const spec: ChunkSpec = { shape: [...shape], dataType: this.parsed.dataType, fillValue: this.parsed.fillValue };
       this.context ??= arrayPipelineContext(this.options);
       const filtersFirst = this.parsed.format === 2;
-      pipeline = CodecPipeline.create(this.parsed.codecs, spec, this.context, "codecs", { filtersFirst }).catch((error: unknown) => {
+      const entryFields = this.parsed.codecFields;
+      pipeline = CodecPipeline.create(this.parsed.codecs, spec, this.context, "codecs", { filtersFirst, entryFields }).catch((error: unknown) => {
         throw inDocument(error, this.parsed);
       });
       this.pipelines.set(id, pipeline);
@@ -464,18 +465,9 @@ function* mapIterable<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U>
   for (const item of items) yield f(item);
 }
 
-/**
- * A codec error of a v2 array named by the .zarray field it comes from
- * (`compressor`, `filters[1]`, `dtype`, `order`) instead of its place in the
- * derived codec chain, with the document's key.
- */
+/** A codec error of a v2 array (named by its .zarray field: `compressor`, `filters[1]`) with the document's key. */
 function inDocument(error: unknown, parsed: ParsedArrayMetadata): unknown {
-  const fields = parsed.codecFields;
-  if (!fields || !(error instanceof ZarrkitError) || error.field === undefined) return error;
-  const match = /^codecs\[(\d+)\](.*)$/.exec(error.field);
-  const field = match ? fields[Number(match[1])] : undefined;
-  if (!match || field === undefined) return error;
-  const rename = (text: string) => text.split(`codecs[${match[1]}]`).join(field);
+  if (!parsed.codecFields || !(error instanceof ZarrkitError) || error.field === undefined) return error;
   const Ctor = error.constructor as new (message: string, context: object) => ZarrkitError;
-  return new Ctor(`${parsed.key}: ${rename(error.message)}`, { key: error.key ?? parsed.key, field: rename(error.field), cause: error });
+  return new Ctor(`${parsed.key}: ${error.message}`, { key: error.key ?? parsed.key, field: error.field, cause: error });
 }

@@ -2,6 +2,7 @@ import { InvalidMetadataError, NodeExistsError, NotFoundError, type Store, Store
 import { type ArrayOptions, ZarrArray } from "./array.js";
 import { type ConsolidatedView, consolidatedFromV2, consolidatedFromV3, type NodeSource } from "./consolidated.js";
 import { type CreateArrayOptions, arrayMetadataFromOptions } from "./create-options.js";
+import { forEachConcurrent } from "./concurrency.js";
 import { ZarrGroup } from "./group.js";
 import { encodeJson, parseJson } from "./metadata/json.js";
 import {
@@ -322,6 +323,18 @@ async function allKeys(store: Store, prefix: string, path: string): Promise<stri
   throw new StoreError(`Cannot consolidate the metadata of ${where(path)}: the store cannot list`);
 }
 
+/** Metadata documents read at once while consolidating: a hierarchy over HTTP or S3 has thousands. */
+const METADATA_READS_IN_FLIGHT = 16;
+
+/** The JSON documents at `prefix + rel` for each of `rels` (sorted), read a few at a time, keyed by `rel` in that order. */
+async function readAll(store: Store, prefix: string, rels: string[]): Promise<Record<string, unknown>> {
+  const docs = new Map<string, unknown>();
+  await forEachConcurrent(rels, METADATA_READS_IN_FLIGHT, async (rel) => {
+    docs.set(rel, await readJson(store, `${prefix}${rel}`));
+  });
+  return Object.fromEntries(rels.map((rel) => [rel, docs.get(rel)]));
+}
+
 /**
  * Write consolidated metadata for the group at `path` (default the root) and
  * everything below it, in the group's format: `.zmetadata` for v2, the
@@ -342,26 +355,18 @@ export async function consolidateMetadata(store: Store, path = ""): Promise<numb
   const prefix = nodePath === "" ? "" : `${nodePath}/`;
   const keys = (await allKeys(store, prefix, nodePath)).map((k) => k.slice(prefix.length)).sort();
   if (group.format === 2) {
-    const metadata: Record<string, unknown> = {};
-    for (const rel of keys) {
-      if (!/(^|\/)\.(zarray|zgroup|zattrs)$/.test(rel)) continue;
-      const key = `${prefix}${rel}`;
-      metadata[rel] = await readJson(store, key);
-    }
+    const metadata = await readAll(store, prefix, keys.filter((rel) => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(rel)));
     const doc = { metadata, zarr_consolidated_format: 1 };
     consolidatedFromV2(doc, nodePath, v2Key(nodePath, ".zmetadata"));
     await writable.set(v2Key(nodePath, ".zmetadata"), encodeJson(doc));
     return Object.keys(metadata).filter((k) => !k.endsWith(".zattrs") && k !== ".zgroup").length;
   }
   const metadata: Record<string, unknown> = {};
-  for (const rel of keys) {
-    const match = /^(.+)\/zarr\.json$/.exec(rel);
-    if (!match) continue;
-    const key = `${prefix}${rel}`;
-    const doc = (await readJson(store, key)) as Record<string, unknown>;
-    checkNodeHeader(doc, key);
-    const { consolidated_metadata: _nested, ...entry } = doc;
-    metadata[match[1]!] = entry;
+  const docs = await readAll(store, prefix, keys.filter((rel) => rel.endsWith("/zarr.json")));
+  for (const [rel, doc] of Object.entries(docs)) {
+    checkNodeHeader(doc as Record<string, unknown>, `${prefix}${rel}`);
+    const { consolidated_metadata: _nested, ...entry } = doc as Record<string, unknown>;
+    metadata[rel.slice(0, -"/zarr.json".length)] = entry;
   }
   const rootKey = metadataKey(nodePath);
   const root = { ...(group.metadata as Record<string, unknown>), consolidated_metadata: { kind: "inline", must_understand: false, metadata } };

@@ -132,13 +132,16 @@ export class CodecPipeline {
    * before the array->bytes codec (v2 filters such as shuffle, which see the
    * chunk's raw bytes) run right after it, in their order, ahead of the
    * later bytes->bytes codecs; an array->array codec may not follow them.
+   * `options.entryFields` names each codec in errors where the document has
+   * other names for them (a v2 .zarray's `compressor`, `filters[1]`), instead
+   * of `field[i]`.
    */
   static async create(
     codecs: unknown,
     spec: ChunkSpec,
     context: ArrayPipelineContext = { codecOptions: {} },
     field = "codecs",
-    options: { filtersFirst?: boolean } = {},
+    options: { filtersFirst?: boolean; entryFields?: readonly string[] | undefined } = {},
   ): Promise<CodecPipeline> {
     const codecOptions = context.codecOptions;
     if (!Array.isArray(codecs) || codecs.length === 0) {
@@ -151,7 +154,7 @@ export class CodecPipeline {
     const early: { codec: BytesToBytesCodec; field: string }[] = [];
     let current = spec;
     for (const [i, raw] of codecs.entries()) {
-      const entryField = `${field}[${i}]`;
+      const entryField = options.entryFields?.[i] ?? `${field}[${i}]`;
       const meta = normalizeCodecMetadata(raw, entryField);
       const factory = await resolveCodec(meta.name, entryField);
       const codec: Codec = await factory(meta.configuration ?? {}, {

@@ -301,6 +301,28 @@ describe("consolidated metadata", () => {
     expect(store.log.map((r) => r.key)).toEqual([format === 2 ? ".zmetadata" : "zarr.json"]);
   });
 
+  it.each([2, 3] as const)("v%i: reads the documents of a large hierarchy several at a time, and writes them in key order", async (format) => {
+    const inner = await hierarchy(format);
+    for (let i = 0; i < 40; i++) await createGroup(inner, `many/${String(i).padStart(2, "0")}`, { format, attributes: { i } });
+    let inFlight = 0;
+    let most = 0;
+    const store = Object.assign(Object.create(inner) as MemoryStore, {
+      get: async (key: string) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+        return inner.get(key);
+      },
+    });
+    expect(await consolidateMetadata(store)).toBe(45);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(16);
+    const doc = (await storedJson(inner, format === 2 ? ".zmetadata" : "zarr.json")) as { metadata: object; consolidated_metadata: { metadata: object } };
+    // In the order of the documents' keys, whatever order the reads finished in.
+    const keys = format === 2 ? Object.keys(doc.metadata) : Object.keys(doc.consolidated_metadata.metadata).map((path) => `${path}/zarr.json`);
+    expect(keys).toEqual([...keys].sort());
+  });
+
   it("v2: open() of the root with no format probes zarr.json and the v2 documents at once", async () => {
     const inner = await hierarchy(2);
     await consolidateMetadata(inner);

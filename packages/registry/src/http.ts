@@ -6,8 +6,8 @@
  * and one retry policy (retryable statuses, backoff, the error for a final status). Import them from
  * "@zarrkit/registry/http"; they are not part of the main entry point.
  */
-export { checkIfMatch, isWeak, strongEtag, withVersion } from "./http/etag.js";
-export { abortableSleep, contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "./http/ranges.js";
+export { checkIfMatch, confirmVersion, isWeak, strongEtag, unquoteEtag, withVersion } from "./http/etag.js";
+export { contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "./http/ranges.js";
 export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./http/redact.js";
-export { backoffMs, isRetryableStatus, type RetryOptions, statusError } from "./http/retry.js";
-export { Attempt, type BodyLimits, bodyLength, readBody, untilAborted } from "./http/transfer.js";
+export { abortableSleep, backoffMs, isRetryableStatus, RETRY, type RetryLoop, type RetryOptions, retrying, statusError } from "./http/retry.js";
+export { Attempt, type BodyLimit, type BodyLimits, bodyLength, discard, readBody, untilAborted } from "./http/transfer.js";

@@ -4,7 +4,7 @@ export * from "./store.js";
 export { registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
 export { registerStore, openStore, registeredStoreSchemes } from "./store-registry.js";
 export type { CodecLoader, StoreFactory } from "./global-state.js";
-export { checkStoreKey, keySegmentProblem, storeKeyProblem } from "./keys.js";
+export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
 export { checkRange, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { concatBytes } from "./bytes.js";
 export { type ByteRange, coalesceRanges, type RangeGroup } from "./coalesce.js";

@@ -13,7 +13,14 @@ export function keySegmentProblem(segment: string): string | undefined {
   if (segment.includes("\0")) return "it contains a NUL byte";
   // URL parsers and Windows paths turn "\" into "/".
   if (segment.includes("\\")) return "it contains a backslash";
+  // No UTF-8 or URL form: a file name would silently become U+FFFD (two keys, one file), a URL cannot be built.
+  if (!isWellFormed(segment)) return "it contains a lone surrogate";
   return undefined;
+}
+
+/** No lone UTF-16 surrogate (which has no UTF-8 form, and which encodeURIComponent refuses). */
+export function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
 /** Why `key` is not a plain relative key, or undefined when it is. */

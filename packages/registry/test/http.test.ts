@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AuthError, PreconditionFailedError } from "../src/errors.js";
-import { abortableSleep, contentRangeProblem, contentRangeTotal, isRetryableStatus, rangeHeader, statusError, unsatisfiedRangeSize } from "../src/http.js";
+import { AuthError, NotFoundError, PreconditionFailedError, StoreError } from "../src/errors.js";
+import { abortableSleep, checkIfMatch, confirmVersion, contentRangeProblem, contentRangeTotal, isRetryableStatus, RETRY, type RetryLoop, rangeHeader, retrying, statusError, unsatisfiedRangeSize } from "../src/http.js";
 import * as main from "../src/index.js";
 
 describe("HTTP helpers for store implementers (@zarrkit/registry/http)", () => {
@@ -68,5 +68,84 @@ describe("one retry policy", () => {
     const other = statusError(409, "m", { key: "k" });
     expect(other).not.toBeInstanceOf(PreconditionFailedError);
     expect(other).toMatchObject({ name: "StoreError", key: "k", message: "m" });
+  });
+});
+
+describe("retrying", () => {
+  const loop = (over: Partial<RetryLoop> = {}): RetryLoop => ({
+    retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    idleTimeoutMs: 0,
+    upload: false,
+    failure: (error, timedOut, tries) => new StoreError(`failed after ${tries} (timed out: ${timedOut})`, { cause: error }),
+    ...over,
+  });
+
+  it("attempts 1 + retries times while answers are worth retrying, telling the last one it cannot retry", async () => {
+    const seen: [boolean, number][] = [];
+    const result = await retrying(loop(), async (_timer, canRetry, retry) => {
+      seen.push([canRetry, retry]);
+      return canRetry ? RETRY : "last";
+    });
+    expect(result).toBe("last");
+    expect(seen).toEqual([[true, 0], [true, 1], [false, 2]]);
+  });
+
+  it("retries network errors, then turns the last into the typed failure; typed errors end it at once", async () => {
+    let calls = 0;
+    const failing = retrying(loop(), async () => {
+      calls++;
+      throw new TypeError("fetch failed");
+    });
+    await expect(failing).rejects.toThrow("failed after 3 (timed out: false)");
+    expect(calls).toBe(3);
+    calls = 0;
+    const typed = retrying(loop(), async () => {
+      calls++;
+      throw new NotFoundError("gone");
+    });
+    await expect(typed).rejects.toBeInstanceOf(NotFoundError);
+    expect(calls).toBe(1);
+    calls = 0;
+    await expect(
+      retrying(loop({ retryFailures: false }), async () => {
+        calls++;
+        throw new TypeError("fetch failed");
+      }),
+    ).rejects.toThrow("failed after 1");
+    expect(calls).toBe(1);
+  });
+
+  it("an idle attempt is abandoned and reported as timed out; an abort ends the loop with its reason", async () => {
+    const idle = retrying(loop({ idleTimeoutMs: 20, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } }), (timer) => new Promise<never>((_, reject) => timer.signal.addEventListener("abort", () => reject(timer.signal.reason))));
+    await expect(idle).rejects.toThrow("failed after 1 (timed out: true)");
+    const controller = new AbortController();
+    const reason = new Error("stop");
+    const aborted = retrying(loop({ signal: controller.signal }), async () => {
+      controller.abort(reason);
+      throw new TypeError("fetch failed");
+    });
+    await expect(aborted).rejects.toBe(reason);
+  });
+});
+
+describe("versions as ETags", () => {
+  it("ifMatch must be a strong ETag-like token: weak ones, empty, header-breaking and '*' on reads are refused naming the key", () => {
+    expect(checkIfMatch("a/b", '"v1"', "read")).toBe('"v1"');
+    expect(checkIfMatch("a/b", "*", "write")).toBe("*");
+    for (const bad of ['W/"v1"', "w/\"v1\"", "", "a\r\nX-Evil: 1", 5]) {
+      expect(() => checkIfMatch("a/b", bad, "read")).toThrow(/ifMatch for "a\/b" must be a version/);
+    }
+    expect(() => checkIfMatch("a/b", "*", "read")).toThrow(StoreError);
+  });
+
+  it("a reply's version must be the one asked for, compared without quotes; weak or missing ETags are not versions", () => {
+    const headers = (etag?: string) => new Headers(etag === undefined ? {} : { etag });
+    const replaced = (got: string) => `replaced: ${got}`;
+    expect(confirmVersion(headers('"abc"'), "abc", "k", replaced)).toBe('"abc"');
+    expect(confirmVersion(headers("abc"), '"abc"', "k", replaced)).toBe("abc");
+    expect(confirmVersion(headers('W/"abc"'), undefined, "k", replaced)).toBeUndefined();
+    expect(() => confirmVersion(headers('"abd"'), '"abc"', "k", replaced)).toThrow(PreconditionFailedError);
+    expect(() => confirmVersion(headers('W/"abc"'), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
+    expect(() => confirmVersion(headers(), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
   });
 });

@@ -1,16 +1,18 @@
-import { ResponseTooLargeError, StoreError, StoreTimeoutError, ZarrkitError } from "@zarrkit/registry";
+import { ResponseTooLargeError, StoreError, StoreTimeoutError } from "@zarrkit/registry";
 import {
-  abortableSleep,
-  Attempt,
-  backoffMs,
+  type BodyLimit,
+  discard,
   isRetryableStatus,
+  RETRY,
   type RetryOptions,
   readBody,
   redactError,
   redactText,
   redactUrl,
+  retrying,
   statusError,
   untilAborted,
+  type Attempt,
 } from "@zarrkit/registry/http";
 import { keyUrl } from "./urls.js";
 
@@ -24,9 +26,6 @@ export interface HttpResult {
   body: Uint8Array<ArrayBuffer>;
 }
 
-/** How many body bytes a reply with this status may have, and why (for the error). */
-export type BodyLimit = (status: number) => { bytes: number; why: string };
-
 export interface SendOptions {
   signal?: AbortSignal | undefined;
   headers?: Record<string, string>;
@@ -38,9 +37,6 @@ export interface SendOptions {
   /** Read the body of a successful reply, up to this many bytes; without it the body is dropped. */
   limit?: BodyLimit;
 }
-
-/** A reply of this attempt is worth another attempt. */
-const RETRY = Symbol("retry");
 
 /** What a client sends every request with. */
 export interface ClientConfig {
@@ -73,32 +69,27 @@ export class HttpClient {
     signal?.throwIfAborted();
     const headers = new Headers(this.#config.headers);
     for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-    for (let retry = 0; ; retry++) {
-      const canRetry = retry < this.#config.retry.retries;
-      // A request with a body starts its idle timer at the reply: fetch cannot tell how the upload progresses.
-      const attempt = new Attempt(this.#config.idleTimeoutMs, signal, options.body !== undefined);
-      try {
-        const outcome = await this.#attempt(method, url, key, headers, options, attempt, canRetry, retry);
-        if (outcome !== RETRY) return outcome;
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        if (error instanceof ZarrkitError) throw error;
-        const failure = attempt.timedOut
-          ? new StoreTimeoutError(
-              `No bytes for ${this.#config.idleTimeoutMs} ms from ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${retry + 1} attempt(s).`,
-              { key },
-            )
-          : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
-            new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${retry + 1} attempt(s).`, {
-              key,
-              cause: redactError(error, this.#config.secrets),
-            });
-        if (!canRetry || options.retryNetworkErrors === false) throw failure;
-      } finally {
-        attempt.end();
-      }
-      await abortableSleep(backoffMs(retry, this.#config.retry), signal);
-    }
+    return retrying(
+      {
+        retry: this.#config.retry,
+        idleTimeoutMs: this.#config.idleTimeoutMs,
+        signal,
+        upload: options.body !== undefined,
+        retryFailures: options.retryNetworkErrors !== false,
+        failure: (error, timedOut, tries) =>
+          timedOut
+            ? new StoreTimeoutError(
+                `No bytes for ${this.#config.idleTimeoutMs} ms from ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${tries} attempt(s).`,
+                { key },
+              )
+            : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
+              new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${tries} attempt(s).`, {
+                key,
+                cause: redactError(error, this.#config.secrets),
+              }),
+      },
+      (attempt, canRetry, retry) => this.#attempt(method, url, key, headers, options, attempt, canRetry, retry),
+    );
   }
 
   /** One attempt: the result, RETRY for an answer worth retrying, a typed error for other failures. */
@@ -148,9 +139,5 @@ export class HttpClient {
         ),
     });
     return { status: response.status, headers: response.headers, body };
-  }}
-
-/** Drop an unused body so the connection can be reused. */
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => {});
+  }
 }

@@ -11,10 +11,10 @@ import {
   StoreError,
   type VersionedValue,
 } from "@zarrkit/registry";
-import { checkIfMatch, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, type RetryOptions, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, withVersion } from "@zarrkit/registry/http";
+import { type BodyLimit, checkIfMatch, confirmVersion, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, type RetryOptions, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, withVersion } from "@zarrkit/registry/http";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
-import { type BodyLimit, HttpClient, type HttpResult } from "./client.js";
+import { HttpClient, type HttpResult } from "./client.js";
 import { keyUrl, parseBaseUrl } from "./urls.js";
 
 export interface FetchStoreOptions {
@@ -315,21 +315,11 @@ export class FetchStore implements Store {
     if (problem) throw new StoreError(`Bad partial response for GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}.`, { key });
   }
 
-  /**
-   * The reply's version (strong ETag). With `ifMatch`, it must be that
-   * version: a server that ignores If-Match (or a cache in between) would
-   * otherwise hand out bytes of another version, at offsets planned for the old one.
-   */
+  /** The reply's version (strong ETag), which must be `ifMatch` when given. */
   #confirmVersion(key: string, result: HttpResult, ifMatch: string | undefined): string | undefined {
-    const version = strongEtag(result.headers);
-    if (ifMatch !== undefined && version !== ifMatch) {
-      const got = version === undefined ? "no strong ETag" : `ETag ${version}`;
-      throw new PreconditionFailedError(
-        redactText(`GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the value was replaced.`, this.#secrets),
-        { key },
-      );
-    }
-    return version;
+    return confirmVersion(result.headers, ifMatch, key, (got) =>
+      redactText(`GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the value was replaced.`, this.#secrets),
+    );
   }
 
   /** A missing key: undefined, or a PreconditionFailedError when a version of it was asked for. */

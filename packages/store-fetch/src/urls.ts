@@ -43,14 +43,9 @@ function base64(bytes: Uint8Array): string {
 /** The URL of `key` below `base`: each segment percent-encoded, so no key can leave the base path. */
 export function keyUrl(base: URL, key: string): URL {
   if (typeof key !== "string") throw new StoreError(`Invalid key ${String(key)} for ${redactUrl(base)}: keys are strings.`);
-  const problem = storeKeyProblem(key) ?? (isWellFormed(key) ? undefined : "it contains a lone surrogate, which has no URL encoding");
+  const problem = storeKeyProblem(key);
   if (problem) throw new StoreError(`Invalid key ${JSON.stringify(key)} for ${redactUrl(base)}: ${problem}.`, { key });
   const url = new URL(base.href);
   url.pathname = base.pathname + key.split("/").map(encodeURIComponent).join("/");
   return url;
-}
-
-/** No lone UTF-16 surrogate (which encodeURIComponent refuses with a URIError). */
-export function isWellFormed(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }

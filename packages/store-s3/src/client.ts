@@ -1,11 +1,19 @@
-import { ResponseTooLargeError, StoreError, StoreTimeoutError, ZarrkitError } from "@zarrkit/registry";
-import { abortableSleep, Attempt, backoffMs, isRetryableStatus, readBody, redactError, redactText, untilAborted } from "@zarrkit/registry/http";
+import { ResponseTooLargeError, StoreError, StoreTimeoutError } from "@zarrkit/registry";
+import {
+  type Attempt,
+  type BodyLimit,
+  discard,
+  isRetryableStatus,
+  RETRY,
+  readBody,
+  redactError,
+  redactText,
+  retrying,
+  untilAborted,
+} from "@zarrkit/registry/http";
 import { AwsClient } from "aws4fetch";
 import { isMissingKey, responseError, type S3ResponseError, storeErrorFor } from "./errors.js";
 import type { S3Config } from "./options.js";
-
-/** How many body bytes a reply with this status may have, and why (for the error). */
-export type BodyLimit = (status: number) => { bytes: number; why: string };
 
 export interface S3Request {
   method: "GET" | "HEAD" | "PUT" | "POST" | "DELETE";
@@ -36,9 +44,6 @@ const ERROR_BODY_BYTES = 64 * 1024;
  * the next attempt turns into the 412 its caller is waiting for.
  */
 const BACKOFF = { baseDelayMs: 50, maxDelayMs: 5000 };
-
-/** This attempt got a 5xx or 429 worth retrying. */
-const RETRY = Symbol("retry");
 
 /**
  * Sends signed (or, without credentials, unsigned) requests, retrying 5xx,
@@ -91,30 +96,20 @@ export class S3Client {
     const { retries, idleTimeoutMs, secrets } = this.#config;
     const { signal, what, key } = request;
     const context = key === undefined ? {} : { key };
-    for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
-      // An upload starts its idle timer at the reply: fetch cannot tell how the upload progresses.
-      const timer = new Attempt(idleTimeoutMs, signal, request.body !== undefined);
-      let outcome: S3Reply | S3ResponseError | typeof RETRY;
-      try {
-        outcome = await this.#attempt(request, accept, timer, attempt < retries);
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        if (error instanceof ZarrkitError) throw error;
-        if (attempt >= retries) {
-          if (timer.timedOut) {
-            throw new StoreTimeoutError(`S3 ${what} failed: no bytes for ${idleTimeoutMs} ms; gave up after ${attempt + 1} attempt(s).`, context);
-          }
+    return retrying(
+      {
+        retry: { retries, ...BACKOFF },
+        idleTimeoutMs,
+        signal,
+        upload: request.body !== undefined,
+        failure: (error, timedOut, tries) => {
+          if (timedOut) return new StoreTimeoutError(`S3 ${what} failed: no bytes for ${idleTimeoutMs} ms; gave up after ${tries} attempt(s).`, context);
           const reason = redactText(error instanceof Error ? error.message : String(error), secrets);
-          throw new StoreError(`S3 ${what} failed: ${reason}.`, { cause: redactError(error, secrets), ...context });
-        }
-        outcome = RETRY;
-      } finally {
-        timer.end();
-      }
-      if (outcome !== RETRY) return outcome;
-      await abortableSleep(backoffMs(attempt, { retries, ...BACKOFF }), signal);
-    }
+          return new StoreError(`S3 ${what} failed: ${reason}.`, { cause: redactError(error, secrets), ...context });
+        },
+      },
+      (timer, canRetry) => this.#attempt(request, accept, timer, canRetry),
+    );
   }
 
   async #attempt(request: S3Request, accept: readonly number[], timer: Attempt, canRetry: boolean): Promise<S3Reply | S3ResponseError | typeof RETRY> {
@@ -152,11 +147,6 @@ export class S3Client {
     if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer> | string;
     return this.#signer ? this.#signer.sign(url, init) : new Request(url, init);
   }
-}
-
-/** Drop an unused body so the connection can be reused. */
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => {});
 }
 
 /** The first `max` bytes of the body as text; the rest is not read (the connection is closed instead). */

@@ -1,5 +1,6 @@
 import { StoreError } from "@zarrkit/registry";
-import { type BodyLimit, decodeText, type S3Client } from "./client.js";
+import type { BodyLimit } from "@zarrkit/registry/http";
+import { decodeText, type S3Client } from "./client.js";
 import { MAX_XML_BYTES } from "./options.js";
 import { escapeXml, xmlText } from "./xml.js";
 

@@ -1,4 +1,5 @@
 import {
+  isWellFormed,
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
@@ -11,8 +12,8 @@ import {
   storeKeyProblem,
   type VersionedValue,
 } from "@zarrkit/registry";
-import { type BodyLimit, S3Client, type S3Reply, type S3Request } from "./client.js";
-import { checkIfMatch, isWeak, strongEtag, withVersion } from "@zarrkit/registry/http";
+import { S3Client, type S3Reply, type S3Request } from "./client.js";
+import { type BodyLimit, checkIfMatch, confirmVersion, isWeak, strongEtag, unquoteEtag, withVersion } from "@zarrkit/registry/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
@@ -145,12 +146,12 @@ export class S3Store implements Store {
       await this.#put(key, value, headers, signal);
       return;
     }
-    const quoted = `"${unquote(ifMatch)}"`;
+    const quoted = `"${unquoteEtag(ifMatch)}"`;
     try {
-      await this.#put(key, value, { ...headers, "If-Match": this.#unquotedIfMatch ? unquote(ifMatch) : quoted }, signal);
+      await this.#put(key, value, { ...headers, "If-Match": this.#unquotedIfMatch ? unquoteEtag(ifMatch) : quoted }, signal);
     } catch (error) {
       if (this.#unquotedIfMatch || !(error instanceof PreconditionFailedError)) throw error;
-      await this.#put(key, value, { ...headers, "If-Match": unquote(ifMatch) }, signal);
+      await this.#put(key, value, { ...headers, "If-Match": unquoteEtag(ifMatch) }, signal);
       this.#unquotedIfMatch = true;
     }
   }
@@ -182,22 +183,11 @@ export class S3Store implements Store {
     if (!reply) throw new PreconditionFailedError(`S3 PUT ${this.#location(key)} failed: the key does not exist (If-Match).`, { key });
   }
 
-  /**
-   * The reply's version (strong ETag). With `ifMatch`, it must be that
-   * version, compared without quotes (radosgw and AWS differ in quoting): a
-   * server or proxy that ignores If-Match would otherwise hand out bytes of
-   * another version, at offsets planned for the old one.
-   */
+  /** The reply's version (strong ETag), which must be `ifMatch` when given (compared without quotes). */
   #confirmVersion(key: string, reply: S3Reply, ifMatch: string | undefined): string | undefined {
-    const version = strongEtag(reply.headers);
-    if (ifMatch !== undefined && (version === undefined || unquote(version) !== unquote(ifMatch))) {
-      const got = version === undefined ? "no strong ETag" : `ETag ${version}`;
-      throw new PreconditionFailedError(
-        this.#client.redact(`S3 read of ${this.#location(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the object was replaced.`),
-        { key },
-      );
-    }
-    return version;
+    return confirmVersion(reply.headers, ifMatch, key, (got) =>
+      this.#client.redact(`S3 read of ${this.#location(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the object was replaced.`),
+    );
   }
 
   /** A missing key: undefined, or a PreconditionFailedError when a version of it was asked for. */
@@ -245,17 +235,7 @@ function checkPrefix(prefix: string): void {
 /** A StoreError naming `key` unless it is a plain relative key S3 can be asked for. */
 function checkKey(key: string): void {
   if (typeof key !== "string") throw new StoreError(`Invalid key ${String(key)}: keys are strings.`);
-  const problem = storeKeyProblem(key) ?? (isWellFormed(key) ? undefined : "it contains a lone surrogate, which has no URL encoding");
+  const problem = storeKeyProblem(key);
   if (problem) throw new StoreError(`Invalid key ${JSON.stringify(key)}: ${problem}.`, { key });
 }
 
-/** No lone UTF-16 surrogate (which encodeURIComponent refuses with a URIError). */
-function isWellFormed(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
-}
-
-
-
-function unquote(etag: string): string {
-  return etag.replace(/^"(.*)"$/, "$1");
-}

@@ -81,6 +81,13 @@ export interface SlurmCluster {
    * (`--array=0-(tasks-1) --wait`) and resolve when every task has ended.
    */
   sbatchArray(command: string, tasks: number, options?: SbatchArrayOptions): Promise<SbatchArrayResult>;
+  /**
+   * Submit the batch script `script` with `args` (`sbatch --wait script args...`):
+   * its own `#SBATCH` lines apply, so they must make it an array of `tasks`
+   * tasks 0..tasks-1 (`#SBATCH --array=0-(tasks-1)`); `--output` is set as
+   * for sbatchArray (a command-line option overrides the script's).
+   */
+  sbatchScript(script: string, args: string[], tasks: number, options?: SbatchArrayOptions): Promise<SbatchArrayResult>;
   /** Stop the processes it started (by PID, slurmd first), wait until they are gone, and remove the folder. */
   stop(): Promise<void>;
 }
@@ -154,7 +161,9 @@ export async function startSlurm(options: StartSlurmOptions = {}): Promise<Slurm
       env,
       processes: daemons.processes(),
       startMs,
-      sbatchArray: (command, tasks, sbatchOptions) => sbatchArray(dir, env, `${jobs++}`, command, tasks, sbatchOptions),
+      sbatchArray: (command, tasks, sbatchOptions) =>
+        sbatch(dir, env, `${jobs++}`, [`--array=0-${tasks - 1}`, ...(sbatchOptions?.args ?? []), "--wrap", command], tasks, sbatchOptions),
+      sbatchScript: (script, args, tasks, sbatchOptions) => sbatch(dir, env, `${jobs++}`, [...(sbatchOptions?.args ?? []), script, ...args], tasks, sbatchOptions),
       stop: () => daemons.stop(),
     };
   } catch (error) {
@@ -220,28 +229,20 @@ PartitionName=test Nodes=${host} Default=YES MaxTime=INFINITE State=UP
 `;
 }
 
-async function sbatchArray(
+/** `sbatch --wait` with `submission` (the array and the job: `--wrap command` or a script with its arguments) last. */
+async function sbatch(
   dir: string,
   env: { SLURM_CONF: string },
   name: string,
-  command: string,
+  submission: string[],
   tasks: number,
   options: SbatchArrayOptions = {},
 ): Promise<SbatchArrayResult> {
-  if (!Number.isInteger(tasks) || tasks < 1) throw new RangeError(`sbatchArray: tasks must be a positive integer, got ${tasks}`);
+  if (!Number.isInteger(tasks) || tasks < 1) throw new RangeError(`sbatch: tasks must be a positive integer, got ${tasks}`);
   const outputDir = join(dir, "jobs", name);
   await mkdir(outputDir, { recursive: true });
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const args = [
-    `--array=0-${tasks - 1}`,
-    "--wait",
-    "--parsable",
-    `--job-name=zarrkit-${name}`,
-    `--output=${join(outputDir, "out.%a")}`,
-    ...(options.args ?? []),
-    "--wrap",
-    command,
-  ];
+  const args = ["--wait", "--parsable", `--job-name=zarrkit-${name}`, `--output=${join(outputDir, "out.%a")}`, ...submission];
   const started = Date.now();
   const childEnv = { ...(options.env ?? process.env), ...env };
   const { status, stdout, stderr } = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
@@ -251,7 +252,7 @@ async function sbatchArray(
     child.stdout.on("data", (chunk) => (stdout += String(chunk)));
     child.stderr.on("data", (chunk) => (stderr += String(chunk)));
     const timer = setTimeout(() => {
-      stderr += `\nsbatchArray: timed out after ${timeoutMs} ms; cancelling the job`;
+      stderr += `\nsbatch: timed out after ${timeoutMs} ms; cancelling the job`;
       const jobId = stdout.trim().split(";")[0];
       if (jobId) void run("scancel", [jobId], { env: childEnv }).catch(() => {});
       child.kill("SIGTERM");

@@ -1,7 +1,7 @@
 // The real batch engine: a single-node SLURM cluster runs a 4-task job array.
 // Skipped with a printed reason when SLURM is not installed (a failure on CI).
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAlive, type SlurmCluster, startSlurm } from "../src/slurm.js";
@@ -49,6 +49,16 @@ describe("SLURM job arrays", () => {
     expect(result.ok).toBe(false);
     expect(result.status).not.toBe(0);
     expect(result.outputs).toEqual(["task 0\n", "task 1\n", "task 2\n"]);
+  });
+
+  it("submits a batch script whose #SBATCH lines make the array, with its arguments", async (context) => {
+    if (!cluster) return context.skip(skipReason);
+    const script = join(cluster.dir, "array.sh");
+    await writeFile(script, '#!/bin/sh\n#SBATCH --array=0-2\necho "task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT: $1 $2"\n');
+    const result = await cluster.sbatchScript(script, ["a b", "c"], 3);
+    console.log(`[slurm] 3-task job array from a script finished in ${result.ms} ms`);
+    expect(result.status, result.sbatchOutput).toBe(0);
+    expect(result.outputs).toEqual(["task 0 of 3: a b c\n", "task 1 of 3: a b c\n", "task 2 of 3: a b c\n"]);
   });
 
   it("stops every process it started, by PID, and removes its folder", async (context) => {

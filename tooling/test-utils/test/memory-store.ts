@@ -1,4 +1,5 @@
 import {
+  isWellFormed,
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
@@ -25,7 +26,7 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
 
   protected check(key: string): void {
     const segments = key.split("/");
-    const bad = key.includes("\0") || key.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..");
+    const bad = key.includes("\0") || key.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..") || !isWellFormed(key);
     if (bad) throw new StoreError(`Invalid key ${JSON.stringify(key)}`, { key });
   }
 

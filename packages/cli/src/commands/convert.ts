@@ -19,20 +19,27 @@ import {
 } from "zarrkit";
 import { parseCommand } from "../args.js";
 import { parseBytes, parseCodec, parseShape, type Part, resolvePart, shardShapeForBytes } from "../convert-options.js";
+import { type ConvertSource, precomputedSource, zarrSource } from "../convert-source.js";
+import { checkFootprint, downsampledSource, levelShape } from "../downsample.js";
+import { multiscaleAttributes, omeAxes } from "../ome.js";
+import { type PrecomputedPlan, planPrecomputed, precomputedShardComplete, writePrecomputedShard } from "../precomputed-target.js";
 import { createProgress, progressMode } from "../progress.js";
 import { UsageError } from "../errors.js";
 import type { Output } from "../output.js";
-import { dataTypeOf, openSource } from "../source.js";
+import { openSource } from "../source.js";
 import { resolveUrl, writableStore } from "../url.js";
 
 export const CONVERT_HELP = `Usage: zarrkit convert <src> <dst> [options]
 
 Copy the array or group (everything below it, attributes kept) at <src> into
-a sharded Zarr v3 array or group at <dst>. Sources: Zarr v2 and v3 (unsharded,
-sharded, rectilinear). Each destination shard is read, encoded in memory and
-stored with one write, so a shard is absent or complete: run the same command
-again after a failure or kill and it skips every shard already present and
-valid, writing only the rest. Shards that are all fill value are not stored.
+a sharded Zarr v3 array or group at <dst>, or with --to precomputed into a
+sharded Neuroglancer precomputed volume. Sources: Zarr v2 and v3 (unsharded,
+sharded, rectilinear, variable-length strings) and precomputed://<url>
+volumes (sharded or not; read as a [c, z, y, x] array). Each destination
+shard is read, encoded in memory and stored with one write, so a shard is
+absent or complete: run the same command again after a failure or kill and it
+skips every shard already present and valid, writing only the rest. Shards
+that are all fill value are not stored.
 
 Options:
   --chunk-shape a,b,c   inner chunk shape (default: the source's chunk shape)
@@ -40,13 +47,27 @@ Options:
   --shard-bytes SIZE    or: shards of about SIZE decoded bytes (default 1GiB),
                         a multiple of the chunk shape
   --codec CODEC         inner compressor: zstd[:LEVEL] (default zstd:3),
-                        gzip[:LEVEL], blosc[:CNAME[:CLEVEL[:SHUFFLE]]], none
+                        gzip[:LEVEL], blosc[:CNAME[:CLEVEL[:SHUFFLE]]], none;
+                        with --to precomputed: gzip (default) or none
   --index-location L    start or end (default end)
+  --multiscale N        also write N downsampled levels: <dst> becomes an
+                        OME-Zarr 0.5 image (group; arrays 0 = the source,
+                        1..N halved on the space axes, each computed from the
+                        source: the mean of its 2^k block, integers rounded
+                        to nearest, ties away from zero)
+  --labels              with --multiscale: the most frequent value instead
+                        of the mean (label images); with --to precomputed:
+                        a segmentation volume
+  --to FORMAT           zarr (default) or precomputed: one sharded scale
+                        (neuroglancer_uint64_sharded_v1, raw chunks), its
+                        parameters chosen from --shard-bytes; arrays of
+                        [y, x], [z, y, x] or [c, z, y, x]
   --jobs N              shards in flight (default 2); memory is about
                         2 x N decoded shards
   --part i/N            write part i of N: the shards whose linear index in
                         the grid is i modulo N (metadata is written by every
-                        part, idempotently, so parts may run in any order)
+                        part, idempotently, so parts may run in any order;
+                        with --multiscale, every level is split this way)
   --parts N             the number of parts, with the index from the batch
                         engine: JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)
                         or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array jobs);
@@ -55,14 +76,19 @@ Options:
                         (a matching one is resumed); do not combine with
                         parts running at once
   --progress MODE       auto (bar on a terminal, else plain), bar, plain,
-                        json (one object per shard on stdout), none
+                        json (one object per shard on stderr, with its key
+                        and shard: written, present or empty), none
   --debug               print stack traces of errors
   -h, --help            show this help
 
 Examples:
   zarrkit convert data/raw.zarr data/sharded.zarr --shard-shape 256,256,256 --chunk-shape 64,64,64
   zarrkit convert data/v2.zarr s3://bucket/v3.zarr --codec blosc:zstd:5:shuffle --jobs 4
-  zarrkit convert data/raw.zarr data/sharded.zarr --part 3/8`;
+  zarrkit convert data/raw.zarr data/sharded.zarr --part 3/8
+  zarrkit convert data/em.zarr data/em.ome.zarr --multiscale 5
+  zarrkit convert data/seg.zarr data/seg.ome.zarr --multiscale 5 --labels
+  zarrkit convert data/em.zarr precomputed://data/em --to precomputed
+  zarrkit convert precomputed://https://example.org/volume data/volume.zarr`;
 
 const OPTIONS = {
   "chunk-shape": { type: "string" },
@@ -75,6 +101,9 @@ const OPTIONS = {
   parts: { type: "string" },
   overwrite: { type: "boolean" },
   progress: { type: "string" },
+  to: { type: "string" },
+  multiscale: { type: "string" },
+  labels: { type: "boolean" },
 } as const;
 
 const C = "convert";
@@ -82,6 +111,8 @@ const DEFAULT_SHARD_BYTES = 2 ** 30;
 /** The default index codecs (bytes + crc32c): 16 bytes per inner chunk and a 4-byte checksum. */
 const INDEX_ENTRY_BYTES = 16;
 const INDEX_CHECKSUM_BYTES = 4;
+/** Shard sizing of variable-length elements (strings, bytes) assumes this many bytes each. */
+const VARIABLE_ELEMENT_BYTES = 16;
 
 interface Layout {
   chunkShape?: number[];
@@ -91,11 +122,20 @@ interface Layout {
   indexLocation: "start" | "end";
 }
 
-/** One node of the destination: its path, its metadata document, and for arrays the source. */
+/** One node of the destination: its metadata document's key and bytes, and for arrays the source. */
 interface PlannedNode {
   path: string;
+  key: string;
   metadata: Uint8Array;
-  source?: ZarrArray;
+  source?: ConvertSource;
+}
+
+/** One destination shard: settled, checked, and written when not already complete. */
+interface Task {
+  key: string;
+  complete(): Promise<boolean>;
+  /** Decoded bytes read and bytes stored (0: all fill value, nothing stored). */
+  write(): Promise<{ read: number; stored: number }>;
 }
 
 export async function convertCommand(args: readonly string[], out: Output): Promise<number> {
@@ -111,35 +151,71 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   const jobs = values.jobs === undefined ? 2 : Number(values.jobs);
   if (!/^\d+$/.test(values.jobs ?? "2") || jobs < 1) throw new UsageError(`--jobs ${JSON.stringify(values.jobs)}: expected a positive integer`, C);
   const shardBytes = values["shard-bytes"] === undefined ? DEFAULT_SHARD_BYTES : parseBytes(values["shard-bytes"], "--shard-bytes");
-  const codec = values.codec ?? "zstd:3";
-  parseCodec(codec, 1); // the form is checked before anything is opened
+  const to = values.to ?? "zarr";
+  if (to !== "zarr" && to !== "precomputed") throw new UsageError(`--to ${JSON.stringify(to)}: expected zarr or precomputed`, C);
+  const codec = values.codec ?? (to === "precomputed" ? "gzip" : "zstd:3");
+  if (to === "precomputed") {
+    if (codec !== "gzip" && codec !== "none") throw new UsageError(`--codec ${JSON.stringify(codec)} with --to precomputed: expected gzip or none (the format's data encodings)`, C);
+    if (values["shard-shape"] !== undefined || values["index-location"] !== undefined) {
+      throw new UsageError(`--${values["shard-shape"] !== undefined ? "shard-shape" : "index-location"} does not apply to --to precomputed (its sharding parameters are chosen from --shard-bytes)`, C);
+    }
+  } else {
+    parseCodec(codec, 1); // the form is checked before anything is opened
+  }
+  const levels = values.multiscale === undefined ? 0 : Number(values.multiscale);
+  if (values.multiscale !== undefined && (!/^\d+$/.test(values.multiscale) || levels < 1)) {
+    throw new UsageError(`--multiscale ${JSON.stringify(values.multiscale)}: expected a positive integer (the number of downsampled levels)`, C);
+  }
+  if (levels > 0 && to === "precomputed") throw new UsageError("--multiscale writes OME-Zarr; it does not combine with --to precomputed", C);
+  if (values.labels && levels === 0 && to !== "precomputed") throw new UsageError("--labels applies to --multiscale (mode instead of mean) and --to precomputed (a segmentation)", C);
   const part = resolvePart(values.part, values.parts, process.env);
   const mode = progressMode(values.progress, C);
   const [srcUrl, dstUrl] = positionals as [string, string];
 
   const source = await openSource(await resolveUrl(srcUrl, C));
-  if (source.kind === "precomputed") throw new UnsupportedError(`${srcUrl}: converting precomputed volumes is not supported yet`);
   const dst = await resolveUrl(dstUrl, C);
-  if (dst.precomputed) throw new UsageError(`${dstUrl}: the destination must be a Zarr store (--to precomputed is not supported yet)`, C);
+  if (dst.precomputed && to !== "precomputed") throw new UsageError(`${dstUrl}: a precomputed:// destination needs --to precomputed`, C);
   const store = writableStore(dst);
+  const single: ConvertSource | undefined =
+    source.kind === "array" ? zarrSource(source.array, srcUrl) : source.kind === "precomputed" ? precomputedSource(source.image, srcUrl) : undefined;
+  const rank = () => {
+    if (single) return single.shape.length;
+    throw new UsageError("--chunk-shape and --shard-shape apply to arrays; a group's arrays keep their own chunk shape (or use --shard-bytes)", C);
+  };
 
   const layout: Layout = { shardBytes, codec, indexLocation };
-  if (values["chunk-shape"] !== undefined) layout.chunkShape = parseShape(values["chunk-shape"], "--chunk-shape", rankOf(source));
-  if (values["shard-shape"] !== undefined) layout.shardShape = parseShape(values["shard-shape"], "--shard-shape", rankOf(source));
+  if (values["chunk-shape"] !== undefined) layout.chunkShape = parseShape(values["chunk-shape"], "--chunk-shape", rank());
+  if (values["shard-shape"] !== undefined) layout.shardShape = parseShape(values["shard-shape"], "--shard-shape", rank());
 
   // Everything is planned (and every flag checked against every array) before the first write.
   const nodes: PlannedNode[] = [];
-  if (source.kind === "array") nodes.push(await planArray("", source.array, layout));
-  else await planGroup("", source.group, layout, nodes);
+  let precomputed: { plan: PrecomputedPlan; source: ConvertSource } | undefined;
+  if (to === "precomputed") {
+    if (!single) throw new UsageError(`${srcUrl} is a group: --to precomputed converts one array`, C);
+    const plan = planPrecomputed(single, {
+      ...(layout.chunkShape && { chunkShape: layout.chunkShape }),
+      shardBytes,
+      dataEncoding: codec === "none" ? "raw" : "gzip",
+      labels: values.labels === true,
+    });
+    precomputed = { plan, source: single };
+    nodes.push({ path: "", key: "info", metadata: plan.info });
+  } else if (levels > 0) {
+    if (!single) throw new UsageError(`${srcUrl} is a group: --multiscale makes a pyramid of one array`, C);
+    await planPyramid(single, levels, layout, values.labels === true, nodes, srcUrl);
+  } else if (single) {
+    nodes.push(await planArray("", single, layout));
+  } else if (source.kind === "group") {
+    await planGroup("", source.group, layout, nodes);
+  }
 
   await prepareDestination(store, dstUrl, nodes, values.overwrite === true);
   if (part.from !== "") out.error(`part ${part.index}/${part.count} (from ${part.from})`);
 
   // Metadata first, by every part, idempotently: a shard is never stored without its array's zarr.json.
   for (const node of nodes) {
-    const key = metadataKey(node.path);
-    const existing = await store.get(key);
-    if (!existing || !sameBytes(existing, node.metadata)) await store.set(key, node.metadata);
+    const existing = await store.get(node.key);
+    if (!existing || !sameBytes(existing, node.metadata)) await store.set(node.key, node.metadata);
   }
 
   // Bytes stored per key, taken by the shard that wrote them (shards in flight write concurrently).
@@ -147,14 +223,18 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   const counting = withRequestLog(store, (request) => {
     if (request.method === "set") storedBytes.set(request.key, (storedBytes.get(request.key) ?? 0) + request.bytes);
   }) as WritableStore;
-  const arrays: { source: ZarrArray; dest: ZarrArray }[] = [];
-  let total = 0;
-  for (const node of nodes) {
-    if (!node.source) continue;
-    const dest = await openArray(counting, node.path);
-    arrays.push({ source: node.source, dest });
-    total += partSize(dest.gridShape.reduce((a, b) => a * b, 1), part);
+  const taskLists: { total: number; tasks: (stop: () => boolean) => Iterable<Task> }[] = [];
+  if (precomputed) {
+    const { plan, source: src } = precomputed;
+    taskLists.push({ total: partSize(plan.shards.length, part), tasks: (stop) => precomputedTasks(store, plan, src, part, stop) });
   }
+  for (const node of nodes) {
+    if (!node.source || precomputed) continue;
+    const dest = await openArray(counting, node.path);
+    const src = node.source;
+    taskLists.push({ total: partSize(dest.gridShape.reduce((a, b) => a * b, 1), part), tasks: (stop) => zarrTasks(src, dest, storedBytes, part, stop) });
+  }
+  const total = taskLists.reduce((a, t) => a + t.total, 0);
   const c = { done: 0, written: 0, skipped: 0, empty: 0 };
   const progress = createProgress({ mode, total, unit: "shards" });
 
@@ -166,49 +246,109 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   };
   process.once("SIGINT", onInterrupt);
   try {
-    for (const { source: src, dest } of arrays) {
+    for (const list of taskLists) {
       if (interrupted) break;
-      await forEachConcurrent(partRegions(dest, part, () => interrupted), jobs, async (region) => {
+      await forEachConcurrent(list.tasks(() => interrupted), jobs, async (task) => {
         // A killed run may have left this shard's write half-done (the store's lock, a journal): settle it first.
-        await dest.store.recover?.(region.key);
-        if (await shardComplete(dest, region.coords, region.key)) {
+        await store.recover?.(task.key);
+        if (await task.complete()) {
           c.done++;
           c.skipped++;
-          progress.advance(1, { skipped: 1 });
+          progress.advance(1, { skipped: 1 }, { key: task.key, shard: "present" });
           return;
         }
-        const data = await src.get(region.selection);
-        const read = data.data.length * (dataTypeOf(src).byteSize ?? 0);
-        await dest.set(region.selection, data);
-        // A shard all of fill value is not stored (the sharding codec deletes it instead).
-        const stored = storedBytes.get(region.key) ?? 0;
-        storedBytes.delete(region.key);
+        const { read, stored } = await task.write();
         c.done++;
         if (stored > 0) c.written++;
         else c.empty++;
-        progress.advance(1, { [stored > 0 ? "written" : "empty"]: 1, bytesRead: read, bytesWritten: stored });
+        const shard = stored > 0 ? "written" : "empty";
+        progress.advance(1, { [shard]: 1, bytesRead: read, bytesWritten: stored }, { key: task.key, shard });
       });
     }
   } finally {
     process.removeListener("SIGINT", onInterrupt);
     progress.finish();
   }
-  const what = nodes.length === 1 ? "1 array" : `${arrays.length} arrays, ${nodes.length - arrays.length} groups`;
+  const arrays = nodes.filter((n) => n.source).length;
+  const what = precomputed
+    ? "1 precomputed volume"
+    : levels > 0
+      ? `1 multiscale image of ${arrays} arrays`
+      : nodes.length === 1
+      ? "1 array"
+      : `${arrays} arrays, ${nodes.length - arrays} ${nodes.length - arrays === 1 ? "group" : "groups"}`;
   const partText = part.count > 1 ? ` (part ${part.index}/${part.count})` : "";
   out.error(`${interrupted ? "interrupted" : "converted"} ${srcUrl} -> ${dstUrl}: ${what}; shards: ${c.written} written, ${c.skipped} already present, ${c.done} of ${total}${partText}${c.empty ? `; ${c.empty} all fill value, not stored` : ""}`);
   return interrupted ? 130 : 0;
 }
 
-function rankOf(source: { kind: "array"; array: ZarrArray } | { kind: "group" }): number {
-  if (source.kind === "array") return source.array.shape.length;
-  throw new UsageError("--chunk-shape and --shard-shape apply to arrays; a group's arrays keep their own chunk shape (or use --shard-bytes)", C);
+/** The part's shards of a Zarr destination array, each read from the source region it covers. */
+function* zarrTasks(src: ConvertSource, dest: ZarrArray, storedBytes: Map<string, number>, part: Part, stop: () => boolean): Generator<Task> {
+  for (const region of partRegions(dest, part, stop)) {
+    yield {
+      key: region.key,
+      complete: () => shardComplete(dest, region.coords, region.key),
+      async write() {
+        const start = region.selection.map((s) => s.start ?? 0);
+        const data = await src.read(start, start.map((s, d) => s + region.shape[d]!));
+        await dest.set(region.selection, data);
+        // A shard all of fill value is not stored (the sharding codec deletes it instead).
+        const stored = storedBytes.get(region.key) ?? 0;
+        storedBytes.delete(region.key);
+        return { read: data.data.length * (src.type.byteSize ?? VARIABLE_ELEMENT_BYTES), stored };
+      },
+    };
+  }
+}
+
+/** The part's shard files of a precomputed destination (the i-th of the sorted keys, i modulo N). */
+function* precomputedTasks(store: WritableStore, plan: PrecomputedPlan, src: ConvertSource, part: Part, stop: () => boolean): Generator<Task> {
+  for (const [i, shard] of plan.shards.entries()) {
+    if (stop()) return;
+    if (i % part.count !== part.index) continue;
+    yield { key: shard.key, complete: () => precomputedShardComplete(store, plan, shard.key), write: () => writePrecomputedShard(store, plan, shard, src) };
+  }
+}
+
+/**
+ * An OME-Zarr 0.5 multiscale image: a group whose attributes describe the
+ * pyramid, array "0" (the source, sharded as asked) and arrays "1".."N", each
+ * halved on the space axes and computed from the source (see downsampledSource).
+ * Levels keep level 0's chunk and shard shapes, clipped to their own shape.
+ */
+async function planPyramid(source: ConvertSource, levels: number, layout: Layout, labels: boolean, nodes: PlannedNode[], srcUrl: string): Promise<void> {
+  const axes = omeAxes(source.shape.length, source.dimensionNames, source.label);
+  const spatial = axes.map((a) => a.type === "space");
+  if (!checkFootprint(levels, spatial)) {
+    throw new UsageError(`--multiscale ${levels}: an element of the last level would cover ${2 ** levels} elements per space axis, more than one read may hold; use fewer levels`, C);
+  }
+  const method = labels ? "mode" : "mean";
+  const names = axes.map((a) => a.name);
+  // Named after the source (parts and reruns into another destination agree on it).
+  const name = srcUrl.replace(/\/+$/, "").split("/").at(-1)!.replace(/\.ome\.zarr$|\.zarr$/, "") || "image";
+  const memory = new MemoryStore();
+  await createGroup(memory, "", { attributes: multiscaleAttributes(name, axes, levels, method, source.voxelSize) });
+  nodes.push({ path: "", key: "zarr.json", metadata: (await memory.get("zarr.json"))! });
+  const base = await planArray("0", { ...source, dimensionNames: names }, layout);
+  nodes.push(base);
+  const chunk = base.chunkShape!;
+  const shard = base.shardShape!;
+  for (let k = 1; k <= levels; k++) {
+    const level = downsampledSource({ ...source, dimensionNames: names }, k, spatial, method);
+    const shape = levelShape(source.shape, k, spatial);
+    const chunkShape = chunk.map((n, d) => Math.min(n, shape[d]!));
+    const shardShape = shard.map((n, d) => Math.min(n, Math.ceil(shape[d]! / chunkShape[d]!) * chunkShape[d]!));
+    nodes.push(await planArray(String(k), level, { ...layout, chunkShape, shardShape }));
+  }
 }
 
 /** The destination array's zarr.json, built (and so validated) in memory. */
-async function planArray(path: string, src: ZarrArray, layout: Layout): Promise<PlannedNode> {
-  const type = dataTypeOf(src);
-  if (type.byteSize === undefined) throw new UnsupportedError(`${path || "the array"}: converting ${type.name} arrays (variable-length elements) is not supported`);
-  const chunkShape = layout.chunkShape ?? src.chunkShape;
+async function planArray(path: string, src: ConvertSource, layout: Layout): Promise<PlannedNode & { chunkShape: number[]; shardShape: number[] }> {
+  const type = src.type;
+  if (type.byteSize === undefined && type.kind !== "string" && type.kind !== "bytes") {
+    throw new UnsupportedError(`${path || "the array"}: converting ${type.name} arrays is not supported`);
+  }
+  const chunkShape = layout.chunkShape ?? [...src.chunkShape];
   let shardShape = layout.shardShape;
   if (shardShape) {
     const bad = shardShape.findIndex((n, d) => n % chunkShape[d]! !== 0);
@@ -219,13 +359,16 @@ async function planArray(path: string, src: ZarrArray, layout: Layout): Promise<
       );
     }
   } else {
-    shardShape = shardShapeForBytes(src.shape, chunkShape, type.byteSize, layout.shardBytes);
+    shardShape = shardShapeForBytes(src.shape, chunkShape, type.byteSize ?? VARIABLE_ELEMENT_BYTES, layout.shardBytes);
   }
-  const codecs: CodecMetadata[] = parseCodec(layout.codec, type.byteSize);
+  const codecs: CodecMetadata[] = parseCodec(layout.codec, type.byteSize ?? 1);
+  // Variable-length elements (v3 string and bytes, v2 "|O" vlen arrays) are framed by the vlen codecs instead of bytes.
+  if (type.kind === "string") codecs[0] = { name: "vlen-utf8" };
+  else if (type.kind === "bytes") codecs[0] = { name: "vlen-bytes" };
   const memory = new MemoryStore();
   try {
     await createArray(memory, "", {
-      shape: src.shape,
+      shape: [...src.shape],
       dataType: src.dataType,
       chunkShape,
       shardShape,
@@ -233,7 +376,7 @@ async function planArray(path: string, src: ZarrArray, layout: Layout): Promise<
       codecs,
       fillValue: serializeScalar(src.fillValue, type),
       attributes: src.attributes,
-      ...(src.dimensionNames && { dimensionNames: src.dimensionNames }),
+      ...(src.dimensionNames && { dimensionNames: [...src.dimensionNames] }),
     });
   } catch (error) {
     if (error instanceof ZarrkitError && !(error instanceof UsageError)) {
@@ -241,17 +384,17 @@ async function planArray(path: string, src: ZarrArray, layout: Layout): Promise<
     }
     throw error;
   }
-  return { path, metadata: (await memory.get("zarr.json"))!, source: src };
+  return { path, key: metadataKey(path), metadata: (await memory.get("zarr.json"))!, source: src, chunkShape, shardShape };
 }
 
 async function planGroup(path: string, group: ZarrGroup<ZarrNode>, layout: Layout, nodes: PlannedNode[]): Promise<void> {
   const memory = new MemoryStore();
   await createGroup(memory, "", { attributes: group.attributes });
-  nodes.push({ path, metadata: (await memory.get("zarr.json"))! });
+  nodes.push({ path, key: metadataKey(path), metadata: (await memory.get("zarr.json"))! });
   for (const name of await group.childNames()) {
     const child = await group.open(name);
     const childPath = path === "" ? name : `${path}/${name}`;
-    if (child instanceof ZarrArray) nodes.push(await planArray(childPath, child, layout));
+    if (child instanceof ZarrArray) nodes.push(await planArray(childPath, zarrSource(child, childPath), layout));
     else await planGroup(childPath, child as ZarrGroup<ZarrNode>, layout, nodes);
   }
 }
@@ -273,23 +416,25 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 async function prepareDestination(store: WritableStore, display: string, nodes: PlannedNode[], overwrite: boolean): Promise<void> {
   let conflict: string | undefined;
   for (const node of nodes) {
-    for (const key of [metadataKey(node.path), ...v2Keys(node.path)]) {
+    for (const key of [node.key, ...v2Keys(node.path)]) {
       const existing = await store.get(key);
       if (existing === undefined) continue;
-      if (key === metadataKey(node.path) && sameBytes(existing, node.metadata)) continue;
+      if (key === node.key && sameBytes(existing, node.metadata)) continue;
       conflict = key;
       break;
     }
     if (conflict !== undefined) break;
   }
   let keys: string[] | undefined;
-  if (conflict === undefined && (await store.get("zarr.json")) === undefined && store.list) {
+  if (conflict === undefined && (await store.get(nodes[0]!.key)) === undefined && store.list) {
     keys = [];
     for await (const key of store.list("")) {
       keys.push(key);
       if (!overwrite) break;
     }
-    if (keys.length > 0) conflict = keys[0];
+    // Another part of this conversion, starting at the same time, may have stored its metadata (the root's first) since.
+    const root = await store.get(nodes[0]!.key);
+    if (keys.length > 0 && !(root && sameBytes(root, nodes[0]!.metadata))) conflict = keys[0];
   }
   if (conflict === undefined) return;
   if (!overwrite) {

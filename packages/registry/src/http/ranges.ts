@@ -53,19 +53,3 @@ export function unsatisfiedRangeSize(header: string | null): number | undefined 
   const match = /^bytes \*\/(\d+)$/i.exec(header?.trim() ?? "");
   return match ? Number(match[1]) : undefined;
 }
-
-/** Wait `ms` (a backoff before a retry), rejecting with the signal's reason as soon as it aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}

@@ -87,6 +87,14 @@ export function bodyLength(headers: Headers): number | undefined {
   return Number(value);
 }
 
+/** How many body bytes a reply with this status may have, and why (for the error). */
+export type BodyLimit = (status: number) => { bytes: number; why: string };
+
+/** Drop an unused body so the connection can be reused. */
+export async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
+}
+
 export interface BodyLimits {
   /** Most bytes accepted. */
   limit: number;

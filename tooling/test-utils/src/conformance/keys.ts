@@ -7,7 +7,8 @@ import type { Capability, ConformanceCheck } from "./types.js";
 /**
  * Keys no store should accept: traversal out of the store, absolute paths,
  * NUL bytes, backslashes (a separator on Windows and in URL parsing), empty,
- * "." and ".." segments.
+ * "." and ".." segments, lone UTF-16 surrogates (no UTF-8 or URL form: a file
+ * name would become U+FFFD, so two keys would share one value).
  */
 export const unsafeKeys: readonly string[] = [
   "",
@@ -22,6 +23,8 @@ export const unsafeKeys: readonly string[] = [
   "a/",
   "a\0b",
   "a\\..\\..\\outside",
+  "a\uD800b",
+  "\uDC00",
 ];
 
 type KeyedMethod = "get" | Exclude<Capability, "list" | "listDir">;
