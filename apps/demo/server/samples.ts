@@ -3,6 +3,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { main as cli } from "@zarrkit/cli";
 import { computeShardParamsForImage, compressedMortonCode, writeShards } from "@zarrkit/neuroglancer";
 import * as zk from "zarrkit";
 import { makeLabels, makeVolume, VOLUME_SHAPE } from "./volume.js";
@@ -85,7 +86,7 @@ async function writeRectilinear(dataDir: string, volume: Uint16Array): Promise<v
   await array.set(null, { data: plane, shape: [ny, nx] });
 }
 
-/** The mean of each 2x2x2 block of a (z, y, x) uint16 volume of even sizes, rounded to nearest (ties up). */
+/** The mean of each 2x2x2 block of a (z, y, x) uint16 volume of even sizes, rounded to nearest (ties up), for the precomputed sample's s1. */
 export function halve(volume: Uint16Array, shape: readonly number[]): { data: Uint16Array; shape: number[] } {
   const [nz, ny, nx] = shape as [number, number, number];
   const half = [nz / 2, ny / 2, nx / 2] as const;
@@ -103,39 +104,17 @@ export function halve(volume: Uint16Array, shape: readonly number[]): { data: Ui
   return { data: out, shape: [...half] };
 }
 
-/** An OME-Zarr 0.5 image: levels 0, 1, 2 of the volume (2x mean per level), sharded. */
-async function writePyramid(dataDir: string, volume: Uint16Array, half: { data: Uint16Array; shape: number[] }): Promise<void> {
-  const store = await zk.openStore(pathToFileURL(join(dataDir, "pyramid.ome.zarr")).href);
-  const levels = [{ data: volume, shape: [...VOLUME_SHAPE] }, half];
-  levels.push(halve(half.data, half.shape));
-  const datasets = levels.map((_, k) => ({ path: String(k), coordinateTransformations: [{ type: "scale", scale: [2 ** k, 2 ** k, 2 ** k] }] }));
-  await zk.createGroup(store, "", {
-    attributes: {
-      ome: {
-        version: "0.5",
-        multiscales: [
-          {
-            name: "volume",
-            axes: DIMS.map((name) => ({ name, type: "space" })),
-            datasets,
-            type: "mean",
-            metadata: { description: "2x mean of the spatial axes per level", method: "zarrkit demo sample generator" },
-          },
-        ],
-      },
-    },
-  });
-  for (const [k, level] of levels.entries()) {
-    const array = await zk.createArray(store, String(k), {
-      shape: level.shape,
-      dataType: "uint16",
-      chunkShape: level.shape.map((n, d) => Math.min(n, d === 0 ? 16 : 64)),
-      shardShape: level.shape.map((n, d) => Math.min(n, d === 0 ? 64 : 128)),
-      codecs: [BYTES, ZSTD],
-      dimensionNames: DIMS,
-    });
-    await array.set(null, level);
-  }
+/**
+ * An OME-Zarr 0.5 image of the sharded volume, levels 0, 1, 2 (2x mean per
+ * level), written by zarrkit's command line: `zarrkit convert --multiscale 2`.
+ */
+async function writePyramid(dataDir: string): Promise<void> {
+  const messages: string[] = [];
+  const collect = (text: string) => void messages.push(text);
+  const argv = ["convert", join(dataDir, "volume.zarr", "sharded"), join(dataDir, "pyramid.ome.zarr")];
+  argv.push("--multiscale", "2", "--chunk-shape", "16,64,64", "--shard-shape", "64,128,128", "--progress", "none");
+  const status = await cli(argv, { write: collect, error: collect, help: (text) => (collect(text), 0) });
+  if (status !== 0) throw new Error(`zarrkit ${argv.join(" ")} failed (exit ${status}): ${messages.join("\n")}`);
 }
 
 /** The 64^3 raw chunks of a (z, y, x) volume of `shape`, keyed by grid position [gx, gy, gz]: x fastest, as raw chunks are. */
@@ -209,7 +188,7 @@ export const SAMPLES: readonly Sample[] = [
   { name: "Labels", description: "uint64 labels 64x128x128, sharded", source: "/data/volume.zarr/labels" },
   { name: "Group (consolidated)", description: "the group holding the three arrays above", source: "/data/volume.zarr" },
   { name: "Zarr v2", description: "the volume as a Zarr v2 array, zlib", source: "/data/volume-v2.zarr" },
-  { name: "OME-Zarr pyramid", description: "OME-Zarr 0.5 multiscale image, 3 levels (2x mean), sharded", source: "/data/pyramid.ome.zarr" },
+  { name: "OME-Zarr pyramid", description: "OME-Zarr 0.5 multiscale image, 3 levels (2x mean), sharded, by zarrkit convert --multiscale", source: "/data/pyramid.ome.zarr" },
   { name: "Rectilinear grid", description: "a 256x256 plane in chunks of varying size (rows 32, 96, 128; columns 16, 48, 64, 128)", source: "/data/rectilinear.zarr" },
   { name: "Neuroglancer precomputed", description: "the volume as a precomputed image: s0 sharded, s1 (half resolution) unsharded", source: "precomputed:///data/precomputed" },
 ];
@@ -220,8 +199,8 @@ export async function writeSamples(dataDir: string): Promise<readonly Sample[]> 
   await mkdir(dataDir, { recursive: true });
   const volume = makeVolume();
   await writeZarrSamples(dataDir, volume);
+  await writePyramid(dataDir);
   const half = halve(volume, VOLUME_SHAPE);
-  await writePyramid(dataDir, volume, half);
   await writeRectilinear(dataDir, volume);
   await writePrecomputed(dataDir, volume, half);
   // Written last: its presence means the samples are complete.
