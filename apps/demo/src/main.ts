@@ -167,7 +167,7 @@ function showVolume(volume: Volume, state: UrlState): void {
   inspector.showLayout(level0.array, settings.axes);
   const fromHttp = /^https?:\/\//.test(volume.source);
   saveButton.disabled = !fromHttp || !level0.array;
-  saveButton.title = !fromHttp ? "Already a local copy" : level0.array ? "Copy the array (a pyramid: the level shown) into IndexedDB" : "Only Zarr arrays can be saved";
+  saveButton.title = !fromHttp ? "Only arrays opened over http(s) can be saved here" : level0.array ? "Copy the array (a pyramid: the level shown) into IndexedDB" : "Only Zarr arrays can be saved";
   saveButton.onclick = () => {
     const level = volume.levels[viewer.levelIndex()]!;
     const name = `${state.source}${volume.levels.length > 1 ? ` (level ${level.path})` : ""}`;
