@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as zk from "zarrkit";
 import { SAMPLES } from "../../server/samples.js";
+import { viridisLut } from "../../src/colormap.js";
 import { CORRUPT_KEY, type Demo, newPage, screenshotDir, settled, skipReason, sourceUrl, startDemo } from "./harness.js";
 import { decodePng, type Pixels } from "./png.js";
 
@@ -185,6 +186,35 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     expect(await settled(page, "10")).toBe("ready");
     expect(shardRequests().filter(isIndex)).toEqual([]);
     expect(new URL(page.url()).searchParams.get("at")).toBe("10");
+    await context.close();
+  });
+
+  it("pans by dragging, zooms with the wheel, and colours with viridis", async () => {
+    const { context, page } = await newPage(demo);
+    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: String(Z), contrast: `${LO},${HI}`, colormap: "viridis", zoom: "1" }));
+    expect(await settled(page)).toBe("ready");
+    const lut = viridisLut();
+    const viridis = (v: number) => [...lut.subarray(gray(v) * 4, gray(v) * 4 + 3)];
+    let pixels = await viewPixels(page, "viridis");
+    expect(pixelAt(pixels, 100, 150)).toEqual(viridis(slice[100 * 256 + 150]!));
+
+    const box = (await page.locator("#view").boundingBox())!;
+    await page.mouse.move(box.x + 200, box.y + 200);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 150, box.y + 170, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => new URL(page.url()).searchParams.get("pan")).toBe("30,50");
+    expect(await settled(page)).toBe("ready");
+    pixels = await viewPixels(page, "panned");
+    // The view's top-left is now element (30, 50).
+    expect(pixelAt(pixels, 0, 0)).toEqual(viridis(slice[30 * 256 + 50]!));
+    expect(pixelAt(pixels, 70, 100)).toEqual(viridis(slice[100 * 256 + 150]!));
+
+    // Zooming in keeps the element under the pointer where it is.
+    await page.mouse.move(box.x + 100, box.y + 70);
+    await page.mouse.wheel(0, -500 * Math.log(2));
+    await expect.poll(() => new URL(page.url()).searchParams.get("zoom")).toBe("2");
+    expect(new URL(page.url()).searchParams.get("pan")).toBe("65,100");
     await context.close();
   });
 
