@@ -148,9 +148,13 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     // Sphere 2 (centre y 170, x 90 in the volume) is at (85, 45) at half resolution: coloured; a corner is background.
     expect(pixelAt(pixels, 85, 45)).not.toEqual([0, 0, 0]);
     expect(pixelAt(pixels, 127, 0)).toEqual([0, 0, 0]);
+    demo.requests.length = 0;
     await page.goto(sourceUrl(demo.base, "/data/volume.zarr"));
     await page.waitForSelector("#tree a");
     expect(await page.locator("#tree a").allTextContents()).toEqual(["labels", "sharded", "unsharded"]);
+    // The whole tree from the group's consolidated metadata: one request.
+    expect(demo.requests.filter((r) => r.path.startsWith("/data/volume.zarr")).map((r) => r.path)).toEqual(["/data/volume.zarr/zarr.json"]);
+    expect(await page.locator("#group-title").textContent()).toMatch(/consolidated metadata/);
     await page.screenshot({ path: join(screenshotDir, "group.png") });
     await context.close();
   });
