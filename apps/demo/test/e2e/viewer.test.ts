@@ -222,6 +222,25 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await context.close();
   });
 
+  it("fetches only the inner chunks the view shows", async () => {
+    // Panned to (200, 200): rows and columns 200..255 at z = 40, inside inner chunk (2, 3, 3) of shard c/0/1/1.
+    const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "volume.zarr")).href);
+    const shard = await zk.describeShard(await zk.openArray(store, "sharded"), [0, 1, 1]);
+    const chunk = shard.chunks.find((c) => c.coords.join() === "2,1,1")!;
+    expect("nbytes" in chunk).toBe(true);
+    const { context, page } = await newPage(demo);
+    demo.requests.length = 0;
+    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: String(Z), contrast: `${LO},${HI}`, zoom: "1", pan: "200,200" }));
+    expect(await settled(page)).toBe("ready");
+    const reads = demo.requests.filter((r) => /\/sharded\/c\//.test(r.path));
+    expect(reads.map((r) => r.path.split("/sharded/")[1])).toEqual(["c/0/1/1", "c/0/1/1"]);
+    const data = reads.find((r) => !r.range!.startsWith("bytes=-"))!;
+    if ("nbytes" in chunk) expect(data.range).toBe(`bytes=${chunk.offset}-${chunk.offset + chunk.nbytes - 1}`);
+    const pixels = await viewPixels(page, "one-inner-chunk");
+    expect(mismatches(pixels, 56, 56, (r, c) => slice[(r + 200) * 256 + c + 200]!)).toEqual([]);
+    await context.close();
+  });
+
   it("aborts the reads of a slice no longer shown when the slider moves on", async () => {
     const { context, page } = await newPage(demo);
     const aborted: string[] = [];
