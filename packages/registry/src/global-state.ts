@@ -10,6 +10,9 @@ interface RegistryState {
   stores: Map<string, StoreFactory>;
   layouts: Map<string, LayoutHook>;
   chunkGrids: Map<string, ChunkGridParser>;
+  /** Modules codec workers import so that they know the codecs registered here (see codec-worker-modules.ts). */
+  workerModules: string[];
+  workerModuleListeners: Set<(added: string) => void>;
 }
 
 // One registry per realm even when a bundle ends up with two copies of this
@@ -20,11 +23,13 @@ export function registryState(): RegistryState {
   const holder = globalThis as unknown as Record<symbol, RegistryState | undefined>;
   let state = holder[KEY];
   if (!state) {
-    state = { codecs: new Map(), stores: new Map(), layouts: new Map(), chunkGrids: new Map() };
+    state = { codecs: new Map(), stores: new Map(), layouts: new Map(), chunkGrids: new Map(), workerModules: [], workerModuleListeners: new Set() };
     holder[KEY] = state;
   }
   // A registry created by an older copy of this package lacks what later versions added.
   state.layouts ??= new Map();
   state.chunkGrids ??= new Map();
+  state.workerModules ??= [];
+  state.workerModuleListeners ??= new Set();
   return state;
 }

@@ -1,7 +1,8 @@
 export * from "./codec.js";
 export * from "./errors.js";
 export * from "./store.js";
-export { registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
+export { type RegisterCodecOptions, registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
+export { codecWorkerModules, onCodecWorkerModule, registerCodecWorkerModule } from "./codec-worker-modules.js";
 export { registerStore, openStore, registeredStoreSchemes } from "./store-registry.js";
 export type { CodecLoader, StoreFactory } from "./global-state.js";
 export { checkStoreKey, keySegmentProblem, storeKeyProblem } from "./keys.js";

@@ -3,6 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 import {
   ChecksumError,
   checkStoreKey,
+  codecWorkerModules,
+  onCodecWorkerModule,
+  registerCodecWorkerModule,
   NotFoundError,
   openStore,
   registerCodec,
@@ -16,6 +19,23 @@ import {
   UnsupportedError,
   ZarrkitError,
 } from "../src/index.js";
+
+describe("codec worker modules", () => {
+  it("registerCodec's workerModule and registerCodecWorkerModule list a module once and tell listeners", () => {
+    const heard: string[] = [];
+    onCodecWorkerModule((added) => heard.push(added));
+    const url = "file:///plugins/example-xor.js";
+    registerCodec("example.worker-listed", () => () => ({}) as never, { workerModule: url });
+    registerCodecWorkerModule(url);
+    registerCodecWorkerModule("file:///plugins/other.js");
+    expect(codecWorkerModules().filter((m) => m.startsWith("file:///plugins/"))).toEqual([url, "file:///plugins/other.js"]);
+    expect(heard).toEqual([url, "file:///plugins/other.js"]);
+  });
+
+  it("an unknown codec's error says to import the plugin package", async () => {
+    await expect(resolveCodec("example.nowhere")).rejects.toThrow(/install and import that package.*registerCodec\("example.nowhere"/);
+  });
+});
 
 describe("codec registration", () => {
   it("loads a codec on first use only, once", async () => {

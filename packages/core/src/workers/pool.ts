@@ -1,6 +1,8 @@
+import { codecWorkerModules, onCodecWorkerModule } from "@zarrkit/registry";
 import { callerTurn, spawnWorker } from "#worker-platform";
+import { warnFallback } from "./fallback-warning.js";
 import type { PlatformWorker, TaskMessage, TaskReply } from "./protocol.js";
-import { codecWorkerModules, onCodecWorkerModule, workerSettings } from "./settings.js";
+import { workerSettings } from "./settings.js";
 import { fromWire } from "./wire-error.js";
 
 /** One piece of codec work, which a worker or the calling thread may take. */
@@ -181,7 +183,10 @@ class CodecPool {
       if (slot.inFlight.size === 0) slot.worker.hold(false);
       if (message.type === "failed") pending.reject(fromWire(message.error));
       else {
-        if (message.type === "unavailable") this.refused = message.reason;
+        if (message.type === "unavailable") {
+          this.refused = message.reason;
+          warnFallback(message.reason);
+        }
         try {
           pending.resolve(pending.job.settle(message));
         } catch (error) {
