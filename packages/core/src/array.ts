@@ -16,6 +16,7 @@ import {
   ZarrkitError,
 } from "@zarrkit/registry";
 import { forEachConcurrent } from "./concurrency.js";
+import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 import { dataClassName, isDataOfType } from "./data-types.js";
 import { parseScalar } from "./fill-value.js";
 import type { ChunkGrid } from "./grid/chunk-grid.js";
@@ -87,7 +88,8 @@ const MAX_SELECTION_BYTES = 2 ** 32;
 /** ... and in elements of a `string` or `variable_length_bytes` selection, a JS array of references the heap must hold (8 bytes each). */
 const MAX_STRING_SELECTION = 2 ** 27;
 
-export class ZarrArray {
+/** A Zarr array; `D` is what `get()` returns, narrowed by `is(name)` or `openArray(..., { dataType })`. */
+export class ZarrArray<D extends ArrayData = ArrayData> {
   private readonly pipelines = new Map<string, Promise<CodecPipeline>>();
   /** What every pipeline of the array (nested ones too) is built with. */
   private context: ArrayPipelineContext | undefined;
@@ -124,6 +126,13 @@ export class ZarrArray {
   /** The data type name, e.g. "uint16". */
   get dataType(): string {
     return this.parsed.dataType.name;
+  }
+  /**
+   * Whether the array's data type is `name`, narrowing what `get()` returns:
+   * `if (arr.is("uint16")) (await arr.get()).data` is a Uint16Array.
+   */
+  is<N extends DataTypeName>(name: N): this is ZarrArray<DataTypeArrays[N]> {
+    return this.parsed.dataType.name === name;
   }
   get fillValue(): Scalar {
     return this.parsed.fillValue;
@@ -288,7 +297,7 @@ export class ZarrArray {
   }
 
   /** Read a selection (default: everything) into a new C-order array. Integer indices drop their dimension. */
-  async get(selection?: Selection | null, options: RequestOptions = {}): Promise<NdArray> {
+  async get(selection?: Selection | null, options: RequestOptions = {}): Promise<Chunk<D>> {
     const grid = this.parsed.grid;
     // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
@@ -304,7 +313,8 @@ export class ZarrArray {
         { key, signal: options.signal },
       );
     });
-    return { data: out.data, shape: counts.filter((_, d) => !dropped[d]) };
+    // D is the data type's array class once is() or openArray's dataType checked it.
+    return { data: out.data as D, shape: counts.filter((_, d) => !dropped[d]) };
   }
 
   /**

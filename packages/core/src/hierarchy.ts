@@ -20,6 +20,7 @@ import {
   parseGroupMetadataV2,
 } from "./metadata/v2.js";
 import { ancestors, metadataKey, normalizeNodePath, v2Key } from "./node-path.js";
+import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 
 export type ZarrNode = ZarrArray | ZarrGroup<ZarrNode>;
 
@@ -144,12 +145,32 @@ export async function open(store: Store, path = "", options: OpenOptions = {}): 
   return openWith(store, normalizeNodePath(path), "any", options);
 }
 
-export async function openArray(store: Store, path = "", options: OpenOptions = {}): Promise<ZarrArray> {
+/**
+ * Open the array at `path`. With `dataType`, the array must have that data
+ * type (else an InvalidMetadataError naming it and the metadata key), and
+ * `get()` is typed accordingly: `openArray(store, "raw", { dataType: "uint16" })`
+ * reads Uint16Arrays.
+ */
+export function openArray<N extends DataTypeName>(
+  store: Store,
+  path: string,
+  options: OpenOptions & { dataType: N },
+): Promise<ZarrArray<DataTypeArrays[N]>>;
+export function openArray(store: Store, path?: string, options?: OpenOptions & { dataType?: string }): Promise<ZarrArray>;
+export async function openArray(store: Store, path = "", options: OpenOptions & { dataType?: string } = {}): Promise<ZarrArray> {
+  const { dataType: expected, ...openOptions } = options;
   const nodePath = normalizeNodePath(path);
-  const node = await openWith(store, nodePath, "array", options);
+  const node = await openWith(store, nodePath, "array", openOptions);
   if (!(node instanceof ZarrArray)) {
     const key = node.format === 3 ? metadataKey(nodePath) : v2Key(nodePath, ".zgroup");
     throw new InvalidMetadataError(`${key} describes a group, not an array`, { key });
+  }
+  if (expected !== undefined && node.dataType !== expected) {
+    const key = node.format === 3 ? metadataKey(nodePath) : v2Key(nodePath, ".zarray");
+    throw new InvalidMetadataError(`${key}: the array's data type is ${JSON.stringify(node.dataType)}, not the ${JSON.stringify(expected)} asked for`, {
+      key,
+      field: "data_type",
+    });
   }
   return node;
 }

@@ -6,6 +6,7 @@ export { forEachConcurrent } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export type { CreateArrayOptions } from "./create-options.js";
 export { ConsolidatedView, type NodeSource } from "./consolidated.js";
+export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, objectDataType } from "./data-types.js";
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";

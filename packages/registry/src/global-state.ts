@@ -4,6 +4,8 @@ import type { Store } from "./store.js";
 
 export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;
 export type StoreFactory = (url: URL, options: Readonly<Record<string, unknown>>) => Store | Promise<Store>;
+/** Opens a store from a plain filesystem path (absolute or relative), for `openStore("./data.zarr")`. */
+export type PathStoreFactory = (path: string, options: Readonly<Record<string, unknown>>) => Store | Promise<Store>;
 
 interface RegistryState {
   codecs: Map<string, { loader: CodecLoader; loaded?: Promise<CodecFactory> }>;
@@ -12,6 +14,8 @@ interface RegistryState {
   chunkGrids: Map<string, ChunkGridParser>;
   /** Modules codec workers import so that they know the codecs registered here (see codec-worker-modules.ts). */
   workerModules: string[];
+  /** What opens plain paths (the filesystem store registers it in Node). */
+  pathStore?: PathStoreFactory;
   workerModuleListeners: Set<(added: string) => void>;
 }
 
