@@ -2,6 +2,7 @@
 // attempt, how long to wait before it, and which typed error a final status is.
 import { AuthError, PreconditionFailedError, StoreError } from "../errors.js";
 
+/** How a store retries a request. */
 export interface RetryOptions {
   /** Retries after the first attempt, for 5xx and 429 answers, network errors and idle timeouts. */
   retries?: number;

@@ -15,6 +15,7 @@ const UNKNOWN_LENGTH_START = 64 * 2 ** 10;
  * starts or restarts it; `end` once the attempt is over, whatever its outcome.
  */
 export class Attempt {
+  /** Whether the attempt was aborted for want of bytes within `idleMs`. */
   timedOut = false;
   readonly #controller = new AbortController();
   readonly #idleMs: number;
@@ -30,6 +31,7 @@ export class Attempt {
     if (!fromReply) this.touch();
   }
 
+  /** Aborts on the caller's signal or on the idle timeout: give it to fetch. */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
@@ -49,6 +51,7 @@ export class Attempt {
     this.#controller.abort(reason);
   }
 
+  /** Stop the idle timer and the forwarding of the caller's signal (call when the body is read). */
   end(): void {
     clearTimeout(this.#timer);
     this.#outer?.removeEventListener("abort", this.#onOuterAbort);
@@ -87,6 +90,7 @@ export function bodyLength(headers: Headers): number | undefined {
   return Number(value);
 }
 
+/** Bounds on reading a response body. */
 export interface BodyLimits {
   /** Most bytes accepted. */
   limit: number;
