@@ -57,10 +57,12 @@ export function registerCodec(name: string, loader: CodecLoader, options: Regist
   if (options.workerModule !== undefined) registerCodecWorkerModule(options.workerModule);
 }
 
+/** Whether a codec of this name is registered. */
 export function isCodecRegistered(name: string): boolean {
   return registryState().codecs.has(name);
 }
 
+/** The registered codec names, sorted. */
 export function registeredCodecs(): string[] {
   return [...registryState().codecs.keys()].sort();
 }

@@ -2,7 +2,9 @@ import type { CodecFactory } from "./codec.js";
 import type { ChunkGridParser, LayoutHook } from "./layout-hook.js";
 import type { Store } from "./store.js";
 
+/** Loads a codec's factory on first use (a dynamic `import()` keeps the codec out of bundles until then). */
 export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;
+/** Opens a store for a URL of its scheme (`registerStore`). */
 export type StoreFactory = (url: URL, options: Readonly<Record<string, unknown>>) => Store | Promise<Store>;
 /** Opens a store from a plain filesystem path (absolute or relative), for `openStore("./data.zarr")`. */
 export type PathStoreFactory = (path: string, options: Readonly<Record<string, unknown>>) => Store | Promise<Store>;

@@ -18,6 +18,7 @@ function isPlainPath(input: string): boolean {
   return !input.includes("://") && (!/^[a-z][a-z0-9+.-]*:/i.test(input) || /^[a-z]:[\\/]/i.test(input));
 }
 
+/** The registered URL schemes (without "://"), sorted. */
 export function registeredStoreSchemes(): string[] {
   return [...registryState().stores.keys()].sort();
 }
