@@ -97,6 +97,7 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   private subChunkShape: readonly number[] | undefined;
 
   private constructor(
+    /** The store the array lives in. */
     readonly store: Store,
     /** Path of the array in the store ("" for the root). */
     readonly path: string,
@@ -120,6 +121,7 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   get format(): 2 | 3 {
     return this.parsed.format;
   }
+  /** The array's shape (a copy). */
   get shape(): number[] {
     return [...this.parsed.shape];
   }
@@ -134,12 +136,15 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   is<N extends DataTypeName>(name: N): this is ZarrArray<DataTypeArrays[N]> {
     return this.parsed.dataType.name === name;
   }
+  /** The fill value, decoded: what unwritten chunks read as. */
   get fillValue(): Scalar {
     return this.parsed.fillValue;
   }
+  /** The user attributes. */
   get attributes(): Record<string, unknown> {
     return this.parsed.attributes;
   }
+  /** The dimension names, when stored. */
   get dimensionNames(): (string | null)[] | undefined {
     return this.parsed.dimensionNames;
   }

@@ -12,7 +12,9 @@ import type { ArrayMetadata } from "./metadata/node-metadata.js";
  * and `indexLocation`); any other option is an `InvalidMetadataError`.
  */
 export interface CreateArrayOptions {
+  /** The array's shape. */
   shape: number[];
+  /** The data type name, e.g. "uint16", "float32", "string". */
   dataType: string;
   /**
    * Chunk shape (the inner chunk shape when a layout such as `shardShape`
@@ -35,9 +37,17 @@ export interface CreateArrayOptions {
   codecs?: CodecMetadata[];
   /** Default: zero of the data type (false, "", [0, 0], zero bytes). */
   fillValue?: unknown;
+  /** User attributes. */
   attributes?: Record<string, unknown>;
+  /** A name (or null) per dimension. */
   dimensionNames?: (string | null)[];
-  chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
+  /** How chunk keys are formed. Default: `default` ("c/0/1"); `v2` gives "0.1". */
+  chunkKeyEncoding?: {
+    /** The encoding's name. */
+    name: "default" | "v2";
+    /** The separator between coordinates. Default "/" for default, "." for v2. */
+    separator?: "/" | ".";
+  };
 }
 
 const OWN_OPTIONS: ReadonlySet<string> = new Set([

@@ -23,6 +23,7 @@ export class ZarrGroup<Node = unknown> {
   private readonly v2Attributes: Record<string, unknown> | undefined;
 
   constructor(
+    /** The store the group lives in. */
     readonly store: Store,
     /** Path of the group in the store ("" for the root). */
     readonly path: string,
@@ -36,6 +37,7 @@ export class ZarrGroup<Node = unknown> {
     this.v2Attributes = extras.attributes;
   }
 
+  /** The user attributes. */
   get attributes(): Record<string, unknown> {
     return this.v2Attributes ?? (this.metadata.attributes as Record<string, unknown>);
   }

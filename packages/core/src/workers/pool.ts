@@ -43,6 +43,7 @@ interface Slot {
  */
 const PER_WORKER = 4;
 
+/** What the codec workers have done (`codecWorkerStats()`). */
 export interface CodecWorkerStats {
   /** Workers running (started lazily, up to the largest size asked for). */
   workers: number;
