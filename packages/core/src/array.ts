@@ -30,6 +30,7 @@ import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, pro
 import { storedValue } from "./store/stored-value.js";
 import type { CodecWorkerSetting } from "./workers/settings.js";
 
+/** How an array is opened or created: runtime options, never stored. */
 export interface ArrayOptions {
   /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. */
   codecOptions?: CodecOptions;
@@ -238,7 +239,14 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
    * For each chunk a selection touches: its coordinates and the per-dimension
    * parts, computed as they are consumed (nothing per chunk is held up front).
    */
-  chunksOf(selection?: Selection | null): { parts: Generator<DimChunkPart[]>; counts: number[]; dropped: boolean[] } {
+  chunksOf(selection?: Selection | null): {
+    /** Per chunk, the part of the selection in it along each dimension. */
+    parts: Generator<DimChunkPart[]>;
+    /** The selection's extent along each dimension. */
+    counts: number[];
+    /** The dimensions an integer index drops from the result. */
+    dropped: boolean[];
+  } {
     const { shape, grid } = this.parsed;
     const sel = normalizeSelection(selection, shape);
     const perDim = sel.slices.map((s, d) => dimensionPartsOf(s, grid.dims[d]!));

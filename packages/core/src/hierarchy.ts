@@ -22,6 +22,7 @@ import {
 import { ancestors, metadataKey, normalizeNodePath, v2Key } from "./node-path.js";
 import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 
+/** An array or a group. */
 export type ZarrNode = ZarrArray | ZarrGroup<ZarrNode>;
 
 /** How a node is found. */
@@ -41,6 +42,7 @@ export interface FindOptions {
   consolidated?: boolean;
 }
 
+/** How a node is found and, for arrays, opened. */
 export type OpenOptions = ArrayOptions & FindOptions;
 
 type Want = "array" | "group" | "any";
@@ -175,6 +177,7 @@ export async function openArray(store: Store, path = "", options: OpenOptions & 
   return node;
 }
 
+/** Open the group at `path` (a NotFoundError or InvalidMetadataError naming the key otherwise). */
 export async function openGroup(store: Store, path = "", options: OpenOptions = {}): Promise<ZarrGroup<ZarrNode>> {
   const nodePath = normalizeNodePath(path);
   const found = await findNode(store, nodePath, "group", options);
@@ -184,6 +187,7 @@ export async function openGroup(store: Store, path = "", options: OpenOptions = 
   return (await nodeFrom(store, nodePath, found.source, options, found.view)) as ZarrGroup<ZarrNode>;
 }
 
+/** How a node is created. */
 export interface CreateNodeOptions {
   /** Replace an existing node at the path, deleting its keys (default false: NodeExistsError). */
   overwrite?: boolean;
@@ -244,7 +248,10 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
 }
 
 /** A complete .zarray document, optionally with `attributes` (written to .zattrs, not .zarray). */
-export type ArrayMetadataV2Definition = ArrayMetadataV2 & { attributes?: Record<string, unknown> };
+export type ArrayMetadataV2Definition = ArrayMetadataV2 & {
+  /** User attributes (.zattrs). */
+  attributes?: Record<string, unknown>;
+};
 
 /**
  * Create an array from a complete zarr.json document, a .zarray document
