@@ -16,6 +16,7 @@ import {
   ZarrkitError,
 } from "@zarrkit/registry";
 import { forEachConcurrent } from "./concurrency.js";
+import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 import { dataClassName, isDataOfType } from "./data-types.js";
 import { parseScalar } from "./fill-value.js";
 import type { ChunkGrid } from "./grid/chunk-grid.js";
@@ -29,6 +30,7 @@ import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, pro
 import { storedValue } from "./store/stored-value.js";
 import type { CodecWorkerSetting } from "./workers/settings.js";
 
+/** How an array is opened or created: runtime options, never stored. */
 export interface ArrayOptions {
   /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. */
   codecOptions?: CodecOptions;
@@ -87,7 +89,8 @@ const MAX_SELECTION_BYTES = 2 ** 32;
 /** ... and in elements of a `string` or `variable_length_bytes` selection, a JS array of references the heap must hold (8 bytes each). */
 const MAX_STRING_SELECTION = 2 ** 27;
 
-export class ZarrArray {
+/** A Zarr array; `D` is what `get()` returns, narrowed by `is(name)` or `openArray(..., { dataType })`. */
+export class ZarrArray<D extends ArrayData = ArrayData> {
   private readonly pipelines = new Map<string, Promise<CodecPipeline>>();
   /** What every pipeline of the array (nested ones too) is built with. */
   private context: ArrayPipelineContext | undefined;
@@ -95,6 +98,7 @@ export class ZarrArray {
   private subChunkShape: readonly number[] | undefined;
 
   private constructor(
+    /** The store the array lives in. */
     readonly store: Store,
     /** Path of the array in the store ("" for the root). */
     readonly path: string,
@@ -118,6 +122,7 @@ export class ZarrArray {
   get format(): 2 | 3 {
     return this.parsed.format;
   }
+  /** The array's shape (a copy). */
   get shape(): number[] {
     return [...this.parsed.shape];
   }
@@ -125,12 +130,22 @@ export class ZarrArray {
   get dataType(): string {
     return this.parsed.dataType.name;
   }
+  /**
+   * Whether the array's data type is `name`, narrowing what `get()` returns:
+   * `if (arr.is("uint16")) (await arr.get()).data` is a Uint16Array.
+   */
+  is<N extends DataTypeName>(name: N): this is ZarrArray<DataTypeArrays[N]> {
+    return this.parsed.dataType.name === name;
+  }
+  /** The fill value, decoded: what unwritten chunks read as. */
   get fillValue(): Scalar {
     return this.parsed.fillValue;
   }
+  /** The user attributes. */
   get attributes(): Record<string, unknown> {
     return this.parsed.attributes;
   }
+  /** The dimension names, when stored. */
   get dimensionNames(): (string | null)[] | undefined {
     return this.parsed.dimensionNames;
   }
@@ -225,7 +240,14 @@ export class ZarrArray {
    * For each chunk a selection touches: its coordinates and the per-dimension
    * parts, computed as they are consumed (nothing per chunk is held up front).
    */
-  chunksOf(selection?: Selection | null): { parts: Generator<DimChunkPart[]>; counts: number[]; dropped: boolean[] } {
+  chunksOf(selection?: Selection | null): {
+    /** Per chunk, the part of the selection in it along each dimension. */
+    parts: Generator<DimChunkPart[]>;
+    /** The selection's extent along each dimension. */
+    counts: number[];
+    /** The dimensions an integer index drops from the result. */
+    dropped: boolean[];
+  } {
     const { shape, grid } = this.parsed;
     const sel = normalizeSelection(selection, shape);
     const perDim = sel.slices.map((s, d) => dimensionPartsOf(s, grid.dims[d]!));
@@ -289,7 +311,7 @@ export class ZarrArray {
   }
 
   /** Read a selection (default: everything) into a new C-order array. Integer indices drop their dimension. */
-  async get(selection?: Selection | null, options: RequestOptions = {}): Promise<NdArray> {
+  async get(selection?: Selection | null, options: RequestOptions = {}): Promise<Chunk<D>> {
     const grid = this.parsed.grid;
     // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
@@ -305,7 +327,8 @@ export class ZarrArray {
         { key, signal: options.signal },
       );
     });
-    return { data: out.data, shape: counts.filter((_, d) => !dropped[d]) };
+    // D is the data type's array class once is() or openArray's dataType checked it.
+    return { data: out.data as D, shape: counts.filter((_, d) => !dropped[d]) };
   }
 
   /**

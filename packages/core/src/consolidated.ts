@@ -12,14 +12,35 @@ import { normalizeNodePath } from "./node-path.js";
 
 /** Where a node's metadata was found: its document(s) and the key naming it in errors. */
 export type NodeSource =
-  | { format: 3; kind: "array" | "group"; doc: unknown; key: string }
-  | { format: 2; kind: "array" | "group"; doc: unknown; key: string; attributes: Record<string, unknown> };
+  | {
+      /** Zarr v3. */
+      format: 3;
+      /** What the node is. */
+      kind: "array" | "group";
+      /** Its zarr.json document. */
+      doc: unknown;
+      /** The key of that document. */
+      key: string;
+    }
+  | {
+      /** Zarr v2. */
+      format: 2;
+      /** What the node is. */
+      kind: "array" | "group";
+      /** Its .zarray or .zgroup document. */
+      doc: unknown;
+      /** The key of that document. */
+      key: string;
+      /** Its .zattrs. */
+      attributes: Record<string, unknown>;
+    };
 
 /** The nodes one consolidated document describes, by path relative to the group holding it. */
 export class ConsolidatedView {
   constructor(
     /** Path of the group holding the consolidated metadata. */
     readonly root: string,
+    /** The Zarr format of the documents. */
     readonly format: 2 | 3,
     /** Keyed by path relative to `root` ("" is the root itself, for v2). A Map: names from files never meet Object.prototype. */
     private readonly nodes: ReadonlyMap<string, NodeSource>,

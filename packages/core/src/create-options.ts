@@ -1,5 +1,5 @@
 import { type CodecMetadata, InvalidMetadataError, layoutFor, unknownOptionError } from "@zarrkit/registry";
-import { dataType, dataTypeJSON } from "./data-types.js";
+import { type DataType, dataType, dataTypeJSON } from "./data-types.js";
 import { parseScalar, serializeScalar } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
 import type { ArrayMetadata } from "./metadata/node-metadata.js";
@@ -12,7 +12,9 @@ import type { ArrayMetadata } from "./metadata/node-metadata.js";
  * and `indexLocation`); any other option is an `InvalidMetadataError`.
  */
 export interface CreateArrayOptions {
+  /** The array's shape. */
   shape: number[];
+  /** The data type name, e.g. "uint16", "float32", "string". */
   dataType: string;
   /**
    * Chunk shape (the inner chunk shape when a layout such as `shardShape`
@@ -27,13 +29,25 @@ export interface CreateArrayOptions {
    * for readers that predate the rectilinear extension.
    */
   chunkGrid?: "regular" | "rectilinear" | "rectangular";
-  /** Codecs of each chunk. Default: `bytes` little-endian (`vlen-utf8` for strings, `vlen-bytes` for variable_length_bytes). */
+  /**
+   * Codecs of each chunk. Default: `bytes` little-endian (`vlen-utf8` for
+   * strings, `vlen-bytes` for variable_length_bytes). A `bytes` codec given
+   * without an endian is little endian.
+   */
   codecs?: CodecMetadata[];
   /** Default: zero of the data type (false, "", [0, 0], zero bytes). */
   fillValue?: unknown;
+  /** User attributes. */
   attributes?: Record<string, unknown>;
+  /** A name (or null) per dimension. */
   dimensionNames?: (string | null)[];
-  chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
+  /** How chunk keys are formed. Default: `default` ("c/0/1"); `v2` gives "0.1". */
+  chunkKeyEncoding?: {
+    /** The encoding's name. */
+    name: "default" | "v2";
+    /** The separator between coordinates. Default "/" for default, "." for v2. */
+    separator?: "/" | ".";
+  };
 }
 
 const OWN_OPTIONS: ReadonlySet<string> = new Set([
@@ -83,14 +97,23 @@ function defaultFill(kind: string, byteSize: number | undefined): unknown {
   }
 }
 
+/** `{ name: "bytes" }` without an endian, for a type whose byte order matters, becomes little endian (the spec requires one). */
+function withDefaultEndian(codec: CodecMetadata, type: DataType): CodecMetadata {
+  if (codec?.name !== "bytes" || type.storedSlotSize <= 1 || codec.configuration?.endian !== undefined) return codec;
+  return { ...codec, configuration: { ...codec.configuration, endian: "little" } };
+}
+
 export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMetadata {
   if (!Array.isArray(options.chunkShape)) {
     throw new InvalidMetadataError("chunkShape is required", { field: "chunkShape" });
   }
   if (!Array.isArray(options.shape)) throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
   const type = dataType(options.dataType, "dataType");
-  const innerCodecs: CodecMetadata[] =
-    options.codecs ?? (type.byteSize === undefined ? [{ name: type.objectCodecId ?? "vlen-utf8" }] : [{ name: "bytes", configuration: { endian: "little" } }]);
+  const innerCodecs: CodecMetadata[] = options.codecs
+    ? options.codecs.map((codec) => withDefaultEndian(codec, type))
+    : type.byteSize === undefined
+      ? [{ name: type.objectCodecId ?? "vlen-utf8" }]
+      : [{ name: "bytes", configuration: { endian: "little" } }];
   const fill = parseScalar(options.fillValue ?? defaultFill(type.kind, type.byteSize), type, "fillValue");
   const layout = layoutOf(options, innerCodecs);
   const edges = layout.gridShape;

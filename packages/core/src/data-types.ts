@@ -1,4 +1,5 @@
 import { showValue } from "@zarrkit/registry";
+import type { ArrayMetadata } from "./metadata/node-metadata.js";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 
 type TypedArrayConstructor =
@@ -178,7 +179,7 @@ export function fixedStringParts(type: DataType): { base: string; lengthBytes: n
 }
 
 /** How zarr.json names a data type: a string, or `{name, configuration}` for fixed-width strings. */
-export function dataTypeJSON(type: DataType): string | { name: string; configuration: { length_bytes: number } } {
+export function dataTypeJSON(type: DataType): ArrayMetadata["data_type"] {
   const parts = fixedStringParts(type);
   return parts ? { name: parts.base, configuration: { length_bytes: parts.lengthBytes } } : type.name;
 }

@@ -5,6 +5,7 @@
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
+/** The number an IEEE 754 half-precision bit pattern stands for. */
 export function float16BitsToNumber(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
   const exponent = (bits >> 10) & 0x1f;
@@ -14,6 +15,7 @@ export function float16BitsToNumber(bits: number): number {
   return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
 }
 
+/** The half-precision bit pattern nearest `value` (round half to even). */
 export function numberToFloat16Bits(value: number): number {
   f32[0] = value;
   const x = u32[0]!;

@@ -6,6 +6,7 @@ import { childPath, normalizeNodePath } from "./node-path.js";
 /** Opens the node at a path; supplied by the hierarchy module to avoid a cycle. */
 export type NodeOpener<Node> = (store: Store, path: string) => Promise<Node>;
 
+/** What a group is built with beside its metadata. */
 export interface GroupExtras {
   /** The Zarr format (default 3). */
   format?: 2 | 3;
@@ -15,6 +16,7 @@ export interface GroupExtras {
   consolidated?: ConsolidatedView;
 }
 
+/** A Zarr group: attributes, and its children opened by path. */
 export class ZarrGroup<Node = unknown> {
   /** The Zarr format the group is stored in. */
   readonly format: 2 | 3;
@@ -23,6 +25,7 @@ export class ZarrGroup<Node = unknown> {
   private readonly v2Attributes: Record<string, unknown> | undefined;
 
   constructor(
+    /** The store the group lives in. */
     readonly store: Store,
     /** Path of the group in the store ("" for the root). */
     readonly path: string,
@@ -36,6 +39,7 @@ export class ZarrGroup<Node = unknown> {
     this.v2Attributes = extras.attributes;
   }
 
+  /** The user attributes. */
   get attributes(): Record<string, unknown> {
     return this.v2Attributes ?? (this.metadata.attributes as Record<string, unknown>);
   }

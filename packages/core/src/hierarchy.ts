@@ -21,7 +21,9 @@ import {
   parseGroupMetadataV2,
 } from "./metadata/v2.js";
 import { ancestors, metadataKey, normalizeNodePath, v2Key } from "./node-path.js";
+import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 
+/** An array or a group. */
 export type ZarrNode = ZarrArray | ZarrGroup<ZarrNode>;
 
 /** How a node is found. */
@@ -41,6 +43,7 @@ export interface FindOptions {
   consolidated?: boolean;
 }
 
+/** How a node is found and, for arrays, opened. */
 export type OpenOptions = ArrayOptions & FindOptions;
 
 type Want = "array" | "group" | "any";
@@ -145,16 +148,37 @@ export async function open(store: Store, path = "", options: OpenOptions = {}): 
   return openWith(store, normalizeNodePath(path), "any", options);
 }
 
-export async function openArray(store: Store, path = "", options: OpenOptions = {}): Promise<ZarrArray> {
+/**
+ * Open the array at `path`. With `dataType`, the array must have that data
+ * type (else an InvalidMetadataError naming it and the metadata key), and
+ * `get()` is typed accordingly: `openArray(store, "raw", { dataType: "uint16" })`
+ * reads Uint16Arrays.
+ */
+export function openArray<N extends DataTypeName>(
+  store: Store,
+  path: string,
+  options: OpenOptions & { dataType: N },
+): Promise<ZarrArray<DataTypeArrays[N]>>;
+export function openArray(store: Store, path?: string, options?: OpenOptions & { dataType?: string }): Promise<ZarrArray>;
+export async function openArray(store: Store, path = "", options: OpenOptions & { dataType?: string } = {}): Promise<ZarrArray> {
+  const { dataType: expected, ...openOptions } = options;
   const nodePath = normalizeNodePath(path);
-  const node = await openWith(store, nodePath, "array", options);
+  const node = await openWith(store, nodePath, "array", openOptions);
   if (!(node instanceof ZarrArray)) {
     const key = node.format === 3 ? metadataKey(nodePath) : v2Key(nodePath, ".zgroup");
     throw new InvalidMetadataError(`${key} describes a group, not an array`, { key });
   }
+  if (expected !== undefined && node.dataType !== expected) {
+    const key = node.format === 3 ? metadataKey(nodePath) : v2Key(nodePath, ".zarray");
+    throw new InvalidMetadataError(`${key}: the array's data type is ${JSON.stringify(node.dataType)}, not the ${JSON.stringify(expected)} asked for`, {
+      key,
+      field: "data_type",
+    });
+  }
   return node;
 }
 
+/** Open the group at `path` (a NotFoundError or InvalidMetadataError naming the key otherwise). */
 export async function openGroup(store: Store, path = "", options: OpenOptions = {}): Promise<ZarrGroup<ZarrNode>> {
   const nodePath = normalizeNodePath(path);
   const found = await findNode(store, nodePath, "group", options);
@@ -164,6 +188,7 @@ export async function openGroup(store: Store, path = "", options: OpenOptions = 
   return (await nodeFrom(store, nodePath, found.source, options, found.view)) as ZarrGroup<ZarrNode>;
 }
 
+/** How a node is created. */
 export interface CreateNodeOptions {
   /** Replace an existing node at the path, deleting its keys (default false: NodeExistsError). */
   overwrite?: boolean;
@@ -224,7 +249,10 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
 }
 
 /** A complete .zarray document, optionally with `attributes` (written to .zattrs, not .zarray). */
-export type ArrayMetadataV2Definition = ArrayMetadataV2 & { attributes?: Record<string, unknown> };
+export type ArrayMetadataV2Definition = ArrayMetadataV2 & {
+  /** User attributes (.zattrs). */
+  attributes?: Record<string, unknown>;
+};
 
 /**
  * Create an array from a complete zarr.json document, a .zarray document

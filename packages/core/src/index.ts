@@ -6,6 +6,7 @@ export { forEachConcurrent } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export type { CreateArrayOptions } from "./create-options.js";
 export { ConsolidatedView, type NodeSource } from "./consolidated.js";
+export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, objectDataType } from "./data-types.js";
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
@@ -82,9 +83,4 @@ export { type CountedStore, countRequests, isRead, type StoreRequest, withReques
 export { bytesValue, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";
-export {
-  type CodecWorkerOptions,
-  type CodecWorkerSetting,
-  configureCodecWorkers,
-  registerCodecWorkerModule,
-} from "./workers/settings.js";
+export { type CodecWorkerOptions, type CodecWorkerSetting, configureCodecWorkers } from "./workers/settings.js";

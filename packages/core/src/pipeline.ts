@@ -75,6 +75,7 @@ export function expansionBound(decodedBytes: number): number {
   return decodedBytes + Math.ceil(decodedBytes / 8) + 64 * 1024;
 }
 
+/** How chunks are written. */
 export interface ChunkWriteOptions {
   /** Store chunks that equal the fill value everywhere instead of deleting them. */
   writeEmptyChunks?: boolean;
@@ -108,8 +109,10 @@ export class CodecPipeline {
   readonly decodedCaps: readonly number[];
 
   private constructor(
+    /** The spec of the chunks the pipeline encodes. */
     readonly spec: ChunkSpec,
     private readonly arrayToArray: { codec: ArrayToArrayCodec; spec: ChunkSpec }[],
+    /** The chain's array->bytes codec. */
     readonly arrayToBytes: ArrayToBytesCodec,
     private readonly bytesSpec: ChunkSpec,
     private readonly bytesToBytes: BytesToBytesCodec[],
@@ -205,10 +208,12 @@ export class CodecPipeline {
     return this.arrayToArray.length > 0 || this.bytesToBytes.length > 0 || a2b.name !== "bytes";
   }
 
+  /** The chunks' data type. */
   get dataType(): DataType {
     return dataType(this.spec.dataType.name);
   }
 
+  /** The chain's metadata, as in zarr.json's `codecs`. */
   toJSON(): CodecMetadata[] {
     return [...this.arrayToArray.map((a) => a.codec), this.arrayToBytes, ...this.bytesToBytes].map((c) => c.toJSON());
   }

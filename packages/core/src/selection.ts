@@ -2,9 +2,13 @@ import { type DimSlice, InvalidSelectionError } from "@zarrkit/registry";
 
 /** A Python-style slice; omitted bounds mean the whole dimension. */
 export interface Slice {
+  /** Always "slice". */
   readonly kind: "slice";
+  /** First index (negative: from the end); null: the start. */
   readonly start: number | null;
+  /** Indices stay below this (negative: from the end); null: the end. */
   readonly stop: number | null;
+  /** Distance between indices; null: 1. */
   readonly step: number | null;
 }
 
@@ -19,6 +23,7 @@ export type Selection = ReadonlyArray<number | Slice | null>;
 
 /** A selection resolved against a shape: every dimension a DimSlice; `dropped` marks integer indices. */
 export interface NormalizedSelection {
+  /** The selected indices of each dimension. */
   slices: DimSlice[];
   /** Number of selected indices per dimension. */
   counts: number[];
@@ -26,6 +31,7 @@ export interface NormalizedSelection {
   dropped: boolean[];
 }
 
+/** A selection made explicit for `shape`: every dimension a clipped slice (an InvalidSelectionError for indices out of range). */
 export function normalizeSelection(selection: Selection | null | undefined, shape: readonly number[]): NormalizedSelection {
   const sel = selection ?? [];
   if (sel.length > shape.length) {
@@ -72,11 +78,13 @@ function clampIndex(value: number, size: number, dim: number, what: string): num
 
 /** Along one dimension: which chunk, the part of the selection inside it, and where that part lands in the output. */
 export interface DimChunkPart {
+  /** The chunk's index along the dimension. */
   chunkIndex: number;
   /** Selection in chunk-local coordinates. */
   local: DimSlice;
   /** Position of the part's first selected index in the output. */
   outOffset: number;
+  /** Indices selected in the chunk. */
   count: number;
 }
 
@@ -84,6 +92,7 @@ export interface DimChunkPart {
 export interface DimChunking {
   /** Index of the chunk holding coordinate `coord`. */
   chunkIndex(coord: number): number;
+  /** First coordinate of chunk `index`. */
   chunkStart(index: number): number;
   /** Full (unclipped) length of chunk `index`. */
   chunkLength(index: number): number;
@@ -170,10 +179,12 @@ export function* cartesian<T>(lists: readonly Iterable<T>[]): Generator<T[]> {
   }
 }
 
+/** Indices a slice selects. */
 export function sliceCount(s: DimSlice): number {
   return s.stop <= s.start ? 0 : Math.ceil((s.stop - s.start) / s.step);
 }
 
+/** The product of `values` (1 for none): elements of a shape. */
 export function product(values: readonly number[]): number {
   let n = 1;
   for (const v of values) n *= v;

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type Chunk,
   ChecksumError,
@@ -186,12 +186,19 @@ describe("codec workers", () => {
       decode: (bytes: Uint8Array) => bytes.slice().reverse(),
       toJSON: () => ({ name: "test.here-only" }),
     }));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const p = await pipeline([BYTES, { name: "test.here-only" }]);
     const chunk: Chunk = { data: iota(CHUNK), shape: BIG };
     const first = await counted(async () => expect(await p.decode(await p.encode(chunk, { key: "k" }), { key: "k" })).toEqual(chunk));
     expect(first.dispatched).toBe(1);
     expect(codecWorkerStats().refused).toContain("test.here-only");
     expect(await counted(() => p.encode(chunk, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 0 });
+    // The fallback is announced once, naming the codec and how a plugin reaches the workers.
+    const again = await pipeline([BYTES, { name: "test.here-only" }], [64, 65]);
+    await again.decode(await again.encode({ data: iota(64 * 65), shape: [64, 65] }, { key: "k" }), { key: "k" });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatch(/test\.here-only.*workerModule: import\.meta\.url/);
+    warn.mockRestore();
   });
 
   it("keep a lone chunk on the calling thread unless told otherwise, and share chunks that come together", async () => {

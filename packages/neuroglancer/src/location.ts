@@ -2,6 +2,7 @@ import { murmurHash3_x86_128 } from "./murmurhash3.js";
 import type { ShardingSpec } from "./spec.js";
 import { checkU64 } from "./uint64.js";
 
+/** Where a chunk id lives in a sharded volume. */
 export interface ShardLocation {
   /** Shard number: bits [minishard_bits, minishard_bits + shard_bits) of the hashed id. */
   shard: bigint;
@@ -36,6 +37,7 @@ export function shardFileName(spec: ShardingSpec, shard: bigint): string {
   return `${shard.toString(16).padStart(Math.ceil(spec.shard_bits / 4), "0")}.shard`;
 }
 
+/** The shard, minishard and shard file of chunk `id` under `spec` (after its hash). */
 export function shardLocation(spec: ShardingSpec, id: bigint): ShardLocation {
   const h = hashChunkId(spec, id);
   const minishardBits = BigInt(spec.minishard_bits);

@@ -2,10 +2,13 @@ import { CorruptDataError } from "@zarrkit/registry";
 import type { ByteRange } from "@zarrkit/registry";
 import { addU64 } from "./uint64.js";
 
+/** One chunk of a minishard index. */
 export interface MinishardEntry {
+  /** The chunk id. */
   id: bigint;
   /** Chunk byte range [start, end), relative to the same origin as the decode/encode base. */
   start: number;
+  /** End of the chunk's byte range (exclusive). */
   end: number;
 }
 

@@ -7,6 +7,7 @@ import type { ShardingEncoding, ShardingSpec } from "./spec.js";
  * (including their float rounding) so results match datasets it made.
  */
 
+/** What `labelShardParams` aims for. */
 export interface LabelShardParamsOptions {
   /** Target size of the fixed shard index. Default 8192 (512 minishards). */
   shardIndexBytes?: number;
@@ -14,7 +15,9 @@ export interface LabelShardParamsOptions {
   minishardIndexBytes?: number;
   /** At least this many shard files. Default 1. */
   minShards?: number;
+  /** Encoding of minishard indexes. Default gzip. */
   minishardIndexEncoding?: ShardingEncoding;
+  /** Encoding of chunk data. Default gzip. */
   dataEncoding?: ShardingEncoding;
 }
 
@@ -61,6 +64,7 @@ export function computeShardParamsForLabels(numLabels: number, options: LabelSha
   return spec(shardBits, minishardBits);
 }
 
+/** What `imageShardParams` aims for. */
 export interface ImageShardParamsOptions {
   /** Scale size in voxels (x, y, z). */
   size: readonly number[];
@@ -72,9 +76,13 @@ export interface ImageShardParamsOptions {
   dataType: string | number;
   /** Target uncompressed bytes per shard. Default 3.5e9. */
   uncompressedShardBytes?: number;
+  /** Largest fixed shard index. Default 8192. */
   maxShardIndexBytes?: number;
+  /** Largest minishard index. Default 40000. */
   maxMinishardIndexBytes?: number;
+  /** Most chunks per minishard. Default 4000. */
   maxLabelsPerMinishard?: number;
+  /** Encoding of minishard indexes. Default gzip. */
   minishardIndexEncoding?: ShardingEncoding;
   /** Default gzip; always raw for encodings that are already compressed (jpeg, png, ...). */
   dataEncoding?: ShardingEncoding;

@@ -9,6 +9,7 @@ import { type ShardingSpec, shardIndexSize } from "./spec.js";
 import { joinKey } from "./store-key.js";
 import { checkU64, compareU64 } from "./uint64.js";
 
+/** Where a `ShardReader` finds shards and how much it caches. */
 export interface ShardReaderOptions extends ShardLimitOptions {
   /** Directory of the shard files in the store, e.g. "mesh" for "mesh/0a.shard". Default "". */
   prefix?: string;
@@ -30,6 +31,7 @@ export interface GetChunksOptions extends RequestOptions {
 
 /** Where a chunk's stored (still encoded) bytes are: `length` bytes at `offset` of store key `key`. */
 export interface StoredChunk extends ByteRange {
+  /** The shard file's store key. */
   key: string;
 }
 
@@ -42,8 +44,11 @@ type MinishardIndex = Map<bigint, ByteRange>;
  * shard files are rewritten: call `clearCache()` then.
  */
 export class ShardReader {
+  /** The store holding the shard files. */
   readonly store: Store;
+  /** The sharding parameters. */
   readonly spec: ShardingSpec;
+  /** Directory of the shard files in the store. */
   readonly prefix: string;
   readonly #coalesceGap: number;
   readonly #indexEnd: number;
@@ -127,6 +132,7 @@ export class ShardReader {
     return ids.sort(compareU64);
   }
 
+  /** Forget cached shard and minishard indexes (after shard files were rewritten). */
   clearCache(): void {
     this.#shardIndexCache.clear();
     this.#minishardIndexCache.clear();

@@ -1,7 +1,9 @@
 import { InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
 import { own } from "./own.js";
 
+/** How chunk ids are hashed before they pick a shard. */
 export type ShardingHash = "identity" | "murmurhash3_x86_128";
+/** How indexes or chunk data are stored: as they are, or gzipped. */
 export type ShardingEncoding = "raw" | "gzip";
 
 /**
@@ -9,12 +11,19 @@ export type ShardingEncoding = "raw" | "gzip";
  * `JSON.stringify(spec)` is a valid `"sharding"` value again.
  */
 export interface ShardingSpec {
+  /** Always "neuroglancer_uint64_sharded_v1". */
   readonly "@type": "neuroglancer_uint64_sharded_v1";
+  /** Low bits of chunk ids dropped before hashing (chunks sharing them share a minishard). */
   readonly preshift_bits: number;
+  /** The hash applied to the shifted id. */
   readonly hash: ShardingHash;
+  /** Bits of the hash that pick the minishard. */
   readonly minishard_bits: number;
+  /** Bits of the hash, above the minishard bits, that pick the shard. */
   readonly shard_bits: number;
+  /** Encoding of minishard indexes. */
   readonly minishard_index_encoding: ShardingEncoding;
+  /** Encoding of chunk data. */
   readonly data_encoding: ShardingEncoding;
 }
 

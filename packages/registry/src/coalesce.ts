@@ -1,11 +1,14 @@
 /** A window of a stored value: `length` bytes starting at `offset`. */
 export interface ByteRange {
+  /** First byte. */
   offset: number;
+  /** Bytes. */
   length: number;
 }
 
 /** One request's worth of byte ranges: the window to read and the ranges it serves. */
 export interface RangeGroup<T extends ByteRange> extends ByteRange {
+  /** The ranges this request serves, in offset order. */
   members: T[];
 }
 

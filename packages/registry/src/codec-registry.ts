@@ -1,5 +1,6 @@
 import type { CodecFactory } from "./codec.js";
 import { UnsupportedError } from "./errors.js";
+import { registerCodecWorkerModule } from "./codec-worker-modules.js";
 import { type CodecLoader, registryState } from "./global-state.js";
 
 /** Codecs this project ships, so an unknown-codec error can say what to install. */
@@ -36,19 +37,32 @@ const KNOWN_CODEC_PACKAGES: ReadonlyMap<string, string> = new Map(Object.entries
   "numcodecs.fletcher32": "@zarrkit/codecs",
 }));
 
+/** How a codec is registered beyond its loader. */
+export interface RegisterCodecOptions {
+  /**
+   * The module that registers this codec, for codec workers to import
+   * (`import.meta.url` of the calling module): large chunks then decode on
+   * workers too. Same as calling `registerCodecWorkerModule`.
+   */
+  workerModule?: string;
+}
+
 /**
  * Register a codec by its metadata name. The loader runs on first use only,
  * so a dynamic `import()` inside it keeps unused codecs out of bundles.
  * Registering a name again replaces the earlier registration.
  */
-export function registerCodec(name: string, loader: CodecLoader): void {
+export function registerCodec(name: string, loader: CodecLoader, options: RegisterCodecOptions = {}): void {
   registryState().codecs.set(name, { loader });
+  if (options.workerModule !== undefined) registerCodecWorkerModule(options.workerModule);
 }
 
+/** Whether a codec of this name is registered. */
 export function isCodecRegistered(name: string): boolean {
   return registryState().codecs.has(name);
 }
 
+/** The registered codec names, sorted. */
 export function registeredCodecs(): string[] {
   return [...registryState().codecs.keys()].sort();
 }
@@ -63,7 +77,7 @@ export function resolveCodec(name: string, field = "codecs"): Promise<CodecFacto
     const provider = KNOWN_CODEC_PACKAGES.get(name);
     const hint = provider
       ? ` It is provided by ${provider}: install it and import it (or import "zarrkit", which registers every built-in codec).`
-      : ` Register it with registerCodec(${JSON.stringify(name)}, loader).`;
+      : ` If a plugin package provides it, install and import that package (its import registers the codec); else register it with registerCodec(${JSON.stringify(name)}, loader).`;
     return Promise.reject(new UnsupportedError(`Unknown codec ${JSON.stringify(name)} at ${field}.${hint}`, { field }));
   }
   entry.loaded ??= Promise.resolve().then(entry.loader);

@@ -8,6 +8,7 @@
  */
 import type { RangeQuery, ReadOptions, RequestOptions, SetOptions, SizedValue, VersionedValue } from "./store.js";
 
+/** The typed arrays element data lives in. */
 export type NumericArray =
   | Int8Array
   | Uint8Array
@@ -39,7 +40,9 @@ export type ArrayData = NumericArray | ObjectArray;
 
 /** A dense array in C order. `data` may hold `lanes` slots per element (see DataTypeInfo). */
 export interface Chunk<D extends ArrayData = ArrayData> {
+  /** The elements, in C order. */
   data: D;
+  /** The array's shape. */
   shape: number[];
 }
 
@@ -53,6 +56,7 @@ export type DataTypeKind = "bool" | "int" | "uint" | "float" | "complex" | "raw"
 export interface DataTypeInfo {
   /** The name as in zarr.json: "int16", "float16", "r24", "string", "variable_length_bytes", ... */
   readonly name: string;
+  /** The family of the type. */
   readonly kind: DataTypeKind;
   /** Bytes per element when stored with the `bytes` codec; undefined for variable-length types. */
   readonly byteSize: number | undefined;
@@ -64,11 +68,15 @@ export interface DataTypeInfo {
 
 /** The logical array a codec sees at its position in the chain. */
 export interface ChunkSpec {
+  /** The chunk's shape. */
   shape: readonly number[];
+  /** The element type. */
   dataType: DataTypeInfo;
+  /** The array's fill value, decoded. */
   fillValue: Scalar;
 }
 
+/** What a codec gets with each encode or decode call. */
 export interface CodecContext extends RequestOptions {
   /** The store key being encoded or decoded, for error messages and caches. */
   key: string;
@@ -82,21 +90,28 @@ export interface CodecContext extends RequestOptions {
 
 /** The JSON form of a codec in zarr.json. */
 export interface CodecMetadata {
+  /** The registered codec name, e.g. "zstd". */
   name: string;
+  /** The codec's parameters (snake_case, as stored). */
   configuration?: Record<string, unknown>;
+  /** false: readers that do not know the codec may skip it (Zarr v3 extension rule). */
   must_understand?: boolean;
 }
 
 interface CodecBase {
+  /** The codec's metadata name. */
   readonly name: string;
   /** The metadata to store for this codec (snake_case, as in zarr.json). */
   toJSON(): CodecMetadata;
 }
 
+/** A codec that turns an array into another array (e.g. transpose). */
 export interface ArrayToArrayCodec extends CodecBase {
+  /** The codec kind. */
   readonly kind: "array_to_array";
   /** The spec of the array this codec produces from `spec`. */
   encodedSpec(spec: ChunkSpec): ChunkSpec;
+  /** The encoded array of `chunk`, whose spec is `spec`. */
   encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
   /** `spec` is the decoded (input) spec. */
   decode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
@@ -104,40 +119,64 @@ export interface ArrayToArrayCodec extends CodecBase {
 
 /** One dimension of a selection inside a chunk: indices start, start+step, ... below stop. */
 export interface DimSlice {
+  /** First index. */
   start: number;
+  /** Indices stay below this. */
   stop: number;
+  /** Distance between indices (>= 1). */
   step: number;
 }
 
 /** Where a chunk selection lands in (or comes from) a larger array: element 0 of the selection is at `offset`. */
 export interface ArrayRegion {
+  /** The larger array. */
   chunk: Chunk;
+  /** Where the selection's first element is in it, per dimension. */
   offset: number[];
 }
 
 /** New values for a selection: a region of a caller's array, or one scalar broadcast over it. */
-export type WriteSource = ArrayRegion | { fill: Scalar };
+export type WriteSource =
+  | ArrayRegion
+  | {
+      /** The value every selected element gets. */
+      fill: Scalar;
+    };
 
 /** One stored value seen through the capabilities of its store. */
 export interface StoredValue {
+  /** The value's store key. */
   readonly key: string;
   /** The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges closer than this are cheaper read as one request. */
   readonly coalesceGapBytes?: number;
+  /** `Store.get` of this key. */
   get(options?: RequestOptions): Promise<Uint8Array | undefined>;
+  /** `Store.getRange` of this key. */
   getRange?(range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined>;
+  /** `Store.getRangeWithSize` of this key. */
   getRangeWithSize?(range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined>;
+  /** `Store.getVersioned` of this key. */
   getVersioned?(options?: RequestOptions): Promise<VersionedValue | undefined>;
+  /** `Store.size` of this key. */
   size?(options?: RequestOptions): Promise<number | undefined>;
+  /** `Store.set` of this key. */
   set?(value: Uint8Array, options?: SetOptions): Promise<void>;
+  /** `Store.delete` of this key. */
   delete?(options?: RequestOptions): Promise<void>;
+  /** `Store.append` to this key. */
   append?(value: Uint8Array, options?: SetOptions): Promise<number>;
+  /** `Store.setRange` of this key. */
   // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions existed
   setRange?(offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
+  /** `Store.truncate` of this key. */
   truncate?(length: number, options?: RequestOptions): Promise<void>;
+  /** `Store.recover` of this key. */
   recover?(options?: RequestOptions): Promise<boolean>;
 }
 
+/** The one codec of a chain that turns an array into bytes (bytes, sharding_indexed, vlen-utf8...). */
 export interface ArrayToBytesCodec extends CodecBase {
+  /** The codec kind. */
   readonly kind: "array_to_bytes";
   /**
    * The shape of the sub-chunks this codec divides each chunk into, each
@@ -145,7 +184,9 @@ export interface ArrayToBytesCodec extends CodecBase {
    * is read whole. Readers take it as the array's unit of reading.
    */
   readonly subChunkShape?: readonly number[];
+  /** The bytes of `chunk`. */
   encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
+  /** The chunk stored as `bytes`. */
   decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
   /** Encoded size for chunks of `spec`, when it is fixed. */
   encodedSize?(spec: ChunkSpec): number | undefined;
@@ -173,9 +214,13 @@ export interface ArrayToBytesCodec extends CodecBase {
   ): Promise<void>;
 }
 
+/** A codec that turns bytes into bytes (compressors, checksums). */
 export interface BytesToBytesCodec extends CodecBase {
+  /** The codec kind. */
   readonly kind: "bytes_to_bytes";
+  /** The encoded bytes. */
   encode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
+  /** The decoded bytes; stops at `ctx.maxDecodedBytes` with a CorruptDataError. */
   decode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
   /** Encoded size for a decoded size, when it is fixed (a checksum adds 4; compressors return undefined). */
   encodedSize?(decodedSize: number): number | undefined;
@@ -186,6 +231,7 @@ export interface BytesToBytesCodec extends CodecBase {
   readonly checksummed?: boolean;
 }
 
+/** A codec of any kind. */
 export type Codec = ArrayToArrayCodec | ArrayToBytesCodec | BytesToBytesCodec;
 
 /** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata. */
@@ -198,9 +244,11 @@ export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unkno
  * per-array settings (codec workers, decode caps) in it beside them.
  */
 export interface PipelineContext {
+  /** Runtime options per codec name. */
   readonly codecOptions: CodecOptions;
 }
 
+/** What a `CodecFactory` gets beside the configuration. */
 export interface CodecCreateContext {
   /** The spec of the array this codec receives when encoding, for validation. */
   spec: ChunkSpec;

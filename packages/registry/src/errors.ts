@@ -8,12 +8,17 @@ export interface ErrorContext {
   key?: string;
   /** Metadata field or configuration path, e.g. `codecs[1].configuration.level`. */
   field?: string;
+  /** The error that led to this one. */
   cause?: unknown;
 }
 
+/** The base of every error zarrkit throws on purpose: catch it and branch on `code`. */
 export class ZarrkitError extends Error {
+  /** A stable code per class, e.g. "NOT_FOUND", "CHECKSUM_MISMATCH" (also across copies of this package). */
   readonly code: string = "ZARRKIT_ERROR";
+  /** Store key the error concerns. */
   readonly key?: string;
+  /** Metadata field or configuration path the error concerns. */
   readonly field?: string;
   constructor(message: string, context: ErrorContext = {}) {
     super(message, context.cause === undefined ? undefined : { cause: context.cause });

@@ -2,14 +2,23 @@ import type { CodecFactory } from "./codec.js";
 import type { ChunkGridParser, LayoutHook } from "./layout-hook.js";
 import type { Store } from "./store.js";
 
+/** Loads a codec's factory on first use (a dynamic `import()` keeps the codec out of bundles until then). */
 export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;
+/** Opens a store for a URL of its scheme (`registerStore`). */
 export type StoreFactory = (url: URL, options: Readonly<Record<string, unknown>>) => Store | Promise<Store>;
+/** Opens a store from a plain filesystem path (absolute or relative), for `openStore("./data.zarr")`. */
+export type PathStoreFactory = (path: string, options: Readonly<Record<string, unknown>>) => Store | Promise<Store>;
 
 interface RegistryState {
   codecs: Map<string, { loader: CodecLoader; loaded?: Promise<CodecFactory> }>;
   stores: Map<string, StoreFactory>;
   layouts: Map<string, LayoutHook>;
   chunkGrids: Map<string, ChunkGridParser>;
+  /** Modules codec workers import so that they know the codecs registered here (see codec-worker-modules.ts). */
+  workerModules: string[];
+  /** What opens plain paths (the filesystem store registers it in Node). */
+  pathStore?: PathStoreFactory;
+  workerModuleListeners: Set<(added: string) => void>;
 }
 
 // One registry per realm even when a bundle ends up with two copies of this
@@ -20,11 +29,13 @@ export function registryState(): RegistryState {
   const holder = globalThis as unknown as Record<symbol, RegistryState | undefined>;
   let state = holder[KEY];
   if (!state) {
-    state = { codecs: new Map(), stores: new Map(), layouts: new Map(), chunkGrids: new Map() };
+    state = { codecs: new Map(), stores: new Map(), layouts: new Map(), chunkGrids: new Map(), workerModules: [], workerModuleListeners: new Set() };
     holder[KEY] = state;
   }
   // A registry created by an older copy of this package lacks what later versions added.
   state.layouts ??= new Map();
   state.chunkGrids ??= new Map();
+  state.workerModules ??= [];
+  state.workerModuleListeners ??= new Set();
   return state;
 }

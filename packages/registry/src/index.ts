@@ -1,9 +1,10 @@
 export * from "./codec.js";
 export * from "./errors.js";
 export * from "./store.js";
-export { registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
-export { registerStore, openStore, registeredStoreSchemes } from "./store-registry.js";
-export type { CodecLoader, StoreFactory } from "./global-state.js";
+export { type RegisterCodecOptions, registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
+export { codecWorkerModules, onCodecWorkerModule, registerCodecWorkerModule } from "./codec-worker-modules.js";
+export { registerStore, registerPathStore, openStore, registeredStoreSchemes } from "./store-registry.js";
+export type { CodecLoader, PathStoreFactory, StoreFactory } from "./global-state.js";
 export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
 export { checkRange, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { concatBytes } from "./bytes.js";

@@ -19,6 +19,7 @@ export function registerLayout(option: string, hook: LayoutHook): void {
   registryState().layouts.set(option, hook);
 }
 
+/** The layout hook registered for a `createArray` option name, if any. */
 export function layoutFor(option: string): LayoutHook | undefined {
   return registryState().layouts.get(option);
 }

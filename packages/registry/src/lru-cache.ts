@@ -10,10 +10,12 @@ export class LruCache<K, V> {
 
   /** `maxCost`: the budget; `costOf`: what one value costs of it (default 1: a cache of at most `maxCost` entries). */
   constructor(
+    /** The budget the cached values' costs stay within. */
     readonly maxCost: number,
     private readonly costOf: (value: V) => number = () => 1,
   ) {}
 
+  /** Entries cached. */
   get size(): number {
     return this.#entries.size;
   }
@@ -82,6 +84,7 @@ export class LruCache<K, V> {
     }
   }
 
+  /** Drop every entry. */
   clear(): void {
     this.#loading.clear();
     this.#entries.clear();

@@ -6,12 +6,25 @@
  */
 
 /** A byte range of one stored value: a window, or the last `suffixLength` bytes. */
-export type RangeQuery = { offset: number; length: number } | { suffixLength: number };
+export type RangeQuery =
+  | {
+      /** First byte. */
+      offset: number;
+      /** Bytes from there (fewer at the end of the value). */
+      length: number;
+    }
+  | {
+      /** The last this many bytes. */
+      suffixLength: number;
+    };
 
+/** Options of every store request. */
 export interface RequestOptions {
+  /** Cancels the request (it rejects with the signal's reason). */
   signal?: AbortSignal;
 }
 
+/** Options of ranged reads. */
 export interface ReadOptions extends RequestOptions {
   /**
    * Read only if the stored value still has this version (as reported by
@@ -24,6 +37,7 @@ export interface ReadOptions extends RequestOptions {
   ifMatch?: string;
 }
 
+/** Options of writes. */
 export interface SetOptions extends RequestOptions {
   /** Write only if the stored value still has this version (from `getVersioned`). */
   ifMatch?: string;
@@ -31,13 +45,17 @@ export interface SetOptions extends RequestOptions {
   ifNoneMatch?: "*";
 }
 
+/** A value with its version (`getVersioned`). */
 export interface VersionedValue {
+  /** The value's bytes. */
   value: Uint8Array;
   /** Opaque version token (an ETag on S3) to pass back as `ifMatch`. */
   version: string;
 }
 
+/** Bytes of a ranged read, with what the store learnt about the whole value. */
 export interface SizedValue {
+  /** The bytes read. */
   value: Uint8Array;
   /** Size of the whole stored value, when the store learnt it with the same request. */
   size?: number;
@@ -49,6 +67,7 @@ export interface SizedValue {
   version?: string;
 }
 
+/** One level of a listing (`listDir`). */
 export interface ListDirResult {
   /** Keys directly under the prefix. */
   keys: string[];
@@ -56,6 +75,7 @@ export interface ListDirResult {
   prefixes: string[];
 }
 
+/** A key-value store of bytes: `get` is required, everything else is an optional capability. */
 export interface Store {
   /**
    * A hint for readers that coalesce byte ranges: ranges of one value closer
@@ -114,8 +134,10 @@ export interface Store {
   recover?(key: string, options?: RequestOptions): Promise<boolean>;
 }
 
+/** A store that can `set` and `delete`. */
 export type WritableStore = Store & Required<Pick<Store, "set" | "delete">>;
 
+/** Whether `store` can `set` and `delete`. */
 export function isWritable(store: Store): store is WritableStore {
   return typeof store.set === "function" && typeof store.delete === "function";
 }

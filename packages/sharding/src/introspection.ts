@@ -4,11 +4,30 @@ import type { ShardIndex } from "./shard-index.js";
 import { innerChunkCoords } from "./shard-index.js";
 import type { ShardingCodec, ShardReadPlan } from "./sharding-codec.js";
 
-export type InnerChunkEntry = { coords: number[]; offset: number; nbytes: number } | { coords: number[]; empty: true };
+/** One inner chunk of a shard: where its bytes are, or that it is empty (not stored). */
+export type InnerChunkEntry =
+  | {
+      /** The inner chunk's coordinates within the shard. */
+      coords: number[];
+      /** Byte offset of its encoded bytes in the shard. */
+      offset: number;
+      /** Length of its encoded bytes. */
+      nbytes: number;
+    }
+  | {
+      /** The inner chunk's coordinates within the shard. */
+      coords: number[];
+      /** Not stored: reads give the fill value. */
+      empty: true;
+    };
 
+/** What `describeShard` found in one shard. */
 export interface ShardDescription {
+  /** The shard's store key. */
   key: string;
+  /** Whether the shard is stored (a missing shard is all fill value). */
   exists: boolean;
+  /** Where the shard's index is: its `index_location`. */
   indexLocation: "start" | "end";
   /** Inner chunks per shard along each dimension. */
   chunksPerShard: number[];

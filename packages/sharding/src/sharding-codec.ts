@@ -30,9 +30,17 @@ const PARTS_IN_FLIGHT = 256;
 
 /** Byte ranges a read of a shard will fetch: the whole shard, or its index and coalesced data ranges. */
 export interface ShardReadPlan {
+  /** The shard's store key. */
   key: string;
+  /** Whether the whole shard is read in one request. */
   whole: boolean;
-  ranges: { offset: number; length: number }[];
+  /** The byte ranges read (after coalescing), when not whole. */
+  ranges: {
+    /** First byte. */
+    offset: number;
+    /** Bytes. */
+    length: number;
+  }[];
 }
 
 /**

@@ -17,6 +17,7 @@ import { overlaps, sliceRange } from "./ranges.js";
 import { HttpClient, type HttpResult } from "./client.js";
 import { keyUrl, parseBaseUrl } from "./urls.js";
 
+/** Options of `FetchStore` (also accepted by `openStore("https://...", options)`). */
 export interface FetchStoreOptions {
   /** Headers for every request, e.g. `{ Authorization: "Bearer ..." }`. */
   headers?: HeadersInit;

@@ -26,6 +26,7 @@ import { PathGuard } from "./paths.js";
 import { advanceMtime, versionOf } from "./version.js";
 import { keyEntries, walkKeys } from "./walk.js";
 
+/** Options of `FileSystemStore` (also accepted by `openStore("file:///...", options)`). */
 export interface FileSystemStoreOptions {
   /** Remove the directories a delete leaves empty, up to (not including) the root. Default: true. */
   removeEmptyDirectories?: boolean;
@@ -87,6 +88,7 @@ interface LockState {
  * returns more than `maxReadBytes`.
  */
 export class FileSystemStore implements Store {
+  /** The absolute directory holding the store's keys. */
   readonly root: string;
   readonly #removeEmptyDirectories: boolean;
   readonly #maxReadBytes: number;

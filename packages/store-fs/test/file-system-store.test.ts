@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, stat, symlink, truncate, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openStore, StoreError } from "@zarrkit/registry";
 import { unsafeKeys } from "@zarrkit/test-utils";
@@ -256,7 +256,26 @@ describe("abort and registration", () => {
     expect((opened as FileSystemStore).root).toBe(root);
   });
 
-  it("rejects file URLs naming another host", async () => {
-    await expect(openStore("file://fileserver/share/a.zarr")).rejects.toThrow(/Not a local file URL/);
+  it("rejects file URLs naming a host, saying which URL or path was meant", async () => {
+    await expect(openStore("file://fileserver/share/a.zarr")).rejects.toThrow(StoreError);
+    await expect(openStore("file://data/x")).rejects.toThrow(
+      'file://data/x names the host "data": local files have none. Write file:///data/x for the absolute path /data/x, or the path itself (data/x) for a relative one.',
+    );
+    await expect(openStore("file:data/x")).rejects.toThrow(/not a file URL: write file:\/\/\/data\/x for an absolute path, or the path itself \(data\/x\)/);
+    expect(await openStore("file://localhost" + pathToFileURL(root).pathname)).toBeInstanceOf(FileSystemStore);
+  });
+
+  it("opens plain paths, absolute and relative to the working directory", async () => {
+    const absolute = await openStore(root);
+    expect((absolute as FileSystemStore).root).toBe(root);
+    const relative = await openStore(`./${fromCwd(root)}`);
+    expect((relative as FileSystemStore).root).toBe(root);
+    const bare = await openStore(fromCwd(root));
+    expect((bare as FileSystemStore).root).toBe(root);
   });
 });
+
+/** `path` relative to the working directory. */
+function fromCwd(path: string): string {
+  return relative(process.cwd(), path);
+}

@@ -4,6 +4,7 @@ import { idbError } from "./errors.js";
 import { prefixRange } from "./key-range.js";
 import { bytesOf, storable } from "./values.js";
 
+/** Options of `IdbStore`. */
 export interface IdbStoreOptions {
   /** IndexedDB database name. */
   database: string;
@@ -23,7 +24,9 @@ export interface IdbStoreOptions {
  * rewritten.
  */
 export class IdbStore implements Store {
+  /** The IndexedDB database name. */
   readonly database: string;
+  /** The object store within the database. */
   readonly objectStore: string;
   /** "" or the key prefix ending in "/". */
   readonly prefix: string;

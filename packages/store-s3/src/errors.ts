@@ -4,9 +4,11 @@ import { xmlText } from "./xml.js";
 
 /** What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are redacted. */
 export class S3ResponseError extends Error {
+  /** The HTTP status. */
   readonly status: number;
   /** S3 error code, e.g. "NoSuchBucket"; undefined when the answer had no error body (HEAD). */
   readonly s3Code: string | undefined;
+  /** S3's request id (x-amz-request-id), for the provider's support. */
   readonly requestId: string | undefined;
   constructor(status: number, s3Code: string | undefined, s3Message: string | undefined, requestId: string | undefined) {
     super(`${status} ${s3Code ?? "(no error code)"}${s3Message ? `: ${s3Message}` : ""}`);

@@ -1,13 +1,19 @@
 import { normalizeStorePrefix, StoreError } from "@zarrkit/registry";
 import { redactUnparsedUrl } from "@zarrkit/registry/http";
 
+/** AWS credentials that sign every request (SigV4). */
 export interface S3Credentials {
+  /** The access key id. */
   accessKeyId: string;
+  /** The secret access key. */
   secretAccessKey: string;
+  /** The session token of temporary credentials. */
   sessionToken?: string;
 }
 
+/** Options of `S3Store` (`openStore("s3://bucket/prefix", options)` takes them without `bucket` and `prefix`). */
 export interface S3StoreOptions {
+  /** The bucket name. */
   bucket: string;
   /** Key prefix inside the bucket that the store is rooted at, e.g. "datasets/a.zarr". Default: the bucket root. */
   prefix?: string;

@@ -24,6 +24,7 @@ import { checkContentRange, s3RangeHeader, sliceLocally } from "./ranges.js";
  * browsers. Key "a/zarr.json" is the object `<prefix>/a/zarr.json`.
  */
 export class S3Store implements Store {
+  /** The bucket the store reads and writes. */
   readonly bucket: string;
   /** "" or the key prefix ending in "/". */
   readonly prefix: string;

@@ -1,6 +1,7 @@
 // zarrkit for every runtime: the core API, every built-in codec, and the
 // stores that need no Node built-ins (http(s)://, s3://, idb://). The "node"
-// entry point adds file://.
+// entry point adds file:// (here FileSystemStore only throws, so both entries
+// export the same names).
 import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
 import "@zarrkit/sharding";
@@ -11,5 +12,6 @@ import "@zarrkit/store-s3";
 export * from "@zarrkit/core";
 export { describeShard, type InnerChunkEntry, plannedReads, type ShardDescription, type ShardingOptions, type ShardReadPlan } from "@zarrkit/sharding";
 export { FetchStore, type FetchStoreOptions } from "@zarrkit/store-fetch";
+export { FileSystemStore } from "./file-system-store-elsewhere.js";
 export { IdbStore } from "@zarrkit/store-idb";
 export { S3Store } from "@zarrkit/store-s3";

@@ -1,8 +1,10 @@
 import { chunkGridParser, InvalidMetadataError, registeredChunkGrids, showValue, UnsupportedError } from "@zarrkit/registry";
+import type { ArrayMetadata } from "../metadata/node-metadata.js";
 import type { DimChunking } from "../selection.js";
 
 /** How an array of a given shape is divided into chunks. Regular grids ship with core; others register. */
 export interface ChunkGrid {
+  /** The grid's metadata name, e.g. "regular". */
   readonly name: string;
   /** Chunking of each dimension. */
   readonly dims: readonly DimChunking[];
@@ -19,12 +21,13 @@ export interface ChunkGrid {
    */
   representativeChunks(): number[][];
   /** The `chunk_grid` metadata. */
-  toJSON(): { name: string; configuration: Record<string, unknown> };
+  toJSON(): ArrayMetadata["chunk_grid"];
   /** The same grid for an array resized to `shape`. */
   resize(shape: readonly number[]): ChunkGrid;
 }
 
 
+/** The chunk grid a `chunk_grid` document describes for an array of `shape` (an InvalidMetadataError naming `field` otherwise). */
 export function parseChunkGrid(value: unknown, shape: readonly number[], field = "chunk_grid"): ChunkGrid {
   const entry = typeof value === "string" ? { name: value } : value;
   if (typeof entry !== "object" || entry === null || typeof (entry as { name?: unknown }).name !== "string") {

@@ -1,14 +1,18 @@
 import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 import { showValue } from "@zarrkit/registry";
+import type { ArrayMetadata } from "../metadata/node-metadata.js";
 
+/** How chunk coordinates become store keys and back. */
 export interface ChunkKeyEncoding {
   /** The store key of a chunk, relative to the array's path. */
   encode(coords: readonly number[]): string;
   /** The grid coordinates of a key relative to the array's path, or undefined when it is not a chunk key of that rank. */
   decode(key: string, rank: number): number[] | undefined;
-  toJSON(): { name: string; configuration: { separator: "/" | "." } };
+  /** The `chunk_key_encoding` metadata. */
+  toJSON(): ArrayMetadata["chunk_key_encoding"];
 }
 
+/** The encoding a `chunk_key_encoding` document describes (an InvalidMetadataError naming `field` otherwise). */
 export function parseChunkKeyEncoding(value: unknown, field = "chunk_key_encoding"): ChunkKeyEncoding {
   const entry = typeof value === "string" ? { name: value } : value;
   if (typeof entry !== "object" || entry === null) {
@@ -32,6 +36,7 @@ export function parseChunkKeyEncoding(value: unknown, field = "chunk_key_encodin
   return chunkKeyEncoding(name, separator);
 }
 
+/** The `default` ("c/0/1") or `v2` ("0.1") encoding with `separator`. */
 export function chunkKeyEncoding(name: "default" | "v2", separator: "/" | "."): ChunkKeyEncoding {
   const empty = name === "default" ? "c" : "0";
   return {

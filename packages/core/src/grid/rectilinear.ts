@@ -212,6 +212,7 @@ function buildGrid(shape: readonly number[], chunkShapes: unknown, name: Rectili
   return gridOf(name, shape, axes);
 }
 
+/** The `rectilinear` grid (ZEP 3) of a `chunk_grid` configuration. */
 export function parseRectilinearChunkGrid(configuration: Record<string, unknown>, shape: readonly number[], field: string): ChunkGrid {
   if (configuration.kind !== "inline") {
     throw new InvalidMetadataError(`${field}.kind must be "inline", got ${showValue(configuration.kind)}`, { field: `${field}.kind` });

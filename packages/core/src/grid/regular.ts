@@ -10,6 +10,7 @@ function regularDim(size: number): DimChunking {
   };
 }
 
+/** The regular grid of `chunkShape` chunks over an array of `shape`. */
 export function regularChunkGrid(shape: readonly number[], chunkShape: readonly number[]): ChunkGrid {
   return {
     name: "regular",

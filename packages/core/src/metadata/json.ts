@@ -9,6 +9,7 @@ import { InvalidMetadataError } from "@zarrkit/registry";
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
+/** JSON from a stored document, integers past 2^53 as bigints; an InvalidMetadataError naming `key` when it does not parse. */
 export function parseJson(input: Uint8Array | string, key: string): unknown {
   const text = typeof input === "string" ? input : decoder.decode(input);
   const marker = bigintMarker();
@@ -60,6 +61,7 @@ function bigintMarker(): string {
   return `zarrkit-bigint-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`;
 }
 
+/** A metadata document as stored: indented UTF-8 JSON (bigints as integers). */
 export function encodeJson(value: unknown): Uint8Array {
   return encoder.encode(stringifyJson(value));
 }

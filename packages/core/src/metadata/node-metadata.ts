@@ -8,49 +8,101 @@ import { product } from "../selection.js";
 
 /** zarr.json of an array, as stored (snake_case). */
 export interface ArrayMetadata {
+  /** Always 3. */
   zarr_format: 3;
+  /** Always "array". */
   node_type: "array";
+  /** The array's shape. */
   shape: number[];
-  data_type: string | { name: string; configuration?: Record<string, unknown> };
-  chunk_grid: { name: string; configuration: Record<string, unknown> };
-  chunk_key_encoding: { name: string; configuration?: Record<string, unknown> };
+  /** The data type: a name, or a name with a configuration (e.g. fixed-width strings). */
+  data_type:
+    | string
+    | {
+        /** The data type's name. */
+        name: string;
+        /** Its parameters. */
+        configuration?: Record<string, unknown>;
+      };
+  /** How the array is divided into chunks. */
+  chunk_grid: {
+    /** "regular", "rectilinear", ... */
+    name: string;
+    /** The grid's parameters, e.g. `chunk_shape`. */
+    configuration: Record<string, unknown>;
+  };
+  /** How chunk coordinates become keys. */
+  chunk_key_encoding: {
+    /** "default" or "v2". */
+    name: string;
+    /** Its parameters, e.g. `separator`. */
+    configuration?: Record<string, unknown>;
+  };
+  /** The fill value, encoded as the spec says for the data type. */
   fill_value: unknown;
+  /** The codec chain. */
   codecs: CodecMetadata[];
+  /** User attributes. */
   attributes: Record<string, unknown>;
+  /** A name (or null) per dimension. */
   dimension_names?: (string | null)[];
+  /** Storage transformers (none are supported: a non-empty list is refused). */
   storage_transformers?: unknown[];
+  /** Extension fields. */
   [extension: string]: unknown;
 }
 
 /** zarr.json of a group. */
 export interface GroupMetadata {
+  /** Always 3. */
   zarr_format: 3;
+  /** Always "group". */
   node_type: "group";
+  /** User attributes. */
   attributes: Record<string, unknown>;
   [extension: string]: unknown;
 }
 
 /** `.zarray` of a Zarr v2 array, as stored. */
 export interface ArrayMetadataV2 {
+  /** Always 2. */
   zarr_format: 2;
+  /** The array's shape. */
   shape: number[];
+  /** The chunk shape. */
   chunks: number[];
   /** A numpy dtype string, e.g. "<i2", ">f8", "|b1", "<U13", "|S7", "|O". */
   dtype: string;
-  compressor: { id: string; [option: string]: unknown } | null;
+  /** The numcodecs compressor, or null. */
+  compressor: {
+    /** The numcodecs codec id, e.g. "blosc". */
+    id: string;
+    [option: string]: unknown;
+  } | null;
+  /** The fill value, as zarr-python encodes it. */
   fill_value: unknown;
+  /** The order of elements within a chunk. */
   order: "C" | "F";
-  filters: { id: string; [option: string]: unknown }[] | null;
+  /** numcodecs filters applied before the compressor, or null. */
+  filters:
+    | {
+        /** The numcodecs codec id, e.g. "delta". */
+        id: string;
+        [option: string]: unknown;
+      }[]
+    | null;
+  /** The separator of chunk key coordinates (default "."). */
   dimension_separator?: "." | "/";
   [field: string]: unknown;
 }
 
 /** `.zgroup` of a Zarr v2 group, as stored. */
 export interface GroupMetadataV2 {
+  /** Always 2. */
   zarr_format: 2;
   [field: string]: unknown;
 }
 
+/** An array's metadata, checked and parsed (either format). */
 export interface ParsedArrayMetadata {
   /** The document as stored: zarr.json (v3) or .zarray (v2). */
   metadata: ArrayMetadata | ArrayMetadataV2;
@@ -58,16 +110,23 @@ export interface ParsedArrayMetadata {
   format: 2 | 3;
   /** The key the document is stored under (zarr.json or .zarray). */
   key: string;
+  /** The array's shape. */
   shape: number[];
+  /** The data type. */
   dataType: DataType;
+  /** The chunk grid. */
   grid: ChunkGrid;
+  /** The chunk key encoding. */
   keyEncoding: ChunkKeyEncoding;
+  /** The fill value, decoded. */
   fillValue: Scalar;
   /** The codec chain (for v2: the one expressing order, filters, dtype and compressor). */
   codecs: CodecMetadata[];
   /** Where each codec of `codecs` comes from in the document (for error messages); `codecs[i]` when absent. */
   codecFields?: readonly string[];
+  /** User attributes. */
   attributes: Record<string, unknown>;
+  /** A name (or null) per dimension, when stored. */
   dimensionNames: (string | null)[] | undefined;
 }
 
@@ -127,6 +186,7 @@ function attributes(doc: Record<string, unknown>, key: string): Record<string, u
   return value as Record<string, unknown>;
 }
 
+/** A group's zarr.json, checked (an InvalidMetadataError naming `key` and the field otherwise). */
 export function parseGroupMetadata(doc: unknown, key: string): GroupMetadata {
   if (checkNodeHeader(doc, key) !== "group") {
     throw new InvalidMetadataError(`${key} describes an array, not a group`, { key, field: "node_type" });
@@ -136,6 +196,7 @@ export function parseGroupMetadata(doc: unknown, key: string): GroupMetadata {
   return { ...record, zarr_format: 3, node_type: "group", attributes: attributes(record, key) };
 }
 
+/** An array's zarr.json, checked and parsed (an InvalidMetadataError naming `key` and the field otherwise). */
 export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetadata {
   if (checkNodeHeader(doc, key) !== "array") {
     throw new InvalidMetadataError(`${key} describes a group, not an array`, { key, field: "node_type" });

@@ -15,10 +15,13 @@ import { type ArrayMetadataV2, checkChunkSize, type GroupMetadataV2, type Parsed
 export type Endian = "little" | "big";
 
 /** A numpy dtype string resolved: the core data type, its byte order and whether it is numpy's object dtype. */
+/** A numpy dtype string, parsed. */
 export interface NumpyType {
+  /** The core data type. */
   type: DataType;
   /** undefined for single-byte types and object arrays. */
   endian: Endian | undefined;
+  /** An object array (`|O`). */
   object: boolean;
 }
 
@@ -294,7 +297,9 @@ export function parseArrayMetadataV2(doc: unknown, key: string, attributes: Reco
 
 /** The convenience form of `createArray` for Zarr v2 (`format: 2`). */
 export interface CreateArrayOptionsV2 {
+  /** 2: write .zarray. */
   format: 2;
+  /** The array's shape. */
   shape: number[];
   /**
    * A numpy dtype string ("<i2", ">f8", "<U13", "|S7", "|O") or a v3 name
@@ -303,16 +308,18 @@ export interface CreateArrayOptionsV2 {
    * filter stores: strings, or byte strings with `[{ id: "vlen-bytes" }]`.
    */
   dataType: string;
+  /** The chunk shape. */
   chunkShape: number[];
   /** Default: zero of the data type ("" for strings). */
   fillValue?: unknown;
+  /** User attributes (.zattrs). */
   attributes?: Record<string, unknown>;
   /** Memory order of each chunk, default "C". */
   order?: "C" | "F";
   /** numcodecs configurations, e.g. `[{ id: "delta", dtype: "<i2" }]`; object arrays start with the object codec. */
-  filters?: { id: string; [option: string]: unknown }[] | null;
+  filters?: ArrayMetadataV2["filters"];
   /** A numcodecs configuration, e.g. `{ id: "zlib", level: 1 }`; default null (none). */
-  compressor?: { id: string; [option: string]: unknown } | null;
+  compressor?: ArrayMetadataV2["compressor"];
   /** Default ".". */
   dimensionSeparator?: "." | "/";
 }

@@ -1,8 +1,12 @@
 import type { RangeQuery, Store } from "@zarrkit/registry";
 
+/** One completed store request, as `withRequestLog` reports it. */
 export interface StoreRequest {
+  /** The store method called. */
   method: "get" | "getRange" | "getRangeWithSize" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate" | "recover";
+  /** The key it concerned (the prefix, for listings). */
   key: string;
+  /** The range asked for, for ranged reads. */
   range?: RangeQuery;
   /** Bytes returned (reads) or sent (writes). */
   bytes: number;
@@ -10,6 +14,7 @@ export interface StoreRequest {
 
 const READS = new Set<StoreRequest["method"]>(["get", "getRange", "getRangeWithSize", "getVersioned"]);
 
+/** Whether the request read a value (get, getRange, getRangeWithSize, getVersioned). */
 export function isRead(request: StoreRequest): boolean {
   return READS.has(request.method);
 }
@@ -55,13 +60,17 @@ export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) 
 
 /** A store that keeps a log of its requests, for tests, tools and benchmarks. */
 export interface CountedStore extends Store {
+  /** Every request since the last reset, in completion order. */
   readonly log: StoreRequest[];
   /** Read requests (get, getRange, getVersioned) since the last reset, or those of one method. */
   reads(method?: StoreRequest["method"]): number;
+  /** Bytes returned by reads since the last reset. */
   bytesRead(): number;
+  /** Empty the log. */
   reset(): void;
 }
 
+/** `inner` with a log of its requests: `reads()`, `bytesRead()`, `reset()` (see `withRequestLog`). */
 export function countRequests(inner: Store): CountedStore {
   const log: StoreRequest[] = [];
   return Object.assign(

@@ -22,7 +22,13 @@ export function storedValue(store: Store, key: string): StoredValue {
  * encoders run unchanged on, e.g., a shard nested inside another shard.
  * Writes replace the held bytes; `current()` returns them.
  */
-export function bytesValue(key: string, initial: Uint8Array | undefined): StoredValue & { current(): Uint8Array | undefined } {
+export function bytesValue(
+  key: string,
+  initial: Uint8Array | undefined,
+): StoredValue & {
+  /** The bytes held now (undefined once deleted). */
+  current(): Uint8Array | undefined;
+} {
   let bytes = initial;
   return {
     key,

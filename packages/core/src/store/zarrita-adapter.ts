@@ -2,8 +2,11 @@ import { type RangeQuery, type RequestOptions, rangeBounds, type Store } from "@
 
 /** The store shape of zarrita.js (`@zarrita/storage`): keys are absolute ("/a/zarr.json"); sync or async. */
 export interface ZarritaStore {
+  /** The value at an absolute key. */
   get(key: `/${string}`, options?: RequestOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  /** A byte range of the value at an absolute key. */
   getRange?(key: `/${string}`, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  /** Store a value at an absolute key. */
   set?(key: `/${string}`, value: Uint8Array): Promise<void> | void;
 }
 
@@ -18,8 +21,11 @@ export function fromZarritaStore(store: ZarritaStore): Store {
 
 /** A zarrkit store as zarrita.js sees it (an async store with ranged reads). */
 export interface AsZarritaStore {
+  /** The value at an absolute key. */
   get(key: `/${string}`, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  /** A byte range of the value at an absolute key (the whole value sliced, for stores without ranged reads). */
   getRange(key: `/${string}`, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined>;
+  /** Store a value at an absolute key, when the zarrkit store writes. */
   set?(key: `/${string}`, value: Uint8Array): Promise<void>;
 }
 

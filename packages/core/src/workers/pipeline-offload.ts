@@ -1,5 +1,6 @@
 import type { Chunk, ChunkSpec, CodecContext, CodecMetadata, CodecOptions, NumericArray } from "@zarrkit/registry";
 import { product } from "../selection.js";
+import { warnFallback } from "./fallback-warning.js";
 import { ownCopy } from "./own-copy.js";
 import { codecPool, type PoolReach } from "./pool.js";
 import type { PipelineDescription } from "./protocol.js";
@@ -71,8 +72,9 @@ export class PipelineOffload {
       try {
         structuredClone(parts);
         this.description = { id: JSON.stringify(parts, jsonSafe), ...parts };
-      } catch {
+      } catch (error) {
         this.refused = true;
+        warnFallback(`the pipeline ${parts.codecs.map((codec) => codec.name).join(" -> ")} cannot be sent to a worker (${(error as Error).message})`);
       }
     }
     return this.description;

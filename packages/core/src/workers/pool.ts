@@ -1,6 +1,8 @@
+import { codecWorkerModules, onCodecWorkerModule } from "@zarrkit/registry";
 import { callerTurn, spawnWorker } from "#worker-platform";
+import { warnFallback } from "./fallback-warning.js";
 import type { PlatformWorker, TaskMessage, TaskReply } from "./protocol.js";
-import { codecWorkerModules, onCodecWorkerModule, workerSettings } from "./settings.js";
+import { workerSettings } from "./settings.js";
 import { fromWire } from "./wire-error.js";
 
 /** One piece of codec work, which a worker or the calling thread may take. */
@@ -41,6 +43,7 @@ interface Slot {
  */
 const PER_WORKER = 4;
 
+/** What the codec workers have done (`codecWorkerStats()`). */
 export interface CodecWorkerStats {
   /** Workers running (started lazily, up to the largest size asked for). */
   workers: number;
@@ -181,7 +184,10 @@ class CodecPool {
       if (slot.inFlight.size === 0) slot.worker.hold(false);
       if (message.type === "failed") pending.reject(fromWire(message.error));
       else {
-        if (message.type === "unavailable") this.refused = message.reason;
+        if (message.type === "unavailable") {
+          this.refused = message.reason;
+          warnFallback(message.reason);
+        }
         try {
           pending.resolve(pending.job.settle(message));
         } catch (error) {

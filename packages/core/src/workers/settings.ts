@@ -32,8 +32,6 @@ export interface ResolvedWorkerSettings {
 const DEFAULT_THRESHOLD = 128 * 1024;
 
 const defaults: ResolvedWorkerSettings = { enabled: workersByDefault, threshold: DEFAULT_THRESHOLD, size: defaultPoolSize(), offloadAlone: false };
-const modules: string[] = [];
-const moduleListeners = new Set<(added: string) => void>();
 
 /** `options` once each limit is checked (an InvalidMetadataError naming `field` and the limit otherwise). */
 export function checkWorkerOptions(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
@@ -64,27 +62,6 @@ export function configureCodecWorkers(options: CodecWorkerOptions & { enabled?: 
   if (offloadAlone !== undefined) defaults.offloadAlone = offloadAlone;
   if (threshold !== undefined) defaults.threshold = threshold;
   if (size !== undefined) defaults.size = size;
-}
-
-/**
- * A module the workers import before any codec work: one whose import
- * registers codecs (`@zarrkit/codecs`, your own), as a URL or a specifier the
- * worker can resolve (`import.meta.resolve("my-codecs")` gives a URL). A
- * pipeline using a codec no worker module registers runs on the calling thread.
- */
-export function registerCodecWorkerModule(specifier: string): void {
-  if (modules.includes(specifier)) return;
-  modules.push(specifier);
-  for (const listener of moduleListeners) listener(specifier);
-}
-
-export function codecWorkerModules(): readonly string[] {
-  return modules;
-}
-
-/** Tell `listener` about modules registered from now on (the pool forwards them to running workers). */
-export function onCodecWorkerModule(listener: (added: string) => void): void {
-  moduleListeners.add(listener);
 }
 
 /** The settings in force now for pipelines of an array with `setting` (undefined: the process's defaults). */

@@ -10,8 +10,10 @@ const CONSTRUCTORS = {
   float32: Float32Array,
 } as const;
 
+/** A precomputed `data_type`: uint8 ... float64. */
 export type PrecomputedDataType = keyof typeof CONSTRUCTORS;
 
+/** The typed array of a `PrecomputedDataType`. */
 export type PrecomputedTypedArray = InstanceType<(typeof CONSTRUCTORS)[PrecomputedDataType]>;
 
 type Constructor = (typeof CONSTRUCTORS)[PrecomputedDataType];

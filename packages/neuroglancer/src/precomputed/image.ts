@@ -18,7 +18,9 @@ export interface OpenPrecomputedImageOptions extends RequestOptions {
 
 /** A box of voxels [min, max) in the scale's coordinates (voxel_offset included). */
 export interface VoxelBox {
+  /** First voxel, [x, y, z]. */
   min: readonly number[];
+  /** End voxel (exclusive), [x, y, z]. */
   max: readonly number[];
 }
 
@@ -31,15 +33,19 @@ export interface ReadImageOptions extends RequestOptions {
   maxBytes?: number;
 }
 
+/** Voxels read by `PrecomputedImage.read`. */
 export interface ImageRegion {
   /** Voxels in [channel][z][y][x] order, x fastest (the layout of raw chunks). */
   data: PrecomputedTypedArray;
   /** [x, y, z, channels]. */
   shape: [number, number, number, number];
+  /** The voxels' data type. */
   dataType: PrecomputedDataType;
 }
 
+/** A precomputed volume opened for reading. */
 export interface PrecomputedImage {
+  /** The volume's `info` document. */
   readonly info: PrecomputedInfo;
   /** Read a box of one scale, whether the scale is sharded or one file per chunk. */
   read(box: VoxelBox, options?: ReadImageOptions): Promise<ImageRegion>;

@@ -4,6 +4,7 @@ import { compressedMortonBits } from "../morton.js";
 import { own } from "../own.js";
 import { bytesPerVoxel, DATA_TYPES, isPrecomputedDataType, type PrecomputedDataType } from "./data-type.js";
 
+/** Three numbers, [x, y, z]. */
 export type Vec3 = [number, number, number];
 
 /** The axes of a Vec3, typed so that indexing a Vec3 with one is a number. */
@@ -19,20 +20,29 @@ export function mapVec3(f: (d: Dim) => number): Vec3 {
 export interface PrecomputedScale {
   /** Directory of the scale's chunks, relative to the volume. */
   key: string;
+  /** Voxels along x, y, z. */
   size: Vec3;
   /** Coordinates of the first voxel; chunk keys and Morton codes are relative to it. Default [0, 0, 0]. */
   voxel_offset: Vec3;
   /** Chunk shapes (at least one); readers use the first. Sharded scales have exactly one. */
   chunk_sizes: [Vec3, ...Vec3[]];
+  /** Chunk encoding: "raw", "jpeg", "compressed_segmentation", ... */
   encoding: string;
+  /** Nanometres per voxel along x, y, z. */
   resolution?: Vec3;
+  /** The scale's sharding, when its chunks are sharded. */
   sharding?: ShardingSpec;
+  /** Block size of the compressed_segmentation encoding. */
   compressed_segmentation_block_size?: Vec3;
 }
 
+/** A precomputed volume's `info` document. */
 export interface PrecomputedInfo {
+  /** "image" or "segmentation". */
   type: string;
+  /** The voxels' data type. */
   data_type: PrecomputedDataType;
+  /** Channels per voxel. */
   num_channels: number;
   /** At least one scale; the first is the finest. */
   scales: [PrecomputedScale, ...PrecomputedScale[]];

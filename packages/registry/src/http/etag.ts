@@ -51,6 +51,9 @@ export function confirmVersion(headers: Headers, ifMatch: string | undefined, ke
 }
 
 /** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
-export function withVersion<T extends object>(value: T, version: string | undefined): T & { version?: string } {
+export function withVersion<T extends object>(value: T, version: string | undefined): T & {
+  /** The value's version, when the server stated one. */
+  version?: string;
+} {
   return version === undefined ? value : { ...value, version };
 }

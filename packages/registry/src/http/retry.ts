@@ -3,6 +3,7 @@
 import { AuthError, PreconditionFailedError, StoreError, ZarrkitError } from "../errors.js";
 import { Attempt } from "./transfer.js";
 
+/** How a store retries a request. */
 export interface RetryOptions {
   /** Retries after the first attempt, for 5xx and 429 answers, network errors and idle timeouts. */
   retries?: number;
@@ -52,11 +53,13 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 /** What an attempt of `retrying` returns for an answer worth another attempt. */
 export const RETRY: unique symbol = Symbol("retry");
 
+/** How `retrying` runs its attempts: how many, how far apart, under which idle timeout, and the error of the last. */
 export interface RetryLoop {
   /** Attempts after the first, and the backoff between them. */
   retry: Required<RetryOptions>;
   /** An attempt with no bytes for this long is abandoned (0: never). */
   idleTimeoutMs: number;
+  /** Aborts the attempt in flight and the loop, with the signal's reason. */
   signal?: AbortSignal | undefined;
   /** The request has a body: its idle timer starts at the reply, as fetch does not report upload progress. */
   upload: boolean;

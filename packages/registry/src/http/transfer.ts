@@ -15,6 +15,7 @@ const UNKNOWN_LENGTH_START = 64 * 2 ** 10;
  * starts or restarts it; `end` once the attempt is over, whatever its outcome.
  */
 export class Attempt {
+  /** Whether the attempt was aborted for want of bytes within `idleMs`. */
   timedOut = false;
   readonly #controller = new AbortController();
   readonly #idleMs: number;
@@ -30,6 +31,7 @@ export class Attempt {
     if (!fromReply) this.touch();
   }
 
+  /** Aborts on the caller's signal or on the idle timeout: give it to fetch. */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
@@ -49,6 +51,7 @@ export class Attempt {
     this.#controller.abort(reason);
   }
 
+  /** Stop the idle timer and the forwarding of the caller's signal (call when the body is read). */
   end(): void {
     clearTimeout(this.#timer);
     this.#outer?.removeEventListener("abort", this.#onOuterAbort);
@@ -95,6 +98,7 @@ export async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => {});
 }
 
+/** Bounds on reading a response body. */
 export interface BodyLimits {
   /** Most bytes accepted. */
   limit: number;

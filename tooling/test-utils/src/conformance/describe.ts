@@ -3,6 +3,7 @@ import { describe, it } from "vitest";
 import { conformanceChecks } from "./checks.js";
 import { available, type CheckContext, missingNeed } from "./types.js";
 
+/** A fresh, empty store for one check, and how to clean up after it. */
 export interface StoreFixture {
   /** A fresh, empty store. */
   store: Store;
@@ -15,6 +16,7 @@ export interface StoreFixture {
   seed?: (key: string, value: Uint8Array) => Promise<void>;
 }
 
+/** What else the suite checks. */
 export interface StoreConformanceOptions {
   /**
    * Keys the store must reject with a StoreError naming the key, on every
