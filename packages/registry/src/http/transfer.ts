@@ -91,7 +91,12 @@ export function bodyLength(headers: Headers): number | undefined {
 }
 
 /** How many body bytes a reply with this status may have, and why (for the error). */
-export type BodyLimit = (status: number) => { bytes: number; why: string };
+export type BodyLimit = (status: number) => {
+  /** Most bytes accepted. */
+  bytes: number;
+  /** Why, for the error: "a shard index may have", say. */
+  why: string;
+};
 
 /** Drop an unused body so the connection can be reused. */
 export async function discard(response: Response): Promise<void> {
