@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AuthError, NotFoundError, PreconditionFailedError, StoreError } from "../src/errors.js";
-import { abortableSleep, checkIfMatch, confirmVersion, contentRangeProblem, contentRangeTotal, isRetryableStatus, RETRY, type RetryLoop, rangeHeader, retrying, statusError, unsatisfiedRangeSize } from "../src/http.js";
+import { abortableSleep, untilAborted, checkIfMatch, confirmVersion, contentRangeProblem, contentRangeTotal, isRetryableStatus, RETRY, type RetryLoop, rangeHeader, retrying, statusError, unsatisfiedRangeSize } from "../src/http.js";
 import * as main from "../src/index.js";
 
 describe("HTTP helpers for store implementers (@zarrkit/registry/http)", () => {
@@ -147,5 +147,24 @@ describe("versions as ETags", () => {
     expect(() => confirmVersion(headers('"abd"'), '"abc"', "k", replaced)).toThrow(PreconditionFailedError);
     expect(() => confirmVersion(headers('W/"abc"'), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
     expect(() => confirmVersion(headers(), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
+  });
+});
+
+describe("untilAborted", () => {
+  it("with a signal aborted already, rejects with its reason and leaves the promise it gave up on handled", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const controller = new AbortController();
+      controller.abort(new Error("stop"));
+      // As fetch does with an aborted signal: it rejects too, a moment later.
+      const fetching = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("aborted fetch")), 1));
+      await expect(untilAborted(fetching, controller.signal)).rejects.toThrow("stop");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
   });
 });

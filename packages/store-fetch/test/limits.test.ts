@@ -134,7 +134,8 @@ describe("the idle timeout against a real socket", () => {
       res.write(new Uint8Array(10));
       res.on("close", closed);
     });
-    const error = await new FetchStore(server.url, { idleTimeoutMs: 50, retry: { retries: 0 } }).get("k").catch((e: unknown) => e);
+    // Room for signing and connecting on a loaded machine: the timer runs from the start of the attempt.
+    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 0 } }).get("k").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreTimeoutError);
     expect((error as StoreTimeoutError).key).toBe("k");
     await connectionClosed;

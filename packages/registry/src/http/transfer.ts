@@ -60,7 +60,11 @@ export class Attempt {
 
 /** `promise`, or the signal's reason as soon as it aborts: for fetch implementations that ignore their signal. */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The promise given up on still settles (fetch rejects with the same reason): left unhandled, it would crash Node.
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
