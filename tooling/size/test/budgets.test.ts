@@ -26,7 +26,7 @@ describe("bundle sizes", () => {
     }
     for (const chunk of Object.keys(limits)) if (!sizes.has(chunk)) problems.push(`${chunk}: budgeted but no longer a chunk`);
     expect(problems).toEqual([]);
-    // Known: LZMA-JS reads its worker file with require("path"); xz-decompress imports stream/web. Anything new fails.
+    // Known: xz-decompress's UMD wrapper requires stream/web (its browser field maps it to false). Anything new fails.
     expect(nodeBuiltins).toEqual(budgets.codecNodeBuiltins);
   });
 });

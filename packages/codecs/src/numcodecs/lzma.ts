@@ -14,8 +14,11 @@ const PRESET_EXTREME = 0x80000000;
 const XZ_MAGIC = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
 
 // Loaded on first use: xz-decompress (MIT, xz-embedded in wasm) reads xz; LZMA-JS (MIT) reads and writes "alone".
-const xzDecompress = () => import("xz-decompress");
-const lzmaJs = () => import("lzma");
+// Both are CommonJS: their exports are the default export's properties under Node and every bundler (a code-split
+// esbuild bundle has no named exports for them).
+const xzDecompress = async () => ((await import("xz-decompress")) as unknown as { default: typeof import("xz-decompress") }).default;
+// LZMA-JS's main file finds this one with require("path"), a Node built-in, which no browser bundle can follow.
+const lzmaJs = async () => (await import("lzma/src/lzma_worker.js")).default.LZMA_WORKER;
 
 const XZ_CHECK_SHA256 = 0x0a;
 
