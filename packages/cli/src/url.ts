@@ -5,6 +5,7 @@ import { UsageError } from "./errors.js";
 
 /** What a store URL on the command line names. */
 export interface ResolvedUrl {
+  /** The opened store, rooted at the URL. */
   store: Store;
   /** Path of the node inside the store ("" for the store's root). */
   path: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseBytes, parseCodec, resolvePart, shardShapeForBytes, UsageError } from "../src/index.js";
+import { parseBytes, parseCodec, resolvePart, shardShapeForBytes } from "../src/convert-options.js";
+import { UsageError } from "../src/errors.js";
 
 describe("convert options", () => {
   it("shardShapeForBytes: the largest doubling of the chunk within the target, a multiple of the chunk, capped by the array", () => {

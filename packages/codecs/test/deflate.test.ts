@@ -87,7 +87,7 @@ describe("#deflate on fflate checks what fflate does not", () => {
     const gz = gzipSync(sampleBytes(1000));
     const badCrc = gz.slice();
     badCrc[gz.length - 8]! ^= 1;
-    await expect(fflateDeflate.gzipDecode(badCrc)).rejects.toThrow(/CRC32 mismatch: stored 0x[0-9a-f]{8}, computed/);
+    await expect(fflateDeflate.gzipDecode(badCrc)).rejects.toThrow(/CRC-32 mismatch: stored 0x[0-9a-f]{8}, computed/);
     const badSize = gz.slice();
     badSize[gz.length - 4]! ^= 1;
     await expect(fflateDeflate.gzipDecode(badSize)).rejects.toThrow(/trailer declares/);

@@ -157,7 +157,7 @@ describe("numcodecs.lzma formats", () => {
     }
     const raw = await codec(numcodecsLzmaCodecFactory, { format: 3 });
     expect(await failure(() => raw.decode(ALONE_ZEROS, ctx))).toBeInstanceOf(UnsupportedError);
-    // Stream flags byte 7 = 0x0a: SHA-256, which xz-decompress cannot verify.
+    // Stream flags byte 7 = 0x0a: SHA-256, which xz-embedded cannot verify.
     const sha = XZ_ZEROS.slice();
     sha[7] = 0x0a;
     const error = await failure(async () => (await codec(numcodecsLzmaCodecFactory)).decode(sha, ctx));

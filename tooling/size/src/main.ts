@@ -14,7 +14,6 @@ if (process.argv.includes("--write")) {
   const budgets = {
     minimalReader: { initial: budget(reader.initial), total: budget(reader.total) },
     codecChunks: Object.fromEntries([...codecs.sizes].sort().map(([chunk, gzip]) => [chunk, budget(gzip)])),
-    codecNodeBuiltins: codecs.nodeBuiltins,
   };
   await writeFile(new URL("../budgets.json", import.meta.url), `${JSON.stringify(budgets, null, 2)}\n`);
   console.log("budgets.json written");

@@ -43,15 +43,28 @@ const OPTIONS = {
 
 /** One bad key: the store key, the typed error's name and its message. */
 export interface VerifyProblem {
+  /** The store key of the bad shard or chunk (the node's path for a node that did not open). */
   key: string;
+  /** The error's class name, e.g. "CorruptDataError". */
   error: string;
+  /** The error's message, on one line. */
   message: string;
 }
 
+/** What `verify` found: the report `zarrkit verify --json` prints. */
 export interface VerifyReport {
+  /** No problems. */
   ok: boolean;
-  /** Present shards checked, inner chunks decoded (--deep), chunks of unsharded arrays decoded (--deep). */
-  checked: { shards: number; innerChunks: number; chunks: number };
+  /** How much was checked. */
+  checked: {
+    /** Present shards whose index was checked. */
+    shards: number;
+    /** Inner chunks of shards decoded (`deep` only). */
+    innerChunks: number;
+    /** Chunks of unsharded arrays decoded (`deep` only). */
+    chunks: number;
+  };
+  /** The bad keys, sorted by key. */
   problems: VerifyProblem[];
 }
 
@@ -87,10 +100,23 @@ interface Work {
   key: string;
 }
 
-/** Check an array, or a group and every node below it; see VERIFY_HELP. */
+/**
+ * Check an array, or a group and every array below it, as `zarrkit verify`
+ * does: every present shard's index (offsets inside the shard, nothing past
+ * its end), and with `deep` every inner chunk and every chunk of unsharded
+ * arrays decoded. Typed errors become problems in the report; other errors
+ * (a bug, a lost connection) are thrown.
+ */
 export async function verify(
   node: ZarrArray | ZarrGroup<ZarrNode>,
-  options: { deep?: boolean; concurrency?: number; progress?: ProgressMode },
+  options: {
+    /** Decode every chunk too (default false: shard indexes only). */
+    deep?: boolean;
+    /** Keys checked at once (default 16). */
+    concurrency?: number;
+    /** Progress on stderr (default "none"). */
+    progress?: ProgressMode;
+  },
 ): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
   const checked = { shards: 0, innerChunks: 0, chunks: 0 };

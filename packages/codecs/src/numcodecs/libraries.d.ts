@@ -16,8 +16,15 @@ declare module "seek-bzip" {
   export default Bunzip;
 }
 
-declare module "lzma" {
-  /** LZMA-JS: the "alone" (.lzma) format. Results are signed bytes; decompress returns a string when the bytes read as UTF-8. */
-  export function compress(data: Uint8Array, mode: number): number[];
-  export function decompress(data: Uint8Array): number[] | string;
+declare module "lzma/src/lzma_worker.js" {
+  /** LZMA-JS (CommonJS, no Node built-ins): the "alone" (.lzma) format. */
+  const module: {
+    LZMA_WORKER: {
+      /** Results are signed bytes. */
+      compress(data: Uint8Array, mode: number): number[];
+      /** A string when the bytes read as UTF-8. */
+      decompress(data: Uint8Array): number[] | string;
+    };
+  };
+  export default module;
 }

@@ -1,5 +1,5 @@
 /// <reference path="./libraries.d.ts" />
-import { type BytesToBytesCodec, type CodecFactory, concatBytes, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
+import { type BytesToBytesCodec, type CodecFactory, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
 import { checkKeys, type Configuration, readInt } from "../config.js";
 import { decoding } from "../errors.js";
 import { tooLarge } from "../limits.js";
@@ -13,41 +13,22 @@ const PRESET_EXTREME = 0x80000000;
 
 const XZ_MAGIC = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
 
-// Loaded on first use: xz-decompress (MIT, xz-embedded in wasm) reads xz; LZMA-JS (MIT) reads and writes "alone".
-const xzDecompress = () => import("xz-decompress");
-const lzmaJs = () => import("lzma");
+// Loaded on first use: xz-embedded (public domain, in wasm) reads xz; LZMA-JS (MIT) reads and writes "alone".
+// LZMA-JS's main file finds this one with require("path"), a Node built-in, which no browser bundle can follow;
+// it is CommonJS, so its exports are the default export's properties (under Node and every bundler).
+const lzmaJs = async () => (await import("lzma/src/lzma_worker.js")).default.LZMA_WORKER;
+const xz = () => import("./xz.js");
 
 const XZ_CHECK_SHA256 = 0x0a;
 
 async function xzDecode(bytes: Uint8Array, maxBytes: number | undefined): Promise<Uint8Array> {
-  // Stream flags (byte 7, low nibble): the integrity check. xz-decompress's xz-embedded verifies CRC32 and CRC64 only.
+  // Stream flags (byte 7, low nibble): the integrity check. xz-embedded verifies CRC32 and CRC64 only.
   if (((bytes[7] ?? 0) & 0x0f) === XZ_CHECK_SHA256) {
     throw new UnsupportedError(
-      "xz streams with a SHA-256 check (check 10) cannot be read: xz-decompress, the xz decoder used here, verifies only none, CRC32 and CRC64",
+      "xz streams with a SHA-256 check (check 10) cannot be read: xz-embedded, the xz decoder used here, verifies only none, CRC32 and CRC64",
     );
   }
-  const { XzReadableStream } = await xzDecompress();
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-  const reader = new XzReadableStream(source).getReader();
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.length;
-      if (maxBytes !== undefined && length > maxBytes) throw tooLarge("xz", maxBytes);
-      parts.push(value.slice());
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return concatBytes(parts);
+  return (await xz()).xzDecode(bytes, maxBytes);
 }
 
 /** Undo LZMA-JS's UTF-8 decoding of its result (its decoder accepts 1-3 byte sequences, U+0000 as C0 80). */
@@ -112,7 +93,7 @@ function isXz(bytes: Uint8Array): boolean {
 
 /**
  * `numcodecs.lzma`: `{"format": 0-3, "check": -1 | 0 | 1 | 4 | 10, "preset": null | 0-9 (| 2^31), "filters": null | [...]}`,
- * Python's lzma arguments (format 1 = xz by default). Reads xz (xz-decompress)
+ * Python's lzma arguments (format 1 = xz by default). Reads xz (xz-embedded)
  * and alone (LZMA-JS); writes alone only (LZMA-JS). No maintained MIT
  * JavaScript library writes xz, and raw streams with a filter chain have no
  * JavaScript decoder or encoder, so those are UnsupportedErrors that say so.
@@ -160,7 +141,7 @@ export const numcodecsLzmaCodecFactory: CodecFactory = (configuration, ctx): Byt
       if (format === FORMAT_XZ) {
         throw refuse(
           "format 1 (xz): no maintained JavaScript library with an MIT-compatible licence encodes xz " +
-            "(xz-decompress only decodes); reading xz works. Use format 2 (alone) or another compressor for new data.",
+            "(xz-embedded only decodes); reading xz works. Use format 2 (alone) or another compressor for new data.",
         );
       }
       if (format === FORMAT_RAW) {
