@@ -1,10 +1,8 @@
 // The page of the browser bundle test (test/zstd-browser.test.ts): the zstd
 // codec as a bundle loads it, driven from the test through `window.zstd`.
-import { type BytesToBytesCodec, registerCodec, resolveCodec } from "@zarrkit/registry";
-
-// As src/index.ts registers it (the whole index also pulls in lzma, whose Node
-// build imports "path", which esbuild will not bundle for browsers without a shim).
-registerCodec("zstd", () => import("../../src/zstd.js").then((m) => m.zstdCodecFactory));
+import { type BytesToBytesCodec, resolveCodec } from "@zarrkit/registry";
+// The whole package, as an application imports it: each codec a lazy chunk.
+import "../../src/index.js";
 
 const base64 = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
 const bytesOf = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
