@@ -17,6 +17,7 @@ import {
   type StoredValue,
   type WriteSource,
 } from "@zarrkit/registry";
+import { isBytesCodec } from "./codecs/bytes.js";
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import { type DataType, dataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
@@ -307,7 +308,31 @@ export class CodecPipeline {
       const bytes = await this.decodeBytes(stored, ctx);
       return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
     }
-    copySelection(await this.decode(stored, ctx), selection, out, this.dataType);
+    const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
+    const here = () => this.decodeHere(stored, ctx, copy);
+    await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
+  }
+
+  /**
+   * `use` of the chunk decoded on this thread. When the innermost compressor
+   * can lend its output and the `bytes` codec reads it (views need no copy),
+   * `use` sees the chunk in the decoder's own memory: one copy, from there
+   * into the result, and no buffer per chunk.
+   */
+  private async decodeHere(stored: Uint8Array, ctx: CodecContext, use: (chunk: Chunk) => void): Promise<void> {
+    const innermost = this.bytesToBytes[0];
+    if (!this.partialCapable || !innermost?.decodeLent || !isBytesCodec(this.arrayToBytes)) {
+      use(await this.decodeInline(stored, ctx));
+      return;
+    }
+    let bytes = stored;
+    for (let i = this.bytesToBytes.length - 1; i >= 1; i--) {
+      bytes = await this.bytesToBytes[i]!.decode(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[i]! });
+    }
+    const bytesCodec = this.arrayToBytes;
+    await innermost.decodeLent(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[0]! }, (decoded) =>
+      use(bytesCodec.decode(decoded, this.bytesSpec, ctx)),
+    );
   }
 
   /**
