@@ -17,7 +17,6 @@ import {
   type StoredValue,
   type WriteSource,
 } from "@zarrkit/registry";
-import { isBytesCodec } from "./codecs/bytes.js";
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import { type DataType, dataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
@@ -103,6 +102,8 @@ export function normalizeCodecMetadata(entry: unknown, field: string): CodecMeta
 export class CodecPipeline {
   /** Whole-chunk work sent to codec workers; undefined for pipelines with nothing worth sending. */
   private offload: PipelineOffload | undefined;
+  /** Whether chunks decode through the innermost compressor's `decodeLent` into core's `bytes` codec (see `decodeHere`). */
+  private lends = false;
   /**
    * `decodedCaps[i]`: the most bytes `bytesToBytes[i]` may decode to (its
    * input when encoding), handed to it as `CodecContext.maxDecodedBytes`.
@@ -193,6 +194,11 @@ export class CodecPipeline {
     }
     const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, context.maxDecodedChunkBytes);
     if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, codecOptions, context.workers);
+    if (pipeline.partialCapable && bytesToBytes[0]?.decodeLent && arrayToBytes.codec.name === "bytes") {
+      // Loaded already (it is the codec "bytes" resolved to), yet kept out of the static imports: readers that never meet it stay smaller.
+      const { isBytesCodec } = await import("./codecs/bytes.js");
+      pipeline.lends = isBytesCodec(arrayToBytes.codec);
+    }
     return pipeline;
   }
 
@@ -321,7 +327,7 @@ export class CodecPipeline {
    */
   private async decodeHere(stored: Uint8Array, ctx: CodecContext, use: (chunk: Chunk) => void): Promise<void> {
     const innermost = this.bytesToBytes[0];
-    if (!this.partialCapable || !innermost?.decodeLent || !isBytesCodec(this.arrayToBytes)) {
+    if (!this.lends || !innermost?.decodeLent) {
       use(await this.decodeInline(stored, ctx));
       return;
     }
@@ -329,9 +335,10 @@ export class CodecPipeline {
     for (let i = this.bytesToBytes.length - 1; i >= 1; i--) {
       bytes = await this.bytesToBytes[i]!.decode(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[i]! });
     }
+    // Core's bytes codec decodes synchronously: the chunk is used before the lent bytes are given back.
     const bytesCodec = this.arrayToBytes;
     await innermost.decodeLent(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[0]! }, (decoded) =>
-      use(bytesCodec.decode(decoded, this.bytesSpec, ctx)),
+      use(bytesCodec.decode(decoded, this.bytesSpec, ctx) as Chunk),
     );
   }
 
