@@ -1,7 +1,7 @@
 import { type BytesToBytesCodec, type CodecFactory, InvalidMetadataError, showValue } from "@zarrkit/registry";
 import { checkKeys, readBoolean, readInt } from "./config.js";
-import { decoding } from "./errors.js";
-import { zstdDecompress } from "./zstd/decode.js";
+import { callersOwn, decoding } from "./errors.js";
+import { zstdDecompress, zstdDecompressLent } from "./zstd/decode.js";
 import { zstdCompress } from "./zstd/encode.js";
 
 // zstd's level range: ZSTD_minCLevel() .. ZSTD_maxCLevel(); larger levels act as 22.
@@ -27,6 +27,8 @@ export const zstdCodecFactory: CodecFactory = (configuration, ctx): BytesToBytes
     name: "zstd",
     encode: (bytes) => zstdCompress(bytes, level, { checksum, longDistance }),
     decode: (bytes, codecCtx) => decoding("zstd", codecCtx, () => zstdDecompress(bytes, codecCtx.maxDecodedBytes)),
+    decodeLent: (bytes, codecCtx, use) =>
+      decoding("zstd", codecCtx, () => zstdDecompressLent(bytes, codecCtx.maxDecodedBytes, callersOwn(use))),
     toJSON: () => ({ name: "zstd", configuration: { level, checksum } }),
   };
 };

@@ -139,6 +139,60 @@ describe("zstd decoding", () => {
   });
 });
 
+describe("zstd decoding into lent memory (decodeLent)", () => {
+  const lend = async (codec: BytesToBytesCodec, bytes: Uint8Array, cap?: number) => {
+    const seen: { copy: Uint8Array; aligned: boolean; own: boolean }[] = [];
+    const result = await codec.decodeLent!(bytes, cap === undefined ? ctx : { ...ctx, maxDecodedBytes: cap }, (decoded) => {
+      seen.push({ copy: decoded.slice(), aligned: decoded.byteOffset % 8 === 0, own: decoded.buffer.byteLength === decoded.length });
+      return decoded.length;
+    });
+    return { result, seen };
+  };
+
+  test("lends the same bytes decode returns, from the decoder's memory, 8-byte aligned, once", async () => {
+    const codec = await zstd({ level: 3 });
+    for (const data of [sampleBytes(100_000, "smooth"), sampleBytes(3, "noise"), new Uint8Array(0)]) {
+      const frame = await codec.encode(data, ctx);
+      const { result, seen } = await lend(codec, frame, data.length);
+      expect(result).toBe(data.length);
+      expect(seen).toHaveLength(1);
+      expect(sameBytes(seen[0]!.copy, data)).toBe(true);
+      expect(seen[0]!.aligned).toBe(true);
+      // A view of wasm memory, not a buffer of its own.
+      expect(seen[0]!.own).toBe(false);
+    }
+    // Frames without a declared size, decoded into growing capacities: lent once, when they fit.
+    const { seen } = await lend(codec, WITH_CHECKSUM_NO_SIZE);
+    expect(seen.map((s) => new TextDecoder().decode(s.copy))).toEqual([TEXT]);
+  });
+
+  test.each([
+    ["a checksum mismatch", () => WITH_CHECKSUM.map((b, i) => (i === WITH_CHECKSUM.length - 1 ? b ^ 1 : b)), undefined],
+    ["a content size smaller than the frame holds", () => WITH_CHECKSUM.map((b, i) => (i === 5 ? b - 1 : b)), undefined],
+    ["a truncated frame", () => WITH_CHECKSUM.subarray(0, 15), undefined],
+    ["more than the cap", () => WITH_CHECKSUM, TEXT.length - 1],
+    ["more than the cap, no declared size", () => WITH_CHECKSUM_NO_SIZE, TEXT.length - 1],
+  ])("%s is CorruptDataError, and nothing is lent", async (_what, bytes, cap) => {
+    const codec = await zstd();
+    const error = await lend(codec, bytes(), cap).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptDataError);
+    expect((error as CorruptDataError).key).toBe(ctx.key);
+  });
+
+  test("what the caller's callback throws passes unchanged", async () => {
+    const codec = await zstd();
+    const mine = new RangeError("the caller's own");
+    const thrown = await Promise.resolve(
+      codec.decodeLent!(WITH_CHECKSUM, ctx, () => {
+        throw mine;
+      }),
+    ).catch((e: unknown) => e);
+    expect(thrown).toBe(mine);
+    // The instance is still sound afterwards.
+    expect(new TextDecoder().decode(await codec.decode(WITH_CHECKSUM, ctx))).toBe(TEXT);
+  });
+});
+
 describe("zstd wasm instances", () => {
   const load = () => import("../src/zstd/zstd-decode-wasm.js").then((m) => m.default);
 

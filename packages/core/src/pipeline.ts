@@ -102,6 +102,8 @@ export function normalizeCodecMetadata(entry: unknown, field: string): CodecMeta
 export class CodecPipeline {
   /** Whole-chunk work sent to codec workers; undefined for pipelines with nothing worth sending. */
   private offload: PipelineOffload | undefined;
+  /** Whether chunks decode through the innermost compressor's `decodeLent` into core's `bytes` codec (see `decodeHere`). */
+  private lends = false;
   /**
    * `decodedCaps[i]`: the most bytes `bytesToBytes[i]` may decode to (its
    * input when encoding), handed to it as `CodecContext.maxDecodedBytes`.
@@ -192,6 +194,11 @@ export class CodecPipeline {
     }
     const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, context.maxDecodedChunkBytes);
     if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, codecOptions, context.workers);
+    if (pipeline.partialCapable && bytesToBytes[0]?.decodeLent && arrayToBytes.codec.name === "bytes") {
+      // Loaded already (it is the codec "bytes" resolved to), yet kept out of the static imports: readers that never meet it stay smaller.
+      const { isBytesCodec } = await import("./codecs/bytes.js");
+      pipeline.lends = isBytesCodec(arrayToBytes.codec);
+    }
     return pipeline;
   }
 
@@ -307,7 +314,32 @@ export class CodecPipeline {
       const bytes = await this.decodeBytes(stored, ctx);
       return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
     }
-    copySelection(await this.decode(stored, ctx), selection, out, this.dataType);
+    const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
+    const here = () => this.decodeHere(stored, ctx, copy);
+    await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
+  }
+
+  /**
+   * `use` of the chunk decoded on this thread. When the innermost compressor
+   * can lend its output and the `bytes` codec reads it (views need no copy),
+   * `use` sees the chunk in the decoder's own memory: one copy, from there
+   * into the result, and no buffer per chunk.
+   */
+  private async decodeHere(stored: Uint8Array, ctx: CodecContext, use: (chunk: Chunk) => void): Promise<void> {
+    const innermost = this.bytesToBytes[0];
+    if (!this.lends || !innermost?.decodeLent) {
+      use(await this.decodeInline(stored, ctx));
+      return;
+    }
+    let bytes = stored;
+    for (let i = this.bytesToBytes.length - 1; i >= 1; i--) {
+      bytes = await this.bytesToBytes[i]!.decode(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[i]! });
+    }
+    // Core's bytes codec decodes synchronously: the chunk is used before the lent bytes are given back.
+    const bytesCodec = this.arrayToBytes;
+    await innermost.decodeLent(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[0]! }, (decoded) =>
+      use(bytesCodec.decode(decoded, this.bytesSpec, ctx) as Chunk),
+    );
   }
 
   /**

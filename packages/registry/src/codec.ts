@@ -222,6 +222,15 @@ export interface BytesToBytesCodec extends CodecBase {
   encode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
   /** The decoded bytes; stops at `ctx.maxDecodedBytes` with a CorruptDataError. */
   decode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
+  /**
+   * Decode as `decode` does (same checks, same cap), then call `use` with the
+   * decoded bytes and return what it returns. The bytes are lent: they may be
+   * a view of the decoder's own memory (a WebAssembly decoder's), valid only
+   * until `use` returns, so `use` must be synchronous and keep no reference.
+   * Readers copying the bytes on anyway (into a read's result) use it to skip
+   * the fresh buffer `decode` returns. Errors thrown by `use` pass unchanged.
+   */
+  decodeLent?<R>(bytes: Uint8Array, ctx: CodecContext, use: (decoded: Uint8Array) => R): Promise<R> | R;
   /** Encoded size for a decoded size, when it is fixed (a checksum adds 4; compressors return undefined). */
   encodedSize?(decodedSize: number): number | undefined;
   /**

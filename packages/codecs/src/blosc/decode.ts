@@ -1,6 +1,6 @@
 import { UnsupportedError } from "@zarrkit/registry";
 import { tooLarge } from "../limits.js";
-import { zstdDecompress } from "../zstd/decode.js";
+import { zstdDecompressLent } from "../zstd/decode.js";
 import { blosclzDecompress } from "./blosclz.js";
 import {
   FLAG_BITSHUFFLE,
@@ -36,7 +36,8 @@ const DECODERS: Readonly<Record<number, StreamDecoder>> = {
   2: snappyDecompress,
   // A stream decodes to exactly its part of the block: that is the cap its decoder stops at.
   3: async (src, dst) => exactly(dst, await (await import("#deflate")).zlibDecode(src, dst.length), "zlib"),
-  4: async (src, dst) => exactly(dst, await zstdDecompress(src, dst.length), "zstd"),
+  // Copied from the decoder's memory straight into the block: no buffer per stream.
+  4: (src, dst) => zstdDecompressLent(src, dst.length, (decoded) => exactly(dst, decoded, "zstd")),
 };
 const LZ4_FORMAT = 1;
 

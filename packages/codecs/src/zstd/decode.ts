@@ -26,7 +26,16 @@ const FIRST_GUESS = 1 << 20;
  * declared size are decoded into at most `maxBytes` (zstd stops at the first
  * block that does not fit), so a bomb costs at most the cap.
  */
-export async function zstdDecompress(data: Uint8Array, maxBytes?: number): Promise<Uint8Array> {
+export function zstdDecompress(data: Uint8Array, maxBytes?: number): Promise<Uint8Array> {
+  return zstdDecompressLent(data, maxBytes, copyOut);
+}
+
+/**
+ * `zstdDecompress`, but the decoded bytes are lent to `use`: a view of the
+ * decoder's wasm memory, 8-byte aligned, valid only until `use` returns (no
+ * buffer of their own is allocated). `use` runs only once every check passed.
+ */
+export async function zstdDecompressLent<R>(data: Uint8Array, maxBytes: number | undefined, use: (decoded: Uint8Array) => R): Promise<R> {
   if (data.length === 0) throw new Error("no zstd frame (0 bytes)");
   const size = declaredContentSize(data);
   if (size !== undefined && maxBytes !== undefined && size > maxBytes) {
@@ -37,15 +46,23 @@ export async function zstdDecompress(data: Uint8Array, maxBytes?: number): Promi
     // Without a cap, a declared size is trusted to allocate at once only up to MAX_TRUSTED_BYTES: above, the
     // capacity grows with what really decodes, so a 20-byte frame claiming gigabytes costs nothing.
     const trusted = size !== undefined && (maxBytes !== undefined || size <= MAX_TRUSTED_BYTES);
-    const decoded = trusted ? decodeInto(instance, data, size) : decodeUnknownSize(instance, data, maxBytes);
-    if (decoded === DST_SIZE_TOO_SMALL) throw new Error(`the frames declare ${size} decoded bytes, but hold more`);
-    if (size !== undefined && decoded.length !== size) {
-      throw new Error(`the frames declare ${size} decoded bytes, but decoding gave ${decoded.length}`);
-    }
-    return decoded;
+    const checked = (decoded: Uint8Array): R => {
+      if (size !== undefined && decoded.length !== size) {
+        throw new Error(`the frames declare ${size} decoded bytes, but decoding gave ${decoded.length}`);
+      }
+      return use(decoded);
+    };
+    if (!trusted) return decodeUnknownSize(instance, data, maxBytes, checked);
+    const result = decodeWithin(instance, data, size, checked);
+    if (result === TOO_SMALL) throw new Error(`the frames declare ${size} decoded bytes, but hold more`);
+    return result.value;
   } finally {
     decoder.release(instance);
   }
+}
+
+function copyOut(decoded: Uint8Array): Uint8Array {
+  return decoded.slice();
 }
 
 /**
@@ -53,30 +70,37 @@ export async function zstdDecompress(data: Uint8Array, maxBytes?: number): Promi
  * doubles up to `maxBytes` (without a cap, up to what wasm memory holds): no
  * attempt holds more than the cap, and the work done is at most twice the cap's.
  */
-function decodeUnknownSize(instance: Decoder, data: Uint8Array, maxBytes: number | undefined): Uint8Array {
+function decodeUnknownSize<R>(instance: Decoder, data: Uint8Array, maxBytes: number | undefined, use: (decoded: Uint8Array) => R): R {
   const limit = maxBytes ?? Number.POSITIVE_INFINITY;
   let capacity = Math.min(limit, Math.max(FIRST_GUESS, data.length * 4));
   for (;;) {
-    const decoded = decodeInto(instance, data, capacity);
-    if (decoded !== DST_SIZE_TOO_SMALL) return decoded;
+    const result = decodeWithin(instance, data, capacity, use);
+    if (result !== TOO_SMALL) return result.value;
     if (capacity >= limit) throw tooLarge("zstd", limit);
     capacity = Math.min(limit, capacity * 2);
   }
 }
 
-/** The decoded bytes, or DST_SIZE_TOO_SMALL when they would pass `capacity`; other zstd errors throw. */
-function decodeInto(instance: Decoder, data: Uint8Array, capacity: number): Uint8Array | typeof DST_SIZE_TOO_SMALL {
-  return withAllocation(instance, data.length + capacity, (src) => {
+/** Returned when the decoded bytes would pass the capacity given. */
+const TOO_SMALL = Symbol("too small");
+
+/**
+ * `use` of the decoded bytes, or TOO_SMALL when they would pass `capacity`;
+ * other zstd errors throw. The output comes first in the allocation, so it
+ * has malloc's alignment (views of any element type need no copy).
+ */
+function decodeWithin<R>(instance: Decoder, data: Uint8Array, capacity: number, use: (decoded: Uint8Array) => R): { value: R } | typeof TOO_SMALL {
+  return withAllocation(instance, capacity + data.length, (dst) => {
+    const src = dst + capacity;
     new Uint8Array(instance.memory.buffer, src, data.length).set(data);
-    const dst = src + data.length;
     const result = instance.decompress(dst, capacity, src, data.length);
     const code = errorCode(result);
-    if (code === DST_SIZE_TOO_SMALL) return code;
+    if (code === DST_SIZE_TOO_SMALL) return TOO_SMALL;
     if (code === WINDOW_TOO_LARGE) {
       throw new UnsupportedError(`a frame needs a window above 1 GiB, the most 32-bit zstd reads (${errorName(code)})`);
     }
     if (code !== 0) throw new Error(errorName(code));
     // The memory may have grown during the call: view it afresh.
-    return new Uint8Array(instance.memory.buffer, dst, result >>> 0).slice();
+    return { value: use(new Uint8Array(instance.memory.buffer, dst, result >>> 0)) };
   });
 }

@@ -189,6 +189,11 @@ class BytesCodec implements ArrayToBytesCodec {
   }
 }
 
+/** Whether `codec` is the `bytes` codec, whose decoding is synchronous and views its input where it can. */
+export function isBytesCodec(codec: ArrayToBytesCodec): codec is BytesCodec {
+  return codec instanceof BytesCodec;
+}
+
 export const bytesCodecFactory: CodecFactory = (configuration, ctx) => {
   const endian = configuration.endian;
   const field = `${ctx.field}.configuration.endian`;

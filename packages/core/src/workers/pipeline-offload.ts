@@ -82,16 +82,24 @@ export class PipelineOffload {
 
   /** Decode on a worker, or undefined when this chunk is decoded here. The input is copied: stores may share what they return. */
   decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> | undefined {
+    return this.decodeThen(bytes, ctx, (chunk) => chunk, () => this.pipeline.decodeInline(bytes, ctx));
+  }
+
+  /**
+   * `use` of the chunk a worker decodes, or `here()` when the pool runs the
+   * job on this thread; undefined when this chunk is decoded here.
+   */
+  decodeThen<R>(bytes: Uint8Array, ctx: CodecContext, use: (chunk: Chunk) => R, here: () => Promise<R>): Promise<R> | undefined {
     const reach = this.reach();
     if (reach === undefined) return undefined;
-    return codecPool().run<Chunk>(
+    return codecPool().run<R>(
       {
         task: (id) => {
           const input = ownCopy(bytes);
           return { message: { type: "decode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.buffer as ArrayBuffer] };
         },
-        settle: (reply) => (reply.type === "done" ? (reply.output as Chunk) : this.refuse(() => this.pipeline.decodeInline(bytes, ctx))),
-        here: () => this.pipeline.decodeInline(bytes, ctx),
+        settle: (reply) => (reply.type === "done" ? use(reply.output as Chunk) : this.refuse(here)),
+        here,
       },
       reach,
     );
