@@ -1,6 +1,6 @@
 import { type CodecMetadata, InvalidMetadataError, layoutFor, unknownOptionError } from "@zarrkit/registry";
 import { type DataType, dataType, dataTypeJSON } from "./data-types.js";
-import { parseScalar, serializeScalar } from "./fill-value.js";
+import { parseScalar, serializeScalar, zeroFillValue } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
 import type { ArrayMetadata } from "./metadata/node-metadata.js";
 
@@ -81,22 +81,6 @@ function layoutOf(options: CreateArrayOptions, codecs: CodecMetadata[]): { gridS
   return layout ? { gridShape: layout.gridShape as ChunkEdges[], codecs: layout.codecs, option: layout.option } : { gridShape: options.chunkShape, codecs };
 }
 
-function defaultFill(kind: string, byteSize: number | undefined): unknown {
-  switch (kind) {
-    case "bool":
-      return false;
-    case "string":
-    case "bytes": // base64 of no bytes
-      return "";
-    case "complex":
-      return [0, 0];
-    case "raw":
-      return new Array(byteSize).fill(0);
-    default:
-      return 0;
-  }
-}
-
 /** `{ name: "bytes" }` without an endian, for a type whose byte order matters, becomes little endian (the spec requires one). */
 function withDefaultEndian(codec: CodecMetadata, type: DataType): CodecMetadata {
   if (codec?.name !== "bytes" || type.storedSlotSize <= 1 || codec.configuration?.endian !== undefined) return codec;
@@ -114,7 +98,7 @@ export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMeta
     : type.byteSize === undefined
       ? [{ name: type.objectCodecId ?? "vlen-utf8" }]
       : [{ name: "bytes", configuration: { endian: "little" } }];
-  const fill = parseScalar(options.fillValue ?? defaultFill(type.kind, type.byteSize), type, "fillValue");
+  const fill = parseScalar(options.fillValue ?? zeroFillValue(type), type, "fillValue");
   const layout = layoutOf(options, innerCodecs);
   const edges = layout.gridShape;
   const gridName = options.chunkGrid ?? (edges.some(Array.isArray) ? "rectilinear" : "regular");

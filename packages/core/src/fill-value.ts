@@ -20,6 +20,23 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
  * [re, im] for complex, bytes for r<N>. Anything out of range or of the wrong
  * kind is an InvalidMetadataError naming `field`.
  */
+/** The fill value a writer gives when none is chosen: zero (false, "", [0, 0], zero bytes) in the type's JSON form. */
+export function zeroFillValue(type: DataType): unknown {
+  switch (type.kind) {
+    case "bool":
+      return false;
+    case "string":
+    case "bytes": // base64 of no bytes
+      return "";
+    case "complex":
+      return [0, 0];
+    case "raw":
+      return new Array(type.byteSize).fill(0);
+    default:
+      return 0;
+  }
+}
+
 export function parseScalar(value: unknown, type: DataType, field = "fill_value"): Scalar {
   const bad = (why: string): never => {
     throw new InvalidMetadataError(`${field}: ${why} for data type ${type.name}, got ${show(value)}`, { field });

@@ -7,7 +7,7 @@
  */
 import { type CodecMetadata, InvalidMetadataError, type Scalar, showValue, UnsupportedError } from "@zarrkit/registry";
 import { type DataType, dataType, fixedStringParts, fixedStringType, objectDataType } from "../data-types.js";
-import { parseScalar, serializeScalar } from "../fill-value.js";
+import { parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
 import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
 import { type ArrayMetadataV2, checkChunkSize, type GroupMetadataV2, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
@@ -124,20 +124,6 @@ export function numpyTypeFromOption(value: unknown, field: string, objectCodecId
   return { type, endian: undefined, object: true };
 }
 
-function zeroOf(type: DataType): unknown {
-  switch (type.kind) {
-    case "bool":
-      return false;
-    case "string":
-    case "bytes": // base64 of no bytes
-      return "";
-    case "complex":
-      return [0, 0];
-    default:
-      return 0;
-  }
-}
-
 /** Latin-1 text from base64 (v2 stores `S n` fill values as base64 of the bytes). */
 function latin1FromBase64(text: string, field: string): string {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
@@ -154,7 +140,7 @@ function latin1FromBase64(text: string, field: string): string {
  * as "" or no bytes).
  */
 export function parseFillValueV2(value: unknown, np: NumpyType, field = "fill_value"): Scalar {
-  if (value === null || value === undefined) return parseScalar(zeroOf(np.type), np.type, field);
+  if (value === null || value === undefined) return parseScalar(zeroFillValue(np.type), np.type, field);
   if (np.object && np.type.kind === "bytes") return parseScalar(typeof value === "string" || Array.isArray(value) ? value : "", np.type, field);
   if (np.object) return typeof value === "string" ? value : "";
   const fixed = fixedStringParts(np.type);
