@@ -14,12 +14,6 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
   uint64: [0n, 2n ** 64n - 1n],
 };
 
-/**
- * Decode a JSON fill value (or a scalar a caller passes to `set`) for `type`:
- * numbers for <=32-bit integers and floats, bigint for 64-bit integers,
- * [re, im] for complex, bytes for r<N>. Anything out of range or of the wrong
- * kind is an InvalidMetadataError naming `field`.
- */
 /** The fill value a writer gives when none is chosen: zero (false, "", [0, 0], zero bytes) in the type's JSON form. */
 export function zeroFillValue(type: DataType): unknown {
   switch (type.kind) {
@@ -37,6 +31,12 @@ export function zeroFillValue(type: DataType): unknown {
   }
 }
 
+/**
+ * Decode a JSON fill value (or a scalar a caller passes to `set`) for `type`:
+ * numbers for <=32-bit integers and floats, bigint for 64-bit integers,
+ * [re, im] for complex, bytes for r<N>. Anything out of range or of the wrong
+ * kind is an InvalidMetadataError naming `field`.
+ */
 export function parseScalar(value: unknown, type: DataType, field = "fill_value"): Scalar {
   const bad = (why: string): never => {
     throw new InvalidMetadataError(`${field}: ${why} for data type ${type.name}, got ${show(value)}`, { field });
