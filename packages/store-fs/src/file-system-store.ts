@@ -23,6 +23,7 @@ import { errorCode, isMissing, readAt, writeAt } from "./file-io.js";
 import { type Acquired, acquireLock, fingerprint, type HeldLock, type LockSettings, lockPathOf } from "./file-lock.js";
 import { keyPath, prefixLocation } from "./keys.js";
 import { PathGuard } from "./paths.js";
+import { type ReadLease, ReadHandles } from "./read-handles.js";
 import { advanceMtime, versionOf } from "./version.js";
 import { keyEntries, walkKeys } from "./walk.js";
 
@@ -58,12 +59,13 @@ const DEFAULT_MAX_READ_BYTES = 2 ** 31 - 1;
 const DEFAULT_STALE_LOCK_MS = 30_000;
 /** Windows up to this length are read without a stat (allocating the requested length); longer ones are clipped to the file first. */
 const FAST_RANGE_BYTES = 16 * 2 ** 20;
-const READ = constants.O_RDONLY;
 /** Lock files cannot be created here: reads that would take the lock only wait for other holders. */
 const readOnlyCodes = new Set(["EACCES", "EROFS", "EPERM"]);
 
 // Module-wide and keyed by absolute path, so stores sharing a root in this process also share locks.
 const fileLocks = new KeyedLock();
+// Module-wide too: the bound on open files holds for the process, however many stores it opens.
+const readHandles = new ReadHandles(64, 2000);
 
 interface LockState {
   /** Another holder (in this process or another) had the key's lock first. */
@@ -177,6 +179,7 @@ export class FileSystemStore implements Store {
         const current = await this.#current(path, key);
         checkPreconditions(key, current, options);
         await prepared.commit(path, current);
+        readHandles.forget(path); // the replaced file's space is freed now, not when it would idle out
       });
     } catch (error) {
       await prepared.discard();
@@ -191,6 +194,7 @@ export class FileSystemStore implements Store {
         const stats = await this.#guard.checkEntry(path, key);
         if (!stats || stats.isDirectory()) return; // a directory is a prefix, not a key
         await unlink(path);
+        readHandles.forget(path);
       } catch (error) {
         if (isMissing(error)) return;
         throw storeError("delete", key, error);
@@ -403,13 +407,13 @@ export class FileSystemStore implements Store {
     });
   }
 
-  /** Open the key's file for reading and run `use`, or return undefined when there is no file. */
+  /** Open the key's file for reading (or reuse one kept open) and run `use`, or return undefined when there is no file. */
   async #open<T>(key: string, options: RequestOptions | undefined, use: (file: FileHandle) => Promise<T | undefined>): Promise<T | undefined> {
     const path = this.#path(key);
     options?.signal?.throwIfAborted();
-    let file: FileHandle;
+    let lease: ReadLease;
     try {
-      file = await this.#guard.open(path, key, READ);
+      lease = await readHandles.open(path, key, this.#guard);
     } catch (error) {
       try {
         if (!isMissing(error)) throw error;
@@ -421,12 +425,11 @@ export class FileSystemStore implements Store {
       }
     }
     try {
-      return await use(file);
+      return await use(lease.file);
     } catch (error) {
       throw storeError("read", key, error);
     } finally {
-      // Closing a file opened for reading cannot lose data: nothing waits for it.
-      file.close().catch(() => {});
+      lease.release();
     }
   }
 

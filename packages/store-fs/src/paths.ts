@@ -75,7 +75,7 @@ export class PathGuard {
     }
     if (procFd) {
       try {
-        this.#verifyOpened(file, path, key);
+        this.checkOpened(file.fd, path, key);
       } catch (error) {
         await file.close().catch(() => {});
         throw error;
@@ -91,7 +91,6 @@ export class PathGuard {
     return file;
   }
 
-  /** Where the kernel says the open file is (a few microseconds: procfs, no disk). */
   /**
    * `open` without a trip to Node's I/O threads, returning a descriptor, for
    * the lock files' few-microsecond operations; in a directory `checkDir`
@@ -109,7 +108,7 @@ export class PathGuard {
     }
     if (procFd) {
       try {
-        this.#verifyFd(fd, path, key);
+        this.checkOpened(fd, path, key);
       } catch (error) {
         closeSync(fd);
         throw error;
@@ -118,11 +117,13 @@ export class PathGuard {
     return fd;
   }
 
-  #verifyOpened(file: FileHandle, path: string, key: string): void {
-    this.#verifyFd(file.fd, path, key);
+  /** Whether `checkOpened` can tell where an open descriptor is (Linux: /proc names it). */
+  get canCheckOpened(): boolean {
+    return procFd;
   }
 
-  #verifyFd(fd: number, path: string, key: string): void {
+  /** Refuse the open descriptor `fd` of `path` unless the kernel places it where the guard allows (only where `canCheckOpened`). */
+  checkOpened(fd: number, path: string, key: string): void {
     let real = readlinkSync(`/proc/self/fd/${fd}`);
     if (real.endsWith(" (deleted)")) real = real.slice(0, -" (deleted)".length); // replaced by a rename since: it was here
     if (!this.#allowed(real, path, this.#resolvedRootSync())) {
