@@ -9,7 +9,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } fr
 import { dirname, join } from "node:path";
 import { blockOrigins, copyBlockInto, gatherBlock, uint16View } from "./blocks.js";
 import type { BytesCodec } from "./direct-codecs.js";
-import type { Form } from "./forms.js";
+import { type Form, innerEdge } from "./forms.js";
 import type { Profile } from "./profile.js";
 
 /** Shard index entries for chunks never written: offset and nbytes both 2^64-1. */
@@ -36,24 +36,26 @@ export async function floorRead(root: string, form: Form, profile: Profile, zstd
   if (!form.sharded) {
     for (const origin of blockOrigins(size, profile.chunk)) {
       const stored = readFileSync(chunkPath(root, form.path, origin, profile.chunk));
-      const bytes = form.name === "raw" ? stored : await zstd.decode(stored);
+      const bytes = form.compressed ? await zstd.decode(stored) : stored;
       copyBlockInto(out, size, uint16View(bytes), profile.chunk, origin);
     }
     return out;
   }
-  const perShard = (profile.shard / profile.inner) ** 3;
+  const edge = innerEdge(form, profile);
+  const perShard = (profile.shard / edge) ** 3;
   const indexSize = perShard * 16 + 4;
   for (const shardOrigin of blockOrigins(size, profile.shard)) {
     const shard = readFileSync(chunkPath(root, form.path, shardOrigin, profile.shard));
     const index = new DataView(shard.buffer, shard.byteOffset + shard.length - indexSize, indexSize - 4);
     let i = 0;
-    for (const inner of blockOrigins(profile.shard, profile.inner)) {
+    for (const inner of blockOrigins(profile.shard, edge)) {
       const offset = index.getBigUint64(16 * i, true);
       const length = index.getBigUint64(16 * i + 8, true);
       i++;
       if (offset === EMPTY) continue; // the output is already zero, the fill value
-      const bytes = await zstd.decode(shard.subarray(Number(offset), Number(offset + length)));
-      copyBlockInto(out, size, uint16View(bytes), profile.inner, inner.map((o, d) => o + shardOrigin[d]!));
+      const stored = shard.subarray(Number(offset), Number(offset + length));
+      const bytes = form.compressed ? await zstd.decode(stored) : stored;
+      copyBlockInto(out, size, uint16View(bytes), edge, inner.map((o, d) => o + shardOrigin[d]!));
     }
   }
   return out;
@@ -84,7 +86,7 @@ export async function floorWrite(root: string, form: Form, profile: Profile, dat
   if (!form.sharded) {
     for (const origin of blockOrigins(size, profile.chunk)) {
       const block = bytesOf(gatherBlock(data, size, profile.chunk, origin));
-      writeFile(chunkPath(root, form.path, origin, profile.chunk), form.name === "raw" ? block : await options.zstd.encode(block), options.fsync);
+      writeFile(chunkPath(root, form.path, origin, profile.chunk), form.compressed ? await options.zstd.encode(block) : block, options.fsync);
     }
     return;
   }

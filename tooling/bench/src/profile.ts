@@ -1,5 +1,5 @@
 /** The stored forms of the benchmark array (see forms.ts). */
-export type FormName = "raw" | "zstd" | "sharded";
+export type FormName = "raw" | "zstd" | "sharded" | "sharded-raw" | "sharded-other" | "sharded-other-raw";
 
 /**
  * The sizes of one run of the suite. "full" is issue 7's data set; "quick"
@@ -17,6 +17,8 @@ export interface Profile {
   shard: number;
   /** Edge of the inner chunks of the sharded form. */
   inner: number;
+  /** The other inner chunk edge issue 16 names (64^3 and 32^3), of the "sharded-other" forms, in shards of the same edge. */
+  otherInner: number;
   /** Timed runs per contender (the median is reported). */
   runs: number;
   /** Untimed runs per contender before them (JIT, wasm memory growth, page cache). */
@@ -45,6 +47,7 @@ export const FULL: Profile = {
   chunk: 128,
   shard: 256,
   inner: 64,
+  otherInner: 32,
   runs: 5,
   warmups: 1,
   randomChunks: 1000,
@@ -63,6 +66,7 @@ export const QUICK: Profile = {
   chunk: 64,
   shard: 128,
   inner: 32,
+  otherInner: 64,
   runs: 2,
   warmups: 1,
   randomChunks: 100,

@@ -24,7 +24,7 @@ function memory(results: Omit<SuiteResults, "targets">, id: string): MemoryResul
   return results.memory.find((m) => m.id === id);
 }
 
-/** The targets of issue 7 checked against one run's figures. */
+/** The targets of issues 7 and 16 checked against one run's figures. */
 export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: number, randomChunks: number, shardsInPlane: number): Verdict[] {
   const out: Verdict[] = [];
   const zk = (id: string) => median(results, id, "zarrkit");
@@ -32,6 +32,12 @@ export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: num
   out.push(speedup("whole sharded read: >= 1.3x faster than zarrita.js with coalescing", median(results, "whole/sharded/local", "zarrita+coalescing"), zk("whole/sharded/local"), (r) => r >= 1.3));
   out.push(speedup("whole sharded read: within 1.2x of the one-thread floor", zk("whole/sharded/local"), median(results, "whole/sharded/local", "floor"), (r) => r <= 1.2));
   out.push(speedup("whole sharded read: faster than the floor (with workers)", median(results, "whole/sharded/local", "floor"), zk("whole/sharded/local"), (r) => r > 1));
+  // Issue 16: both inner chunk edges, with and without compression.
+  for (const form of ["sharded", "sharded-other", "sharded-raw", "sharded-other-raw"]) {
+    const id = `whole/${form}/local`;
+    const title = find(results.cases, id)?.title.replace(/^whole array, /, "") ?? form;
+    out.push(speedup(`whole read (${title}): >= 2.5x faster than zarrita.js default`, median(results, id, "zarrita"), zk(id), (r) => r >= 2.5));
+  }
   const warm = requests(results, "random-warm/local");
   out.push({
     target: "warm random inner chunk: exactly 1 request each",

@@ -2,7 +2,7 @@ import * as zk from "zarrkit";
 import { blockOrigins } from "../blocks.js";
 import { checkBox } from "../check.js";
 import { contest } from "../contest.js";
-import { form, unitEdge } from "../forms.js";
+import { form, formTitle, unitEdge } from "../forms.js";
 import { type Box, READ_PEERS } from "../peers.js";
 import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
@@ -29,7 +29,7 @@ export async function chunkReads(ctx: SuiteContext, source: Source, concurrencie
       const spec = {
         id: `chunks/${target.name}/c${concurrency}/${source.kind}`,
         group: 2,
-        title: `${unit} by ${unit} (${boxes.length}), ${target.title}, ${concurrency} in flight`,
+        title: `${unit} by ${unit} (${boxes.length}), ${formTitle(target, profile)}, ${concurrency} in flight`,
         source: source.kind,
         form: target.name,
       } as const;

@@ -1,7 +1,7 @@
 import { checkBox, wholeBox } from "../check.js";
 import { type Contender, contest } from "../contest.js";
 import { floorRead } from "../floor.js";
-import type { Form } from "../forms.js";
+import { type Form, formTitle } from "../forms.js";
 import { READ_PEERS } from "../peers.js";
 import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
@@ -32,7 +32,7 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
         },
       });
     }
-    const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${form.title}`, source: source.kind, form: form.name } as const;
+    const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${formTitle(form, profile)}`, source: source.kind, form: form.name } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));
   }
   return results;
