@@ -130,8 +130,8 @@ export function copyStrided(
   const last = walk.counts.length - 1;
   if (walk.srcStrides[last] === 1 && walk.dstStrides[last] === 1) {
     const words = wordRuns(walk, from, to);
-    if (words) return copyWordRuns(words);
-    run(walk, (s, d, n) => (to as Uint8Array).set((from as Uint8Array).subarray(s, s + n), d));
+    if (words) copyWordRuns(words);
+    else run(walk, (s, d, n) => (to as Uint8Array).set((from as Uint8Array).subarray(s, s + n), d));
     return;
   }
   run(walk, (s, d, n, ss, ds) => {
