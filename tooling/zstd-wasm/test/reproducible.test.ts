@@ -5,11 +5,12 @@
 // their absence fails the test, elsewhere it skips with the reason printed.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
+import { toolchainMissing } from "./toolchain.js";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
 const codecs = join(here, "..", "..", "packages", "codecs");
@@ -23,9 +24,7 @@ const VENDORED = ["zstd", "c-blosc", "lz4"];
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-const toolchain = ["/usr/bin/clang-14", "/usr/bin/wasm-ld-14", "/usr/lib/wasm32-wasi/libc.a"].filter((path) => !existsSync(path));
-const skipReason = toolchain.length && !process.env.CI ? `missing ${toolchain.join(", ")} (run tooling/ci/install-system-deps.sh)` : undefined;
-if (skipReason) console.log(`wasm rebuild skipped: ${skipReason}`);
+const skipReason = toolchainMissing("wasm rebuild");
 
 const out = mkdtempSync(join(tmpdir(), "zarrkit-zstd-wasm-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
