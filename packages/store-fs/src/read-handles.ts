@@ -1,4 +1,4 @@
-import { constants, fstatSync, lstatSync } from "node:fs";
+import { constants, fstatSync, lstatSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { PathGuard } from "./paths.js";
 
@@ -27,7 +27,8 @@ interface Entry {
  * threads (the read) instead of three (open, read, close).
  *
  * A kept file is reused only while the path still names it (same device and
- * inode, by a synchronous lstat: microseconds, no I/O thread) and the guard
+ * inode, by a synchronous lstat, or stat where links are followed:
+ * microseconds, no I/O thread) and the guard
  * still accepts where the kernel says it is: a replaced, deleted or relinked
  * path is opened afresh, with every check of a first open. So a reader sees
  * exactly what a fresh open would show it. Only where the guard can check an
@@ -124,7 +125,8 @@ export class ReadHandles {
 /** Whether the path still leads, as the guard allows, to the file kept open. */
 function stillNamed(entry: Entry, path: string, key: string, guard: PathGuard): boolean {
   try {
-    const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    // Where links are followed, a link's target is what a fresh open would read.
+    const now = (guard.follow ? statSync : lstatSync)(path, { bigint: true, throwIfNoEntry: false });
     if (now === undefined || now.dev !== entry.dev || now.ino !== entry.ino) return false;
     guard.checkOpened(entry.file.fd, path, key);
     return true;

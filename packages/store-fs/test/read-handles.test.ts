@@ -86,6 +86,17 @@ describe.runIf(linux)("files kept open between reads", () => {
     await expect(store.get("d/k")).rejects.toThrow(/symbolic link/);
   });
 
+  it("where links are followed, reads a relinked key's new target", async () => {
+    const store = new FileSystemStore(root, { followSymlinks: true });
+    await writeFile(join(root, "d", "other"), "other");
+    await symlink("k", join(root, "d", "link"));
+    expect(decode(await store.get("d/link"))).toBe("first");
+    expect(decode(await store.get("d/link"))).toBe("first");
+    await unlink(join(root, "d", "link"));
+    await symlink("other", join(root, "d", "link"));
+    expect(decode(await store.get("d/link"))).toBe("other");
+  });
+
   it("frees a value's file when the store deletes or replaces it", async () => {
     const store = new FileSystemStore(root);
     await store.get("d/k");
