@@ -229,6 +229,17 @@ describe("codec workers", () => {
     expect(browserPlatform.defaultPoolSize()).toBeGreaterThanOrEqual(1);
   });
 
+  it("in browsers, report a worker the page may not construct (a SecurityError) as one that could not start", async () => {
+    const blocked = new Error("Failed to construct 'Worker': blocked by the page's policy");
+    browserPlatform.useWorkerFactory(() => {
+      throw blocked;
+    });
+    const worker = browserPlatform.spawnWorker();
+    expect(() => worker.post({ type: "modules", modules: [] }, [])).not.toThrow();
+    const failure = await new Promise<Error>((resolve) => worker.onFailure(resolve));
+    expect(failure).toBe(blocked);
+  });
+
   it("reject invalid settings", async () => {
     expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidMetadataError);
     expect(() => configureCodecWorkers({ threshold: -1 })).toThrow(InvalidMetadataError);
