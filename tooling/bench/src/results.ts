@@ -51,7 +51,7 @@ export interface BrowserFacts {
   hardwareConcurrency: number;
   /** Latency the server added to each request, ms. */
   latencyMs: number;
-  /** zarrkit's codec workers in the page at the end, and the chunks they decoded over all runs. */
+  /** zarrkit's codec workers in the page at the end, and the chunks they decoded over all runs (of the contender with workers on). */
   codecWorkers: number;
   chunksOnWorkers: number;
   /** Why zarrkit's workers did not start, if they did not. */

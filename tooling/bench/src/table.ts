@@ -3,7 +3,7 @@ import { maxPeakRssMiB, medianCpuMs } from "./contest.js";
 import { zstdDecodeTable } from "./cases/zstd-decode.js";
 import { verdictTable } from "./targets.js";
 
-const ORDER = ["zarrkit", "zarrita", "zarrita+coalescing", "floor", "floor+fsync"];
+const ORDER = ["zarrkit", "zarrkit, workers off", "zarrita", "zarrita+coalescing", "fetch only", "floor", "floor+fsync"];
 const MiB = 2 ** 20;
 
 function mib(bytes: number): string {

@@ -1,9 +1,10 @@
 // The browser case's machinery (case 9): the page esbuild bundles holds
 // zarrkit and zarrita.js, served by the suite's server with COOP/COEP; both
 // read a small sharded array whose 512 KiB inner chunks zarrkit decodes on
-// its codec workers, to the generated content, with the requests each sends.
+// its codec workers (or, in its second contender, on the page), to the
+// generated content, with the requests each sends.
 // Skipped, with the reason printed, without /usr/bin/chromium, except on CI.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -43,11 +44,11 @@ describe.skipIf(skipReason !== undefined)("the browser case's page", () => {
     page = await BrowserPage.open(`${server.url}page/index.html`);
   });
 
-  test("is cross-origin isolated; zarrkit (on its workers) and zarrita.js read the generated values, with their own requests", async () => {
+  test("is cross-origin isolated; zarrkit (on its workers, then without) and zarrita.js read the generated values, with their own requests", async () => {
     const base = `${server!.url}data/`;
     const reads = [];
     const requests = [];
-    for (const peer of ["zarrkit", "zarrita"] as const) {
+    for (const peer of ["zarrkit", "zarrkit, workers off", "zarrita"] as const) {
       await page!.prepare(peer, base, SHARDED.path);
       reads.push(await page!.read(peer, PROFILE.size));
       // Counted on a second read: the first also loads code (the codec worker, the codecs' chunks).
@@ -55,17 +56,24 @@ describe.skipIf(skipReason !== undefined)("the browser case's page", () => {
       await page!.read(peer);
       requests.push((await server!.stats()).requests);
     }
-    const [zarrkit, zarrita] = reads;
-    expect(zarrkit).toMatchObject({ elements: 128 ** 3, mismatch: -1 });
-    expect(zarrita).toMatchObject({ elements: 128 ** 3, mismatch: -1 });
-    expect(zarrkit!.digest).toBe(zarrita!.digest);
+    for (const read of reads) expect(read).toMatchObject({ elements: 128 ** 3, mismatch: -1, digest: reads[0]!.digest });
     // zarrkit: the whole shard in one read; zarrita.js: a HEAD for the shard's size, its index, then each inner chunk.
-    expect(requests).toEqual([1, 10]);
+    expect(requests).toEqual([1, 1, 10]);
     const facts = await page!.facts();
     expect(facts).toMatchObject({ crossOriginIsolated: true, workers: { dispatched: 16, ranHere: 0 } });
     expect(facts.workers.workers).toBeGreaterThanOrEqual(1);
     expect(facts.hardwareConcurrency).toBeGreaterThanOrEqual(1);
     expect(page!.errors).toEqual([]);
+  });
+
+  test("fetches the shard files whole for the I/O alone", async () => {
+    const key = `${SHARDED.path}/c/0/0/0`;
+    await server!.reset();
+    expect(await page!.fetchOnly(`${server!.url}data/`, [key])).toBe(statSync(join(root, "data", key)).size);
+    const first = (await server!.stats()).requests;
+    await server!.reset();
+    await page!.fetchOnly(`${server!.url}data/`, [key, key]);
+    expect([first, (await server!.stats()).requests]).toEqual([1, 2]);
   });
 
   test("the page's check finds values unlike the content", async () => {

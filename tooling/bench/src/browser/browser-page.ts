@@ -50,6 +50,10 @@ export class BrowserPage {
     return this.call("read", peer, checkSize);
   }
 
+  fetchOnly(base: string, keys: string[]): Promise<number> {
+    return this.call("fetchOnly", base, keys);
+  }
+
   facts(): Promise<PageFacts> {
     return this.call("facts");
   }

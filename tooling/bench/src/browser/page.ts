@@ -1,12 +1,15 @@
 // The page of the browser case (case 9), bundled by build-page.ts: zarrkit
-// (default settings: codec workers on) and zarrita.js (its FetchStore) in the
-// same page, each reading a whole array over HTTP. Node drives it through
+// (default settings: codec workers on; and with them off, for comparison) and
+// zarrita.js (its FetchStore) in the same page, each reading a whole array over HTTP. Node drives it through
 // browser-page.ts; the warm-up checks the values against the generated content.
 import * as zarr from "zarrita";
 import * as zk from "zarrkit";
 import { Content } from "../content.js";
 
-export type BrowserPeer = "zarrkit" | "zarrita";
+export type BrowserPeer = "zarrkit" | "zarrkit, workers off" | "zarrita";
+
+/** The I/O alone: the array's shard files fetched whole and at once, nothing decoded. */
+export const FETCH_ONLY = "fetch only";
 
 /** What a read returns to Node: never the data itself (hundreds of MiB), only what shows it was right. */
 export interface PageRead {
@@ -29,13 +32,14 @@ const decoder = new TextDecoder();
 
 /** Read the array's zarr.json once (untimed); each read then makes a fresh array object with empty caches, as in Node. */
 async function prepare(peer: BrowserPeer, base: string, path: string): Promise<void> {
-  if (peer === "zarrkit") {
+  if (peer !== "zarrita") {
     const store = new zk.FetchStore(base);
     const key = `${path}/zarr.json`;
     const bytes = await store.get(key);
     if (!bytes) throw new Error(`no array at ${base}${path}`);
     const metadata = zk.parseArrayMetadata(zk.parseJson(bytes, key), key);
-    readers.set(peer, async () => (await (await zk.ZarrArray.create(store, path, metadata)).get(null)).data as Uint16Array);
+    const options = peer === "zarrkit" ? {} : { workers: false };
+    readers.set(peer, async () => (await (await zk.ZarrArray.create(store, path, metadata, options)).get(null)).data as Uint16Array);
   } else {
     const store = new zarr.FetchStore(base);
     const bytes = await store.get(`/${path}/zarr.json`);
@@ -43,6 +47,18 @@ async function prepare(peer: BrowserPeer, base: string, path: string): Promise<v
     const metadata = JSON.parse(decoder.decode(bytes)) as zarr.ArrayMetadata<"uint16">;
     readers.set(peer, async () => (await zarr.get(new zarr.Array(store, `/${path}`, metadata))).data as Uint16Array);
   }
+}
+
+/** Fetch `keys` under `base` at once, each whole and past the HTTP cache; returns the bytes received. */
+async function fetchOnly(base: string, keys: string[]): Promise<number> {
+  const bodies = await Promise.all(
+    keys.map(async (key) => {
+      const response = await fetch(base + key, { cache: "no-store" });
+      if (!response.ok) throw new Error(`${base}${key}: HTTP ${response.status}`);
+      return response.arrayBuffer();
+    }),
+  );
+  return bodies.reduce((sum, body) => sum + body.byteLength, 0);
 }
 
 function digest(values: Uint16Array): number {
@@ -70,6 +86,6 @@ function collect(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-const api = { prepare, read, facts, collect };
+const api = { prepare, read, fetchOnly, facts, collect };
 export type PageApi = typeof api;
 Object.assign(globalThis, { bench: api });

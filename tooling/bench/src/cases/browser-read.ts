@@ -1,7 +1,8 @@
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { BrowserPage, browserSkipReason } from "../browser/browser-page.js";
 import { buildPage } from "../browser/build-page.js";
-import type { BrowserPeer } from "../browser/page.js";
+import { type BrowserPeer, FETCH_ONLY } from "../browser/page.js";
 import { type Contender, contest } from "../contest.js";
 import { form } from "../forms.js";
 import { LatencyServer } from "../http/latency-server-client.js";
@@ -15,8 +16,9 @@ const LATENCY_MS = 0;
 
 /**
  * Case 9: in Chromium, one page holding zarrkit (default settings: codec
- * workers on) and zarrita.js (its FetchStore) reads the whole sharded array
- * over local HTTP, the two alternating; the page is bundled by esbuild here
+ * workers on; and, to see what they bring, zarrkit with them off) and
+ * zarrita.js (its FetchStore) reads the whole sharded array over local HTTP,
+ * alternating with the shard files fetched whole, undecoded (the I/O alone); the page is bundled by esbuild here
  * and served with COOP/COEP, so it is cross-origin isolated. Skipped, with
  * the reason logged, without Chromium.
  */
@@ -38,7 +40,7 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
     const base = `${server.url}${profile.name}/`;
     const source = new HttpSource(server, `${profile.name}/`);
     const prepared = new Set<BrowserPeer>();
-    const contenders: Contender[] = (["zarrkit", "zarrita"] as const).map((peer) => ({
+    const contenders: Contender[] = (["zarrkit", "zarrkit, workers off", "zarrita"] as const).map((peer) => ({
       name: peer,
       source,
       async prepare(checking) {
@@ -55,6 +57,24 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
         };
       },
     }));
+    // The I/O alone, for scale: every shard file fetched whole in the same page, nothing decoded.
+    const shardsPerEdge = profile.size / profile.shard;
+    const shardKeys = Array.from({ length: shardsPerEdge ** 3 }, (_, i) => {
+      const coords = [Math.floor(i / shardsPerEdge ** 2), Math.floor(i / shardsPerEdge) % shardsPerEdge, i % shardsPerEdge];
+      return `${sharded.path}/c/${coords.join("/")}`;
+    });
+    const shardBytes = shardKeys.reduce((sum, key) => sum + statSync(join(ctx.dataRoot, key)).size, 0);
+    contenders.push({
+      name: FETCH_ONLY,
+      source,
+      async prepare(checking) {
+        await opened.collect();
+        return async () => {
+          const received = await opened.fetchOnly(base, shardKeys);
+          if (checking && received !== shardBytes) throw new Error(`fetch only: received ${received} bytes of shards holding ${shardBytes}`);
+        };
+      },
+    });
     const spec = { id: `browser/${sharded.name}/http`, group: 9, title: `whole array in Chromium, ${sharded.title}`, source: "http", form: sharded.name } as const;
     const result = await contest(spec, contenders, profile, ctx.log);
     const facts = await opened.facts();
