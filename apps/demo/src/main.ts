@@ -8,13 +8,11 @@ import { AnnotationLayer } from "./annotations.js";
 import { Inspector } from "./inspector.js";
 import { OfflinePanel } from "./offline.js";
 import { absoluteSource, type Opened, openSource, type S3Keys, s3Source } from "./open-source.js";
-import { startCodecWorkers } from "./codec-workers.js";
 import { buildControls } from "./controls.js";
 import { formatUrlState, parseUrlState, type UrlState } from "./url-state.js";
 import { type ViewSettings, Viewer } from "./viewer.js";
 import type { Volume } from "./volume.js";
 
-startCodecWorkers();
 // The app works offline once its service worker has cached it (production builds only).
 if (import.meta.env.PROD && "serviceWorker" in navigator) void navigator.serviceWorker.register("/sw.js");
 const view = document.querySelector<HTMLCanvasElement>("#view")!;

@@ -20,6 +20,8 @@ const RETAINED_MEMORY_BYTES = 64 * 2 ** 20;
 export class LazyInstance<T extends WasmHeap> {
   private module: Promise<WebAssembly.Module> | undefined;
   private current: T | undefined;
+  /** The instance being made: calls meanwhile wait for it rather than each making one (and a wasm memory). */
+  private making: Promise<T> | undefined;
 
   /** `imports`: what the module imports, if anything. */
   constructor(
@@ -32,14 +34,19 @@ export class LazyInstance<T extends WasmHeap> {
     return this.current;
   }
 
-  async instance(): Promise<T> {
-    if (this.current) return this.current;
+  instance(): Promise<T> {
+    if (this.current) return Promise.resolve(this.current);
+    this.making ??= this.make().finally(() => (this.making = undefined));
+    return this.making;
+  }
+
+  private async make(): Promise<T> {
     this.module ??= this.load().then((base64) => WebAssembly.compile(decodeBase64(base64)));
     const instance = await WebAssembly.instantiate(await this.module, this.imports);
     const exports = instance.exports as unknown as T & { _initialize(): void };
     exports._initialize();
-    this.current ??= exports;
-    return this.current;
+    this.current = exports;
+    return exports;
   }
 
   /** Drops the instance when a call left its memory above RETAINED_MEMORY_BYTES. */

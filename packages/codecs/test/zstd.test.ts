@@ -1,6 +1,6 @@
 import { type BytesToBytesCodec, CorruptDataError, InvalidMetadataError } from "@zarrkit/registry";
 import fc from "fast-check";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { zstdCodecFactory } from "../src/zstd.js";
 import { LazyInstance, type WasmHeap, withAllocation } from "../src/wasm-instance.js";
 import { declaredContentSize } from "../src/zstd-frames.js";
@@ -207,6 +207,19 @@ describe("zstd wasm instances", () => {
     const second = await lazy.instance();
     expect(second).not.toBe(first);
     expect(second.memory.buffer.byteLength).toBeLessThan(2 ** 20);
+  });
+
+  test("calls that arrive while the first instance is being made share it: one instance, one memory", async () => {
+    // A whole read starts dozens of decodes at once; an instance (and wasm memory) each exhausted Chromium's.
+    const instantiate = vi.spyOn(WebAssembly, "instantiate");
+    try {
+      const lazy = new LazyInstance<WasmHeap>(load);
+      const instances = await Promise.all(Array.from({ length: 32 }, () => lazy.instance()));
+      expect(new Set(instances).size).toBe(1);
+      expect(instantiate).toHaveBeenCalledTimes(1);
+    } finally {
+      instantiate.mockRestore();
+    }
   });
 
   test("an allocation wasm memory cannot hold is a RangeError, and nothing is left allocated", async () => {

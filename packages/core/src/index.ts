@@ -83,4 +83,4 @@ export { type CountedStore, countRequests, isRead, type StoreRequest, withReques
 export { bytesValue, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";
-export { type CodecWorkerOptions, type CodecWorkerSetting, configureCodecWorkers } from "./workers/settings.js";
+export { type CodecWebWorker, type CodecWorkerDefaults, type CodecWorkerOptions, type CodecWorkerSetting, configureCodecWorkers } from "./workers/settings.js";

@@ -219,19 +219,32 @@ describe("codec workers", () => {
     }
   });
 
-  it("have the same platform API in browsers, off by default there and leaving the page's thread alone", () => {
+  it("have the same platform API in browsers, on there only where Web Workers exist, leaving the page's thread alone", () => {
     // Both answer the "#worker-platform" import.
     const same: typeof nodePlatform = browserPlatform;
     expect(Object.keys(same).sort()).toEqual(Object.keys(nodePlatform).sort());
+    // Node 20 has no Web Worker global (worker_threads instead), so the browser platform would not start any here.
     expect(browserPlatform.workersByDefault).toBe(false);
     expect(browserPlatform.callerTurn).toBeUndefined();
     expect(browserPlatform.defaultPoolSize()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("in browsers, report a worker the page may not construct (a SecurityError) as one that could not start", async () => {
+    const blocked = new Error("Failed to construct 'Worker': blocked by the page's policy");
+    browserPlatform.useWorkerFactory(() => {
+      throw blocked;
+    });
+    const worker = browserPlatform.spawnWorker();
+    expect(() => worker.post({ type: "modules", modules: [] }, [])).not.toThrow();
+    const failure = await new Promise<Error>((resolve) => worker.onFailure(resolve));
+    expect(failure).toBe(blocked);
   });
 
   it("reject invalid settings", async () => {
     expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidMetadataError);
     expect(() => configureCodecWorkers({ threshold: -1 })).toThrow(InvalidMetadataError);
     expect(() => configureCodecWorkers({ offloadAlone: "yes" as unknown as boolean })).toThrow(/offloadAlone/);
+    expect(() => configureCodecWorkers({ createWorker: "worker.js" as unknown as () => Worker })).toThrow(/createWorker must be a function/);
     const store = new MemoryStore();
     await createArray(store, "a", { shape: [4], dataType: "uint8", chunkShape: [2] });
     await expect(openArray(store, "a", { workers: { size: 1.5 } })).rejects.toThrow(/workers.size/);

@@ -41,12 +41,12 @@ function mortonOrder(gridShape: readonly number[]): Uint32Array {
       rest -= coords[d]! * strides[d]!;
     }
     let key = 0n;
-    let out = 0n;
+    let keyBit = 0n;
     for (let bit = 0; bit < maxBits; bit++) {
       for (let d = 0; d < rank; d++) {
         if (bit >= bits[d]!) continue;
-        if ((coords[d]! >> bit) & 1) key |= 1n << out;
-        out++;
+        if ((coords[d]! >> bit) & 1) key |= 1n << keyBit;
+        keyBit++;
       }
     }
     keys[linear] = key;

@@ -8,6 +8,13 @@ import "@zarrkit/sharding";
 import "@zarrkit/store-fetch";
 import "@zarrkit/store-idb";
 import "@zarrkit/store-s3";
+import { configureCodecWorkers } from "@zarrkit/core";
+
+// Browsers: codec workers run this package's worker entry, which knows every built-in codec. Bundlers emit it from
+// this pattern (Vite, webpack); esbuild users build it as an entry of its own (README). Node ignores this.
+configureCodecWorkers({
+  createWorker: () => new Worker(new URL("./codec-worker.js", import.meta.url), { type: "module", name: "zarrkit codec worker" }),
+});
 
 export * from "@zarrkit/core";
 export { describeShard, type InnerChunkEntry, plannedReads, type ShardDescription, type ShardingOptions, type ShardReadPlan } from "@zarrkit/sharding";

@@ -1,8 +1,9 @@
-// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,memory,convert]
+// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,browser,memory,convert]
 // Issue 7's suite: zarrkit beside zarrita.js and the floor, on one machine.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { browserReads } from "./cases/browser-read.js";
 import { chunkReads } from "./cases/chunk-reads.js";
 import { conversion } from "./cases/conversion.js";
 import { floorChecksum } from "./cases/floor-checksum.js";
@@ -27,7 +28,7 @@ import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
 import { verdicts } from "./targets.js";
 
-const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "memory", "convert"];
+const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "browser", "memory", "convert"];
 const { values: args } = parseArgs({
   options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, only: { type: "string" } },
 });
@@ -91,6 +92,7 @@ if (only.has("6")) {
 }
 if (only.has("7")) await attempt("7: floor checksum", () => floorChecksum(ctx, data));
 if (only.has("8")) await attempt("8: zstd decoders", () => zstdDecodes(ctx));
+if (only.has("browser")) await attempt("9: browser", () => browserReads(ctx));
 let memory: MemoryResult[] = [];
 if (only.has("memory")) {
   try {

@@ -24,8 +24,8 @@ export interface ProcessFigures {
   bytesWritten: number;
 }
 
-/** The numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP); 8 zstd decoders; "convert" conversion with the CLI. */
-export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7 | 8;
+/** The numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP); 8 zstd decoders; "convert" conversion with the CLI; 9 in Chromium. */
+export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7 | 8 | 9;
 
 export interface CaseResult {
   /** Unique, e.g. "whole/sharded/http". */
@@ -39,6 +39,23 @@ export interface CaseResult {
   contenders: Measured[];
   /** What the conversion case's figures are measured against. */
   conversion?: ConversionFacts;
+  /** The browser case's setting. */
+  browser?: BrowserFacts;
+}
+
+/** Where the browser case ran, as its page saw it. */
+export interface BrowserFacts {
+  chromium: string;
+  /** The page was cross-origin isolated (COOP/COEP), so SharedArrayBuffer was available. */
+  crossOriginIsolated: boolean;
+  hardwareConcurrency: number;
+  /** Latency the server added to each request, ms. */
+  latencyMs: number;
+  /** zarrkit's codec workers in the page at the end, and the chunks they decoded over all runs (of the contender with workers on). */
+  codecWorkers: number;
+  chunksOnWorkers: number;
+  /** Why zarrkit's workers did not start, if they did not. */
+  workerFailure?: string;
 }
 
 export interface ConversionFacts {

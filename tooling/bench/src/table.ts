@@ -1,9 +1,9 @@
-import type { CaseResult, ConversionFacts, Measured, MemoryResult, SuiteResults } from "./results.js";
+import type { BrowserFacts, CaseResult, ConversionFacts, Measured, MemoryResult, SuiteResults } from "./results.js";
 import { maxPeakRssMiB, medianCpuMs } from "./contest.js";
 import { zstdDecodeTable } from "./cases/zstd-decode.js";
 import { verdictTable } from "./targets.js";
 
-const ORDER = ["zarrkit", "zarrita", "zarrita+coalescing", "floor", "floor+fsync"];
+const ORDER = ["zarrkit", "zarrkit, workers off", "zarrita", "zarrita+coalescing", "fetch only", "floor", "floor+fsync"];
 const MiB = 2 ** 20;
 
 function mib(bytes: number): string {
@@ -126,18 +126,30 @@ function conversionTable(c: CaseResult, facts: ConversionFacts): string {
   return `${lines.join("\n")}\n\n${notes}`;
 }
 
+function browserNote(facts: BrowserFacts): string {
+  const workers = facts.workerFailure
+    ? `zarrkit's codec workers did not start (${facts.workerFailure})`
+    : `zarrkit: ${facts.codecWorkers} codec worker(s), ${facts.chunksOnWorkers} chunks decoded there over all runs`;
+  return `Chromium ${facts.chromium}, crossOriginIsolated ${facts.crossOriginIsolated}, navigator.hardwareConcurrency ${facts.hardwareConcurrency}, ${facts.latencyMs} ms added latency; ${workers}.`;
+}
+
 const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (cases: CaseResult[]) => string }[] = [
   { title: "1. Whole array", select: (c) => c.group === 1 && c.source === "local" },
   { title: "2. Chunk by chunk", select: (c) => c.group === 2 && c.source === "local" },
   { title: "3. Random inner chunks", select: (c) => c.group === 3 && c.source === "local" },
   { title: "4. One z-plane", select: (c) => c.group === 4 && c.source === "local" },
-  { title: "5. Over HTTP with latency added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" },
+  { title: "5. Over HTTP with latency added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" && c.group !== 9 },
   { title: "6. Writes", select: (c) => c.group === 6 },
   { title: "7. Floor", select: (c) => c.group === 7 },
   {
     title: "8. Conversion (zarrkit convert, the built CLI in child processes)",
     select: (c) => c.group === 8 && c.conversion !== undefined,
     render: (cases) => cases.map((c) => `${c.title}\n\n${conversionTable(c, c.conversion!)}`).join("\n\n"),
+  },
+  {
+    title: "9. In Chromium: whole array over local HTTP, zarrkit and zarrita.js in one page (requests and bytes counted by the server)",
+    select: (c) => c.group === 9,
+    render: (cases) => cases.map((c) => `${caseTable([c])}\n\n${browserNote(c.browser!)}`).join("\n\n"),
   },
 ];
 

@@ -60,8 +60,11 @@ describe.skipIf(skip)("the demo in Chromium", () => {
 
   it("shows the start page with every sample", async () => {
     const { context, page } = await newPage(demo);
+    const from = demo.requests.length;
     await page.goto(`${demo.base}/`);
     await page.waitForSelector("#samples a");
+    // The codecs' wasm and the codec worker load when a view first needs them, not with the page.
+    expect(demo.requests.slice(from).filter((r) => /wasm|codec-worker/.test(r.path))).toEqual([]);
     const names = await page.locator("#samples a").allTextContents();
     expect(names).toEqual(SAMPLES.map((s) => s.name));
     await page.screenshot({ path: join(screenshotDir, "start.png") });
@@ -71,14 +74,19 @@ describe.skipIf(skip)("the demo in Chromium", () => {
   for (const source of ["/data/volume.zarr/sharded", "/data/volume.zarr/unsharded", "/data/volume-v2.zarr"]) {
     it(`draws ${source} with one data element per CSS pixel, in the contract's gray`, async () => {
       const { context, page, errors } = await newPage(demo);
+      const from = demo.requests.length;
       await page.goto(sourceUrl(demo.base, source, { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
       expect(await settled(page)).toBe("ready");
       const pixels = await viewPixels(page, source.split("/").slice(2).join("-"));
       expect(mismatches(pixels, 256, 256, (r, c) => slice[r * 256 + c]!)).toEqual([]);
       // Outside the array: black.
       expect(pixelAt(pixels, 300, 300)).toEqual([0, 0, 0]);
-      // The 128 KiB zstd chunks were decoded on zarrkit's codec workers, not on the page.
+      // The 128 KiB zstd chunks were decoded on zarrkit's codec workers (on by default), not on the page:
+      // the worker entry Vite emitted for zarrkit was loaded, and the zstd decoder's wasm chunk with it.
       expect(await page.locator('[data-total="Chunks decoded on workers"]').textContent()).toMatch(/^[1-9]\d* of \d+$/);
+      const served = demo.requests.slice(from).filter((r) => r.status === 200);
+      expect(served.some((r) => /^\/assets\/zstd-decode-wasm-[\w-]+\.js$/.test(r.path))).toBe(true);
+      expect(served.some((r) => /^\/assets\/codec-worker-[\w-]+\.js$/.test(r.path))).toBe(true);
       expect(errors).toEqual([]);
       await context.close();
     });

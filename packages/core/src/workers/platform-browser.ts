@@ -1,19 +1,36 @@
-// Codec workers in browsers: module Web Workers, off unless configured (the
-// page decides what its threads do). Bundlers see the `new Worker(new URL(...))`
-// pattern and emit the worker entry with its imports.
+// Codec workers in browsers: module Web Workers, on wherever the page can
+// start one. Bundlers see the `new Worker(new URL(...))` pattern and emit the
+// worker entry with its imports; `configureCodecWorkers({ createWorker })`
+// starts another entry (one that also registers the page's codecs).
 import type { FromWorker, PlatformWorker } from "./protocol.js";
+import type { CodecWebWorker } from "./settings.js";
 
-export const workersByDefault: boolean = false;
+/** On where module workers exist (not in service workers, worklets, or runtimes without Web Workers). */
+export const workersByDefault: boolean = typeof Worker === "function";
 
 export function defaultPoolSize(): number {
   return Math.max(1, (globalThis.navigator?.hardwareConcurrency ?? 2) - 1);
 }
 
+let createWorker: () => CodecWebWorker = () =>
+  new Worker(new URL("./worker-browser.js", import.meta.url), { type: "module", name: "zarrkit codec worker" });
+
+/** Start workers with `factory` from now on (`configureCodecWorkers({ createWorker })`). */
+export function useWorkerFactory(factory: () => CodecWebWorker): void {
+  createWorker = factory;
+}
+
 export function spawnWorker(): PlatformWorker {
-  const worker = new Worker(new URL("./worker-browser.js", import.meta.url), { type: "module", name: "zarrkit codec worker" });
+  let worker: CodecWebWorker;
+  try {
+    worker = createWorker();
+  } catch (error) {
+    // A worker the page may not start (a Content-Security-Policy, an opaque origin) fails like one that cannot load.
+    return failedWorker(error instanceof Error ? error : new Error(String(error)));
+  }
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),
-    onMessage: (handler) => worker.addEventListener("message", (event: MessageEvent<FromWorker>) => handler(event.data)),
+    onMessage: (handler) => worker.addEventListener("message", (event) => handler(event.data as FromWorker)),
     onFailure: (handler) => {
       worker.addEventListener("error", (event) => {
         event.preventDefault();
@@ -22,6 +39,16 @@ export function spawnWorker(): PlatformWorker {
     },
     hold: () => {},
     terminate: () => worker.terminate(),
+  };
+}
+
+function failedWorker(error: Error): PlatformWorker {
+  return {
+    post: () => {},
+    onMessage: () => {},
+    onFailure: (handler) => queueMicrotask(() => handler(error)),
+    hold: () => {},
+    terminate: () => {},
   };
 }
 

@@ -3,9 +3,13 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FromWorker, PlatformWorker } from "./protocol.js";
+import type { CodecWebWorker } from "./settings.js";
 
 /** On wherever there is a second core to use. */
 export const workersByDefault: boolean = availableParallelism() > 1;
+
+/** Browsers only: Node's workers always run this package's entry, which imports the registered worker modules. */
+export function useWorkerFactory(_factory: () => CodecWebWorker): void {}
 
 /** The calling thread works too, so one core is left to it. */
 export function defaultPoolSize(): number {

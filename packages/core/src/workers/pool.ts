@@ -234,6 +234,7 @@ class CodecPool {
     if (!slot.ready) {
       // A worker that cannot start (no worker file in the bundle, a blocked URL) will not start next time either.
       this.failure = `The codec worker could not start: ${error.message}`;
+      warnFallback(this.failure);
       for (const pending of this.queue.splice(0)) pending.resolve(pending.job.here());
       return;
     }

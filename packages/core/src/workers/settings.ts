@@ -1,5 +1,5 @@
 import { InvalidMetadataError, showValue } from "@zarrkit/registry";
-import { defaultPoolSize, workersByDefault } from "#worker-platform";
+import { defaultPoolSize, useWorkerFactory, workersByDefault } from "#worker-platform";
 
 /** Limits of codec work on workers, for one array or the whole process. */
 export interface CodecWorkerOptions {
@@ -13,6 +13,32 @@ export interface CodecWorkerOptions {
    * trip costs more than it saves; browsers always send, keeping the page responsive.
    */
   offloadAlone?: boolean;
+}
+
+/** The parts of a Web Worker the pool uses (a DOM `Worker` is one). */
+export interface CodecWebWorker {
+  /** Sends codec work, moving the listed buffers. */
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  /** Replies of the worker. */
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  /** The worker could not load (a missing file) or failed. */
+  addEventListener(type: "error", listener: (event: { message?: string; preventDefault(): void }) => void): void;
+  /** Stops the worker (`closeCodecWorkers()`). */
+  terminate(): void;
+}
+
+/** Process-wide settings: the limits, whether workers are on, and (browsers) how to start one. */
+export interface CodecWorkerDefaults extends CodecWorkerOptions {
+  /** Codec work goes to workers unless an array says otherwise (default: on in Node given two cores, on in browsers with Web Workers). */
+  enabled?: boolean;
+  /**
+   * Browsers: start a codec worker, a module Web Worker whose entry imports the
+   * codecs it should know, then `@zarrkit/core/worker`. The `zarrkit` package
+   * sets one that knows every built-in codec. Written as
+   * `() => new Worker(new URL("./my-worker.js", import.meta.url), { type: "module" })`
+   * so bundlers emit the entry. Ignored in Node.
+   */
+  createWorker?: () => CodecWebWorker;
 }
 
 /** An array's setting: off, on with the process's limits, or on with its own. */
@@ -53,11 +79,20 @@ export function checkWorkerOptions(options: CodecWorkerOptions, field: string): 
 }
 
 /**
- * Process-wide defaults for codec workers. On by default in Node, off in
- * browsers; arrays override them with `ArrayOptions.workers`.
+ * Process-wide defaults for codec workers. On by default in Node (given a
+ * second core) and in browsers that have Web Workers; `{ enabled: false }`
+ * turns them off. Arrays override them with `ArrayOptions.workers`.
  */
-export function configureCodecWorkers(options: CodecWorkerOptions & { enabled?: boolean }): void {
+export function configureCodecWorkers(options: CodecWorkerDefaults): void {
   const { threshold, size, offloadAlone } = checkWorkerOptions(options, "configureCodecWorkers");
+  if (options.createWorker !== undefined) {
+    if (typeof options.createWorker !== "function") {
+      throw new InvalidMetadataError(`configureCodecWorkers.createWorker must be a function, got ${showValue(options.createWorker)}`, {
+        field: "configureCodecWorkers.createWorker",
+      });
+    }
+    useWorkerFactory(options.createWorker);
+  }
   if (options.enabled !== undefined) defaults.enabled = options.enabled;
   if (offloadAlone !== undefined) defaults.offloadAlone = offloadAlone;
   if (threshold !== undefined) defaults.threshold = threshold;

@@ -15,8 +15,11 @@ export class LatencyServer {
   ) {}
 
   static async start(root: string, latencyMs: number): Promise<LatencyServer> {
-    const script = fileURLToPath(new URL("./latency-server.js", import.meta.url));
-    const child = fork(script, [root, String(latencyMs)], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [] });
+    // From the TypeScript sources (this package's tests) the child loads them with the hooks the test process has.
+    const fromSource = import.meta.url.endsWith(".ts");
+    const script = fileURLToPath(new URL(fromSource ? "./latency-server.ts" : "./latency-server.js", import.meta.url));
+    const execArgv = fromSource ? process.execArgv : [];
+    const child = fork(script, [root, String(latencyMs)], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv });
     const [reply] = (await once(child, "message")) as [ServerReply];
     if (!("port" in reply)) throw new Error("latency server did not report its port");
     return new LatencyServer(child, `http://127.0.0.1:${reply.port}/`);

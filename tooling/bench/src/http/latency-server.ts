@@ -1,10 +1,10 @@
 // Child process: serves a directory over HTTP on 127.0.0.1, answering every
-// request after a fixed delay (the cloud's round trip), with byte ranges. It
+// request after a fixed delay (the cloud's round trip, or none), with byte ranges. It
 // counts requests and body bytes and reports them to the parent over IPC, so
 // that counting costs the measured client nothing.
 import { open } from "node:fs/promises";
 import { createServer } from "node:http";
-import { resolve, sep } from "node:path";
+import { extname, resolve, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { emptyStats } from "../request-stats.js";
 import { parseRange } from "./byte-range.js";
@@ -15,8 +15,11 @@ const root = resolve(rootArg!);
 const latencyMs = Number(latencyArg);
 let stats = emptyStats();
 
+/** Types of the files of the browser case's page (see ../browser); data is octet-stream. */
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
+
 const server = createServer(async (req, res) => {
-  await sleep(latencyMs);
+  if (latencyMs > 0) await sleep(latencyMs);
   stats.requests++;
   if (req.method !== "GET" && req.method !== "HEAD") {
     res.writeHead(405).end();
@@ -55,9 +58,12 @@ const server = createServer(async (req, res) => {
     const { start, end } = range ?? { start: 0, end: info.size };
     const headers: Record<string, string | number> = {
       "Content-Length": end - start,
-      "Content-Type": "application/octet-stream",
+      "Content-Type": TYPES[extname(path)] ?? "application/octet-stream",
       "Accept-Ranges": "bytes",
       ETag: etag,
+      // A cross-origin isolated page (SharedArrayBuffer available) in the browser case; nothing for other clients.
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Cross-Origin-Embedder-Policy": "require-corp",
     };
     if (range) headers["Content-Range"] = `bytes ${start}-${end - 1}/${info.size}`;
     res.writeHead(range ? 206 : 200, headers);

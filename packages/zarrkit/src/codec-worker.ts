@@ -1,0 +1,7 @@
+// The codec worker of zarrkit in browsers: registers every built-in codec,
+// then serves codec work (see index.ts, which starts it). esbuild users add
+// it as an entry point of its own named codec-worker (see the README).
+import "@zarrkit/codecs";
+import "@zarrkit/crc32c";
+import "@zarrkit/sharding";
+import "@zarrkit/core/worker";
