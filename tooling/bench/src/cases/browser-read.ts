@@ -4,7 +4,7 @@ import { BrowserPage, browserSkipReason } from "../browser/browser-page.js";
 import { buildPage } from "../browser/build-page.js";
 import { type BrowserPeer, FETCH_ONLY } from "../browser/page.js";
 import { type Contender, contest } from "../contest.js";
-import { form } from "../forms.js";
+import { form, formTitle } from "../forms.js";
 import { LatencyServer } from "../http/latency-server-client.js";
 import { DATA_DIR } from "../paths.js";
 import type { CaseResult } from "../results.js";
@@ -75,7 +75,7 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
         };
       },
     });
-    const spec = { id: `browser/${sharded.name}/http`, group: 9, title: `whole array in Chromium, ${sharded.title}`, source: "http", form: sharded.name } as const;
+    const spec = { id: `browser/${sharded.name}/http`, group: 9, title: `whole array in Chromium, ${formTitle(sharded, profile)}`, source: "http", form: sharded.name } as const;
     const result = await contest(spec, contenders, profile, ctx.log);
     const facts = await opened.facts();
     if (opened.errors.length) throw new Error(`the benchmark page threw: ${opened.errors.join("; ")}`);
