@@ -6,7 +6,7 @@
  * (`decodeInto` / `encodeInto`): that is how sharding reads one inner chunk
  * with a ranged request without the pipeline knowing about shards.
  */
-import type { RangeQuery, ReadOptions, RequestOptions, SetOptions, SizedValue, VersionedValue } from "./store.js";
+import type { RangeQuery, ReadOptions, RequestOptions, SetOptions, SizedValue, VersionedValue, WindowQuery } from "./store.js";
 
 /** The typed arrays element data lives in. */
 export type NumericArray =
@@ -155,6 +155,8 @@ export interface StoredValue {
   getRange?(range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined>;
   /** `Store.getRangeWithSize` of this key. */
   getRangeWithSize?(range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined>;
+  /** `Store.getRangeInto` of this key. */
+  getRangeInto?(range: WindowQuery, target: Uint8Array, options?: ReadOptions): Promise<number | undefined>;
   /** `Store.getVersioned` of this key. */
   getVersioned?(options?: RequestOptions): Promise<VersionedValue | undefined>;
   /** `Store.size` of this key. */
