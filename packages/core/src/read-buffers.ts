@@ -1,0 +1,67 @@
+import type { ReadOptions, StoredValue, WindowQuery } from "@zarrkit/registry";
+
+/**
+ * Buffers that reads fill and decoders read from, reused from one read to the
+ * next instead of left as garbage: V8 frees an ArrayBuffer only at a
+ * collection, which it starts after tens of MiB of them, so a whole read that
+ * fetched into a fresh buffer per chunk peaked well above its result. A
+ * buffer is taken per read and given back once the read's bytes are decoded;
+ * a free buffer is dropped when a read needs a larger one, so the pool never
+ * holds more buffers than reads were ever in flight at once, and all are
+ * dropped when the last read in flight ends: nothing is held between reads.
+ */
+class ReadBufferPool {
+  private readonly free: Uint8Array[] = [];
+  private lent = 0;
+
+  take(length: number): Uint8Array {
+    // A lone read gets a buffer of its exact length: alone, it has no other read to share the buffer with.
+    const alone = this.lent === 0;
+    this.lent++;
+    let best = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      const size = this.free[i]!.length;
+      if (size >= length && (best < 0 || size < this.free[best]!.length)) best = i;
+    }
+    if (best >= 0) return this.free.splice(best, 1)[0]!;
+    // None fits: one free buffer makes way, so the pool never grows past the reads in flight.
+    this.free.pop();
+    return new Uint8Array(alone ? length : roundedUp(length));
+  }
+
+  give(buffer: Uint8Array): void {
+    this.lent--;
+    if (this.lent === 0) this.free.length = 0;
+    else this.free.push(buffer);
+  }
+}
+
+/** `n` rounded up to the next eighth of its power of two, so values of similar sizes (shards, compressed chunks) share buffers. */
+function roundedUp(n: number): number {
+  const step = 2 ** Math.max(0, Math.floor(Math.log2(Math.max(1, n))) - 3);
+  return Math.ceil(n / step) * step;
+}
+
+const pool = new ReadBufferPool();
+
+/**
+ * `use` of bytes [offset, offset + length) of `value`, read with
+ * `getRangeInto` into a pooled buffer (fewer bytes at the end of the value;
+ * undefined when it does not exist). The bytes are lent: the buffer serves
+ * another read once `use` settles, so `use` must be done with them by then
+ * and keep no reference (decoders copy out of them into the result).
+ */
+export async function withRangeRead<T>(
+  value: StoredValue & Required<Pick<StoredValue, "getRangeInto">>,
+  range: WindowQuery,
+  options: ReadOptions,
+  use: (bytes: Uint8Array | undefined) => Promise<T>,
+): Promise<T> {
+  const buffer = pool.take(range.length);
+  try {
+    const read = await value.getRangeInto(range, buffer, options);
+    return await use(read === undefined ? undefined : buffer.subarray(0, read));
+  } finally {
+    pool.give(buffer);
+  }
+}
