@@ -321,10 +321,19 @@ export class CodecPipeline {
         const bytes = await this.decodeBytes(stored, ctx);
         return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
       }
+      const here = () => this.decodeRegion(stored, ctx, selection, out);
+      if (!Array.isArray(out.chunk.data) && out.chunk.data.buffer instanceof SharedArrayBuffer) {
+        // A worker writes into a result over shared memory itself.
+        return this.offload?.decodeShared(stored, ctx, selection, out, here) ?? here();
+      }
       const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
-      const here = () => this.decodeHere(stored, ctx, copy);
       await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
     });
+  }
+
+  /** Decode the stored chunk on this thread and copy `selection` of it into `out` (what a codec worker runs for a shared result). */
+  decodeRegion(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion): Promise<void> {
+    return this.decodeHere(stored, ctx, (chunk) => copySelection(chunk, selection, out, this.dataType));
   }
 
   /**

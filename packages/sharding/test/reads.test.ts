@@ -160,4 +160,16 @@ describe("pooled read buffers", () => {
     expect(buffers.size).toBeGreaterThan(0);
     expect(buffers.size).toBeLessThanOrEqual(2);
   });
+
+  it("a result over shared memory holds the same values, whole and partial", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "a", { shape: [40, 36], dataType: "int32", chunkShape: [4, 4], shardShape: [16, 16], codecs: [BYTES, CRC] });
+    await arr.set(null, iota(40 * 36));
+    const fresh = await openArray(store, "a", { workers: { threshold: 0, offloadAlone: true } });
+    for (const selection of [null, [slice(3, 37, 3), slice(5, 36)]] as const) {
+      const shared = await fresh.get(selection as never, { shared: true });
+      expect((shared.data as Int32Array).buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(Array.from(shared.data as Int32Array)).toEqual(Array.from((await arr.get(selection as never)).data as Int32Array));
+    }
+  });
 });
