@@ -20,7 +20,7 @@ import {
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import { type DataType, dataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
-import { withRangeRead } from "./read-buffers.js";
+import { isSharedRegion, withRangeRead } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
 import { bytesValue } from "./store/stored-value.js";
 import { PipelineOffload } from "./workers/pipeline-offload.js";
@@ -312,7 +312,8 @@ export class CodecPipeline {
     if (this.partialCapable && a2b.decodeInto && this.bytesToBytes.length === 0) {
       return a2b.decodeInto(value, selection, this.bytesSpec, out, ctx);
     }
-    await this.withStored(value, ctx, async (stored) => {
+    const shared = isSharedRegion(out);
+    await this.withStored(value, ctx, shared, async (stored) => {
       if (stored === undefined) {
         fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), this.spec.fillValue, this.dataType);
         return;
@@ -322,7 +323,7 @@ export class CodecPipeline {
         return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
       }
       const here = () => this.decodeRegion(stored, ctx, selection, out);
-      if (!Array.isArray(out.chunk.data) && out.chunk.data.buffer instanceof SharedArrayBuffer) {
+      if (shared) {
         // A worker writes into a result over shared memory itself.
         return this.offload?.decodeShared(stored, ctx, selection, out, here) ?? here();
       }
@@ -342,15 +343,16 @@ export class CodecPipeline {
    * is read into a pooled buffer that `use` must be done with when it settles
    * (every decoder here copies out of its input before returning); otherwise
    * it is a buffer of its own from `get`. A value larger than any encoding of
-   * a chunk is read again with `get`, for the decoders to report.
+   * a chunk is read again with `get`, for the decoders to report. `shared`:
+   * the pooled buffer is shared memory, which workers read without a copy.
    */
-  private async withStored(value: StoredValue, ctx: CodecContext, use: (stored: Uint8Array | undefined) => Promise<void>): Promise<void> {
+  private async withStored(value: StoredValue, ctx: CodecContext, shared: boolean, use: (stored: Uint8Array | undefined) => Promise<void>): Promise<void> {
     const bound = this.maxStoredBytes;
     if (!value.getRangeInto || bound > MAX_POOLED_READ_BYTES) return use(await value.get(ctx));
     const range = { offset: 0, length: bound + 1 };
     const options = ctx.signal ? { signal: ctx.signal } : {};
     const whole = await withRangeRead(value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>, range, options, async (stored) =>
-      stored === undefined || stored.length <= bound ? use(stored).then(() => true) : false,
+      stored === undefined || stored.length <= bound ? use(stored).then(() => true) : false, shared,
     );
     if (!whole) await use(await value.get(ctx));
   }

@@ -1,4 +1,4 @@
-import type { ReadOptions, StoredValue, WindowQuery } from "@zarrkit/registry";
+import type { ArrayRegion, ReadOptions, StoredValue, WindowQuery } from "@zarrkit/registry";
 
 /**
  * Buffers that reads fill and decoders read from, reused from one read to the
@@ -14,19 +14,21 @@ class ReadBufferPool {
   private readonly free: Uint8Array[] = [];
   private lent = 0;
 
-  take(length: number): Uint8Array {
+  /** A buffer of at least `length` bytes; `shared`: over a SharedArrayBuffer, which codec workers read without a copy. */
+  take(length: number, shared: boolean): Uint8Array {
     // A lone read gets a buffer of its exact length: alone, it has no other read to share the buffer with.
     const alone = this.lent === 0;
     this.lent++;
     let best = -1;
     for (let i = 0; i < this.free.length; i++) {
-      const size = this.free[i]!.length;
-      if (size >= length && (best < 0 || size < this.free[best]!.length)) best = i;
+      const buffer = this.free[i]!;
+      if (buffer.length >= length && isShared(buffer) === shared && (best < 0 || buffer.length < this.free[best]!.length)) best = i;
     }
     if (best >= 0) return this.free.splice(best, 1)[0]!;
     // None fits: one free buffer makes way, so the pool never grows past the reads in flight.
     this.free.pop();
-    return new Uint8Array(alone ? length : roundedUp(length));
+    const size = alone ? length : roundedUp(length);
+    return shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
   }
 
   give(buffer: Uint8Array): void {
@@ -44,20 +46,33 @@ function roundedUp(n: number): number {
 
 const pool = new ReadBufferPool();
 
+function isShared(view: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer === "function" && view.buffer instanceof SharedArrayBuffer;
+}
+
+/** Whether `out` is a region of a result over a SharedArrayBuffer (`get(selection, { shared: true })`). */
+export function isSharedRegion(out: ArrayRegion): boolean {
+  const data = out.chunk.data;
+  return !Array.isArray(data) && isShared(data);
+}
+
 /**
  * `use` of bytes [offset, offset + length) of `value`, read with
  * `getRangeInto` into a pooled buffer (fewer bytes at the end of the value;
  * undefined when it does not exist). The bytes are lent: the buffer serves
  * another read once `use` settles, so `use` must be done with them by then
  * and keep no reference (decoders copy out of them into the result).
+ * `shared`: the buffer is over a SharedArrayBuffer, which codec workers
+ * decode from without a copy of their own (reads into a shared result).
  */
 export async function withRangeRead<T>(
   value: StoredValue & Required<Pick<StoredValue, "getRangeInto">>,
   range: WindowQuery,
   options: ReadOptions,
   use: (bytes: Uint8Array | undefined) => Promise<T>,
+  shared = false,
 ): Promise<T> {
-  const buffer = pool.take(range.length);
+  const buffer = pool.take(range.length, shared);
   try {
     const read = await value.getRangeInto(range, buffer, options);
     return await use(read === undefined ? undefined : buffer.subarray(0, read));

@@ -10,6 +10,7 @@ import {
   fillSelection,
   forEachConcurrent,
   coalesceRanges,
+  isSharedRegion,
   PreconditionFailedError,
   type RangeGroup,
   type StoredValue,
@@ -135,7 +136,8 @@ export class ShardPartialDecoder {
       forEachConcurrent(plan.ranges, this.options.concurrency, async (range) => {
         const window = { offset: range.offset, length: range.length };
         if (!value.getRangeInto) return decodeRange(range, await value.getRange!(window, options));
-        await withRangeRead(value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>, window, options, (bytes) => decodeRange(range, bytes));
+        const readable = value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>;
+        await withRangeRead(readable, window, options, (bytes) => decodeRange(range, bytes), isSharedRegion(out));
       }),
     );
     await settleAll(tasks);

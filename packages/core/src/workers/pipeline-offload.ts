@@ -118,9 +118,10 @@ export class PipelineOffload {
     return codecPool().run<void>(
       {
         task: (id) => {
-          const input = ownCopy(bytes);
+          // Bytes in shared memory (a pooled read buffer, lent until this job settles) reach the worker as they are.
+          const input = bytes.buffer instanceof SharedArrayBuffer ? bytes : ownCopy(bytes);
           const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out };
-          return { message, transfer: [input.buffer as ArrayBuffer] };
+          return { message, transfer: input === bytes ? [] : [input.buffer as ArrayBuffer] };
         },
         settle: (reply) => (reply.type === "written" ? undefined : this.refuse(here)),
         here,
