@@ -30,6 +30,9 @@ import { windowValue } from "./window-value.js";
 /** Inner chunks decoded or encoded at once within one shard: enough to keep codec workers busy, bounded for shards of millions. */
 export const PARTS_IN_FLIGHT = 256;
 
+/** The longest range a whole shard is read in: larger shards are read in pieces this long, so no read buffer grows with the shard. */
+const WHOLE_RANGE_BYTES = 64 * 2 ** 20;
+
 /** A decoded shard index with what the store said of the shard it was read from. */
 export interface IndexEntry {
   index: ShardIndex;
@@ -77,7 +80,7 @@ export class ShardPartialDecoder {
     readonly entry: IndexEntry,
   ) {}
 
-  /** The reads `parts` need; `whole`: their stored bytes in one range, as when reading a whole shard. */
+  /** The reads `parts` need; `whole`: their stored bytes in as few ranges as a read buffer allows, as when reading a whole shard. */
   plan(parts: Iterable<InnerPart>, whole = false): ReadPlan {
     const { index } = this.entry;
     const plan: ReadPlan = { empty: [], nested: [], ranges: [] };
@@ -94,7 +97,7 @@ export class ShardPartialDecoder {
     return plan;
   }
 
-  /** The coalesced byte ranges holding every stored inner chunk of `parts` (`whole`: one range), nested shards whole: what `plannedReads` reports. */
+  /** The coalesced byte ranges holding every stored inner chunk of `parts` (`whole`: as for a whole shard), nested shards whole: what `plannedReads` reports. */
   byteRanges(parts: Iterable<InnerPart>, whole = false): { offset: number; length: number }[] {
     const { index } = this.entry;
     const wanted: ByteRange[] = [];
@@ -105,9 +108,9 @@ export class ShardPartialDecoder {
     return coalesceRanges(wanted, maxGap, maxRequest).map(({ offset, length }) => ({ offset, length }));
   }
 
-  /** How ranges are merged: as the options and the store say, or all into one (`whole`). */
+  /** How ranges are merged: as the options and the store say, or (`whole`) into one, in pieces of at most WHOLE_RANGE_BYTES. */
   private coalescing(whole: boolean): { maxGap: number; maxRequest: number } {
-    return whole ? { maxGap: Number.POSITIVE_INFINITY, maxRequest: Number.POSITIVE_INFINITY } : coalescingFor(this.options, this.value);
+    return whole ? { maxGap: Number.POSITIVE_INFINITY, maxRequest: WHOLE_RANGE_BYTES } : coalescingFor(this.options, this.value);
   }
 
   async read(plan: ReadPlan, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {

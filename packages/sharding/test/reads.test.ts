@@ -172,4 +172,20 @@ describe("pooled read buffers", () => {
       expect(Array.from(shared.data as Int32Array)).toEqual(Array.from((await arr.get(selection as never)).data as Int32Array));
     }
   });
+
+  it("a whole shard larger than 64 MiB is read in ranges of at most 64 MiB, so no read buffer grows with the shard", async () => {
+    const c = counted();
+    const n = 18 * 2 ** 20; // 72 MiB of uint32 in one shard of 18 inner chunks
+    const arr = await createArray(c.store, "big", { shape: [n], dataType: "uint32", chunkShape: [2 ** 20], shardShape: [n], indexCodecs: [BYTES] });
+    await arr.set(null, 7);
+    const fresh = await openArray(c.store, "big");
+    const [plan] = await plannedReads(fresh);
+    expect(plan!.ranges.map((r) => r.length)).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
+    c.reset();
+    const got = await fresh.get([slice(n - 3, n)]);
+    expect(Array.from(got.data as Uint32Array)).toEqual([7, 7, 7]);
+    c.reset();
+    expect((await fresh.get()).data.length).toBe(n);
+    expect(c.log.filter((r) => r.method === "getRangeInto").map((r) => r.bytes).sort((a, b) => b - a)).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
+  });
 });
