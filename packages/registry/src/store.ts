@@ -5,21 +5,21 @@
  * optional capability that callers detect with `typeof store.x === "function"`.
  */
 
+/** A window of a stored value: `length` bytes from `offset`. */
+export interface WindowQuery {
+  /** First byte. */
+  offset: number;
+  /** Bytes from there (fewer at the end of the value). */
+  length: number;
+}
+
 /** A byte range of one stored value: a window, or the last `suffixLength` bytes. */
 export type RangeQuery =
-  | {
-      /** First byte. */
-      offset: number;
-      /** Bytes from there (fewer at the end of the value). */
-      length: number;
-    }
+  | WindowQuery
   | {
       /** The last this many bytes. */
       suffixLength: number;
     };
-
-/** A window of a stored value: `RangeQuery` without suffixes. */
-export type WindowQuery = Extract<RangeQuery, { offset: number }>;
 
 /** Options of every store request. */
 export interface RequestOptions {
