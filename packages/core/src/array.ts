@@ -26,6 +26,7 @@ import { type ArrayMetadata, type ArrayMetadataV2, type ParsedArrayMetadata, par
 import { parseArrayMetadataV2 } from "./metadata/v2.js";
 import { childPath } from "./node-path.js";
 import { type ArrayPipelineContext, arrayPipelineContext, CodecPipeline } from "./pipeline.js";
+import { sharedMemory } from "./read-buffers.js";
 import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection, type Slice, slice } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
 import type { CodecWorkerSetting } from "./workers/settings.js";
@@ -72,11 +73,6 @@ export interface GetOptions extends RequestOptions {
    * APIs (TextDecoder, Blob) refuse views of it.
    */
   shared?: boolean;
-}
-
-/** Whether this runtime has shared memory: Node, and browsers only when cross-origin isolated. */
-function sharedMemory(): boolean {
-  return typeof SharedArrayBuffer === "function" && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 }
 
 /** One cell of an array's chunk grid (a shard, for sharded arrays): see `ZarrArray.chunkRegions`. */

@@ -20,7 +20,7 @@ import {
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import { type DataType, dataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
-import { isSharedRegion, withRangeRead } from "./read-buffers.js";
+import { isSharedRegion, lendSharedBuffer, sharedReadsFor, withRangeRead } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
 import { bytesValue } from "./store/stored-value.js";
 import { PipelineOffload } from "./workers/pipeline-offload.js";
@@ -313,7 +313,9 @@ export class CodecPipeline {
       return a2b.decodeInto(value, selection, this.bytesSpec, out, ctx);
     }
     const shared = isSharedRegion(out);
-    await this.withStored(value, ctx, shared, async (stored) => {
+    // With shared memory, a chunk that may go to a worker is read into a shared buffer, which the worker reads without a copy.
+    const offloading = this.offload?.offloads() === true && sharedReadsFor(out);
+    await this.withStored(value, ctx, shared || offloading, async (stored) => {
       if (stored === undefined) {
         fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), this.spec.fillValue, this.dataType);
         return;
@@ -325,12 +327,43 @@ export class CodecPipeline {
       const here = () => this.decodeRegion(stored, ctx, selection, out);
       if (shared) {
         // A worker writes into a result over shared memory itself.
-        return this.offload?.decodeShared(stored, ctx, selection, out, here) ?? here();
+        await (this.offload?.decodeShared(stored, ctx, selection, () => out, here) ?? here());
+        return;
       }
+      if (offloading) return this.decodeThroughScratch(stored, ctx, selection, out, here);
       const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
       await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
     });
   }
+
+  /**
+   * A worker decodes the whole chunk into a pooled buffer of shared memory,
+   * copied from there into `out` on this thread: no decoded buffer per chunk
+   * comes back from the worker, and the result stays an ordinary array.
+   * `here()` when the pool runs the job on this thread.
+   */
+  private async decodeThroughScratch(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion, here: () => Promise<void>): Promise<void> {
+    const type = this.dataType;
+    const ArrayType = type.arrayType!;
+    const shape = [...this.spec.shape];
+    const origin = shape.map(() => 0);
+    const slots = product(shape) * type.lanes;
+    // Taken only when a worker takes the job (queued jobs hold none), and kept until its bytes are copied.
+    let lent: { region: ArrayRegion; release(reuse: boolean): void } | undefined;
+    const scratch = (): ArrayRegion => {
+      const { buffer, release } = lendSharedBuffer(slots * ArrayType.BYTES_PER_ELEMENT);
+      lent = { region: { chunk: { data: new ArrayType(buffer.buffer as ArrayBuffer, 0, slots), shape }, offset: origin }, release };
+      return lent.region;
+    };
+    let written = false;
+    try {
+      written = await (this.offload!.decodeShared(stored, ctx, blockSlices(origin, shape), scratch, here) ?? here().then(() => false));
+      if (written) copySelection(lent!.region.chunk, selection, out, type);
+    } finally {
+      lent?.release(written);
+    }
+  }
+
 
   /** Decode the stored chunk on this thread and copy `selection` of it into `out` (what a codec worker runs for a shared result). */
   decodeRegion(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion): Promise<void> {

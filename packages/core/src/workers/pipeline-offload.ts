@@ -49,6 +49,11 @@ export class PipelineOffload {
     this.chunkBytes = product(shape) * dataType.byteSize!;
   }
 
+  /** Whether chunks of this pipeline go to workers now (when the pool finds one free). */
+  offloads(): boolean {
+    return this.reach() !== undefined;
+  }
+
   /** How to spread a chunk over the workers now, or undefined to stay on this thread. */
   private reach(): PoolReach | undefined {
     if (this.refused) return undefined;
@@ -107,24 +112,27 @@ export class PipelineOffload {
   }
 
   /**
-   * Decode `selection` of the chunk into `out`, a region of a result over a
-   * SharedArrayBuffer: a worker writes it there itself, so nothing comes
-   * back but word that it is done. `here()` when the pool runs the job on
-   * this thread; undefined when this chunk is decoded here.
+   * Decode `selection` of the chunk into `out()`, a region of shared memory
+   * (a result over a SharedArrayBuffer, a pooled scratch buffer) asked for
+   * when a worker takes the job: the worker writes it there itself, so
+   * nothing comes back but word that it is done (true). `here()` when the
+   * pool runs the job on this thread (false); undefined when this chunk is
+   * decoded here.
    */
-  decodeShared(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion, here: () => Promise<void>): Promise<void> | undefined {
+  decodeShared(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: () => ArrayRegion, here: () => Promise<void>): Promise<boolean> | undefined {
     const reach = this.reach();
     if (reach === undefined) return undefined;
-    return codecPool().run<void>(
+    const ranHere = () => here().then(() => false);
+    return codecPool().run<boolean>(
       {
         task: (id) => {
           // Bytes in shared memory (a pooled read buffer, lent until this job settles) reach the worker as they are.
           const input = bytes.buffer instanceof SharedArrayBuffer ? bytes : ownCopy(bytes);
-          const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out };
+          const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out: out() };
           return { message, transfer: input === bytes ? [] : [input.buffer as ArrayBuffer] };
         },
-        settle: (reply) => (reply.type === "written" ? undefined : this.refuse(here)),
-        here,
+        settle: (reply) => (reply.type === "written" ? true : this.refuse(ranHere)),
+        here: ranHere,
       },
       reach,
     );

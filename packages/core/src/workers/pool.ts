@@ -51,7 +51,11 @@ export interface CodecWorkerStats {
   dispatched: number;
   /** Jobs the calling thread took: every worker was busy, or the job was alone (a round trip would not pay). */
   ranHere: number;
-  /** Of the jobs sent, chunks a worker decoded straight into a result over shared memory (`get(selection, { shared: true })`). */
+  /**
+   * Of the jobs sent, chunks a worker decoded straight into shared memory: a
+   * result over a SharedArrayBuffer (`get(selection, { shared: true })`), or a
+   * pooled buffer copied into an ordinary result; none came back as a buffer.
+   */
   written: number;
   /** Why workers are not used, when they could not start (the work runs on the calling thread). */
   failure?: string;
