@@ -294,6 +294,23 @@ describe("codec workers and a result over shared memory", () => {
     });
   }
 
+  it("every fixed-size data type goes through shared memory unchanged, with and without a shared result", async () => {
+    for (const type of ["int8", "uint16", "int64", "float32", "float16", "complex64", "bool"] as const) {
+      const store = new MemoryStore();
+      const array = await createArray(store, "t", { shape: [200, 130], dataType: type, chunkShape: [128, 128], codecs: [BYTES, XOR] });
+      const reference = await openArray(store, "t", { workers: false });
+      const whole = await reference.get();
+      const data = whole.data as unknown as { length: number; [i: number]: number | bigint };
+      for (let i = 0; i < data.length; i++) data[i] = typeof data[i] === "bigint" ? BigInt(i * 3 - 500) : type === "bool" ? i % 3 === 0 ? 1 : 0 : (i % 251) - 100;
+      await reference.set(null, whole.data);
+      const expected = (await reference.get()).data;
+      for (const shared of [false, true]) {
+        const counts = await moved(async () => expect((await array.get(null, { shared })).data, `${type}, shared: ${shared}`).toEqual(expected));
+        expect(counts.written, `${type}, shared: ${shared}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
   it("a chunk that fails to decode on a worker rejects the read with a typed error naming it", async () => {
     const store = new MemoryStore();
     const array = await createArray(store, "a", { shape: SHAPE, dataType: "float64", chunkShape: BIG, codecs: [TRANSPOSE, BYTES, XOR] });
