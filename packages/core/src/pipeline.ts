@@ -364,7 +364,6 @@ export class CodecPipeline {
     }
   }
 
-
   /** Decode the stored chunk on this thread and copy `selection` of it into `out` (what a codec worker runs for a shared result). */
   decodeRegion(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion): Promise<void> {
     return this.decodeHere(stored, ctx, (chunk) => copySelection(chunk, selection, out, this.dataType));
@@ -372,8 +371,8 @@ export class CodecPipeline {
 
   /**
    * `use` of the stored chunk (undefined when missing). When the store reads
-   * into caller memory and a chunk's size is bounded by a few MiB, the chunk
-   * is read into a pooled buffer that `use` must be done with when it settles
+   * into caller memory and a chunk's stored size is bounded by at most
+   * MAX_POOLED_READ_BYTES, the chunk is read into a pooled buffer that `use` must be done with when it settles
    * (every decoder here copies out of its input before returning); otherwise
    * it is a buffer of its own from `get`. A value larger than any encoding of
    * a chunk is read again with `get`, for the decoders to report. `shared`:
