@@ -26,6 +26,7 @@ import { type ArrayMetadata, type ArrayMetadataV2, type ParsedArrayMetadata, par
 import { parseArrayMetadataV2 } from "./metadata/v2.js";
 import { childPath } from "./node-path.js";
 import { type ArrayPipelineContext, arrayPipelineContext, CodecPipeline } from "./pipeline.js";
+import { sharedMemory } from "./read-buffers.js";
 import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection, type Slice, slice } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
 import type { CodecWorkerSetting } from "./workers/settings.js";
@@ -56,6 +57,22 @@ export interface ArrayOptions {
    * size is the cap.
    */
   maxDecodedChunkBytes?: number;
+}
+
+/** Options of `ZarrArray.get`. */
+export interface GetOptions extends RequestOptions {
+  /**
+   * Return the result over a SharedArrayBuffer, so that codec workers decode
+   * chunks straight into it: no decoded buffer per chunk comes back from a
+   * worker, and the copy into the result runs on the worker. Where there is
+   * no shared memory (browsers that are not cross-origin isolated) and for
+   * strings, the result is an ordinary array, read as without the option.
+   * Off by default because a result over shared memory behaves differently:
+   * its buffer cannot be transferred (postMessage with a transfer list
+   * throws), posting it shares it rather than copying it, and some browser
+   * APIs (TextDecoder, Blob) refuse views of it.
+   */
+  shared?: boolean;
 }
 
 /** One cell of an array's chunk grid (a shard, for sharded arrays): see `ZarrArray.chunkRegions`. */
@@ -286,8 +303,12 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     }
   }
 
-  /** Storage for a selection of `counts`, refused before anything is read when it cannot be held in one array. */
-  private allocateSelection(counts: number[], dropped: boolean[]): ArrayData {
+  /**
+   * Storage for a selection of `counts`, refused before anything is read when
+   * it cannot be held in one array; over a SharedArrayBuffer when `shared`
+   * asks for it and the runtime has shared memory (see `GetOptions.shared`).
+   */
+  private allocateSelection(counts: number[], dropped: boolean[], shared: boolean): ArrayData {
     const type = this.parsed.dataType;
     const elements = product(counts);
     const slots = elements * type.lanes;
@@ -303,6 +324,9 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     if (bytes > MAX_SELECTION_BYTES) refuse(`${bytes} bytes, more than ${MAX_SELECTION_BYTES}`);
     if (type.arrayType === undefined && elements > MAX_STRING_SELECTION) refuse(`more than ${MAX_STRING_SELECTION} ${type.kind === "bytes" ? "byte strings" : "strings"}`);
     try {
+      const ArrayType = type.arrayType;
+      // Typed against ArrayBuffer alone by this TypeScript's lib, every typed array constructor takes a SharedArrayBuffer too.
+      if (shared && ArrayType && sharedMemory()) return new ArrayType(new SharedArrayBuffer(slots * ArrayType.BYTES_PER_ELEMENT) as unknown as ArrayBuffer);
       return type.allocate(elements);
     } catch (cause) {
       // The engine could not find the memory (RangeError: Array buffer allocation failed).
@@ -311,11 +335,11 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   }
 
   /** Read a selection (default: everything) into a new C-order array. Integer indices drop their dimension. */
-  async get(selection?: Selection | null, options: RequestOptions = {}): Promise<Chunk<D>> {
+  async get(selection?: Selection | null, options: GetOptions = {}): Promise<Chunk<D>> {
     const grid = this.parsed.grid;
     // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
-    const out: Chunk = { data: this.allocateSelection(counts, dropped), shape: counts };
+    const out: Chunk = { data: this.allocateSelection(counts, dropped, options.shared === true), shape: counts };
     await forEachConcurrent(parts, this.chunksInFlight(), async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);
       const key = this.chunkKey(coords);

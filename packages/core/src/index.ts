@@ -1,7 +1,7 @@
 import "./register.js";
 
 export * from "@zarrkit/registry";
-export { type ArrayOptions, type ChunkRegion, type NdArray, ZarrArray } from "./array.js";
+export { type ArrayOptions, type ChunkRegion, type GetOptions, type NdArray, ZarrArray } from "./array.js";
 export { forEachConcurrent } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export type { CreateArrayOptions } from "./create-options.js";
@@ -80,6 +80,7 @@ export {
 } from "./selection.js";
 export { MemoryStore, namedMemoryStore } from "./store/memory-store.js";
 export { type CountedStore, countRequests, isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
+export { sharedReadsFor, withRangeRead } from "./read-buffers.js";
 export { bytesValue, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";

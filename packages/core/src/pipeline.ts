@@ -20,6 +20,7 @@ import {
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import { type DataType, dataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
+import { isSharedRegion, lendSharedBuffer, sharedReadsFor, withRangeRead } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
 import { bytesValue } from "./store/stored-value.js";
 import { PipelineOffload } from "./workers/pipeline-offload.js";
@@ -75,6 +76,9 @@ export function expansionBound(decodedBytes: number): number {
   return decodedBytes + Math.ceil(decodedBytes / 8) + 64 * 1024;
 }
 
+/** Chunks whose stored size may exceed this are read into buffers of their own, not pooled ones (see `withStored`). */
+const MAX_POOLED_READ_BYTES = 64 * 2 ** 20;
+
 /** How chunks are written. */
 export interface ChunkWriteOptions {
   /** Store chunks that equal the fill value everywhere instead of deleting them. */
@@ -109,6 +113,8 @@ export class CodecPipeline {
    * input when encoding), handed to it as `CodecContext.maxDecodedBytes`.
    */
   readonly decodedCaps: readonly number[];
+  /** The most bytes a stored chunk may hold: the array->bytes codec's output mapped through every bytes->bytes codec. */
+  private readonly maxStoredBytes: number;
 
   private constructor(
     /** The spec of the chunks the pipeline encodes. */
@@ -130,6 +136,7 @@ export class CodecPipeline {
       cap = codec.encodedSize?.(cap) ?? expansionBound(cap);
     }
     this.decodedCaps = caps;
+    this.maxStoredBytes = cap;
   }
 
   /**
@@ -305,18 +312,81 @@ export class CodecPipeline {
     if (this.partialCapable && a2b.decodeInto && this.bytesToBytes.length === 0) {
       return a2b.decodeInto(value, selection, this.bytesSpec, out, ctx);
     }
-    const stored = await value.get(ctx);
-    if (stored === undefined) {
-      fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), this.spec.fillValue, this.dataType);
-      return;
+    const shared = isSharedRegion(out);
+    // With shared memory, a chunk that may go to a worker is read into a shared buffer, which the worker reads without a copy.
+    const offloading = this.offload?.offloads() === true && sharedReadsFor(out);
+    await this.withStored(value, ctx, shared || offloading, async (stored) => {
+      if (stored === undefined) {
+        fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), this.spec.fillValue, this.dataType);
+        return;
+      }
+      if (this.partialCapable && a2b.decodeInto) {
+        const bytes = await this.decodeBytes(stored, ctx);
+        return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
+      }
+      const here = () => this.decodeRegion(stored, ctx, selection, out);
+      if (shared) {
+        // A worker writes into a result over shared memory itself.
+        await (this.offload?.decodeShared(stored, ctx, selection, () => out, here) ?? here());
+        return;
+      }
+      if (offloading) return this.decodeThroughScratch(stored, ctx, selection, out, here);
+      const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
+      await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
+    });
+  }
+
+  /**
+   * A worker decodes the whole chunk into a pooled buffer of shared memory,
+   * copied from there into `out` on this thread: no decoded buffer per chunk
+   * comes back from the worker, and the result stays an ordinary array.
+   * `here()` when the pool runs the job on this thread.
+   */
+  private async decodeThroughScratch(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion, here: () => Promise<void>): Promise<void> {
+    const type = this.dataType;
+    const ArrayType = type.arrayType!;
+    const shape = [...this.spec.shape];
+    const origin = shape.map(() => 0);
+    const slots = product(shape) * type.lanes;
+    // Taken only when a worker takes the job (queued jobs hold none), and kept until its bytes are copied.
+    let lent: { region: ArrayRegion; release(reuse: boolean): void } | undefined;
+    const scratch = (): ArrayRegion => {
+      const { buffer, release } = lendSharedBuffer(slots * ArrayType.BYTES_PER_ELEMENT);
+      lent = { region: { chunk: { data: new ArrayType(buffer.buffer as ArrayBuffer, 0, slots), shape }, offset: origin }, release };
+      return lent.region;
+    };
+    let written = false;
+    try {
+      written = await (this.offload!.decodeShared(stored, ctx, blockSlices(origin, shape), scratch, here) ?? here().then(() => false));
+      if (written) copySelection(lent!.region.chunk, selection, out, type);
+    } finally {
+      lent?.release(written);
     }
-    if (this.partialCapable && a2b.decodeInto) {
-      const bytes = await this.decodeBytes(stored, ctx);
-      return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
-    }
-    const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
-    const here = () => this.decodeHere(stored, ctx, copy);
-    await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
+  }
+
+  /** Decode the stored chunk on this thread and copy `selection` of it into `out` (what a codec worker runs for a shared result). */
+  decodeRegion(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion): Promise<void> {
+    return this.decodeHere(stored, ctx, (chunk) => copySelection(chunk, selection, out, this.dataType));
+  }
+
+  /**
+   * `use` of the stored chunk (undefined when missing). When the store reads
+   * into caller memory and a chunk's stored size is bounded by at most
+   * MAX_POOLED_READ_BYTES, the chunk is read into a pooled buffer that `use` must be done with when it settles
+   * (every decoder here copies out of its input before returning); otherwise
+   * it is a buffer of its own from `get`. A value larger than any encoding of
+   * a chunk is read again with `get`, for the decoders to report. `shared`:
+   * the pooled buffer is shared memory, which workers read without a copy.
+   */
+  private async withStored(value: StoredValue, ctx: CodecContext, shared: boolean, use: (stored: Uint8Array | undefined) => Promise<void>): Promise<void> {
+    const bound = this.maxStoredBytes;
+    if (!value.getRangeInto || bound > MAX_POOLED_READ_BYTES) return use(await value.get(ctx));
+    const range = { offset: 0, length: bound + 1 };
+    const options = ctx.signal ? { signal: ctx.signal } : {};
+    const whole = await withRangeRead(value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>, range, options, async (stored) =>
+      stored === undefined || stored.length <= bound ? use(stored).then(() => true) : false, shared,
+    );
+    if (!whole) await use(await value.get(ctx));
   }
 
   /**

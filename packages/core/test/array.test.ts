@@ -212,18 +212,19 @@ describe("codec pipeline", () => {
 });
 
 describe("chunks in flight", () => {
-  /** A memory store whose reads wait a turn, counting how many overlap. */
+  /** A memory store whose reads (whole, or into caller memory) wait a turn, counting how many overlap. */
   function overlapCounting(): { store: MemoryStore; peak: () => number } {
     const store = new MemoryStore();
-    const get = store.get.bind(store);
     let now = 0;
     let peak = 0;
-    store.get = async (key: string) => {
+    const slowed = <A extends unknown[], R>(read: (...args: A) => Promise<R>) => async (...args: A) => {
       peak = Math.max(peak, ++now);
       await new Promise((resolve) => setTimeout(resolve, 1));
       now--;
-      return get(key);
+      return read(...args);
     };
+    store.get = slowed(store.get.bind(store));
+    store.getRangeInto = slowed(store.getRangeInto.bind(store));
     return { store, peak: () => peak };
   }
 

@@ -18,6 +18,7 @@ import {
   openArray,
   registerCodec,
   registerCodecWorkerModule,
+  slice,
   startCodecWorkers,
   arrayPipelineContext,
   ZarrkitError,
@@ -258,5 +259,85 @@ describe("codec workers", () => {
       const result = JSON.parse(stdout.trim().split("\n").pop()!);
       expect(result, mode).toMatchObject({ ok: true, workers: 1, dispatched: mode === "idle" ? 0 : 1 });
     }
+  });
+});
+
+describe("codec workers and a result over shared memory", () => {
+  /** Work counters moved by `run`, with the chunks written straight into a shared result. */
+  async function moved(run: () => Promise<unknown>): Promise<{ dispatched: number; written: number }> {
+    const before = codecWorkerStats();
+    await run();
+    const after = codecWorkerStats();
+    return { dispatched: after.dispatched - before.dispatched, written: after.written - before.written };
+  }
+
+  const SHAPE = [120, 100];
+  const BIG_SELECTIONS = [null, [slice(3, 117, 5), slice(1, 100, 3)], [slice(64, 120), slice(0, 64)], [7, null]] as const;
+
+  for (const [what, codecs] of [
+    ["bytes + xor", [BYTES, XOR]],
+    ["transpose + bytes + xor (F order)", [TRANSPOSE, BYTES, XOR]],
+  ] as const) {
+    it(`workers write ${what} chunks straight into shared memory, for whole, partial, edge and missing chunks alike`, async () => {
+      const store = new MemoryStore();
+      const array = await createArray(store, "a", { shape: SHAPE, dataType: "float64", chunkShape: BIG, codecs: [...codecs], fillValue: -3 });
+      await array.set(null, iota(120 * 100));
+      await store.delete("a/c/0/1");
+      const reference = await openArray(store, "a", { workers: false });
+      for (const selection of BIG_SELECTIONS) {
+        const expected = await reference.get(selection as never);
+        let got!: Chunk;
+        const counts = await moved(async () => (got = await array.get(selection as never, { shared: true })));
+        expect(got.data, JSON.stringify(selection)).toEqual(expected.data);
+        expect(got.shape).toEqual(expected.shape);
+        expect((got.data as Float64Array).buffer).toBeInstanceOf(SharedArrayBuffer);
+        expect(counts.dispatched, JSON.stringify(selection)).toBeGreaterThan(0);
+        expect(counts.written).toBe(counts.dispatched);
+      }
+      // Without the option: an ordinary result; the workers still write into shared memory (pooled buffers, copied
+      // into the result here), so no chunk comes back as a buffer of its own.
+      for (const selection of BIG_SELECTIONS) {
+        let plain!: Chunk;
+        const counts = await moved(async () => (plain = await array.get(selection as never)));
+        expect(counts.dispatched).toBeGreaterThan(0);
+        expect(counts.written).toBe(counts.dispatched);
+        expect((plain.data as Float64Array).buffer).toBeInstanceOf(ArrayBuffer);
+        expect(plain.data, JSON.stringify(selection)).toEqual((await reference.get(selection as never)).data);
+      }
+    });
+  }
+
+  it("every fixed-size data type goes through shared memory unchanged, with and without a shared result", async () => {
+    for (const type of ["int8", "uint16", "int64", "float32", "float16", "complex64", "bool"] as const) {
+      const store = new MemoryStore();
+      const array = await createArray(store, "t", { shape: [200, 130], dataType: type, chunkShape: [128, 128], codecs: [BYTES, XOR] });
+      const reference = await openArray(store, "t", { workers: false });
+      const whole = await reference.get();
+      const data = whole.data as unknown as { length: number; [i: number]: number | bigint };
+      for (let i = 0; i < data.length; i++) data[i] = typeof data[i] === "bigint" ? BigInt(i * 3 - 500) : type === "bool" ? i % 3 === 0 ? 1 : 0 : (i % 251) - 100;
+      await reference.set(null, whole.data);
+      const expected = (await reference.get()).data;
+      for (const shared of [false, true]) {
+        const counts = await moved(async () => expect((await array.get(null, { shared })).data, `${type}, shared: ${shared}`).toEqual(expected));
+        expect(counts.written, `${type}, shared: ${shared}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("a chunk that fails to decode on a worker rejects the read with a typed error naming it", async () => {
+    const store = new MemoryStore();
+    const array = await createArray(store, "a", { shape: SHAPE, dataType: "float64", chunkShape: BIG, codecs: [TRANSPOSE, BYTES, XOR] });
+    await array.set(null, iota(120 * 100));
+    await store.set("a/c/1/1", new Uint8Array(100));
+    const error = await array.get(null, { shared: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptDataError);
+    expect(error).toMatchObject({ key: "a/c/1/1" });
+    expect((error as Error).stack).toContain("worker");
+  });
+
+  it("strings ignore the option: their result is an ordinary array", async () => {
+    const array = await createArray(new MemoryStore(), "s", { shape: [4], dataType: "fixed_length_utf32:8", chunkShape: [2], codecs: [BYTES] });
+    await array.set(null, ["a", "b", "c", "d"]);
+    expect((await array.get(null, { shared: true })).data).toEqual(["a", "b", "c", "d"]);
   });
 });

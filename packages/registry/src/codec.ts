@@ -6,7 +6,7 @@
  * (`decodeInto` / `encodeInto`): that is how sharding reads one inner chunk
  * with a ranged request without the pipeline knowing about shards.
  */
-import type { RangeQuery, ReadOptions, RequestOptions, SetOptions, SizedValue, VersionedValue } from "./store.js";
+import type { RangeQuery, ReadOptions, RequestOptions, SetOptions, SizedValue, VersionedValue, WindowQuery } from "./store.js";
 
 /** The typed arrays element data lives in. */
 export type NumericArray =
@@ -155,6 +155,8 @@ export interface StoredValue {
   getRange?(range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined>;
   /** `Store.getRangeWithSize` of this key. */
   getRangeWithSize?(range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined>;
+  /** `Store.getRangeInto` of this key. */
+  getRangeInto?(range: WindowQuery, target: Uint8Array, options?: ReadOptions): Promise<number | undefined>;
   /** `Store.getVersioned` of this key. */
   getVersioned?(options?: RequestOptions): Promise<VersionedValue | undefined>;
   /** `Store.size` of this key. */
@@ -186,13 +188,19 @@ export interface ArrayToBytesCodec extends CodecBase {
   readonly subChunkShape?: readonly number[];
   /** The bytes of `chunk`. */
   encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
-  /** The chunk stored as `bytes`. */
+  /**
+   * The chunk stored as `bytes`. Readers may lend `bytes` from a buffer they
+   * reuse (core's pooled read buffers) until the call settles and copy the
+   * chunk out before then: the chunk may view `bytes`, but nothing may keep
+   * a reference to them after (a cache keeps a copy).
+   */
   decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecContext): Promise<Chunk> | Chunk;
   /** Encoded size for chunks of `spec`, when it is fixed. */
   encodedSize?(spec: ChunkSpec): number | undefined;
   /**
    * Decode only `selection` of the stored value into `out`, reading as little
    * as the codec can. A missing value (get returns undefined) means fill value.
+   * Bytes `value` returns may be lent as `decode`'s are: valid until the call settles.
    */
   decodeInto?(
     value: StoredValue,
@@ -220,7 +228,11 @@ export interface BytesToBytesCodec extends CodecBase {
   readonly kind: "bytes_to_bytes";
   /** The encoded bytes. */
   encode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
-  /** The decoded bytes; stops at `ctx.maxDecodedBytes` with a CorruptDataError. */
+  /**
+   * The decoded bytes; stops at `ctx.maxDecodedBytes` with a CorruptDataError.
+   * `bytes` may be lent from a reused read buffer, as for `ArrayToBytesCodec.decode`:
+   * the result may view them, but nothing may keep them past the read.
+   */
   decode(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> | Uint8Array;
   /**
    * Decode as `decode` does (same checks, same cap), then call `use` with the

@@ -6,7 +6,7 @@ export { codecWorkerModules, onCodecWorkerModule, registerCodecWorkerModule } fr
 export { registerStore, registerPathStore, openStore, registeredStoreSchemes } from "./store-registry.js";
 export type { CodecLoader, PathStoreFactory, StoreFactory } from "./global-state.js";
 export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
-export { checkRange, coalesceGapHint, rangeBounds } from "./ranges.js";
+export { checkRange, checkRangeInto, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { concatBytes } from "./bytes.js";
 export { type ByteRange, coalesceRanges, type RangeGroup } from "./coalesce.js";
 export { KeyedLock } from "./keyed-lock.js";

@@ -1,6 +1,6 @@
 import { StoreError } from "./errors.js";
 import { showValue } from "./show.js";
-import type { RangeQuery } from "./store.js";
+import type { RangeQuery, WindowQuery } from "./store.js";
 
 /**
  * Resolve a range against a value of `size` bytes: [start, end), clipped to
@@ -25,6 +25,21 @@ export function checkRange(key: string, range: RangeQuery): RangeQuery {
   const counts = "suffixLength" in range ? [range.suffixLength] : [range.offset, range.length];
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) {
     throw new StoreError(`Invalid range ${showValue(range)} for ${JSON.stringify(key)}: offsets and lengths are non-negative integers.`, { key });
+  }
+  return range;
+}
+
+/**
+ * The arguments of `getRangeInto` once checked: a window (`checkRange`) and a
+ * target that can hold its length; otherwise a StoreError naming the key.
+ */
+export function checkRangeInto(key: string, range: WindowQuery, target: Uint8Array): WindowQuery {
+  if (typeof range !== "object" || range === null || "suffixLength" in range) {
+    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: getRangeInto reads a window { offset, length }.`, { key });
+  }
+  checkRange(key, range);
+  if (!(target instanceof Uint8Array) || target.length < range.length) {
+    throw new StoreError(`getRangeInto of ${range.length} bytes of ${JSON.stringify(key)}: the target holds ${target instanceof Uint8Array ? target.length : "no"} bytes.`, { key });
   }
   return range;
 }

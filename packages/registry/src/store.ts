@@ -5,14 +5,17 @@
  * optional capability that callers detect with `typeof store.x === "function"`.
  */
 
+/** A window of a stored value: `length` bytes from `offset`. */
+export interface WindowQuery {
+  /** First byte. */
+  offset: number;
+  /** Bytes from there (fewer at the end of the value). */
+  length: number;
+}
+
 /** A byte range of one stored value: a window, or the last `suffixLength` bytes. */
 export type RangeQuery =
-  | {
-      /** First byte. */
-      offset: number;
-      /** Bytes from there (fewer at the end of the value). */
-      length: number;
-    }
+  | WindowQuery
   | {
       /** The last this many bytes. */
       suffixLength: number;
@@ -96,6 +99,17 @@ export interface Store {
    * against the end of the value without another request.
    */
   getRangeWithSize?(key: string, range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined>;
+  /**
+   * Read bytes [offset, offset + length) of the value into `target`, from its
+   * first byte, and return how many were read: `length`, or fewer at the end
+   * of the value (0 from the end on); undefined when the key does not exist.
+   * `target` must hold at least `length` bytes (a StoreError otherwise); bytes
+   * beyond those read are left as they were. Honours `ifMatch` as `getRange`
+   * does. Readers use it to read into buffers they reuse (a read's result, a
+   * pool of read buffers) rather than a fresh buffer per read; stores that
+   * must allocate anyway (HTTP) leave it out.
+   */
+  getRangeInto?(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions): Promise<number | undefined>;
   /** Replace the value as a whole: readers see the old value or the new one, never a mix. */
   set?(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
   /** Remove the key; removing a missing key is not an error. */

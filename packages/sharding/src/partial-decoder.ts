@@ -10,9 +10,11 @@ import {
   fillSelection,
   forEachConcurrent,
   coalesceRanges,
+  sharedReadsFor,
   PreconditionFailedError,
   type RangeGroup,
   type StoredValue,
+  withRangeRead,
 } from "@zarrkit/core";
 
 /** An inner chunk's bytes in the shard. */
@@ -24,6 +26,12 @@ import { type InnerPart, innerKey, partTarget } from "./inner-parts.js";
 import { coalescingFor, type ResolvedShardingOptions } from "./options.js";
 import { decodeIndex, innerChunkCoords, type ShardIndex } from "./shard-index.js";
 import { windowValue } from "./window-value.js";
+
+/** Inner chunks decoded or encoded at once within one shard: enough to keep codec workers busy, bounded for shards of millions. */
+export const PARTS_IN_FLIGHT = 256;
+
+/** The longest range a whole shard is read in: larger shards are read in pieces this long, so no read buffer grows with the shard. */
+const WHOLE_RANGE_BYTES = 64 * 2 ** 20;
 
 /** A decoded shard index with what the store said of the shard it was read from. */
 export interface IndexEntry {
@@ -72,7 +80,8 @@ export class ShardPartialDecoder {
     readonly entry: IndexEntry,
   ) {}
 
-  plan(parts: Iterable<InnerPart>): ReadPlan {
+  /** The reads `parts` need; `whole`: their stored bytes in as few ranges as a read buffer allows, as when reading a whole shard. */
+  plan(parts: Iterable<InnerPart>, whole = false): ReadPlan {
     const { index } = this.entry;
     const plan: ReadPlan = { empty: [], nested: [], ranges: [] };
     const wanted: Wanted[] = [];
@@ -83,20 +92,25 @@ export class ShardPartialDecoder {
       else if (!part.full && this.layout.inner.decodesPartially) plan.nested.push({ part, offset, length });
       else wanted.push({ offset, length, part });
     }
-    const { maxGap, maxRequest } = coalescingFor(this.options, this.value);
+    const { maxGap, maxRequest } = this.coalescing(whole);
     plan.ranges = coalesceRanges(wanted, maxGap, maxRequest);
     return plan;
   }
 
-  /** The coalesced byte ranges holding every stored inner chunk of `parts`, nested shards whole: what `plannedReads` reports. */
-  byteRanges(parts: Iterable<InnerPart>): { offset: number; length: number }[] {
+  /** The coalesced byte ranges holding every stored inner chunk of `parts` (`whole`: as for a whole shard), nested shards whole: what `plannedReads` reports. */
+  byteRanges(parts: Iterable<InnerPart>, whole = false): { offset: number; length: number }[] {
     const { index } = this.entry;
     const wanted: ByteRange[] = [];
     for (const part of parts) {
       if (index.offsets[part.linear]! >= 0) wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! });
     }
-    const { maxGap, maxRequest } = coalescingFor(this.options, this.value);
+    const { maxGap, maxRequest } = this.coalescing(whole);
     return coalesceRanges(wanted, maxGap, maxRequest).map(({ offset, length }) => ({ offset, length }));
+  }
+
+  /** How ranges are merged: as the options and the store say, or (`whole`) into one, in pieces of at most WHOLE_RANGE_BYTES. */
+  private coalescing(whole: boolean): { maxGap: number; maxRequest: number } {
+    return whole ? { maxGap: Number.POSITIVE_INFINITY, maxRequest: WHOLE_RANGE_BYTES } : coalescingFor(this.options, this.value);
   }
 
   async read(plan: ReadPlan, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
@@ -108,20 +122,25 @@ export class ShardPartialDecoder {
       return this.layout.inner.decodeInto(inner, part.local, partTarget(part, out), { ...ctx, key: inner.key });
     });
     const options = { signal: ctx.signal, ...(version !== undefined && { ifMatch: version }) };
+    const decodeRange = async (range: RangeGroup<Wanted>, bytes: Uint8Array | undefined) => {
+      if (bytes === undefined) {
+        // Deleted since the index was read: plan again from whatever is there now.
+        throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
+      }
+      // Every decode under way settles before this does, even after a failure: the bytes may be a pooled buffer, lent until then.
+      await forEachConcurrent(range.members, PARTS_IN_FLIGHT, async (m) => {
+        const slice = bytes.subarray(m.offset - range.offset, m.offset - range.offset + m.length);
+        if (slice.length !== m.length) throw pastEnd(this.layout, ctx.key, m.part, m.offset, m.length);
+        return decodePart(this.layout, slice, m.part, out, ctx);
+      });
+    };
+    const value = this.value;
     tasks.push(
       forEachConcurrent(plan.ranges, this.options.concurrency, async (range) => {
-        const bytes = await this.value.getRange!({ offset: range.offset, length: range.length }, options);
-        if (bytes === undefined) {
-          // Deleted since the index was read: plan again from whatever is there now.
-          throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
-        }
-        await Promise.all(
-          range.members.map((m) => {
-            const slice = bytes.subarray(m.offset - range.offset, m.offset - range.offset + m.length);
-            if (slice.length !== m.length) throw pastEnd(this.layout, ctx.key, m.part, m.offset, m.length);
-            return decodePart(this.layout, slice, m.part, out, ctx);
-          }),
-        );
+        const window = { offset: range.offset, length: range.length };
+        if (!value.getRangeInto) return decodeRange(range, await value.getRange!(window, options));
+        const readable = value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>;
+        await withRangeRead(readable, window, options, (bytes) => decodeRange(range, bytes), sharedReadsFor(out));
       }),
     );
     await settleAll(tasks);

@@ -20,19 +20,16 @@ import {
 import { parseShardingConfig, type ShardLayout } from "./config.js";
 import { coversShard, type InnerPart, InnerGrid, innerKey } from "./inner-parts.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";
-import { decodePart, fetchIndex, fillPart, type IndexEntry, ShardPartialDecoder } from "./partial-decoder.js";
+import { decodePart, fetchIndex, fillPart, type IndexEntry, PARTS_IN_FLIGHT, ShardPartialDecoder } from "./partial-decoder.js";
 import { assembleShard, type EncodedChunks, indexOfShard } from "./shard-format.js";
 import { indexBytes, type ShardIndex } from "./shard-index.js";
 import { putShard, type ShardWrite, writeAppend, writeInPlace, writeRewrite } from "./write-strategies.js";
-
-/** Inner chunks decoded or encoded at once within one shard: enough to keep codec workers busy, bounded for shards of millions. */
-const PARTS_IN_FLIGHT = 256;
 
 /** Byte ranges a read of a shard will fetch: the whole shard, or its index and coalesced data ranges. */
 export interface ShardReadPlan {
   /** The shard's store key. */
   key: string;
-  /** Whether the whole shard is read in one request. */
+  /** Whether the whole shard is read in one request (stores that cannot read into caller memory; others read its index and one range). */
   whole: boolean;
   /** The byte ranges read (after coalescing), when not whole. */
   ranges: {
@@ -83,7 +80,12 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   async decodeInto(value: StoredValue, selection: DimSlice[], spec: ChunkSpec, out: ArrayRegion, ctx: CodecContext): Promise<void> {
     await this.recovering(value, ctx, async () => {
-      if (coversShard(selection, spec.shape) || !value.getRange) {
+      const covered = coversShard(selection, spec.shape);
+      if (covered && value.getRangeInto) {
+        // A store that reads into caller memory reads the shard's inner chunks in one range into a pooled buffer, after the (cached) index.
+        return this.readParts(value, [...this.grid.parts(selection)], out, spec, ctx, true);
+      }
+      if (covered || !value.getRange) {
         const bytes = await value.get({ signal: ctx.signal });
         if (bytes === undefined) {
           for (const part of this.grid.parts(selection)) fillPart(part, out, spec);
@@ -113,7 +115,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
   }
 
   /** Read `parts` with ranged reads planned from the index, planning again from a fresh index when the shard changed meanwhile. */
-  private async readParts(value: StoredValue, parts: InnerPart[], out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
+  private async readParts(value: StoredValue, parts: InnerPart[], out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext, whole = false): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const decoder = await this.partialDecoder(value, ctx);
       if (decoder === undefined) {
@@ -121,7 +123,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
         return;
       }
       try {
-        return await decoder.read(decoder.plan(parts), out, spec, ctx);
+        return await decoder.read(decoder.plan(parts, whole), out, spec, ctx);
       } catch (error) {
         if (!(error instanceof PreconditionFailedError)) throw error;
         this.indexCache.delete(ctx.key);
@@ -134,10 +136,11 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   /** What a read of `selection` would fetch, reading (and caching) the index if needed. */
   async planRead(value: StoredValue, selection: DimSlice[], spec: ChunkSpec, ctx: CodecContext): Promise<ShardReadPlan> {
-    if (coversShard(selection, spec.shape) || !value.getRange) return { key: ctx.key, whole: true, ranges: [] };
+    const covered = coversShard(selection, spec.shape);
+    if ((covered && !value.getRangeInto) || !value.getRange) return { key: ctx.key, whole: true, ranges: [] };
     const decoder = await this.partialDecoder(value, ctx);
     if (!decoder) return { key: ctx.key, whole: false, ranges: [] };
-    return { key: ctx.key, whole: false, ranges: decoder.byteRanges(this.grid.parts(selection)) };
+    return { key: ctx.key, whole: false, ranges: decoder.byteRanges(this.grid.parts(selection), covered) };
   }
 
   /** The decoded index of a stored shard (cached when the store reports versions), or undefined when the shard does not exist. */

@@ -1,4 +1,4 @@
-import { checkRange, PreconditionFailedError, type RangeQuery, type ReadOptions, rangeBounds, type StoredValue } from "@zarrkit/core";
+import { checkRange, checkRangeInto, PreconditionFailedError, type RangeQuery, type ReadOptions, rangeBounds, type StoredValue } from "@zarrkit/core";
 
 /**
  * Bytes [offset, offset + length) of a stored value seen as a value of its
@@ -16,12 +16,14 @@ export function windowValue(parent: StoredValue, key: string, offset: number, le
     const [start, end] = rangeBounds(checkRange(key, range), length);
     return { offset: offset + start, length: end - start };
   };
-  const read = (range: RangeQuery, options: ReadOptions = {}) => {
+  /** The parent's read options: conditioned on the version the window was planned from. */
+  const conditioned = (options: ReadOptions): ReadOptions => {
     if (options.ifMatch !== undefined && options.ifMatch !== version) {
       throw new PreconditionFailedError(`${key} changed since version ${options.ifMatch}`, { key });
     }
-    return getRange(translate(range), version === undefined ? options : { ...options, ifMatch: version });
+    return version === undefined ? options : { ...options, ifMatch: version };
   };
+  const read = (range: RangeQuery, options: ReadOptions = {}) => getRange(translate(range), conditioned(options));
   const gap = parent.coalesceGapBytes;
   const window: StoredValue = {
     key,
@@ -34,6 +36,10 @@ export function windowValue(parent: StoredValue, key: string, offset: number, le
     },
     size: async () => length,
   };
+  const getRangeInto = parent.getRangeInto;
+  if (getRangeInto) {
+    window.getRangeInto = async (range, target, options = {}) => getRangeInto(translate(checkRangeInto(key, range, target)), target, conditioned(options));
+  }
   if (parent.recover) window.recover = (options) => parent.recover!(options);
   return window;
 }

@@ -21,13 +21,19 @@ export const MAX_IO_PIECE = 2 ** 30;
 /** Read `length` bytes at `position` with positioned reads (at most MAX_IO_PIECE each); fewer if the file ends first. */
 export async function readAt(file: FileHandle, position: number, length: number): Promise<Uint8Array> {
   const out = new Uint8Array(length);
+  const filled = await readInto(file, position, out, length);
+  return filled === length ? out : out.slice(0, filled);
+}
+
+/** Read up to `length` bytes at `position` into the start of `target`, returning how many were read (fewer if the file ends first). */
+export async function readInto(file: FileHandle, position: number, target: Uint8Array, length: number): Promise<number> {
   let filled = 0;
   while (filled < length) {
-    const { bytesRead } = await file.read(out, filled, Math.min(length - filled, MAX_IO_PIECE), position + filled);
+    const { bytesRead } = await file.read(target, filled, Math.min(length - filled, MAX_IO_PIECE), position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  return filled === length ? out : out.slice(0, filled);
+  return filled;
 }
 
 /** Write all of `bytes` at `position` (null: at the end of a file opened for appending), at most MAX_IO_PIECE per call. */

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   checkRange,
+  checkRangeInto,
   KeyedLock,
   type ListDirResult,
   PreconditionFailedError,
@@ -16,10 +17,11 @@ import {
   type Store,
   StoreError,
   type VersionedValue,
+  type WindowQuery,
   ZarrkitError,
 } from "@zarrkit/registry";
 import { PreparedWrite } from "./atomic-write.js";
-import { errorCode, isMissing, readAt, writeAt } from "./file-io.js";
+import { errorCode, isMissing, readAt, readInto, writeAt } from "./file-io.js";
 import { type Acquired, acquireLock, fingerprint, type HeldLock, type LockSettings, lockPathOf } from "./file-lock.js";
 import { keyPath, prefixLocation } from "./keys.js";
 import { PathGuard } from "./paths.js";
@@ -124,6 +126,31 @@ export class FileSystemStore implements Store {
         throw error;
       }
     });
+  }
+
+  /**
+   * A window read into `target` (`FileHandle.read` straight into it): no
+   * buffer is allocated, whatever the length, so `maxReadBytes` does not
+   * apply. Without `ifMatch` no stat is needed, as in `getRange`.
+   */
+  async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions): Promise<number | undefined> {
+    checkRangeInto(key, range, target);
+    const ifMatch = options?.ifMatch;
+    const read = await this.#open(key, options, async (file) => {
+      if (ifMatch !== undefined) {
+        const stats = fstatSync(file.fd, { bigint: true });
+        if (!stats.isFile()) return undefined;
+        if (versionOf(stats) !== ifMatch) throw versionMismatch(key, true, ifMatch);
+      }
+      try {
+        return await readInto(file, range.offset, target, range.length);
+      } catch (error) {
+        if (errorCode(error) === "EISDIR") return undefined; // a directory is a prefix, not a key
+        throw error;
+      }
+    });
+    if (read === undefined && ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
+    return read;
   }
 
   /**

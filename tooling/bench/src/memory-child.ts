@@ -7,7 +7,7 @@ import { zarrkitZstd } from "./direct-codecs.js";
 import { floorRead } from "./floor.js";
 import { form } from "./forms.js";
 import type { MemoryReport, MemorySpec } from "./memory-spec.js";
-import { type Box, READ_PEERS, type Reader } from "./peers.js";
+import { type Box, MEMORY_PEERS, type Reader } from "./peers.js";
 import { currentRss, peakRss, resetPeakRss } from "./peak-rss.js";
 import { LocalSource } from "./sources.js";
 
@@ -30,7 +30,7 @@ async function measuredRead(): Promise<() => Promise<unknown>> {
     await zstd.decode(await zstd.encode(new Uint8Array(64)));
     return () => floorRead(spec.dataRoot, target, profile, zstd);
   }
-  const peer = READ_PEERS.find((p) => p.name === spec.peer)!;
+  const peer = MEMORY_PEERS.find((p) => p.name === spec.peer)!;
   const fresh = await peer.prepare(source, target.path);
   // Warm-up in the far corner: another shard than the measured inner chunk's.
   const corner = size - inner;

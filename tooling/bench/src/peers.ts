@@ -2,7 +2,7 @@ import * as zarr from "zarrita";
 import * as zk from "zarrkit";
 import type { Source } from "./sources.js";
 
-export type PeerName = "zarrita" | "zarrita+coalescing" | "zarrkit";
+export type PeerName = "zarrita" | "zarrita+coalescing" | "zarrkit" | "zarrkit shared";
 
 /** A box of the array: [start, stop) per dimension. */
 export interface Box {
@@ -49,9 +49,9 @@ function zarritaPeer(name: PeerName, coalescing: boolean): ReadPeer {
   };
 }
 
-/** zarrkit with its default options. */
-const zarrkit: ReadPeer = {
-  name: "zarrkit",
+/** zarrkit with its default options, reading with the `get` options given. */
+const zarrkitPeer = (name: PeerName, options: zk.GetOptions): ReadPeer => ({
+  name,
   async prepare(source, path) {
     const store = source.zarrkitStore();
     const key = `${path}/zarr.json`;
@@ -63,12 +63,15 @@ const zarrkit: ReadPeer = {
       return {
         async read(box) {
           const selection = box ? box.start.map((s, d) => zk.slice(s, box.stop[d]!)) : null;
-          return (await array.get(selection)).data as Uint16Array;
+          return (await array.get(selection, options)).data as Uint16Array;
         },
       };
     };
   },
-};
+});
 
 /** The peers of every read case, in the order they alternate. */
-export const READ_PEERS: readonly ReadPeer[] = [zarritaPeer("zarrita", false), zarritaPeer("zarrita+coalescing", true), zarrkit];
+export const READ_PEERS: readonly ReadPeer[] = [zarritaPeer("zarrita", false), zarritaPeer("zarrita+coalescing", true), zarrkitPeer("zarrkit", {})];
+
+/** The memory case's peers: also zarrkit asked for a result over shared memory, which codec workers decode straight into. */
+export const MEMORY_PEERS: readonly ReadPeer[] = [...READ_PEERS, zarrkitPeer("zarrkit shared", { shared: true })];

@@ -1,4 +1,5 @@
 import {
+  checkRangeInto,
   isWellFormed,
   type ListDirResult,
   PreconditionFailedError,
@@ -9,6 +10,7 @@ import {
   type Store,
   StoreError,
   type VersionedValue,
+  type WindowQuery,
 } from "@zarrkit/registry";
 
 const empty = new Uint8Array(0);
@@ -65,6 +67,14 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
   async getRangeWithSize(key: string, range: RangeQuery, options: ReadOptions = {}): Promise<SizedValue | undefined> {
     const value = await this.getRange(key, range, options);
     return value && { value, size: this.values.get(key)!.length, version: this.versions.get(key)! };
+  }
+
+  async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options: ReadOptions = {}): Promise<number | undefined> {
+    checkRangeInto(key, range, target);
+    const value = await this.getRange(key, range, options);
+    if (!value) return undefined;
+    target.set(value);
+    return value.length;
   }
 
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {

@@ -1,4 +1,4 @@
-import { PreconditionFailedError, type RangeQuery, type ReadOptions, type SetOptions, type Store, StoreError } from "@zarrkit/registry";
+import { PreconditionFailedError, type RangeQuery, type ReadOptions, type SetOptions, type Store, StoreError, type WindowQuery } from "@zarrkit/registry";
 import { MemoryStore } from "./memory-store.js";
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -192,6 +192,59 @@ export const mutants: Record<string, () => Store> = {
     new (class extends MemoryStore {
       override async getRange(key: string, range: RangeQuery) {
         return (await super.getRange(key, range))?.slice(0, 65536);
+      }
+    })(),
+  "getRangeInto returns the window's length, not the bytes read": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
+        return (await super.getRangeInto(key, range, target, options)) === undefined ? undefined : range.length;
+      }
+    })(),
+  "getRangeInto starts one byte late": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
+        return super.getRangeInto(key, { offset: range.offset + 1, length: range.length }, target, options);
+      }
+    })(),
+  "getRangeInto zeroes the target past the bytes read": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
+        const read = await super.getRangeInto(key, range, target, options);
+        if (read !== undefined) target.fill(0, read);
+        return read;
+      }
+    })(),
+  "getRangeInto returns 0 for a missing key": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
+        return (await super.getRangeInto(key, range, target, options)) ?? 0;
+      }
+    })(),
+  "getRangeInto stops after one 64 KiB read": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
+        return super.getRangeInto(key, { offset: range.offset, length: Math.min(range.length, 65536) }, target, options);
+      }
+    })(),
+  "getRangeInto reads what fits into a short target": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
+        return super.getRangeInto(key, { offset: range.offset, length: Math.min(range.length, target.length) }, target, options);
+      }
+    })(),
+  "getRangeInto ignores ifMatch": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, _options?: ReadOptions) {
+        return super.getRangeInto(key, range, target);
+      }
+    })(),
+  "getRangeInto skips the key check": () =>
+    new (class extends MemoryStore {
+      override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array) {
+        const value = this.values.get(key)?.subarray(range.offset, range.offset + range.length);
+        if (!value) return undefined;
+        target.set(value);
+        return value.length;
       }
     })(),
   "size returns 0 for a missing key": () =>

@@ -1,4 +1,5 @@
 import {
+  checkRangeInto,
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
@@ -9,6 +10,7 @@ import {
   type Store,
   StoreError,
   type VersionedValue,
+  type WindowQuery,
 } from "@zarrkit/registry";
 
 /**
@@ -35,6 +37,16 @@ export class MemoryStore implements Store {
     if (!entry) return undefined;
     const [start, end] = rangeBounds(range, entry.bytes.length);
     return { value: entry.bytes.slice(start, end), size: entry.bytes.length, version: String(entry.version) };
+  }
+
+  async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options: ReadOptions = {}): Promise<number | undefined> {
+    checkRangeInto(key, range, target);
+    const entry = this.values.get(key);
+    checkVersion(key, entry, options);
+    if (!entry) return undefined;
+    const [start, end] = rangeBounds(range, entry.bytes.length);
+    target.set(entry.bytes.subarray(start, end));
+    return end - start;
   }
 
   async getVersioned(key: string): Promise<VersionedValue | undefined> {

@@ -3,7 +3,7 @@ import type { RangeQuery, Store } from "@zarrkit/registry";
 /** One completed store request, as `withRequestLog` reports it. */
 export interface StoreRequest {
   /** The store method called. */
-  method: "get" | "getRange" | "getRangeWithSize" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate" | "recover";
+  method: "get" | "getRange" | "getRangeWithSize" | "getRangeInto" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate" | "recover";
   /** The key it concerned (the prefix, for listings). */
   key: string;
   /** The range asked for, for ranged reads. */
@@ -12,14 +12,16 @@ export interface StoreRequest {
   bytes: number;
 }
 
-const READS = new Set<StoreRequest["method"]>(["get", "getRange", "getRangeWithSize", "getVersioned"]);
+const READS = new Set<StoreRequest["method"]>(["get", "getRange", "getRangeWithSize", "getRangeInto", "getVersioned"]);
+const RANGED = new Set<StoreRequest["method"]>(["getRange", "getRangeWithSize", "getRangeInto"]);
 
-/** Whether the request read a value (get, getRange, getRangeWithSize, getVersioned). */
+/** Whether the request read a value (get, getRange, getRangeWithSize, getRangeInto, getVersioned). */
 export function isRead(request: StoreRequest): boolean {
   return READS.has(request.method);
 }
 
 function byteCount(method: StoreRequest["method"], args: unknown[], result: unknown): number {
+  if (method === "getRangeInto") return typeof result === "number" ? result : 0;
   if (READS.has(method)) {
     const value = method === "getVersioned" || method === "getRangeWithSize" ? (result as { value?: Uint8Array } | undefined)?.value : result;
     return value instanceof Uint8Array ? value.byteLength : 0;
@@ -37,14 +39,14 @@ function byteCount(method: StoreRequest["method"], args: unknown[], result: unkn
 export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) => void): Store {
   const wrapped: Record<string, unknown> = {};
   if (inner.coalesceGapBytes !== undefined) wrapped.coalesceGapBytes = inner.coalesceGapBytes;
-  const methods: StoreRequest["method"][] = ["get", "getRange", "getRangeWithSize", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate", "recover"];
+  const methods: StoreRequest["method"][] = ["get", "getRange", "getRangeWithSize", "getRangeInto", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate", "recover"];
   for (const method of methods) {
     const fn = inner[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
     if (typeof fn !== "function") continue;
     wrapped[method] = async (...args: unknown[]) => {
       const result = await fn.apply(inner, args);
       const key = method === "listDir" ? String(args[0]) : (args[0] as string);
-      const range = method === "getRange" || method === "getRangeWithSize" ? (args[1] as RangeQuery) : undefined;
+      const range = RANGED.has(method) ? (args[1] as RangeQuery) : undefined;
       onRequest({ method, key, ...(range ? { range } : {}), bytes: byteCount(method, args.slice(1), result) });
       return result;
     };
@@ -62,7 +64,7 @@ export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) 
 export interface CountedStore extends Store {
   /** Every request since the last reset, in completion order. */
   readonly log: StoreRequest[];
-  /** Read requests (get, getRange, getVersioned) since the last reset, or those of one method. */
+  /** Read requests (get, getRange, getRangeWithSize, getRangeInto, getVersioned) since the last reset, or those of one method. */
   reads(method?: StoreRequest["method"]): number;
   /** Bytes returned by reads since the last reset. */
   bytesRead(): number;

@@ -1,4 +1,4 @@
-import type { Chunk, ChunkSpec, CodecContext, CodecMetadata, CodecOptions, NumericArray } from "@zarrkit/registry";
+import type { ArrayRegion, Chunk, ChunkSpec, CodecContext, CodecMetadata, CodecOptions, DimSlice, NumericArray } from "@zarrkit/registry";
 import { product } from "../selection.js";
 import { warnFallback } from "./fallback-warning.js";
 import { ownCopy } from "./own-copy.js";
@@ -12,6 +12,7 @@ export interface OffloadablePipeline {
   readonly maxDecodedChunkBytes: number | undefined;
   toJSON(): CodecMetadata[];
   decodeInline(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk>;
+  decodeRegion(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion): Promise<void>;
   encodeInline(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array>;
 }
 
@@ -46,6 +47,11 @@ export class PipelineOffload {
   ) {
     const { shape, dataType } = pipeline.spec;
     this.chunkBytes = product(shape) * dataType.byteSize!;
+  }
+
+  /** Whether chunks of this pipeline go to workers now (when the pool finds one free). */
+  offloads(): boolean {
+    return this.reach() !== undefined;
   }
 
   /** How to spread a chunk over the workers now, or undefined to stay on this thread. */
@@ -106,6 +112,33 @@ export class PipelineOffload {
   }
 
   /**
+   * Decode `selection` of the chunk into `out()`, a region of shared memory
+   * (a result over a SharedArrayBuffer, a pooled scratch buffer) asked for
+   * when a worker takes the job: the worker writes it there itself, so
+   * nothing comes back but word that it is done (true). `here()` when the
+   * pool runs the job on this thread (false); undefined when this chunk is
+   * decoded here.
+   */
+  decodeShared(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: () => ArrayRegion, here: () => Promise<void>): Promise<boolean> | undefined {
+    const reach = this.reach();
+    if (reach === undefined) return undefined;
+    const ranHere = () => here().then(() => false);
+    return codecPool().run<boolean>(
+      {
+        task: (id) => {
+          // Bytes in shared memory (a pooled read buffer, lent until this job settles) reach the worker as they are.
+          const input = bytes.buffer instanceof SharedArrayBuffer ? bytes : ownCopy(bytes);
+          const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out: out() };
+          return { message, transfer: input === bytes ? [] : [input.buffer as ArrayBuffer] };
+        },
+        settle: (reply) => (reply.type === "written" ? true : this.refuse(ranHere)),
+        here: ranHere,
+      },
+      reach,
+    );
+  }
+
+  /**
    * Encode on a worker, or undefined when this chunk is encoded here.
    * `owned`: the caller is done with `chunk`, so its buffer may move to the worker.
    */
@@ -119,9 +152,11 @@ export class PipelineOffload {
           const input = { data: owned ? ownBuffer(data) : ownCopy(data), shape: chunk.shape };
           return { message: { type: "encode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.data.buffer as ArrayBuffer] };
         },
-        // A refused chunk comes back: it may have been moved to the worker.
-        settle: (reply) =>
-          reply.type === "done" ? (reply.output as Uint8Array) : this.refuse(() => this.pipeline.encodeInline(reply.input as Chunk, ctx)),
+        settle: (reply) => {
+          if (reply.type === "done") return reply.output as Uint8Array;
+          // Refused (an encode is never "written"): the chunk comes back, as it may have been moved to the worker.
+          return this.refuse(() => this.pipeline.encodeInline((reply as { input: Chunk }).input, ctx));
+        },
         here: () => this.pipeline.encodeInline(chunk, ctx),
       },
       reach,

@@ -9,8 +9,8 @@ import { fromWire } from "./wire-error.js";
 export interface PoolJob<R> {
   /** The message for a worker, built only when one takes the job (work done here copies nothing). */
   task(id: number): { message: TaskMessage; transfer: ArrayBuffer[] };
-  /** The result from a worker's "done" or "unavailable" reply. */
-  settle(reply: TaskReply & { type: "done" | "unavailable" }): Promise<R> | R;
+  /** The result from a worker's "done", "written" or "unavailable" reply. */
+  settle(reply: TaskReply & { type: "done" | "written" | "unavailable" }): Promise<R> | R;
   /** Do the work on this thread. */
   here(): Promise<R>;
 }
@@ -51,6 +51,12 @@ export interface CodecWorkerStats {
   dispatched: number;
   /** Jobs the calling thread took: every worker was busy, or the job was alone (a round trip would not pay). */
   ranHere: number;
+  /**
+   * Of the jobs sent, chunks a worker decoded straight into shared memory: a
+   * result over a SharedArrayBuffer (`get(selection, { shared: true })`), or a
+   * pooled buffer copied into an ordinary result; none came back as a buffer.
+   */
+  written: number;
   /** Why workers are not used, when they could not start (the work runs on the calling thread). */
   failure?: string;
   /** Why a worker last could not rebuild a pipeline, which then runs on the calling thread (a codec no worker module registers). */
@@ -74,6 +80,7 @@ class CodecPool {
   private refused: string | undefined;
   private dispatched = 0;
   private ranHere = 0;
+  private written = 0;
 
   constructor() {
     onCodecWorkerModule((specifier) => {
@@ -106,7 +113,7 @@ class CodecPool {
   }
 
   stats(): CodecWorkerStats {
-    const stats: CodecWorkerStats = { workers: this.slots.length, dispatched: this.dispatched, ranHere: this.ranHere };
+    const stats: CodecWorkerStats = { workers: this.slots.length, dispatched: this.dispatched, ranHere: this.ranHere, written: this.written };
     if (this.failure !== undefined) stats.failure = this.failure;
     if (this.refused !== undefined) stats.refused = this.refused;
     return stats;
@@ -188,6 +195,7 @@ class CodecPool {
           this.refused = message.reason;
           warnFallback(message.reason);
         }
+        if (message.type === "written") this.written++;
         try {
           pending.resolve(pending.job.settle(message));
         } catch (error) {
@@ -254,7 +262,7 @@ export function codecPool(): CodecPool {
 
 /** What the codec workers have done so far in this thread. */
 export function codecWorkerStats(): CodecWorkerStats {
-  return pool ? pool.stats() : { workers: 0, dispatched: 0, ranHere: 0 };
+  return pool ? pool.stats() : { workers: 0, dispatched: 0, ranHere: 0, written: 0 };
 }
 
 /**

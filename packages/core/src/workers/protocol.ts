@@ -1,4 +1,4 @@
-import type { Chunk, CodecMetadata, CodecOptions, Scalar } from "@zarrkit/registry";
+import type { ArrayRegion, Chunk, CodecMetadata, CodecOptions, DimSlice, Scalar } from "@zarrkit/registry";
 import type { WireError } from "./wire-error.js";
 
 /** What a worker needs to rebuild a pipeline; `id` is its cache key there. */
@@ -15,12 +15,16 @@ export interface PipelineDescription {
 
 export type TaskMessage =
   | { type: "decode"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array }
+  /** Decode and write `selection` of the chunk into `out`, a region of a result over a SharedArrayBuffer; the reply is "written". */
+  | { type: "decodeInto"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array; selection: DimSlice[]; out: ArrayRegion }
   | { type: "encode"; id: number; pipeline: PipelineDescription; key: string; input: Chunk };
 
 export type ToWorker = { type: "modules"; modules: string[] } | TaskMessage;
 
 export type TaskReply =
   | { type: "done"; id: number; output: Chunk | Uint8Array }
+  /** A "decodeInto" task's chunk is in the shared result. */
+  | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }
   /** The worker cannot build the pipeline (a codec no worker module registers): the input comes back untouched. */
   | { type: "unavailable"; id: number; reason: string; input: Uint8Array | Chunk };

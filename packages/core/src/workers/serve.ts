@@ -59,6 +59,10 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
     }
     try {
       const ctx = { key: task.key };
+      if (task.type === "decodeInto") {
+        await pipeline.decodeRegion(task.input, ctx, task.selection, task.out);
+        return port.post({ type: "written", id: task.id }, []);
+      }
       const output =
         task.type === "decode" ? await pipeline.decodeInline(task.input, ctx) : await pipeline.encodeInline(task.input, ctx);
       send(output, (moved) => ({ type: "done", id: task.id, output: moved }));

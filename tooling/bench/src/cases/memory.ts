@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { MemoryReport, MemorySpec } from "../memory-spec.js";
-import { READ_PEERS } from "../peers.js";
+import { MEMORY_PEERS } from "../peers.js";
 import type { MemoryResult } from "../results.js";
 import type { SuiteContext } from "../suite-context.js";
 
@@ -13,7 +13,7 @@ const MiB = 2 ** 20;
 export async function memoryReads(ctx: SuiteContext): Promise<MemoryResult[]> {
   const child = fileURLToPath(new URL("../memory-child.js", import.meta.url));
   const base = { dataRoot: ctx.dataRoot, profile: ctx.profile };
-  const peers = READ_PEERS.map((p) => p.name);
+  const peers = MEMORY_PEERS.map((p) => p.name);
   const specs: MemorySpec[] = [
     ...ctx.profile.memoryForms.flatMap((form) => [...peers, "floor" as const].map((peer) => ({ ...base, peer, form, read: "whole" as const }))),
     ...peers.map((peer) => ({ ...base, peer, form: "sharded" as const, read: "inner" as const })),

@@ -1,8 +1,21 @@
 import { expect } from "vitest";
 import { expectBytes, noise, sequence } from "./bytes.js";
+import { expectStoreError } from "./errors.js";
 import type { ConformanceCheck } from "./types.js";
 
 const empty = new Uint8Array(0);
+
+/** A target of `length` bytes, each 0xEE: bytes a read must leave alone stay recognisable. */
+function marked(length: number): Uint8Array {
+  return new Uint8Array(length).fill(0xee);
+}
+
+/** `bytes` followed by `rest` bytes of 0xEE: what a marked target holds after a read of `bytes` into it. */
+function thenMarked(bytes: Uint8Array, rest: number): Uint8Array {
+  const out = marked(bytes.length + rest);
+  out.set(bytes);
+  return out;
+}
 
 export const rangeChecks: ConformanceCheck[] = [
   {
@@ -130,6 +143,75 @@ export const rangeChecks: ConformanceCheck[] = [
         if (sized!.size !== undefined) expect(sized!.size, `size with ${JSON.stringify(range)}`).toBe(100);
       }
       expect(await store.getRangeWithSize!("missing", { suffixLength: 4 })).toBeUndefined();
+    },
+  },
+  {
+    group: "getRangeInto",
+    name: "reads windows into the start of the target, returns their length and leaves the rest of the target alone",
+    needs: ["getRangeInto", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(100));
+      for (const [offset, length] of [[10, 20], [0, 100], [0, 1], [90, 10]] as const) {
+        const target = marked(length + 8);
+        expect(await store.getRangeInto!("k", { offset, length }, target), `bytes read of [${offset}, ${offset + length})`).toBe(length);
+        expectBytes(target, thenMarked(sequence(length, offset), 8), `target after reading [${offset}, ${offset + length})`);
+      }
+    },
+  },
+  {
+    group: "getRangeInto",
+    name: "reads fewer bytes at the end of the value, and none from the end on",
+    needs: ["getRangeInto", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(100));
+      const target = marked(100);
+      expect(await store.getRangeInto!("k", { offset: 95, length: 100 }, target), "bytes read of a window past the end").toBe(5);
+      expectBytes(target, thenMarked(sequence(5, 95), 95), "target after a short read");
+      expect(await store.getRangeInto!("k", { offset: 100, length: 5 }, target), "bytes read at the end").toBe(0);
+      expect(await store.getRangeInto!("k", { offset: 150, length: 5 }, target), "bytes read past the end").toBe(0);
+      expect(await store.getRangeInto!("k", { offset: 10, length: 0 }, target), "bytes read of a zero-length window").toBe(0);
+      await put("empty", empty);
+      expect(await store.getRangeInto!("empty", { offset: 0, length: 10 }, target), "bytes read of an empty value").toBe(0);
+      expectBytes(target, thenMarked(sequence(5, 95), 95), "target after reads of nothing");
+    },
+  },
+  {
+    group: "getRangeInto",
+    name: "returns undefined for a missing key and for a prefix of stored keys, and writes nothing",
+    needs: ["getRangeInto", "write"],
+    async run({ store, put }) {
+      await put("group/array/zarr.json", sequence(10));
+      const target = marked(10);
+      for (const key of ["missing", "group/array", "group", "missing/nested/c/0"]) {
+        expect(await store.getRangeInto!(key, { offset: 0, length: 10 }, target), `getRangeInto of ${key}`).toBe(undefined);
+      }
+      expectBytes(target, marked(10), "the target");
+    },
+  },
+  {
+    group: "getRangeInto",
+    name: "reads large windows completely",
+    needs: ["getRangeInto", "write"],
+    async run({ store, put }) {
+      const value = noise(300_000);
+      await put("large", value);
+      const target = marked(250_000);
+      expect(await store.getRangeInto!("large", { offset: 1000, length: 250_000 }, target)).toBe(250_000);
+      expectBytes(target, value.subarray(1000, 251_000), "window");
+    },
+  },
+  {
+    group: "getRangeInto",
+    name: "refuses a target shorter than the window, and suffixes, with a StoreError naming the key",
+    needs: ["getRangeInto", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(100));
+      const short = marked(9);
+      const error = await expectStoreError(store.getRangeInto!("k", { offset: 0, length: 10 }, short), "a 9-byte target for 10 bytes");
+      expect(error.key, "the error should name the key").toBe("k");
+      expectBytes(short, marked(9), "the short target");
+      const suffix = { suffixLength: 4 } as unknown as { offset: number; length: number };
+      await expectStoreError(store.getRangeInto!("k", suffix, marked(4)), "a suffix");
     },
   },
 ];

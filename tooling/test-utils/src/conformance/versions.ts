@@ -182,6 +182,22 @@ export const rangeVersionChecks: ConformanceCheck[] = [
   },
   {
     group: "versions on ranged reads",
+    name: "getRangeInto with ifMatch reads the value at that version, and throws PreconditionFailedError once it changed",
+    needs: ["getRangeWithSize", "getRangeInto", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(64));
+      const version = (await store.getRangeWithSize!("k", { offset: 8, length: 8 }))?.version;
+      if (version === undefined) return;
+      const target = new Uint8Array(8);
+      expect(await store.getRangeInto!("k", { offset: 8, length: 8 }, target, { ifMatch: version }), "bytes read at the current version").toBe(8);
+      expectBytes(target, sequence(8, 8), "window at the current version");
+      await put("k", sequence(64, 1)); // same size: a size-based version would not notice
+      await expectPreconditionFailed(store.getRangeInto!("k", { offset: 8, length: 8 }, target, { ifMatch: version }), "getRangeInto with a stale ifMatch");
+      expectBytes(target, sequence(8, 8), "the target after a refused read");
+    },
+  },
+  {
+    group: "versions on ranged reads",
     name: "append with ifMatch appends only while the value has that version",
     needs: ["append", "getRangeWithSize", "write"],
     async run({ store, put }) {

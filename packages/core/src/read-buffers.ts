@@ -1,0 +1,109 @@
+import type { ArrayRegion, ReadOptions, StoredValue, WindowQuery } from "@zarrkit/registry";
+
+/**
+ * Buffers that reads fill and decoders read from, reused from one read to the
+ * next instead of left as garbage: V8 frees an ArrayBuffer only at a
+ * collection, which it starts after tens of MiB of them, so a whole read that
+ * fetched into a fresh buffer per chunk peaked well above its result. A
+ * buffer is taken per read and given back once the read's bytes are decoded;
+ * a free buffer is dropped when a read needs a larger one, so the pool never
+ * holds more buffers than reads were ever in flight at once, and all are
+ * dropped when the last read in flight ends: nothing is held between reads.
+ */
+class ReadBufferPool {
+  private readonly free: Uint8Array[] = [];
+  private lent = 0;
+
+  /** A buffer of at least `length` bytes; `shared`: over a SharedArrayBuffer, which codec workers read without a copy. */
+  take(length: number, shared: boolean): Uint8Array {
+    // A lone read gets a buffer of its exact length: alone, it has no other read to share the buffer with.
+    const alone = this.lent === 0;
+    this.lent++;
+    let best = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      const buffer = this.free[i]!;
+      if (buffer.length >= length && isShared(buffer) === shared && (best < 0 || buffer.length < this.free[best]!.length)) best = i;
+    }
+    if (best >= 0) return this.free.splice(best, 1)[0]!;
+    // None fits: one free buffer makes way, so the pool never grows past the reads in flight.
+    this.free.pop();
+    const size = alone ? length : roundedUp(length);
+    return shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
+  }
+
+  /** Give a buffer back; `reuse: false` drops it (someone may still write into it). */
+  give(buffer: Uint8Array, reuse = true): void {
+    this.lent--;
+    if (this.lent === 0) this.free.length = 0;
+    else if (reuse) this.free.push(buffer);
+  }
+}
+
+/** `n` rounded up to the next eighth of its power of two, so values of similar sizes (shards, compressed chunks) share buffers. */
+function roundedUp(n: number): number {
+  const step = 2 ** Math.max(0, Math.floor(Math.log2(Math.max(1, n))) - 3);
+  return Math.ceil(n / step) * step;
+}
+
+const pool = new ReadBufferPool();
+
+function isShared(view: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer === "function" && view.buffer instanceof SharedArrayBuffer;
+}
+
+/** Whether this runtime has shared memory: Node, and browsers only when cross-origin isolated. */
+export function sharedMemory(): boolean {
+  return typeof SharedArrayBuffer === "function" && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+}
+
+/**
+ * A pooled buffer of at least `length` bytes over a SharedArrayBuffer, for a
+ * codec worker to write into; `release(true)` once its bytes are used,
+ * `release(false)` when the worker's job failed (a worker being stopped may
+ * still write into it, so it is not reused).
+ */
+export function lendSharedBuffer(length: number): { buffer: Uint8Array; release(reuse: boolean): void } {
+  const buffer = pool.take(length, true);
+  return { buffer, release: (reuse) => pool.give(buffer, reuse) };
+}
+
+/**
+ * Whether reads of chunks decoded into `out` go into pooled buffers of shared
+ * memory, which codec workers read without a copy: where the runtime has it
+ * and `out` is a typed array (numeric chunks, whose decoders all take views
+ * of shared memory; a string decoder's TextDecoder would refuse them).
+ */
+export function sharedReadsFor(out: ArrayRegion): boolean {
+  return !Array.isArray(out.chunk.data) && sharedMemory();
+}
+
+/** Whether `out` is a region of a result over a SharedArrayBuffer (`get(selection, { shared: true })`). */
+export function isSharedRegion(out: ArrayRegion): boolean {
+  const data = out.chunk.data;
+  return !Array.isArray(data) && isShared(data);
+}
+
+/**
+ * `use` of bytes [offset, offset + length) of `value`, read with
+ * `getRangeInto` into a pooled buffer (fewer bytes at the end of the value;
+ * undefined when it does not exist). The bytes are lent: the buffer serves
+ * another read once `use` settles, so `use` must be done with them by then
+ * and keep no reference (decoders copy out of them into the result).
+ * `shared`: the buffer is over a SharedArrayBuffer, which codec workers
+ * decode from without a copy of their own (reads into a shared result).
+ */
+export async function withRangeRead<T>(
+  value: StoredValue & Required<Pick<StoredValue, "getRangeInto">>,
+  range: WindowQuery,
+  options: ReadOptions,
+  use: (bytes: Uint8Array | undefined) => Promise<T>,
+  shared = false,
+): Promise<T> {
+  const buffer = pool.take(range.length, shared);
+  try {
+    const read = await value.getRangeInto(range, buffer, options);
+    return await use(read === undefined ? undefined : buffer.subarray(0, read));
+  } finally {
+    pool.give(buffer);
+  }
+}
