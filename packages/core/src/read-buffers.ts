@@ -7,8 +7,10 @@ import type { ArrayRegion, ReadOptions, StoredValue, WindowQuery } from "@zarrki
  * fetched into a fresh buffer per chunk peaked well above its result. A
  * buffer is taken per read and given back once the read's bytes are decoded;
  * a free buffer is dropped when a read needs a larger one, so the pool never
- * holds more buffers than reads were ever in flight at once, and all are
- * dropped when the last read in flight ends: nothing is held between reads.
+ * holds more buffers than reads were ever in flight at once. When the last
+ * read in flight ends, all are dropped but up to RETAINED_BYTES of them: one
+ * read after another (random inner chunks) reuses a buffer instead of
+ * leaving one of garbage each, while a whole read's large buffers go.
  */
 class ReadBufferPool {
   private readonly free: Uint8Array[] = [];
@@ -16,8 +18,8 @@ class ReadBufferPool {
 
   /** A buffer of at least `length` bytes; `shared`: over a SharedArrayBuffer, which codec workers read without a copy. */
   take(length: number, shared: boolean): Uint8Array {
-    // A lone read gets a buffer of its exact length: alone, it has no other read to share the buffer with.
-    const alone = this.lent === 0;
+    // A lone read with nothing kept from earlier reads gets a buffer of its exact length: it may be the only read.
+    const exact = this.lent === 0 && this.free.length === 0;
     this.lent++;
     let best = -1;
     for (let i = 0; i < this.free.length; i++) {
@@ -27,17 +29,27 @@ class ReadBufferPool {
     if (best >= 0) return this.free.splice(best, 1)[0]!;
     // None fits: one free buffer makes way, so the pool never grows past the reads in flight.
     this.free.pop();
-    const size = alone ? length : roundedUp(length);
+    const size = exact ? length : roundedUp(length);
     return shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
   }
 
   /** Give a buffer back; `reuse: false` drops it (someone may still write into it). */
   give(buffer: Uint8Array, reuse = true): void {
     this.lent--;
-    if (this.lent === 0) this.free.length = 0;
-    else if (reuse) this.free.push(buffer);
+    if (reuse) this.free.push(buffer);
+    if (this.lent === 0) this.keepAtMost(RETAINED_BYTES);
+  }
+
+  /** Drop free buffers, largest first, until they hold at most `bytes`. */
+  private keepAtMost(bytes: number): void {
+    this.free.sort((a, b) => a.length - b.length);
+    let held = this.free.reduce((sum, buffer) => sum + buffer.length, 0);
+    while (held > bytes) held -= this.free.pop()!.length;
   }
 }
+
+/** What the pool keeps between reads: a few inner chunks' worth, never a whole read's buffers. */
+const RETAINED_BYTES = 2 * 2 ** 20;
 
 /** `n` rounded up to the next eighth of its power of two, so values of similar sizes (shards, compressed chunks) share buffers. */
 function roundedUp(n: number): number {

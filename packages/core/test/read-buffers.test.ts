@@ -88,4 +88,25 @@ describe("pooled read buffers", () => {
     expect(Array.from((await array.get()).data as Int32Array)).toEqual(Array.from(iota(8)));
     expect(gets.sort()).toEqual(["a/c/0", "a/c/1"]);
   });
+
+  it("reads one after another reuse a kept buffer, and a whole read's buffers are not kept", async () => {
+    const { store, buffers } = recording();
+    const array = await createArray(store, "a", { shape: [64, 64], chunkShape: [8, 8], dataType: "int32", codecs: [{ name: "bytes" }] });
+    await array.set(null, iota(64 * 64));
+    const fresh = await openArray(store, "a");
+    buffers.clear();
+    for (let i = 0; i < 20; i++) {
+      const r = (i * 5) % 8;
+      const got = await fresh.get([slice(r * 8, r * 8 + 8), slice(8, 16)]);
+      expect((got.data as Int32Array)[0]).toBe(iota(64 * 64)[r * 8 * 64 + 8]);
+    }
+    expect(buffers.size, "distinct buffers for 20 chunks read one after another").toBe(1);
+    const big = await createArray(store, "big", { shape: [1024, 1024], chunkShape: [1024, 1024], dataType: "int32", codecs: [{ name: "bytes" }] });
+    await big.set(null, new Int32Array(1024 * 1024).fill(3));
+    const whole = await openArray(store, "big");
+    buffers.clear();
+    await whole.get();
+    await whole.get();
+    expect(buffers.size, "the 4 MiB buffer of one read is not kept for the next").toBe(2);
+  });
 });
