@@ -80,7 +80,7 @@ export {
 } from "./selection.js";
 export { MemoryStore, namedMemoryStore } from "./store/memory-store.js";
 export { type CountedStore, countRequests, isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
-export { sharedReadsFor, withRangeRead } from "./read-buffers.js";
+export { withRangeRead } from "./read-buffers.js";
 export { bytesValue, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";

@@ -313,9 +313,9 @@ export class CodecPipeline {
       return a2b.decodeInto(value, selection, this.bytesSpec, out, ctx);
     }
     const shared = isSharedRegion(out);
-    // With shared memory, a chunk that may go to a worker is read into a shared buffer, which the worker reads without a copy.
-    const offloading = this.offload?.offloads() === true && sharedReadsFor(out);
-    await this.withStored(value, ctx, shared || offloading, async (stored) => {
+    // Chunks a worker may decode are read into shared memory, which the worker reads without a copy.
+    const offloading = this.readsShared(out);
+    await this.withStored(value, ctx, offloading, async (stored) => {
       if (stored === undefined) {
         fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), this.spec.fillValue, this.dataType);
         return;
@@ -334,6 +334,17 @@ export class CodecPipeline {
       const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
       await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
     });
+  }
+
+  /**
+   * Whether the stored bytes of chunks decoded into `out` are best read into
+   * shared memory: when a codec worker may decode them, which then reads them
+   * without a copy. Chunks decoded on this thread (the bare `bytes` codec,
+   * small chunks) are read into ordinary memory, which is cheaper to allocate
+   * and to copy from.
+   */
+  readsShared(out: ArrayRegion): boolean {
+    return this.offload?.offloads() === true && sharedReadsFor(out);
   }
 
   /**

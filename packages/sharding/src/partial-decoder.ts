@@ -10,7 +10,6 @@ import {
   fillSelection,
   forEachConcurrent,
   coalesceRanges,
-  sharedReadsFor,
   PreconditionFailedError,
   type RangeGroup,
   type StoredValue,
@@ -140,7 +139,7 @@ export class ShardPartialDecoder {
         const window = { offset: range.offset, length: range.length };
         if (!value.getRangeInto) return decodeRange(range, await value.getRange!(window, options));
         const readable = value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>;
-        await withRangeRead(readable, window, options, (bytes) => decodeRange(range, bytes), sharedReadsFor(out));
+        await withRangeRead(readable, window, options, (bytes) => decodeRange(range, bytes), this.layout.inner.readsShared(out));
       }),
     );
     await settleAll(tasks);
