@@ -18,8 +18,8 @@ class ReadBufferPool {
 
   /** A buffer of at least `length` bytes; `shared`: over a SharedArrayBuffer, which codec workers read without a copy. */
   take(length: number, shared: boolean): Uint8Array {
-    // A lone read with nothing kept from earlier reads gets a buffer of its exact length: it may be the only read.
-    const exact = this.lent === 0 && this.free.length === 0;
+    // A lone read gets a buffer of its exact length: it may be the only read, and a kept buffer serves the next one as large.
+    const alone = this.lent === 0;
     this.lent++;
     let best = -1;
     for (let i = 0; i < this.free.length; i++) {
@@ -29,7 +29,7 @@ class ReadBufferPool {
     if (best >= 0) return this.free.splice(best, 1)[0]!;
     // None fits: one free buffer makes way, so the pool never grows past the reads in flight.
     this.free.pop();
-    const size = exact ? length : roundedUp(length);
+    const size = alone ? length : roundedUp(length);
     return shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
   }
 
