@@ -4,6 +4,7 @@ import {
   type ChunkSpec,
   type CodecOptions,
   type DimSlice,
+  InvalidMetadataError,
   InvalidSelectionError,
   isWritable,
   type RequestOptions,
@@ -339,6 +340,9 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     const grid = this.parsed.grid;
     // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
+    if (options.shared !== undefined && typeof options.shared !== "boolean") {
+      throw new InvalidMetadataError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, { field: "options.shared" });
+    }
     const out: Chunk = { data: this.allocateSelection(counts, dropped, options.shared === true), shape: counts };
     await forEachConcurrent(parts, this.chunksInFlight(), async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);

@@ -11,6 +11,7 @@ import {
   closeCodecWorkers,
   codecWorkerStats,
   configureCodecWorkers,
+  countRequests,
   createArray,
   dataType,
   InvalidMetadataError,
@@ -333,6 +334,16 @@ describe("codec workers and a result over shared memory", () => {
     expect(error).toBeInstanceOf(CorruptDataError);
     expect(error).toMatchObject({ key: "a/c/1/1" });
     expect((error as Error).stack).toContain("worker");
+  });
+
+  it("refuses a shared option that is not a boolean, naming it, before reading anything", async () => {
+    const store = countRequests(new MemoryStore());
+    const array = await createArray(store, "b", { shape: [4], dataType: "uint8", chunkShape: [2], codecs: [BYTES] });
+    store.reset();
+    const error = await array.get(null, { shared: "yes" as unknown as boolean }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidMetadataError);
+    expect((error as InvalidMetadataError).field).toBe("options.shared");
+    expect(store.reads()).toBe(0);
   });
 
   it("strings ignore the option: their result is an ordinary array", async () => {

@@ -118,14 +118,7 @@ export class FileSystemStore implements Store {
     checkRange(key, range);
     // An offset range needs no stat: a read past the end returns what is there. With the close
     // not waited for, a ranged read (a shard's inner chunk) costs two trips to the I/O threads, not four.
-    return this.#open(key, options, async (file) => {
-      try {
-        return await readAt(file, range.offset, range.length);
-      } catch (error) {
-        if (errorCode(error) === "EISDIR") return undefined; // a directory is a prefix, not a key
-        throw error;
-      }
-    });
+    return this.#open(key, options, (file) => readAt(file, range.offset, range.length));
   }
 
   /**
@@ -142,12 +135,7 @@ export class FileSystemStore implements Store {
         if (!stats.isFile()) return undefined;
         if (versionOf(stats) !== ifMatch) throw versionMismatch(key, true, ifMatch);
       }
-      try {
-        return await readInto(file, range.offset, target, range.length);
-      } catch (error) {
-        if (errorCode(error) === "EISDIR") return undefined; // a directory is a prefix, not a key
-        throw error;
-      }
+      return readInto(file, range.offset, target, range.length);
     });
     if (read === undefined && ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
     return read;
@@ -434,7 +422,7 @@ export class FileSystemStore implements Store {
     });
   }
 
-  /** Open the key's file for reading (or reuse one kept open) and run `use`, or return undefined when there is no file. */
+  /** Open the key's file for reading (or reuse one kept open) and run `use`, or return undefined when there is no file (or a directory). */
   async #open<T>(key: string, options: RequestOptions | undefined, use: (file: FileHandle) => Promise<T | undefined>): Promise<T | undefined> {
     const path = this.#path(key);
     options?.signal?.throwIfAborted();
@@ -454,6 +442,7 @@ export class FileSystemStore implements Store {
     try {
       return await use(lease.file);
     } catch (error) {
+      if (errorCode(error) === "EISDIR") return undefined; // a directory is a prefix, not a key
       throw storeError("read", key, error);
     } finally {
       lease.release();
