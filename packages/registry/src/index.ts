@@ -4,7 +4,14 @@ export * from "./store.js";
 export { type RegisterCodecOptions, registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
 export { codecWorkerModules, onCodecWorkerModule, registerCodecWorkerModule } from "./codec-worker-modules.js";
 export { registerStore, registerPathStore, openStore, registeredStoreSchemes } from "./store-registry.js";
-export type { CodecLoader, PathStoreFactory, StoreFactory } from "./global-state.js";
+export type { CodecLoader, PathStoreFactory, StoreAdapter, StoreFactory } from "./global-state.js";
+export {
+  type PipelineSegment,
+  type RegisterStoreAdapterOptions,
+  parseStorePipeline,
+  registerStoreAdapter,
+  registeredStoreAdapters,
+} from "./store-pipeline.js";
 export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
 export { checkRange, checkRangeInto, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { concatBytes } from "./bytes.js";

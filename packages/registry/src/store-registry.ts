@@ -1,6 +1,7 @@
 import { StoreError } from "./errors.js";
 import { redactUnparsedUrl } from "./http/redact.js";
 import { type PathStoreFactory, registryState, type StoreFactory } from "./global-state.js";
+import { applyPipeline, parseStorePipeline, splitValueUrl } from "./store-pipeline.js";
 import type { Store } from "./store.js";
 
 /** Register the factory behind `openStore("<scheme>://...")`; scheme without "://", e.g. "file". */
@@ -26,9 +27,22 @@ export function registeredStoreSchemes(): string[] {
 /**
  * Open a store from a URL using the factory registered for its scheme. A
  * plain path (`./data.zarr`, `/data/a.zarr`) opens the filesystem store where
- * one is registered (Node, with `@zarrkit/store-fs` or `zarrkit`).
+ * one is registered (Node, with `@zarrkit/store-fs` or `zarrkit`). A URL
+ * pipeline (`file:///data/image.ozx|zip:`, `https://host/refs.json|reference:`)
+ * opens the store of the value's folder, then each adapter in turn (see
+ * `registerStoreAdapter`); so does a plain URL of a file whose suffix an
+ * adapter claims (`.zip`, `.ozx`).
  */
 export async function openStore(url: string | URL, options: Readonly<Record<string, unknown>> = {}): Promise<Store> {
+  const pipeline = typeof url === "string" ? parseStorePipeline(url) : undefined;
+  if (pipeline) {
+    const { parent, key } = splitValueUrl(pipeline.base);
+    return applyPipeline(await openBaseStore(parent, options), key, pipeline.segments, options);
+  }
+  return openBaseStore(url, options);
+}
+
+async function openBaseStore(url: string | URL, options: Readonly<Record<string, unknown>>): Promise<Store> {
   if (typeof url === "string" && url !== "" && isPlainPath(url)) {
     const pathStore = registryState().pathStore;
     if (!pathStore) {
