@@ -22,7 +22,7 @@ async function moved(run: () => Promise<unknown>): Promise<{ dispatched: number;
 
 // 4 shards of 16 x 16 inner chunks of 8 x 8 int32 (256 bytes decoded each): 1024 inner chunks.
 const SHAPE = [256, 256];
-const DEFINITION = { shape: SHAPE, dataType: "int32", chunkShape: [8, 8], shardShape: [128, 128] } as const;
+const DEFINITION = { shape: SHAPE, dataType: "int32" as const, chunkShape: [8, 8], shardShape: [128, 128] };
 const WORKERS = { workers: { threshold: 0, size: 2 } };
 
 describe("a shard's inner chunks decoded by the workers in batches", () => {
