@@ -8,6 +8,7 @@ import {
   type CodecOptions,
   type DimSlice,
   InvalidMetadataError,
+  type NumericArray,
   type StoredValue,
   type WriteSource,
 } from "@zarrkit/registry";
@@ -18,11 +19,37 @@ import type { DataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
 import { isSharedRegion, withRangeRead } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
+import { decodeParts, encodeParts } from "./batch-work.js";
+import { copyStrided } from "./copy.js";
 import { bytesValue } from "./store/stored-value.js";
-import { PipelineOffload, type StoredPart } from "./workers/pipeline-offload.js";
+import { PipelineOffload, type SourcePart, type StoredPart } from "./workers/pipeline-offload.js";
 import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.js";
 
-export type { StoredPart };
+export type { SourcePart, StoredPart };
+
+/**
+ * `source` in shared memory, which codec workers read without a copy: as it
+ * is when it already is, else the box `parts` cover copied into a
+ * SharedArrayBuffer, with the parts' offsets moved into it.
+ */
+function sharedSource(source: Chunk, parts: readonly SourcePart[], chain: CodecChain): { source: Chunk; parts: readonly SourcePart[] } {
+  const data = source.data as NumericArray;
+  if (data.buffer instanceof SharedArrayBuffer) return { source, parts };
+  const shape = chain.spec.shape;
+  const low = shape.map(() => Number.POSITIVE_INFINITY);
+  const high = shape.map(() => 0);
+  for (const part of parts) {
+    part.offset.forEach((o, d) => {
+      low[d] = Math.min(low[d]!, o);
+      high[d] = Math.max(high[d]!, o + shape[d]!);
+    });
+  }
+  const boxShape = low.map((l, d) => high[d]! - l);
+  const ArrayType = data.constructor as new (buffer: SharedArrayBuffer) => NumericArray;
+  const box: Chunk = { data: new ArrayType(new SharedArrayBuffer(product(boxShape) * data.BYTES_PER_ELEMENT * chain.dataType.lanes)), shape: boxShape };
+  copyStrided(source, blockSlices(low, boxShape), box, blockSlices(boxShape.map(() => 0), boxShape), chain.dataType);
+  return { source: box, parts: parts.map((p) => ({ key: p.key, offset: p.offset.map((o, d) => o - low[d]!) })) };
+}
 
 /** A checked pipeline context from an array's options. */
 export function arrayPipelineContext(options: { codecOptions?: CodecOptions; workers?: CodecWorkerSetting; maxDecodedChunkBytes?: number }): ArrayPipelineContext {
@@ -158,7 +185,7 @@ export class CodecPipeline {
    * Settles only once no decode touches `bytes` any more.
    */
   async decodeMany(bytes: Uint8Array, parts: readonly StoredPart[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
-    const batched = this.offload?.decodeBatches(bytes, parts, out, ctx, (batch) => this.decodePartsHere(bytes, batch, out, ctx));
+    const batched = this.offload?.decodeBatches(bytes, parts, out, ctx, (batch) => decodeParts(this.chain, bytes, batch, out.chunk, ctx));
     if (batched) return batched;
     await forEachConcurrent(parts, PARTS_IN_FLIGHT, (part) => {
       const key = part.key;
@@ -167,11 +194,22 @@ export class CodecPipeline {
     });
   }
 
-  private async decodePartsHere(bytes: Uint8Array, parts: readonly StoredPart[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
-    for (const part of parts) {
-      const stored = bytes.subarray(part.offset, part.offset + part.length);
-      await this.chain.decodeRegion(stored, { ...ctx, key: part.key }, part.selection, { chunk: out.chunk, offset: part.outOffset });
-    }
+  /**
+   * Encode whole chunks taken from `source` (each part's chunk starting at its
+   * offset there) on the codec workers, in batches: one output per part,
+   * undefined for a chunk all fill value (unless `keepEmpty`). A source in
+   * ordinary memory is first copied into shared memory, the box its parts
+   * cover, once. Undefined when the work is not worth sending (workers off,
+   * little of it, no shared memory): encode each part as `encodeInto` would.
+   */
+  async encodeMany(source: Chunk, parts: readonly SourcePart[], ctx: CodecContext, keepEmpty: boolean): Promise<(Uint8Array | undefined)[] | undefined> {
+    const offload = this.offload;
+    if (!offload?.takesBatch(parts.length) || Array.isArray(source.data)) return undefined;
+    const shared = sharedSource(source, parts, this.chain);
+    const outputs = await offload.encodeBatches(shared.source, shared.parts, ctx, keepEmpty, (batch) =>
+      encodeParts(this.chain, shared.source, batch, keepEmpty, ctx),
+    );
+    return outputs?.map((bytes) => bytes ?? undefined);
   }
 
   /**

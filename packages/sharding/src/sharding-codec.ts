@@ -205,16 +205,43 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   /** Encode the new content of each touched inner chunk into `chunks` (undefined: all fill value, left out unless `keepEmpty`). */
   private async encodeParts(parts: Iterable<InnerPart>, source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty = false): Promise<void> {
-    await forEachConcurrent(parts, PARTS_IN_FLIGHT, async (part) => {
+    // A group of parts at a time: a shard may hold millions of inner chunks.
+    let group: InnerPart[] = [];
+    for (const part of parts) {
+      group.push(part);
+      if (group.length === PARTS_PER_GROUP) {
+        await this.encodeGroup(group, source, chunks, ctx, keepEmpty);
+        group = [];
+      }
+    }
+    await this.encodeGroup(group, source, chunks, ctx, keepEmpty);
+  }
+
+  private async encodeGroup(parts: InnerPart[], source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty: boolean): Promise<void> {
+    const sourceOffset = (part: InnerPart) => ("fill" in source ? [] : part.outOffset.map((o, d) => source.offset[d]! + o));
+    let rest = parts;
+    if (!("fill" in source)) {
+      // Inner chunks the source covers whole go to the codec workers in batches.
+      const full = parts.filter((part) => part.full);
+      const wanted = full.map((part) => ({ key: innerKey(ctx.key, part), offset: sourceOffset(part) }));
+      const encoded = full.length > 0 ? await this.layout.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
+      if (encoded) {
+        full.forEach((part, i) => (chunks[part.linear] = encoded[i]));
+        rest = parts.filter((part) => !part.full);
+      }
+    }
+    await forEachConcurrent(rest, PARTS_IN_FLIGHT, async (part) => {
       const key = innerKey(ctx.key, part);
       const memory = bytesValue(key, part.full ? undefined : chunks[part.linear]);
-      const innerSource: WriteSource =
-        "fill" in source ? source : { chunk: source.chunk, offset: part.outOffset.map((o, d) => source.offset[d]! + o) };
+      const innerSource: WriteSource = "fill" in source ? source : { chunk: source.chunk, offset: sourceOffset(part) };
       await this.layout.inner.encodeInto(memory, part.local, innerSource, { ...ctx, key }, { writeEmptyChunks: keepEmpty });
       chunks[part.linear] = memory.current();
     });
   }
 }
+
+/** Inner chunks `encodeParts` takes at once: batches for the workers, bounded for shards of millions. */
+const PARTS_PER_GROUP = 4096;
 
 function whole(shape: readonly number[]): DimSlice[] {
   return shape.map((n) => ({ start: 0, stop: n, step: 1 }));

@@ -5,6 +5,7 @@ import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
 import { ChecksumError, closeCodecWorkers, codecWorkerStats, openArray, registerCodecWorkerModule, slice } from "@zarrkit/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { describeShard } from "../src/index.js";
 import { BYTES, CRC, createArray, iota, MemoryStore } from "./helpers.js";
 
 const ZSTD = { name: "zstd", configuration: { level: 1, checksum: false } };
@@ -24,6 +25,30 @@ async function moved(run: () => Promise<unknown>): Promise<{ dispatched: number;
 const SHAPE = [256, 256];
 const DEFINITION = { shape: SHAPE, dataType: "int32" as const, chunkShape: [8, 8], shardShape: [128, 128] };
 const WORKERS = { workers: { threshold: 0, size: 2 } };
+
+describe("a shard's inner chunks encoded by the workers in batches", () => {
+  for (const [what, values] of [
+    ["from an ordinary array (copied into shared memory once per shard)", (n: number) => iota(n)],
+    ["from an array over shared memory (read by the workers as it is)", (n: number) => new Int32Array(new SharedArrayBuffer(4 * n)).map((_, i) => i + 1)],
+  ] as const) {
+    it(`${what}: a few tasks per shard; inner chunks all fill value are left out`, async () => {
+      const store = new MemoryStore();
+      const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD, CRC] });
+      const writer = await openArray(store, "a", WORKERS);
+      const data = values(256 * 256);
+      for (let y = 8; y < 16; y++) data.fill(0, y * 256, y * 256 + 8); // inner chunk [1, 0] of shard [0, 0]: all fill value
+      const counts = await moved(() => writer.set(null, data));
+      // One task per inner chunk would be 1024; batches of half a shard's inner chunks make 2 per shard, and
+      // threshold 0 sends each shard's index (its own small pipeline) too: at most 12.
+      expect(counts.dispatched + counts.ranHere).toBeLessThanOrEqual(12);
+      expect(counts.dispatched).toBeGreaterThan(0);
+      expect((await array.get()).data).toEqual(data);
+      const { chunks } = await describeShard(array, [0, 0]);
+      expect(chunks[16]).toEqual({ coords: [1, 0], empty: true }); // left out
+      expect(chunks.filter((c) => !("empty" in c))).toHaveLength(255);
+    });
+  }
+});
 
 describe("a shard's inner chunks decoded by the workers in batches", () => {
   for (const [what, codecs] of [

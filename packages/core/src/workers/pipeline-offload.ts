@@ -1,6 +1,6 @@
 import type { ArrayRegion, Chunk, CodecContext, CodecOptions, DimSlice, NumericArray } from "@zarrkit/registry";
 import type { CodecChain } from "../codec-chain.js";
-import { isSharedRegion } from "../read-buffers.js";
+import { isSharedRegion, sharedMemory } from "../read-buffers.js";
 import { product } from "../selection.js";
 import { warnFallback } from "./fallback-warning.js";
 import { ownCopy } from "./own-copy.js";
@@ -20,6 +20,14 @@ export interface StoredPart {
   selection: DimSlice[];
   /** Where that part's first element lands in the result. */
   outOffset: number[];
+}
+
+/** A whole chunk to encode, copied out of a larger source array from `offset`. */
+export interface SourcePart {
+  /** The chunk's key, for errors. */
+  key: string;
+  /** Where the chunk's first element is in the source. */
+  offset: number[];
 }
 
 /** Decoded bytes one batch of `decodeBatches` may hold at most (unless a single chunk is larger). */
@@ -86,6 +94,12 @@ export class PipelineOffload {
     if (this.refused) return undefined;
     const settings = workerSettings(this.setting);
     return settings.enabled && this.describe() ? settings : undefined;
+  }
+
+  /** Whether `count` chunks are worth sending to the workers as batches now (workers on, shared memory, enough bytes). */
+  takesBatch(count: number): boolean {
+    const settings = this.settings();
+    return settings !== undefined && sharedMemory() && count * this.chunkBytes >= settings.threshold;
   }
 
   /** How to spread one whole chunk over the workers now, or undefined to stay on this thread. */
@@ -183,8 +197,7 @@ export class PipelineOffload {
     here: (batch: readonly StoredPart[]) => Promise<void>,
   ): Promise<void> | undefined {
     const settings = this.settings();
-    if (!settings || !isSharedRegion(out) || !isSharedBytes(bytes)) return undefined;
-    if (parts.length * this.chunkBytes < settings.threshold) return undefined;
+    if (!settings || !this.takesBatch(parts.length) || !isSharedRegion(out) || !isSharedBytes(bytes)) return undefined;
     const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
     // Batches of at most BATCH_BYTES decoded, and no fewer than one per worker.
     const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
@@ -206,7 +219,47 @@ export class PipelineOffload {
         ),
       );
     }
-    return settleAll(jobs);
+    return settleAll(jobs).then(() => undefined);
+  }
+
+  /**
+   * Encode whole chunks copied out of `source` (shared memory) on the
+   * workers, a batch of parts per task: each output, or null for a chunk all
+   * fill value (unless `keepEmpty`). `here(batch)` when the pool runs a batch
+   * on this thread. Undefined when this work stays here (workers off, too
+   * little of it, memory not shared).
+   */
+  encodeBatches(
+    source: Chunk,
+    parts: readonly SourcePart[],
+    ctx: CodecContext,
+    keepEmpty: boolean,
+    here: (batch: readonly SourcePart[]) => Promise<(Uint8Array | null)[]>,
+  ): Promise<(Uint8Array | null)[]> | undefined {
+    const settings = this.settings();
+    const data = source.data;
+    if (!settings || !this.takesBatch(parts.length) || Array.isArray(data) || !isSharedBytes(data as Uint8Array)) return undefined;
+    const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
+    const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
+    const jobs: Promise<(Uint8Array | null)[]>[] = [];
+    for (let start = 0; start < parts.length; start += perBatch) {
+      const batch = parts.slice(start, start + perBatch);
+      const ranHere = () => here(batch);
+      jobs.push(
+        codecPool().run(
+          {
+            task: (id) => ({
+              message: { type: "encodeBatch", id, pipeline: this.description!, key: ctx.key, source, parts: batch, keepEmpty },
+              transfer: [],
+            }),
+            settle: (reply) => (reply.type === "done" ? (reply.output as (Uint8Array | null)[]) : this.refuse(ranHere)),
+            here: ranHere,
+          },
+          reach,
+        ),
+      );
+    }
+    return settleAll(jobs).then((batches) => batches.flat());
   }
 
   /**
@@ -241,8 +294,9 @@ export class PipelineOffload {
 }
 
 /** Wait for every job, then throw the first failure: the buffers they read stay lent until all are done. */
-async function settleAll(jobs: Promise<void>[]): Promise<void> {
+async function settleAll<T>(jobs: Promise<T>[]): Promise<T[]> {
   const results = await Promise.allSettled(jobs);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }

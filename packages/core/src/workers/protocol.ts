@@ -1,5 +1,5 @@
 import type { ArrayRegion, Chunk, CodecMetadata, CodecOptions, DimSlice, Scalar } from "@zarrkit/registry";
-import type { StoredPart } from "./pipeline-offload.js";
+import type { SourcePart, StoredPart } from "./pipeline-offload.js";
 import type { WireError } from "./wire-error.js";
 
 /** What a worker needs to rebuild a pipeline; `id` is its cache key there. */
@@ -23,12 +23,26 @@ export type TaskMessage =
    * place in `out`, a result over a SharedArrayBuffer; the reply is "written".
    */
   | { type: "decodeBatch"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array; parts: StoredPart[]; out: Chunk }
+  /**
+   * Encode whole chunks, each copied out of `source` (shared memory) from
+   * its `offset`; a chunk all fill value is left out (null) unless `keepEmpty`.
+   * The reply is "done" with one output per part.
+   */
+  | {
+      type: "encodeBatch";
+      id: number;
+      pipeline: PipelineDescription;
+      key: string;
+      source: Chunk;
+      parts: SourcePart[];
+      keepEmpty: boolean;
+    }
   | { type: "encode"; id: number; pipeline: PipelineDescription; key: string; input: Chunk };
 
 export type ToWorker = { type: "modules"; modules: string[] } | TaskMessage;
 
 export type TaskReply =
-  | { type: "done"; id: number; output: Chunk | Uint8Array }
+  | { type: "done"; id: number; output: Chunk | Uint8Array | (Uint8Array | null)[] }
   /** A "decodeInto" task's chunk (or a "decodeBatch" task's chunks) is in the shared result. */
   | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }

@@ -2,12 +2,19 @@
 // thread's registry, run them here and send the results back without copies.
 import "../register.js";
 import type { Chunk, NumericArray } from "@zarrkit/registry";
+import { decodeParts, encodeParts } from "../batch-work.js";
 import { dataType } from "../data-types.js";
 import { CodecChain } from "../codec-chain.js";
 import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
 import { ownCopy } from "./own-copy.js";
 import { configureCodecWorkers } from "./settings.js";
 import { toWire } from "./wire-error.js";
+
+/** `bytes` if they fill a transferable buffer of their own, else a copy that does. */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  return whole ? bytes : ownCopy(bytes);
+}
 
 function isShared(input: Uint8Array | Chunk): boolean {
   const view = "shape" in input ? input.data : input;
@@ -60,17 +67,18 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
       pipeline = await pipelineFor(task.pipeline);
     } catch (error) {
       const why = [toWire(error).message, ...moduleFailures].join("; ");
-      if (isShared(task.input)) return port.post({ type: "unavailable", id: task.id, reason: why }, []);
+      if (task.type === "encodeBatch" || isShared(task.input)) return port.post({ type: "unavailable", id: task.id, reason: why }, []);
       return send(task.input, (input) => ({ type: "unavailable", id: task.id, reason: why, input }));
     }
     try {
       const ctx = { key: task.key };
+      if (task.type === "encodeBatch") {
+        const outputs = (await encodeParts(pipeline, task.source, task.parts, task.keepEmpty, ctx)).map((b) => b && ownBuffer(b));
+        const transfer = outputs.flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : []));
+        return port.post({ type: "done", id: task.id, output: outputs }, transfer);
+      }
       if (task.type === "decodeBatch") {
-        const { input, out } = task;
-        for (const part of task.parts) {
-          const stored = input.subarray(part.offset, part.offset + part.length);
-          await pipeline.decodeRegion(stored, { key: part.key }, part.selection, { chunk: out, offset: part.outOffset });
-        }
+        await decodeParts(pipeline, task.input, task.parts, task.out, ctx);
         return port.post({ type: "written", id: task.id }, []);
       }
       if (task.type === "decodeInto") {
