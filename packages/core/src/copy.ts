@@ -177,11 +177,14 @@ function wordRuns(walk: Walk, from: Uint8Array | Uint16Array | Int32Array, to: U
   const fits = (word: number) => from.byteOffset % word === 0 && to.byteOffset % word === 0 && offsets.every((n) => (n * size) % word === 0);
   const word = doublesKeepBits && fits(8) ? 8 : fits(4) ? 4 : 0;
   if (word === 0) return undefined;
-  const Words = word === 8 ? Float64Array : Int32Array;
+  const words = ({ buffer, byteOffset, byteLength }: ArrayBufferView) =>
+    word === 8
+      ? new Float64Array(buffer as ArrayBuffer, byteOffset, Math.floor(byteLength / 8))
+      : new Int32Array(buffer as ArrayBuffer, byteOffset, Math.floor(byteLength / 4));
   const inWords = (elements: number) => (elements * size) / word;
   return {
-    from: new Words(from.buffer, from.byteOffset, Math.floor(from.byteLength / word)),
-    to: new Words(to.buffer, to.byteOffset, Math.floor(to.byteLength / word)),
+    from: words(from),
+    to: words(to),
     walk: {
       counts: [...walk.counts.slice(0, last), inWords(walk.counts[last]!)],
       srcStrides: [...outerSrc.map(inWords), 1],

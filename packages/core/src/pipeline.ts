@@ -27,6 +27,16 @@ import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.
 
 export type { SourcePart, StoredPart };
 
+function isSharedMemory(view: ArrayBufferView): boolean {
+  return view.buffer instanceof SharedArrayBuffer;
+}
+
+function sharedCopy(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  copy.set(bytes);
+  return copy;
+}
+
 /**
  * `source` in shared memory, which codec workers read without a copy: as it
  * is when it already is, else the box `parts` cover copied into a
@@ -34,7 +44,7 @@ export type { SourcePart, StoredPart };
  */
 function sharedSource(source: Chunk, parts: readonly SourcePart[], chain: CodecChain): { source: Chunk; parts: readonly SourcePart[] } {
   const data = source.data as NumericArray;
-  if (data.buffer instanceof SharedArrayBuffer) return { source, parts };
+  if (isSharedMemory(data)) return { source, parts };
   const shape = chain.spec.shape;
   const low = shape.map(() => Number.POSITIVE_INFINITY);
   const high = shape.map(() => 0);
@@ -185,8 +195,13 @@ export class CodecPipeline {
    * Settles only once no decode touches `bytes` any more.
    */
   async decodeMany(bytes: Uint8Array, parts: readonly StoredPart[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
-    const batched = this.offload?.decodeBatches(bytes, parts, out, ctx, (batch) => decodeParts(this.chain, bytes, batch, out.chunk, ctx));
-    if (batched) return batched;
+    const offload = this.offload;
+    if (offload?.takesBatch(parts.length) && isSharedRegion(out)) {
+      // Bytes fetched into ordinary memory (HTTP, S3) are copied into shared memory once, for the workers to read.
+      const shared = isSharedMemory(bytes) ? bytes : sharedCopy(bytes);
+      const batched = offload.decodeBatches(shared, parts, out, ctx, (batch) => decodeParts(this.chain, shared, batch, out.chunk, ctx));
+      if (batched) return batched;
+    }
     await forEachConcurrent(parts, PARTS_IN_FLIGHT, (part) => {
       const key = part.key;
       const stored = bytesValue(key, bytes.subarray(part.offset, part.offset + part.length));

@@ -2,7 +2,6 @@ import {
   type ArrayRegion,
   type ByteRange,
   blockSlices,
-  bytesValue,
   type ChunkSpec,
   type CodecContext,
   CorruptDataError,
@@ -147,12 +146,6 @@ export class ShardPartialDecoder {
     );
     await settleAll(tasks);
   }
-}
-
-/** Decode one inner chunk's stored bytes into its place in `out`. */
-export function decodePart(layout: ShardLayout, bytes: Uint8Array, part: InnerPart, out: ArrayRegion, ctx: CodecContext): Promise<void> {
-  const key = innerKey(ctx.key, part);
-  return layout.inner.decodeInto(bytesValue(key, bytes), part.local, partTarget(part, out), { ...ctx, key });
 }
 
 export function fillPart(part: InnerPart, out: ArrayRegion, spec: ChunkSpec): void {

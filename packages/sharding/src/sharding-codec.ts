@@ -14,13 +14,14 @@ import {
   PreconditionFailedError,
   product,
   StoreError,
+  type StoredPart,
   type StoredValue,
   type WriteSource,
 } from "@zarrkit/core";
 import { parseShardingConfig, type ShardLayout } from "./config.js";
-import { coversShard, type InnerPart, InnerGrid, innerKey } from "./inner-parts.js";
+import { coversShard, type InnerPart, InnerGrid, innerKey, partTarget } from "./inner-parts.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";
-import { decodePart, fetchIndex, fillPart, type IndexEntry, PARTS_IN_FLIGHT, ShardPartialDecoder } from "./partial-decoder.js";
+import { fetchIndex, fillPart, type IndexEntry, PARTS_IN_FLIGHT, ShardPartialDecoder } from "./partial-decoder.js";
 import { assembleShard, type EncodedChunks, indexOfShard } from "./shard-format.js";
 import { indexBytes, type ShardIndex } from "./shard-index.js";
 import { putShard, type ShardWrite, writeAppend, writeInPlace, writeRewrite } from "./write-strategies.js";
@@ -158,11 +159,22 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   private async decodeFromBytes(bytes: Uint8Array, parts: Iterable<InnerPart>, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
     const index = await indexOfShard(this.layout, bytes, ctx.key);
-    await forEachConcurrent(parts, PARTS_IN_FLIGHT, async (part) => {
+    // A group of parts at a time (batches for the workers), bounded for shards of millions.
+    let group: StoredPart[] = [];
+    for (const part of parts) {
       const offset = index.offsets[part.linear]!;
-      if (offset < 0) fillPart(part, out, spec);
-      else await decodePart(this.layout, bytes.subarray(offset, offset + index.lengths[part.linear]!), part, out, ctx);
-    });
+      if (offset < 0) {
+        fillPart(part, out, spec);
+        continue;
+      }
+      const outOffset = partTarget(part, out).offset;
+      group.push({ key: innerKey(ctx.key, part), offset, length: index.lengths[part.linear]!, selection: part.local, outOffset });
+      if (group.length === PARTS_PER_GROUP) {
+        await this.layout.inner.decodeMany(bytes, group, out, ctx);
+        group = [];
+      }
+    }
+    if (group.length > 0) await this.layout.inner.decodeMany(bytes, group, out, ctx);
   }
 
   // ---- writing -------------------------------------------------------------

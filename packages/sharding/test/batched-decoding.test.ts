@@ -81,6 +81,19 @@ describe("a shard's inner chunks decoded by the workers in batches", () => {
     });
   }
 
+  it("from a store that returns its own buffers (HTTP, S3: no getRangeInto), a shard's range is copied into shared memory once and batched", async () => {
+    const store = new MemoryStore();
+    const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
+    await array.set(null, iota(256 * 256));
+    const remote = { get: store.get.bind(store), getRange: store.getRange.bind(store), getRangeWithSize: store.getRangeWithSize.bind(store) };
+    const fresh = await openArray(remote, "a", WORKERS);
+    let got: unknown;
+    const counts = await moved(async () => (got = (await fresh.get()).data));
+    expect(got).toEqual(iota(256 * 256));
+    expect(counts.dispatched + counts.ranHere).toBeLessThanOrEqual(12);
+    expect(counts.written).toBeGreaterThan(0);
+  });
+
   it("an inner chunk that fails its checksum in a batch rejects the read with a ChecksumError naming it", async () => {
     const store = new MemoryStore();
     const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD, CRC] });
