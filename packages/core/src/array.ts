@@ -1,6 +1,7 @@
 import {
   type ArrayData,
   type Chunk,
+  type NumericArray,
   type ChunkSpec,
   type CodecOptions,
   type DimSlice,
@@ -26,8 +27,10 @@ import { encodeJson } from "./metadata/json.js";
 import { type ArrayMetadata, type ArrayMetadataV2, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
 import { parseArrayMetadataV2 } from "./metadata/v2.js";
 import { childPath } from "./node-path.js";
-import { type ArrayPipelineContext, arrayPipelineContext, CodecPipeline } from "./pipeline.js";
+import type { ArrayPipelineContext } from "./codec-chain.js";
+import { arrayPipelineContext, CodecPipeline } from "./pipeline.js";
 import { sharedMemory } from "./read-buffers.js";
+import { resultMemory } from "./result-memory.js";
 import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection, type Slice, slice } from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
 import type { CodecWorkerSetting } from "./workers/settings.js";
@@ -63,15 +66,18 @@ export interface ArrayOptions {
 /** Options of `ZarrArray.get`. */
 export interface GetOptions extends RequestOptions {
   /**
-   * Return the result over a SharedArrayBuffer, so that codec workers decode
-   * chunks straight into it: no decoded buffer per chunk comes back from a
-   * worker, and the copy into the result runs on the worker. Where there is
-   * no shared memory (browsers that are not cross-origin isolated) and for
-   * strings, the result is an ordinary array, read as without the option.
-   * Off by default because a result over shared memory behaves differently:
-   * its buffer cannot be transferred (postMessage with a transfer list
-   * throws), posting it shares it rather than copying it, and some browser
-   * APIs (TextDecoder, Blob) refuse views of it.
+   * Return the result over a SharedArrayBuffer (true) or an ordinary
+   * ArrayBuffer (false). Codec workers decode chunks straight into a result
+   * over shared memory, so the calling thread only plans the reads and waits.
+   * Default: true in Node, false in browsers. With false, where workers are
+   * on and the runtime has shared memory (Node; cross-origin isolated pages),
+   * the workers still write into shared memory and the result is copied once
+   * into an ordinary array at the end. A result over shared memory behaves
+   * differently: its buffer cannot be transferred (postMessage with a
+   * transfer list throws), posting it shares it rather than copying it, and
+   * some browser APIs (TextDecoder, Blob, ImageData) refuse views of it.
+   * Where there is no shared memory (pages that are not cross-origin
+   * isolated) and for strings, the result is always an ordinary array.
    */
   shared?: boolean;
 }
@@ -343,7 +349,8 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     if (options.shared !== undefined && typeof options.shared !== "boolean") {
       throw new InvalidMetadataError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, { field: "options.shared" });
     }
-    const out: Chunk = { data: this.allocateSelection(counts, dropped, options.shared === true), shape: counts };
+    const memory = resultMemory(this.parsed.dataType, this.options.workers, options.shared);
+    const out: Chunk = { data: this.allocateSelection(counts, dropped, memory.shared), shape: counts };
     await forEachConcurrent(parts, this.chunksInFlight(), async (chunkParts) => {
       const coords = chunkParts.map((p) => p.chunkIndex);
       const key = this.chunkKey(coords);
@@ -355,8 +362,9 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
         { key, signal: options.signal },
       );
     });
+    const data = memory.copyOut ? (out.data as NumericArray).slice() : out.data;
     // D is the data type's array class once is() or openArray's dataType checked it.
-    return { data: out.data as D, shape: counts.filter((_, d) => !dropped[d]) };
+    return { data: data as D, shape: counts.filter((_, d) => !dropped[d]) };
   }
 
   /**

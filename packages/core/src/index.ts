@@ -56,13 +56,13 @@ export {
 } from "./metadata/v2.js";
 export {
   type ArrayPipelineContext,
-  arrayPipelineContext,
-  type ChunkWriteOptions,
-  CodecPipeline,
+  CodecChain,
+  type CodecChainOptions,
   DEFAULT_MAX_DECODED_CHUNK_BYTES,
   expansionBound,
   normalizeCodecMetadata,
-} from "./pipeline.js";
+} from "./codec-chain.js";
+export { arrayPipelineContext, type ChunkWriteOptions, CodecPipeline, type StoredPart } from "./pipeline.js";
 export {
   cartesian,
   type DimChunking,

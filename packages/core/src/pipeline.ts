@@ -1,48 +1,64 @@
-import { showValue } from "@zarrkit/registry";
 import {
   type ArrayRegion,
-  type ArrayToArrayCodec,
   type ArrayToBytesCodec,
-  type BytesToBytesCodec,
   type Chunk,
   type ChunkSpec,
-  type Codec,
   type CodecContext,
   type CodecMetadata,
   type CodecOptions,
   type DimSlice,
   InvalidMetadataError,
-  type PipelineContext,
-  resolveCodec,
+  type NumericArray,
   type StoredValue,
   type WriteSource,
 } from "@zarrkit/registry";
+import { type ArrayPipelineContext, CodecChain, type CodecChainOptions } from "./codec-chain.js";
+import { forEachConcurrent } from "./concurrency.js";
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
-import { type DataType, dataType } from "./data-types.js";
+import type { DataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
-import { isSharedRegion, lendSharedBuffer, sharedReadsFor, withRangeRead } from "./read-buffers.js";
+import { isSharedRegion, withRangeRead } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
+import { decodeParts, encodeParts } from "./batch-work.js";
+import { copyStrided } from "./copy.js";
 import { bytesValue } from "./store/stored-value.js";
-import { PipelineOffload } from "./workers/pipeline-offload.js";
+import { PipelineOffload, type SourcePart, type StoredPart } from "./workers/pipeline-offload.js";
 import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.js";
 
-/**
- * Default cap on the bytes a chunk's array->bytes form may decode to when the
- * array->bytes codec has no fixed encoded size (variable-length types such as
- * `string` with vlen-utf8, sharding): see `ArrayOptions.maxDecodedChunkBytes`.
- */
-export const DEFAULT_MAX_DECODED_CHUNK_BYTES = 256 * 2 ** 20;
+export type { SourcePart, StoredPart };
+
+function isSharedMemory(view: ArrayBufferView): boolean {
+  return view.buffer instanceof SharedArrayBuffer;
+}
+
+function sharedCopy(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  copy.set(bytes);
+  return copy;
+}
 
 /**
- * The context an array builds its pipelines in: the codec options, and the
- * array's own settings for the engine. Nested pipelines (sharding's inner
- * chunks) receive it whole through `CodecCreateContext.pipeline`.
+ * `source` in shared memory, which codec workers read without a copy: as it
+ * is when it already is, else the box `parts` cover copied into a
+ * SharedArrayBuffer, with the parts' offsets moved into it.
  */
-export interface ArrayPipelineContext extends PipelineContext {
-  /** Codec workers for this array's pipelines (see `ArrayOptions.workers`). */
-  readonly workers?: CodecWorkerSetting;
-  /** Bound on decoded bytes where sizes are not fixed (see `ArrayOptions.maxDecodedChunkBytes`). */
-  readonly maxDecodedChunkBytes?: number;
+function sharedSource(source: Chunk, parts: readonly SourcePart[], chain: CodecChain): { source: Chunk; parts: readonly SourcePart[] } {
+  const data = source.data as NumericArray;
+  if (isSharedMemory(data)) return { source, parts };
+  const shape = chain.spec.shape;
+  const low = shape.map(() => Number.POSITIVE_INFINITY);
+  const high = shape.map(() => 0);
+  for (const part of parts) {
+    part.offset.forEach((o, d) => {
+      low[d] = Math.min(low[d]!, o);
+      high[d] = Math.max(high[d]!, o + shape[d]!);
+    });
+  }
+  const boxShape = low.map((l, d) => high[d]! - l);
+  const ArrayType = data.constructor as new (buffer: SharedArrayBuffer) => NumericArray;
+  const box: Chunk = { data: new ArrayType(new SharedArrayBuffer(product(boxShape) * data.BYTES_PER_ELEMENT * chain.dataType.lanes)), shape: boxShape };
+  copyStrided(source, blockSlices(low, boxShape), box, blockSlices(boxShape.map(() => 0), boxShape), chain.dataType);
+  return { source: box, parts: parts.map((p) => ({ key: p.key, offset: p.offset.map((o, d) => o - low[d]!) })) };
 }
 
 /** A checked pipeline context from an array's options. */
@@ -61,23 +77,11 @@ export function arrayPipelineContext(options: { codecOptions?: CodecOptions; wor
   };
 }
 
-/**
- * What a bytes->bytes codec may add to its input when encoding, when it does
- * not declare a fixed `encodedSize`: a bound on the size of the data a
- * compressor nested inside another one decodes to. Every compressor shipped
- * for Zarr stays far inside it: zstd adds at most n/256 + 64 bytes
- * (ZSTD_compressBound), deflate (gzip, zlib) 5 bytes per stored 16-64 KiB
- * block plus an 18-byte header and trailer (deflateBound: about n/4096 + 24),
- * LZ4 n/255 + 16, Blosc 16 bytes (a chunk that would grow is stored raw
- * behind its header). n/8 + 64 KiB leaves room for codecs with coarser
- * framing; a codec that may expand data more must declare `encodedSize`.
- */
-export function expansionBound(decodedBytes: number): number {
-  return decodedBytes + Math.ceil(decodedBytes / 8) + 64 * 1024;
-}
-
 /** Chunks whose stored size may exceed this are read into buffers of their own, not pooled ones (see `withStored`). */
 const MAX_POOLED_READ_BYTES = 64 * 2 ** 20;
+
+/** Stored chunks decoded at once by `decodeMany` on this thread: enough to keep I/O and decoding overlapped, bounded for shards of millions. */
+const PARTS_IN_FLIGHT = 256;
 
 /** How chunks are written. */
 export interface ChunkWriteOptions {
@@ -85,299 +89,151 @@ export interface ChunkWriteOptions {
   writeEmptyChunks?: boolean;
 }
 
-/** A codec entry of zarr.json in its object form (v3.1 also allows a bare name string). */
-export function normalizeCodecMetadata(entry: unknown, field: string): CodecMetadata {
-  if (typeof entry === "string") return { name: entry };
-  if (typeof entry !== "object" || entry === null || typeof (entry as CodecMetadata).name !== "string") {
-    throw new InvalidMetadataError(`${field} must be a codec object with a "name", got ${showValue(entry)}`, { field });
-  }
-  const { configuration } = entry as CodecMetadata;
-  if (configuration !== undefined && (typeof configuration !== "object" || configuration === null || Array.isArray(configuration))) {
-    throw new InvalidMetadataError(`${field}.configuration must be an object`, { field: `${field}.configuration` });
-  }
-  return entry as CodecMetadata;
-}
-
 /**
- * A validated codec chain: array->array codecs, one array->bytes codec,
- * bytes->bytes codecs. Reads and writes of part of a chunk go to the
- * array->bytes codec's partial hooks when the chain allows it.
+ * The executor of a `CodecChain`: reads stored chunks (into pooled buffers),
+ * decodes and encodes them on this thread or on codec workers, and writes
+ * the results into the caller's array. The chain says what a chunk's bytes
+ * mean; the pipeline decides where and when the work runs.
  */
 export class CodecPipeline {
-  /** Whole-chunk work sent to codec workers; undefined for pipelines with nothing worth sending. */
-  private offload: PipelineOffload | undefined;
-  /** Whether chunks decode through the innermost compressor's `decodeLent` into core's `bytes` codec (see `decodeHere`). */
-  private lends = false;
-  /**
-   * `decodedCaps[i]`: the most bytes `bytesToBytes[i]` may decode to (its
-   * input when encoding), handed to it as `CodecContext.maxDecodedBytes`.
-   */
-  readonly decodedCaps: readonly number[];
-  /** The most bytes a stored chunk may hold: the array->bytes codec's output mapped through every bytes->bytes codec. */
-  private readonly maxStoredBytes: number;
+  /** Work sent to codec workers; undefined for chains whose chunks cannot travel (strings, codecs that read stores). */
+  private readonly offload: PipelineOffload | undefined;
 
   private constructor(
-    /** The spec of the chunks the pipeline encodes. */
-    readonly spec: ChunkSpec,
-    private readonly arrayToArray: { codec: ArrayToArrayCodec; spec: ChunkSpec }[],
-    /** The chain's array->bytes codec. */
-    readonly arrayToBytes: ArrayToBytesCodec,
-    private readonly bytesSpec: ChunkSpec,
-    private readonly bytesToBytes: BytesToBytesCodec[],
-    /** The bound used when the array->bytes codec's output has no fixed size; undefined: the default. */
-    readonly maxDecodedChunkBytes: number | undefined,
+    /** The codec chain this pipeline runs. */
+    readonly chain: CodecChain,
+    context: ArrayPipelineContext,
   ) {
-    // The array->bytes codec's exact output size when fixed (bytes: elements * byteSize), else the configured bound.
-    let cap = arrayToBytes.encodedSize?.(bytesSpec) ?? maxDecodedChunkBytes ?? DEFAULT_MAX_DECODED_CHUNK_BYTES;
-    const caps: number[] = [];
-    for (const codec of bytesToBytes) {
-      caps.push(cap);
-      // Mapped forward through each codec: exactly where its size is fixed (crc32c adds 4), else by the compressor bound.
-      cap = codec.encodedSize?.(cap) ?? expansionBound(cap);
-    }
-    this.decodedCaps = caps;
-    this.maxStoredBytes = cap;
+    this.offload = PipelineOffload.forChain(chain, context.codecOptions, context.workers);
   }
 
-  /**
-   * `options.filtersFirst` (Zarr v2 arrays): bytes->bytes codecs listed
-   * before the array->bytes codec (v2 filters such as shuffle, which see the
-   * chunk's raw bytes) run right after it, in their order, ahead of the
-   * later bytes->bytes codecs; an array->array codec may not follow them.
-   * `options.entryFields` names each codec in errors where the document has
-   * other names for them (a v2 .zarray's `compressor`, `filters[1]`), instead
-   * of `field[i]`.
-   */
+  /** A pipeline running the chain `codecs` describes (see `CodecChain.create`). */
   static async create(
     codecs: unknown,
     spec: ChunkSpec,
     context: ArrayPipelineContext = { codecOptions: {} },
     field = "codecs",
-    options: { filtersFirst?: boolean; entryFields?: readonly string[] | undefined } = {},
+    options: CodecChainOptions = {},
   ): Promise<CodecPipeline> {
-    const codecOptions = context.codecOptions;
-    if (!Array.isArray(codecs) || codecs.length === 0) {
-      throw new InvalidMetadataError(`${field} must be a non-empty list of codecs`, { field });
-    }
-    const arrayToArray: { codec: ArrayToArrayCodec; spec: ChunkSpec }[] = [];
-    let arrayToBytes: { codec: ArrayToBytesCodec; spec: ChunkSpec } | undefined;
-    const bytesToBytes: BytesToBytesCodec[] = [];
-    /** Bytes->bytes filters met before the array->bytes codec (`filtersFirst`), with where they were listed. */
-    const early: { codec: BytesToBytesCodec; field: string }[] = [];
-    let current = spec;
-    for (const [i, raw] of codecs.entries()) {
-      const entryField = options.entryFields?.[i] ?? `${field}[${i}]`;
-      const meta = normalizeCodecMetadata(raw, entryField);
-      const factory = await resolveCodec(meta.name, entryField);
-      const codec: Codec = await factory(meta.configuration ?? {}, {
-        spec: current,
-        field: entryField,
-        // Own properties only: a codec named "toString" must not pick up Object.prototype.toString as its options.
-        options: (Object.hasOwn(codecOptions, meta.name) ? codecOptions[meta.name] : undefined) ?? {},
-        pipeline: context,
-      });
-      const misplaced = (why: string) =>
-        new InvalidMetadataError(`${entryField} (${meta.name}) ${why}`, { field: entryField });
-      if (codec.kind === "array_to_array") {
-        if (arrayToBytes) throw misplaced("is an array->array codec and must come before the array->bytes codec");
-        if (early.length > 0) throw misplaced(`is an array->array codec and cannot follow the bytes->bytes codec at ${early[0]!.field}`);
-        arrayToArray.push({ codec, spec: current });
-        current = codec.encodedSpec(current);
-      } else if (codec.kind === "array_to_bytes") {
-        if (arrayToBytes) {
-          throw misplaced(`is a second array->bytes codec (after ${arrayToBytes.codec.name}); exactly one is allowed`);
-        }
-        arrayToBytes = { codec, spec: current };
-        bytesToBytes.push(...early.map((e) => e.codec));
-      } else if (!arrayToBytes && options.filtersFirst) {
-        early.push({ codec, field: entryField });
-      } else {
-        if (!arrayToBytes) throw misplaced("is a bytes->bytes codec and must come after the array->bytes codec");
-        bytesToBytes.push(codec);
-      }
-    }
-    if (!arrayToBytes) {
-      throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, { field });
-    }
-    const pipeline = new CodecPipeline(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, context.maxDecodedChunkBytes);
-    if (pipeline.computes) pipeline.offload = new PipelineOffload(pipeline, codecOptions, context.workers);
-    if (pipeline.partialCapable && bytesToBytes[0]?.decodeLent && arrayToBytes.codec.name === "bytes") {
-      // Loaded already (it is the codec "bytes" resolved to), yet kept out of the static imports: readers that never meet it stay smaller.
-      const { isBytesCodec } = await import("./codecs/bytes.js");
-      pipeline.lends = isBytesCodec(arrayToBytes.codec);
-    }
-    return pipeline;
+    return new CodecPipeline(await CodecChain.create(codecs, spec, context, field, options), context);
   }
 
-  /**
-   * Whether decoding or encoding a whole chunk is work a worker can take: not
-   * the bare `bytes` view, not a codec that runs pipelines of its own (sharding:
-   * its inner chunks go to workers one by one), and fixed-size elements, which
-   * travel as one transferable buffer.
-   */
-  private get computes(): boolean {
-    const a2b = this.arrayToBytes;
-    // Strings (fixed-width ones too) are JS arrays, which cannot travel as one transferable buffer.
-    if (a2b.decodeInto || a2b.encodeInto || this.spec.dataType.byteSize === undefined || this.spec.dataType.kind === "string") return false;
-    return this.arrayToArray.length > 0 || this.bytesToBytes.length > 0 || a2b.name !== "bytes";
+  /** The spec of the chunks the pipeline encodes. */
+  get spec(): ChunkSpec {
+    return this.chain.spec;
+  }
+
+  /** The chain's array->bytes codec. */
+  get arrayToBytes(): ArrayToBytesCodec {
+    return this.chain.arrayToBytes;
   }
 
   /** The chunks' data type. */
   get dataType(): DataType {
-    return dataType(this.spec.dataType.name);
+    return this.chain.dataType;
   }
 
   /** The chain's metadata, as in zarr.json's `codecs`. */
   toJSON(): CodecMetadata[] {
-    return [...this.arrayToArray.map((a) => a.codec), this.arrayToBytes, ...this.bytesToBytes].map((c) => c.toJSON());
+    return this.chain.toJSON();
   }
 
-  /** Whether decoding detects any change to a stored chunk: its outermost bytes->bytes codec is a checksum. */
+  /** Whether decoding detects any change to a stored chunk (see `CodecChain.checksummed`). */
   get checksummed(): boolean {
-    return this.bytesToBytes.at(-1)?.checksummed === true;
+    return this.chain.checksummed;
   }
 
   /** Encoded size of every chunk, when the chain makes it fixed. */
   encodedSize(): number | undefined {
-    let size = this.arrayToBytes.encodedSize?.(this.bytesSpec);
-    for (const codec of this.bytesToBytes) {
-      if (size === undefined) return undefined;
-      size = codec.encodedSize?.(size);
-    }
-    return size;
-  }
-
-  /** Encode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`); `chunk` is left as it is. */
-  encode(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
-    return this.offload?.encode(chunk, ctx, false) ?? this.encodeInline(chunk, ctx);
-  }
-
-  /** Decode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`). */
-  decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> {
-    return this.offload?.decode(bytes, ctx) ?? this.decodeInline(bytes, ctx);
-  }
-
-  /** Encode a whole chunk on this thread (what a codec worker runs). */
-  async encodeInline(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
-    for (const { codec, spec } of this.arrayToArray) chunk = await codec.encode(chunk, spec, ctx);
-    let bytes = await this.arrayToBytes.encode(chunk, this.bytesSpec, ctx);
-    for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes, ctx);
-    return bytes;
-  }
-
-  /** Decode a whole chunk on this thread (what a codec worker runs). */
-  async decodeInline(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> {
-    bytes = await this.decodeBytes(bytes, ctx);
-    let chunk = await this.arrayToBytes.decode(bytes, this.bytesSpec, ctx);
-    for (let i = this.arrayToArray.length - 1; i >= 0; i--) {
-      const { codec, spec } = this.arrayToArray[i]!;
-      chunk = await codec.decode(chunk, spec, ctx);
-    }
-    return chunk;
-  }
-
-  /** Undo the bytes->bytes codecs, each told the most bytes it may decode to (see `decodedCaps`). */
-  private async decodeBytes(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> {
-    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
-      bytes = await this.bytesToBytes[i]!.decode(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[i]! });
-    }
-    return bytes;
-  }
-
-  private async encodeBytes(bytes: Uint8Array, ctx: CodecContext): Promise<Uint8Array> {
-    for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes, ctx);
-    return bytes;
-  }
-
-  private fillChunk(): Chunk {
-    const shape = [...this.spec.shape];
-    const chunk = { data: this.dataType.allocate(product(shape)), shape };
-    fillSelection(chunk, blockSlices(shape.map(() => 0), shape), this.spec.fillValue, this.dataType);
-    return chunk;
-  }
-
-  /** Whether the array->bytes codec sees the stored value itself (no array->array codecs in front of it). */
-  private get partialCapable(): boolean {
-    return this.arrayToArray.length === 0;
+    return this.chain.encodedSize();
   }
 
   /** Whether `decodeInto` reads only what a selection needs (ranged reads) rather than the whole value. */
   get decodesPartially(): boolean {
-    return this.partialCapable && this.bytesToBytes.length === 0 && this.arrayToBytes.decodeInto !== undefined;
+    return this.chain.decodesPartially;
+  }
+
+  /** Encode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`); `chunk` is left as it is. */
+  encode(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
+    return this.offload?.encode(chunk, ctx, false) ?? this.chain.encode(chunk, ctx);
+  }
+
+  /** Decode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`). */
+  decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> {
+    return this.offload?.decode(bytes, ctx) ?? this.chain.decode(bytes, ctx);
   }
 
   /** Decode `selection` of the stored chunk into `out`; a missing chunk reads as the fill value. */
   async decodeInto(value: StoredValue, selection: DimSlice[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
-    const a2b = this.arrayToBytes;
-    if (this.partialCapable && a2b.decodeInto && this.bytesToBytes.length === 0) {
-      return a2b.decodeInto(value, selection, this.bytesSpec, out, ctx);
-    }
-    const shared = isSharedRegion(out);
-    // Chunks a worker may decode are read into shared memory, which the worker reads without a copy.
-    const offloading = this.readsShared(out);
-    await this.withStored(value, ctx, offloading, async (stored) => {
+    const chain = this.chain;
+    const a2b = chain.arrayToBytes;
+    if (chain.decodesPartially) return a2b.decodeInto!(value, selection, chain.bytesSpec, out, ctx);
+    // Chunks a worker may decode into a shared result are read into shared memory, which the worker reads without a copy.
+    const shared = this.readsShared(out);
+    await this.withStored(value, ctx, shared, async (stored) => {
       if (stored === undefined) {
-        fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), this.spec.fillValue, this.dataType);
+        fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), chain.spec.fillValue, chain.dataType);
         return;
       }
-      if (this.partialCapable && a2b.decodeInto) {
-        const bytes = await this.decodeBytes(stored, ctx);
-        return a2b.decodeInto(bytesValue(value.key, bytes), selection, this.bytesSpec, out, ctx);
+      if (chain.partialCapable && a2b.decodeInto) {
+        const bytes = await chain.decodeBytes(stored, ctx);
+        return a2b.decodeInto(bytesValue(value.key, bytes), selection, chain.bytesSpec, out, ctx);
       }
-      const here = () => this.decodeRegion(stored, ctx, selection, out);
-      if (shared) {
-        // A worker writes into a result over shared memory itself.
-        await (this.offload?.decodeShared(stored, ctx, selection, () => out, here) ?? here());
-        return;
-      }
-      if (offloading) return this.decodeThroughScratch(stored, ctx, selection, out, here);
-      const copy = (chunk: Chunk) => copySelection(chunk, selection, out, this.dataType);
-      await (this.offload?.decodeThen(stored, ctx, copy, here) ?? here());
+      const here = () => chain.decodeRegion(stored, ctx, selection, out);
+      // A worker writes into a result over shared memory itself; otherwise its chunk comes back to be copied here.
+      if (shared) await (this.offload?.decodeShared(stored, ctx, selection, out, here) ?? here());
+      else await (this.offload?.decodeThen(stored, ctx, (chunk) => copySelection(chunk, selection, out, chain.dataType), here) ?? here());
     });
   }
 
   /**
-   * Whether the stored bytes of chunks decoded into `out` are best read into
-   * shared memory: when a codec worker may decode them, which then reads them
-   * without a copy. Chunks decoded on this thread (the bare `bytes` codec,
-   * small chunks) are read into ordinary memory, which is cheaper to allocate
-   * and to copy from.
+   * Decode stored chunks that lie side by side in `bytes` (a shard's range)
+   * into their places in `out`. Into a result over shared memory, the parts
+   * go to the codec workers in batches (a shard's worth of small chunks is a
+   * handful of tasks, not one round trip each) and the workers write them
+   * there themselves; otherwise each is decoded as `decodeInto` would.
+   * Settles only once no decode touches `bytes` any more.
    */
-  readsShared(out: ArrayRegion): boolean {
-    return this.offload?.offloads() === true && sharedReadsFor(out);
+  async decodeMany(bytes: Uint8Array, parts: readonly StoredPart[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
+    const offload = this.offload;
+    if (offload?.takesBatch(parts.length) && isSharedRegion(out)) {
+      // Bytes fetched into ordinary memory (HTTP, S3) are copied into shared memory once, for the workers to read.
+      const shared = isSharedMemory(bytes) ? bytes : sharedCopy(bytes);
+      const batched = offload.decodeBatches(shared, parts, out, ctx, (batch) => decodeParts(this.chain, shared, batch, out.chunk, ctx));
+      if (batched) return batched;
+    }
+    await forEachConcurrent(parts, PARTS_IN_FLIGHT, (part) => {
+      const key = part.key;
+      const stored = bytesValue(key, bytes.subarray(part.offset, part.offset + part.length));
+      return this.decodeInto(stored, part.selection, { chunk: out.chunk, offset: part.outOffset }, { ...ctx, key });
+    });
   }
 
   /**
-   * A worker decodes the whole chunk into a pooled buffer of shared memory,
-   * copied from there into `out` on this thread: no decoded buffer per chunk
-   * comes back from the worker, and the result stays an ordinary array.
-   * `here()` when the pool runs the job on this thread.
+   * Encode whole chunks taken from `source` (each part's chunk starting at its
+   * offset there) on the codec workers, in batches: one output per part,
+   * undefined for a chunk all fill value (unless `keepEmpty`). A source in
+   * ordinary memory is first copied into shared memory, the box its parts
+   * cover, once. Undefined when the work is not worth sending (workers off,
+   * little of it, no shared memory): encode each part as `encodeInto` would.
    */
-  private async decodeThroughScratch(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion, here: () => Promise<void>): Promise<void> {
-    const type = this.dataType;
-    const ArrayType = type.arrayType!;
-    const shape = [...this.spec.shape];
-    const origin = shape.map(() => 0);
-    const slots = product(shape) * type.lanes;
-    // Taken only when a worker takes the job (queued jobs hold none), and kept until its bytes are copied.
-    let lent: { region: ArrayRegion; release(reuse: boolean): void } | undefined;
-    const scratch = (): ArrayRegion => {
-      const { buffer, release } = lendSharedBuffer(slots * ArrayType.BYTES_PER_ELEMENT);
-      lent = { region: { chunk: { data: new ArrayType(buffer.buffer as ArrayBuffer, 0, slots), shape }, offset: origin }, release };
-      return lent.region;
-    };
-    let written = false;
-    try {
-      written = await (this.offload!.decodeShared(stored, ctx, blockSlices(origin, shape), scratch, here) ?? here().then(() => false));
-      if (written) copySelection(lent!.region.chunk, selection, out, type);
-    } finally {
-      lent?.release(written);
-    }
+  async encodeMany(source: Chunk, parts: readonly SourcePart[], ctx: CodecContext, keepEmpty: boolean): Promise<(Uint8Array | undefined)[] | undefined> {
+    const offload = this.offload;
+    if (!offload?.takesBatch(parts.length) || Array.isArray(source.data)) return undefined;
+    const shared = sharedSource(source, parts, this.chain);
+    const outputs = await offload.encodeBatches(shared.source, shared.parts, ctx, keepEmpty, (batch) =>
+      encodeParts(this.chain, shared.source, batch, keepEmpty, ctx),
+    );
+    return outputs?.map((bytes) => bytes ?? undefined);
   }
 
-  /** Decode the stored chunk on this thread and copy `selection` of it into `out` (what a codec worker runs for a shared result). */
-  decodeRegion(stored: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion): Promise<void> {
-    return this.decodeHere(stored, ctx, (chunk) => copySelection(chunk, selection, out, this.dataType));
+  /**
+   * Whether the stored bytes of chunks decoded into `out` are best read into
+   * shared memory: when `out` is a result over shared memory that codec
+   * workers write into, reading the stored bytes from there without a copy.
+   */
+  readsShared(out: ArrayRegion): boolean {
+    return this.offload?.enabled() === true && isSharedRegion(out);
   }
 
   /**
@@ -390,7 +246,7 @@ export class CodecPipeline {
    * the pooled buffer is shared memory, which workers read without a copy.
    */
   private async withStored(value: StoredValue, ctx: CodecContext, shared: boolean, use: (stored: Uint8Array | undefined) => Promise<void>): Promise<void> {
-    const bound = this.maxStoredBytes;
+    const bound = this.chain.maxStoredBytes;
     if (!value.getRangeInto || bound > MAX_POOLED_READ_BYTES) return use(await value.get(ctx));
     const range = { offset: 0, length: bound + 1 };
     const options = ctx.signal ? { signal: ctx.signal } : {};
@@ -398,29 +254,6 @@ export class CodecPipeline {
       stored === undefined || stored.length <= bound ? use(stored).then(() => true) : false, shared,
     );
     if (!whole) await use(await value.get(ctx));
-  }
-
-  /**
-   * `use` of the chunk decoded on this thread. When the innermost compressor
-   * can lend its output and the `bytes` codec reads it (views need no copy),
-   * `use` sees the chunk in the decoder's own memory: one copy, from there
-   * into the result, and no buffer per chunk.
-   */
-  private async decodeHere(stored: Uint8Array, ctx: CodecContext, use: (chunk: Chunk) => void): Promise<void> {
-    const innermost = this.bytesToBytes[0];
-    if (!this.lends || !innermost?.decodeLent) {
-      use(await this.decodeInline(stored, ctx));
-      return;
-    }
-    let bytes = stored;
-    for (let i = this.bytesToBytes.length - 1; i >= 1; i--) {
-      bytes = await this.bytesToBytes[i]!.decode(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[i]! });
-    }
-    // Core's bytes codec decodes synchronously: the chunk is used before the lent bytes are given back.
-    const bytesCodec = this.arrayToBytes;
-    await innermost.decodeLent(bytes, { ...ctx, maxDecodedBytes: this.decodedCaps[0]! }, (decoded) =>
-      use(bytesCodec.decode(decoded, this.bytesSpec, ctx) as Chunk),
-    );
   }
 
   /**
@@ -436,18 +269,19 @@ export class CodecPipeline {
     ctx: CodecContext,
     options: ChunkWriteOptions = {},
   ): Promise<void> {
-    const a2b = this.arrayToBytes;
-    if (this.partialCapable && a2b.encodeInto) {
-      if (this.bytesToBytes.length === 0) return a2b.encodeInto(value, selection, source, this.bytesSpec, ctx);
+    const chain = this.chain;
+    const a2b = chain.arrayToBytes;
+    if (chain.partialCapable && a2b.encodeInto) {
+      if (chain.bytesToBytes.length === 0) return a2b.encodeInto(value, selection, source, chain.bytesSpec, ctx);
       const stored = await value.get(ctx);
-      const inner = bytesValue(value.key, stored && (await this.decodeBytes(stored, ctx)));
-      await a2b.encodeInto(inner, selection, source, this.bytesSpec, ctx);
+      const inner = bytesValue(value.key, stored && (await chain.decodeBytes(stored, ctx)));
+      await a2b.encodeInto(inner, selection, source, chain.bytesSpec, ctx);
       const result = inner.current();
-      if (result !== undefined) return value.set!(await this.encodeBytes(result, ctx), ctx);
-      return value.delete ? value.delete(ctx) : value.set!(await this.encode(this.fillChunk(), ctx), ctx);
+      if (result !== undefined) return value.set!(await chain.encodeBytes(result, ctx), ctx);
+      return value.delete ? value.delete(ctx) : value.set!(await this.encode(chain.fillChunk(), ctx), ctx);
     }
-    const type = this.dataType;
-    const shape = [...this.spec.shape];
+    const type = chain.dataType;
+    const shape = [...chain.spec.shape];
     const whole = selection.every((s, d) => s.start === 0 && s.step === 1 && s.stop === shape[d]);
     let chunk: Chunk;
     const stored = whole ? undefined : await value.get(ctx);
@@ -455,16 +289,16 @@ export class CodecPipeline {
       chunk = await this.decode(stored, ctx);
     } else {
       chunk = { data: type.allocate(product(shape)), shape };
-      if (!whole) fillSelection(chunk, blockSlices(shape.map(() => 0), shape), this.spec.fillValue, type);
+      if (!whole) fillSelection(chunk, blockSlices(shape.map(() => 0), shape), chain.spec.fillValue, type);
     }
     if ("fill" in source) fillSelection(chunk, selection, source.fill, type);
     else copyIntoSelection(source, chunk, selection, type);
     // A store that cannot delete (e.g. a zarrita.js store) keeps the fill-valued chunk.
-    if (!options.writeEmptyChunks && value.delete && isAllFill(chunk.data, this.spec.fillValue, type)) {
+    if (!options.writeEmptyChunks && value.delete && isAllFill(chunk.data, chain.spec.fillValue, type)) {
       await value.delete(ctx);
       return;
     }
     // The chunk is ours (allocated or decoded above), so its buffer may move to a worker.
-    await value.set!(await (this.offload?.encode(chunk, ctx, true) ?? this.encodeInline(chunk, ctx)), ctx);
+    await value.set!(await (this.offload?.encode(chunk, ctx, true) ?? chain.encode(chunk, ctx)), ctx);
   }
 }

@@ -68,27 +68,6 @@ export function sharedMemory(): boolean {
   return typeof SharedArrayBuffer === "function" && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 }
 
-/**
- * A pooled buffer of at least `length` bytes over a SharedArrayBuffer, for a
- * codec worker to write into; `release(true)` once its bytes are used,
- * `release(false)` when the worker's job failed (a worker being stopped may
- * still write into it, so it is not reused).
- */
-export function lendSharedBuffer(length: number): { buffer: Uint8Array; release(reuse: boolean): void } {
-  const buffer = pool.take(length, true);
-  return { buffer, release: (reuse) => pool.give(buffer, reuse) };
-}
-
-/**
- * Whether reads of chunks decoded into `out` go into pooled buffers of shared
- * memory, which codec workers read without a copy: where the runtime has it
- * and `out` is a typed array (numeric chunks, whose decoders all take views
- * of shared memory; a string decoder's TextDecoder would refuse them).
- */
-export function sharedReadsFor(out: ArrayRegion): boolean {
-  return !Array.isArray(out.chunk.data) && sharedMemory();
-}
-
 /** Whether `out` is a region of a result over a SharedArrayBuffer (`get(selection, { shared: true })`). */
 export function isSharedRegion(out: ArrayRegion): boolean {
   const data = out.chunk.data;

@@ -39,6 +39,8 @@ function filled(typeName: string, elements: number, misalign: number, random: ()
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(random() * 256);
   // Signalling and quiet NaNs with payloads (float32 and float64 views): the copy must keep their bits.
   if (width >= 4) new DataView(buffer).setUint32(misalign * width, 0x7f800001, true);
+  // ... and a signalling float64 NaN with a payload, moved as a 64-bit word where the engine allows.
+  if (buffer.byteLength >= misalign * width + 16) new DataView(buffer).setBigUint64(misalign * width + 8, 0x7ff0000000000abcn, true);
   return new sample.constructor(buffer, misalign * width, elements * type.lanes);
 }
 

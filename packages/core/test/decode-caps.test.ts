@@ -43,7 +43,7 @@ describe("caps on decoded bytes", () => {
     const codecs = [{ name: "bytes", configuration: { endian: "little" } }, probe(4), probe(), probe(4)];
     const pipeline = await CodecPipeline.create(codecs, spec);
     const stage2 = expansionBound(1028);
-    expect(pipeline.decodedCaps).toEqual([1024, 1028, stage2]);
+    expect(pipeline.chain.decodedCaps).toEqual([1024, 1028, stage2]);
     expect(stage2).toBe(1028 + 129 + 65536);
     seen.length = 0;
     const encoded = await pipeline.encode({ data: new Int32Array(256).fill(7), shape: [16, 16] }, { key: "k" });
@@ -63,9 +63,9 @@ describe("caps on decoded bytes", () => {
       toJSON: () => ({ name: "test.vlen" }),
     }));
     const byDefault = await CodecPipeline.create([{ name: "test.vlen" }, probe()], spec);
-    expect(byDefault.decodedCaps).toEqual([DEFAULT_MAX_DECODED_CHUNK_BYTES]);
+    expect(byDefault.chain.decodedCaps).toEqual([DEFAULT_MAX_DECODED_CHUNK_BYTES]);
     const bounded = await CodecPipeline.create([{ name: "test.vlen" }, probe(), probe()], spec, arrayPipelineContext({ maxDecodedChunkBytes: 5000 }));
-    expect(bounded.decodedCaps).toEqual([5000, expansionBound(5000)]);
+    expect(bounded.chain.decodedCaps).toEqual([5000, expansionBound(5000)]);
     expect(() => arrayPipelineContext({ maxDecodedChunkBytes: -1 })).toThrow(/maxDecodedChunkBytes must be a positive integer/);
   });
 });

@@ -72,14 +72,14 @@ describe("codec workers", () => {
       const p = await pipeline(codecs);
       const chunk: Chunk = { data: iota(CHUNK), shape: BIG };
       const ctx = { key: "a/c/0/0" };
-      const inline = await p.encodeInline(chunk, ctx);
+      const inline = await p.chain.encode(chunk, ctx);
       let encoded!: Uint8Array;
       expect((await counted(async () => (encoded = await p.encode(chunk, ctx)))).dispatched).toBe(1);
       expect(encoded).toEqual(inline);
       expect(chunk.data.length).toBe(CHUNK);
       let decoded!: Chunk;
       expect((await counted(async () => (decoded = await p.decode(encoded, ctx)))).dispatched).toBe(1);
-      expect(decoded).toEqual(await p.decodeInline(inline, ctx));
+      expect(decoded).toEqual(await p.chain.decode(inline, ctx));
       expect(decoded.data).toBeInstanceOf(Float64Array);
       expect(encoded.length).toBe(inline.length);
     }
@@ -155,7 +155,7 @@ describe("codec workers", () => {
     const p = await pipeline([BYTES, { name: "test.cap" }]);
     // A [64, 64] float64 chunk: exactly 32768 bytes.
     await expect(p.decode(new Uint8Array(8), { key: "w/c/0" })).rejects.toThrow("cap 32768 on the worker");
-    await expect(p.decodeInline(new Uint8Array(8), { key: "w/c/0" })).rejects.toThrow("cap 32768 on the main thread");
+    await expect(p.chain.decode(new Uint8Array(8), { key: "w/c/0" })).rejects.toThrow("cap 32768 on the main thread");
     // A bound for sizes that are not fixed (maxDecodedChunkBytes) reaches the worker too.
     const options = arrayPipelineContext({ maxDecodedChunkBytes: 12345 });
     const custom = await CodecPipeline.create(
@@ -207,7 +207,7 @@ describe("codec workers", () => {
     configureCodecWorkers({ offloadAlone: false });
     try {
       const p = await pipeline([BYTES, XOR]);
-      const encoded = await p.encodeInline({ data: iota(CHUNK), shape: BIG }, { key: "k" });
+      const encoded = await p.chain.encode({ data: iota(CHUNK), shape: BIG }, { key: "k" });
       expect(await counted(() => p.decode(encoded, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 1 });
       const together = await counted(() => Promise.all([1, 2, 3, 4].map(() => p.decode(encoded, { key: "k" }))));
       expect(together.dispatched).toBeGreaterThan(0);
@@ -295,11 +295,13 @@ describe("codec workers and a result over shared memory", () => {
         expect(counts.dispatched, JSON.stringify(selection)).toBeGreaterThan(0);
         expect(counts.written).toBe(counts.dispatched);
       }
-      // Without the option: an ordinary result; the workers still write into shared memory (pooled buffers, copied
-      // into the result here), so no chunk comes back as a buffer of its own.
+      // Node's default is the shared result.
+      expect(((await array.get()).data as Float64Array).buffer).toBeInstanceOf(SharedArrayBuffer);
+      // shared: false, an ordinary result: the workers still write into shared memory, copied into the result
+      // at the end, so no chunk comes back as a buffer of its own.
       for (const selection of BIG_SELECTIONS) {
         let plain!: Chunk;
-        const counts = await moved(async () => (plain = await array.get(selection as never)));
+        const counts = await moved(async () => (plain = await array.get(selection as never, { shared: false })));
         expect(counts.dispatched).toBeGreaterThan(0);
         expect(counts.written).toBe(counts.dispatched);
         expect((plain.data as Float64Array).buffer).toBeInstanceOf(ArrayBuffer);

@@ -2,7 +2,6 @@ import {
   type ArrayRegion,
   type ByteRange,
   blockSlices,
-  bytesValue,
   type ChunkSpec,
   type CodecContext,
   CorruptDataError,
@@ -12,6 +11,7 @@ import {
   coalesceRanges,
   PreconditionFailedError,
   type RangeGroup,
+  type StoredPart,
   type StoredValue,
   withRangeRead,
 } from "@zarrkit/core";
@@ -127,11 +127,13 @@ export class ShardPartialDecoder {
         throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
       }
       // Every decode under way settles before this does, even after a failure: the bytes may be a pooled buffer, lent until then.
-      await forEachConcurrent(range.members, PARTS_IN_FLIGHT, async (m) => {
-        const slice = bytes.subarray(m.offset - range.offset, m.offset - range.offset + m.length);
-        if (slice.length !== m.length) throw pastEnd(this.layout, ctx.key, m.part, m.offset, m.length);
-        return decodePart(this.layout, slice, m.part, out, ctx);
+      const parts = range.members.map((m): StoredPart => {
+        const start = m.offset - range.offset;
+        if (start + m.length > bytes.length) throw pastEnd(this.layout, ctx.key, m.part, m.offset, m.length);
+        const outOffset = partTarget(m.part, out).offset;
+        return { key: innerKey(ctx.key, m.part), offset: start, length: m.length, selection: m.part.local, outOffset };
       });
+      await this.layout.inner.decodeMany(bytes, parts, out, ctx);
     };
     const value = this.value;
     tasks.push(
@@ -144,12 +146,6 @@ export class ShardPartialDecoder {
     );
     await settleAll(tasks);
   }
-}
-
-/** Decode one inner chunk's stored bytes into its place in `out`. */
-export function decodePart(layout: ShardLayout, bytes: Uint8Array, part: InnerPart, out: ArrayRegion, ctx: CodecContext): Promise<void> {
-  const key = innerKey(ctx.key, part);
-  return layout.inner.decodeInto(bytesValue(key, bytes), part.local, partTarget(part, out), { ...ctx, key });
 }
 
 export function fillPart(part: InnerPart, out: ArrayRegion, spec: ChunkSpec): void {

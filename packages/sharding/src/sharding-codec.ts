@@ -14,13 +14,14 @@ import {
   PreconditionFailedError,
   product,
   StoreError,
+  type StoredPart,
   type StoredValue,
   type WriteSource,
 } from "@zarrkit/core";
 import { parseShardingConfig, type ShardLayout } from "./config.js";
-import { coversShard, type InnerPart, InnerGrid, innerKey } from "./inner-parts.js";
+import { coversShard, type InnerPart, InnerGrid, innerKey, partTarget } from "./inner-parts.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";
-import { decodePart, fetchIndex, fillPart, type IndexEntry, PARTS_IN_FLIGHT, ShardPartialDecoder } from "./partial-decoder.js";
+import { fetchIndex, fillPart, type IndexEntry, PARTS_IN_FLIGHT, ShardPartialDecoder } from "./partial-decoder.js";
 import { assembleShard, type EncodedChunks, indexOfShard } from "./shard-format.js";
 import { indexBytes, type ShardIndex } from "./shard-index.js";
 import { putShard, type ShardWrite, writeAppend, writeInPlace, writeRewrite } from "./write-strategies.js";
@@ -158,11 +159,22 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   private async decodeFromBytes(bytes: Uint8Array, parts: Iterable<InnerPart>, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
     const index = await indexOfShard(this.layout, bytes, ctx.key);
-    await forEachConcurrent(parts, PARTS_IN_FLIGHT, async (part) => {
+    // A group of parts at a time (batches for the workers), bounded for shards of millions.
+    let group: StoredPart[] = [];
+    for (const part of parts) {
       const offset = index.offsets[part.linear]!;
-      if (offset < 0) fillPart(part, out, spec);
-      else await decodePart(this.layout, bytes.subarray(offset, offset + index.lengths[part.linear]!), part, out, ctx);
-    });
+      if (offset < 0) {
+        fillPart(part, out, spec);
+        continue;
+      }
+      const outOffset = partTarget(part, out).offset;
+      group.push({ key: innerKey(ctx.key, part), offset, length: index.lengths[part.linear]!, selection: part.local, outOffset });
+      if (group.length === PARTS_PER_GROUP) {
+        await this.layout.inner.decodeMany(bytes, group, out, ctx);
+        group = [];
+      }
+    }
+    if (group.length > 0) await this.layout.inner.decodeMany(bytes, group, out, ctx);
   }
 
   // ---- writing -------------------------------------------------------------
@@ -205,16 +217,43 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   /** Encode the new content of each touched inner chunk into `chunks` (undefined: all fill value, left out unless `keepEmpty`). */
   private async encodeParts(parts: Iterable<InnerPart>, source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty = false): Promise<void> {
-    await forEachConcurrent(parts, PARTS_IN_FLIGHT, async (part) => {
+    // A group of parts at a time: a shard may hold millions of inner chunks.
+    let group: InnerPart[] = [];
+    for (const part of parts) {
+      group.push(part);
+      if (group.length === PARTS_PER_GROUP) {
+        await this.encodeGroup(group, source, chunks, ctx, keepEmpty);
+        group = [];
+      }
+    }
+    await this.encodeGroup(group, source, chunks, ctx, keepEmpty);
+  }
+
+  private async encodeGroup(parts: InnerPart[], source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty: boolean): Promise<void> {
+    const sourceOffset = (part: InnerPart) => ("fill" in source ? [] : part.outOffset.map((o, d) => source.offset[d]! + o));
+    let rest = parts;
+    if (!("fill" in source)) {
+      // Inner chunks the source covers whole go to the codec workers in batches.
+      const full = parts.filter((part) => part.full);
+      const wanted = full.map((part) => ({ key: innerKey(ctx.key, part), offset: sourceOffset(part) }));
+      const encoded = full.length > 0 ? await this.layout.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
+      if (encoded) {
+        full.forEach((part, i) => (chunks[part.linear] = encoded[i]));
+        rest = parts.filter((part) => !part.full);
+      }
+    }
+    await forEachConcurrent(rest, PARTS_IN_FLIGHT, async (part) => {
       const key = innerKey(ctx.key, part);
       const memory = bytesValue(key, part.full ? undefined : chunks[part.linear]);
-      const innerSource: WriteSource =
-        "fill" in source ? source : { chunk: source.chunk, offset: part.outOffset.map((o, d) => source.offset[d]! + o) };
+      const innerSource: WriteSource = "fill" in source ? source : { chunk: source.chunk, offset: sourceOffset(part) };
       await this.layout.inner.encodeInto(memory, part.local, innerSource, { ...ctx, key }, { writeEmptyChunks: keepEmpty });
       chunks[part.linear] = memory.current();
     });
   }
 }
+
+/** Inner chunks `encodeParts` takes at once: batches for the workers, bounded for shards of millions. */
+const PARTS_PER_GROUP = 4096;
 
 function whole(shape: readonly number[]): DimSlice[] {
   return shape.map((n) => ({ start: 0, stop: n, step: 1 }));

@@ -1,14 +1,15 @@
 // A whole shard's inner chunks are read into a pooled buffer. It is shared
-// memory only when codec workers may decode the inner chunks (they read it
-// without a copy): bare `bytes` inner chunks are copied on the calling thread,
-// from ordinary memory, which is cheaper to allocate and to copy from.
+// memory when codec workers decode the inner chunks into a shared result
+// (they read it without a copy; bare `bytes` inner chunks too, which the
+// workers copy), and ordinary memory, cheaper to allocate, when workers are off.
 import "@zarrkit/codecs";
-import { closeCodecWorkers, configureCodecWorkers } from "@zarrkit/core";
+import { closeCodecWorkers, configureCodecWorkers, registerCodecWorkerModule } from "@zarrkit/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { BYTES, createArray, iota, MemoryStore } from "./helpers.js";
 
 const ZSTD = { name: "zstd", configuration: { level: 1, checksum: false } };
 afterAll(() => closeCodecWorkers());
+registerCodecWorkerModule(new URL("../../codecs/src/index.ts", import.meta.url).href);
 
 /** A memory store that records, for every buffer it is asked to fill, whether it is shared memory. */
 function recording(): { store: MemoryStore; kinds: boolean[] } {
@@ -24,11 +25,13 @@ function recording(): { store: MemoryStore; kinds: boolean[] } {
 
 describe("what a whole shard is read into", () => {
   for (const [what, codecs, shared] of [
-    ["bare bytes inner chunks", [BYTES], false],
-    ["zstd inner chunks, which workers decode", [BYTES, ZSTD], true],
+    ["bare bytes inner chunks, workers on", [BYTES], true],
+    ["zstd inner chunks, workers on", [BYTES, ZSTD], true],
+    ["bare bytes inner chunks, workers off", [BYTES], false],
+    ["zstd inner chunks, workers off", [BYTES, ZSTD], false],
   ] as const) {
     it(`${what}: ${shared ? "shared" : "ordinary"} memory`, async () => {
-      configureCodecWorkers({ enabled: true, threshold: 0, size: 1, offloadAlone: true });
+      configureCodecWorkers({ enabled: shared, threshold: 0, size: 1, offloadAlone: true });
       const { store, kinds } = recording();
       const array = await createArray(store, "a", { shape: [32, 32], chunkShape: [8, 8], shardShape: [32, 32], dataType: "int32", codecs: [...codecs] });
       await array.set(null, iota(32 * 32));

@@ -24,13 +24,14 @@ export class PreparedWrite {
     this.#file = file;
   }
 
-  static async prepare(guard: PathGuard, dir: string, key: string, value: Uint8Array): Promise<PreparedWrite> {
+  /** `sync`: fsync the temporary file (the store's `durability`). */
+  static async prepare(guard: PathGuard, dir: string, key: string, value: Uint8Array, sync: boolean): Promise<PreparedWrite> {
     const temp = join(dir, TEMP_PREFIX + randomBytes(12).toString("hex"));
     const file = await guard.open(temp, key, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
     const prepared = new PreparedWrite(temp, file);
     try {
       await writeAt(file, value, 0);
-      await file.sync();
+      if (sync) await file.sync();
     } catch (error) {
       await prepared.discard();
       throw error;

@@ -55,6 +55,17 @@ export interface FileSystemStoreOptions {
    * processes on this machine are broken at once. Default 30 000.
    */
   staleLockMs?: number;
+  /**
+   * How whole-value writes (`set`: every shard rewrite, every chunk) reach the
+   * disk. `"each-write"` (the default): the new value is fsynced before it is
+   * renamed over the old one, so once `set` returns the value survives a
+   * crash or power loss. `"none"`: no fsync; the rename still makes every
+   * reader see the old value or the new one, but after a power loss a value
+   * written shortly before may be lost or, on some filesystems, empty. For
+   * data that can be written again (a conversion rerun). Appends and in-place
+   * writes always fsync: their crash recovery depends on it.
+   */
+  durability?: "each-write" | "none";
 }
 
 const DEFAULT_MAX_READ_BYTES = 2 ** 31 - 1;
@@ -98,6 +109,7 @@ export class FileSystemStore implements Store {
   readonly #maxReadBytes: number;
   readonly #lockSettings: LockSettings;
   readonly #guard: PathGuard;
+  readonly #syncWrites: boolean;
 
   constructor(root: string, options: FileSystemStoreOptions = {}) {
     this.root = resolve(root);
@@ -105,6 +117,11 @@ export class FileSystemStore implements Store {
     this.#maxReadBytes = checkedOption("maxReadBytes", options.maxReadBytes, DEFAULT_MAX_READ_BYTES, 0);
     this.#lockSettings = { staleLockMs: checkedOption("staleLockMs", options.staleLockMs, DEFAULT_STALE_LOCK_MS, 1) };
     this.#guard = new PathGuard(this.root, options.followSymlinks ?? false);
+    const durability = options.durability ?? "each-write";
+    if (durability !== "each-write" && durability !== "none") {
+      throw new StoreError(`FileSystemStore option durability must be "each-write" or "none", got ${JSON.stringify(durability)}.`);
+    }
+    this.#syncWrites = durability === "each-write";
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
@@ -185,7 +202,7 @@ export class FileSystemStore implements Store {
         // No directory, so no value: ifMatch cannot hold (and nothing is created).
         throw versionMismatch(key, false, options.ifMatch!);
       }
-      prepared = await PreparedWrite.prepare(this.#guard, dir, key, value);
+      prepared = await PreparedWrite.prepare(this.#guard, dir, key, value, this.#syncWrites);
     } catch (error) {
       throw storeError("write", key, error);
     }

@@ -1,20 +1,37 @@
-import type { ArrayRegion, Chunk, ChunkSpec, CodecContext, CodecMetadata, CodecOptions, DimSlice, NumericArray } from "@zarrkit/registry";
+import type { ArrayRegion, Chunk, CodecContext, CodecOptions, DimSlice, NumericArray } from "@zarrkit/registry";
+import type { CodecChain } from "../codec-chain.js";
+import { isSharedRegion, sharedMemory } from "../read-buffers.js";
 import { product } from "../selection.js";
 import { warnFallback } from "./fallback-warning.js";
 import { ownCopy } from "./own-copy.js";
 import { codecPool, type PoolReach } from "./pool.js";
 import type { PipelineDescription } from "./protocol.js";
-import { type CodecWorkerSetting, workerSettings } from "./settings.js";
+import { type CodecWorkerSetting, type ResolvedWorkerSettings, workerSettings } from "./settings.js";
 
-/** What the offload needs of a pipeline: what a worker rebuilds it from, and how to do the work on this thread. */
-export interface OffloadablePipeline {
-  readonly spec: ChunkSpec;
-  readonly maxDecodedChunkBytes: number | undefined;
-  toJSON(): CodecMetadata[];
-  decodeInline(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk>;
-  decodeRegion(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion): Promise<void>;
-  encodeInline(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array>;
+/** A stored chunk inside a larger buffer (a shard's range), and where its selection lands in the result. */
+export interface StoredPart {
+  /** The chunk's key, for errors. */
+  key: string;
+  /** Where its stored bytes start in the buffer. */
+  offset: number;
+  /** How many stored bytes it has. */
+  length: number;
+  /** The part of the chunk wanted. */
+  selection: DimSlice[];
+  /** Where that part's first element lands in the result. */
+  outOffset: number[];
 }
+
+/** A whole chunk to encode, copied out of a larger source array from `offset`. */
+export interface SourcePart {
+  /** The chunk's key, for errors. */
+  key: string;
+  /** Where the chunk's first element is in the source. */
+  offset: number[];
+}
+
+/** Decoded bytes one batch of `decodeBatches` may hold at most (unless a single chunk is larger). */
+const BATCH_BYTES = 2 * 2 ** 20;
 
 /** Bigints and byte arrays (fill values) in a form JSON keeps apart from numbers and lists. */
 function jsonSafe(_key: string, value: unknown): unknown {
@@ -29,46 +46,75 @@ function ownBuffer<T extends NumericArray>(view: T): T {
   return whole ? view : ownCopy(view);
 }
 
+function isSharedBytes(bytes: Uint8Array): boolean {
+  return typeof SharedArrayBuffer === "function" && bytes.buffer instanceof SharedArrayBuffer;
+}
+
 /**
- * Sends a pipeline's whole-chunk decode and encode to the codec workers when
- * the chunk is large enough to pay for the trip. Pipelines a worker cannot
- * rebuild (options that cannot be cloned, codecs no worker module registers)
- * stay on the calling thread from the first refusal on.
+ * Sends a chain's work to the codec workers: whole chunks when they are large
+ * enough to pay for the trip, and batches of chunks (a shard's range) that a
+ * worker decodes straight into a result over shared memory. Chains a worker
+ * cannot rebuild (options that cannot be cloned, codecs no worker module
+ * registers) stay on the calling thread from the first refusal on.
  */
 export class PipelineOffload {
   private description: PipelineDescription | undefined;
   private refused = false;
   private readonly chunkBytes: number;
+  /** Whether decoding a chunk computes anything (not the bare `bytes` view): only then does one chunk alone pay for a trip. */
+  private readonly computes: boolean;
 
-  constructor(
-    private readonly pipeline: OffloadablePipeline,
+  private constructor(
+    private readonly chain: CodecChain,
     private readonly codecOptions: CodecOptions,
     private readonly setting: CodecWorkerSetting | undefined,
   ) {
-    const { shape, dataType } = pipeline.spec;
+    const { shape, dataType } = chain.spec;
     this.chunkBytes = product(shape) * dataType.byteSize!;
+    this.computes = chain.arrayToArray.length > 0 || chain.bytesToBytes.length > 0 || chain.arrayToBytes.name !== "bytes";
   }
 
-  /** Whether chunks of this pipeline go to workers now (when the pool finds one free). */
-  offloads(): boolean {
-    return this.reach() !== undefined;
+  /**
+   * The offload of a chain whose chunks can travel: fixed-size elements,
+   * which move as one buffer (strings are JS arrays), and no codec that runs
+   * pipelines of its own (sharding: its inner chunks go to workers instead).
+   */
+  static forChain(chain: CodecChain, codecOptions: CodecOptions, setting: CodecWorkerSetting | undefined): PipelineOffload | undefined {
+    const { arrayToBytes: a2b, spec } = chain;
+    if (a2b.decodeInto || a2b.encodeInto || spec.dataType.byteSize === undefined || spec.dataType.kind === "string") return undefined;
+    return new PipelineOffload(chain, codecOptions, setting);
   }
 
-  /** How to spread a chunk over the workers now, or undefined to stay on this thread. */
-  private reach(): PoolReach | undefined {
+  /** Whether workers are on for this chain now (and it can be described to them). */
+  enabled(): boolean {
+    return this.settings() !== undefined;
+  }
+
+  private settings(): ResolvedWorkerSettings | undefined {
     if (this.refused) return undefined;
     const settings = workerSettings(this.setting);
-    if (!settings.enabled || this.chunkBytes < settings.threshold) return undefined;
-    if (!this.describe()) return undefined;
-    return settings;
+    return settings.enabled && this.describe() ? settings : undefined;
+  }
+
+  /** Whether `count` chunks are worth sending to the workers as batches now (workers on, shared memory, enough bytes). */
+  takesBatch(count: number): boolean {
+    const settings = this.settings();
+    return settings !== undefined && sharedMemory() && count * this.chunkBytes >= settings.threshold;
+  }
+
+  /** How to spread one whole chunk over the workers now, or undefined to stay on this thread. */
+  private chunkReach(callerHelps = true): PoolReach | undefined {
+    const settings = this.settings();
+    if (!settings || !this.computes || this.chunkBytes < settings.threshold) return undefined;
+    return { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps };
   }
 
   private describe(): PipelineDescription | undefined {
     if (!this.description && !this.refused) {
-      const { shape, dataType, fillValue } = this.pipeline.spec;
-      const limit = this.pipeline.maxDecodedChunkBytes;
+      const { shape, dataType, fillValue } = this.chain.spec;
+      const limit = this.chain.maxDecodedChunkBytes;
       const parts = {
-        codecs: this.pipeline.toJSON(),
+        codecs: this.chain.toJSON(),
         shape: [...shape],
         dataType: dataType.name,
         fillValue,
@@ -88,7 +134,7 @@ export class PipelineOffload {
 
   /** Decode on a worker, or undefined when this chunk is decoded here. The input is copied: stores may share what they return. */
   decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> | undefined {
-    return this.decodeThen(bytes, ctx, (chunk) => chunk, () => this.pipeline.decodeInline(bytes, ctx));
+    return this.decodeThen(bytes, ctx, (chunk) => chunk, () => this.chain.decode(bytes, ctx));
   }
 
   /**
@@ -96,7 +142,7 @@ export class PipelineOffload {
    * job on this thread; undefined when this chunk is decoded here.
    */
   decodeThen<R>(bytes: Uint8Array, ctx: CodecContext, use: (chunk: Chunk) => R, here: () => Promise<R>): Promise<R> | undefined {
-    const reach = this.reach();
+    const reach = this.chunkReach();
     if (reach === undefined) return undefined;
     return codecPool().run<R>(
       {
@@ -112,30 +158,108 @@ export class PipelineOffload {
   }
 
   /**
-   * Decode `selection` of the chunk into `out()`, a region of shared memory
-   * (a result over a SharedArrayBuffer, a pooled scratch buffer) asked for
-   * when a worker takes the job: the worker writes it there itself, so
-   * nothing comes back but word that it is done (true). `here()` when the
-   * pool runs the job on this thread (false); undefined when this chunk is
-   * decoded here.
+   * Decode `selection` of the chunk into `out`, a region of a result over
+   * shared memory: the worker writes it there itself, so nothing comes back
+   * but word that it is done. `here()` when the pool runs the job on this
+   * thread; undefined when this chunk is decoded here.
    */
-  decodeShared(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: () => ArrayRegion, here: () => Promise<void>): Promise<boolean> | undefined {
-    const reach = this.reach();
+  decodeShared(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion, here: () => Promise<void>): Promise<void> | undefined {
+    // The calling thread only plans and waits: the workers write the result.
+    const reach = this.chunkReach(false);
     if (reach === undefined) return undefined;
-    const ranHere = () => here().then(() => false);
-    return codecPool().run<boolean>(
+    return codecPool().run<void>(
       {
         task: (id) => {
           // Bytes in shared memory (a pooled read buffer, lent until this job settles) reach the worker as they are.
-          const input = bytes.buffer instanceof SharedArrayBuffer ? bytes : ownCopy(bytes);
-          const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out: out() };
+          const input = isSharedBytes(bytes) ? bytes : ownCopy(bytes);
+          const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out };
           return { message, transfer: input === bytes ? [] : [input.buffer as ArrayBuffer] };
         },
-        settle: (reply) => (reply.type === "written" ? true : this.refuse(ranHere)),
-        here: ranHere,
+        settle: (reply) => (reply.type === "written" ? undefined : this.refuse(here)),
+        here,
       },
       reach,
     );
+  }
+
+  /**
+   * Decode `parts` (stored chunks side by side in `bytes`, shared memory)
+   * into `out` (a result over shared memory) on the workers, a batch of
+   * parts per task; `here(batch)` when the pool runs a batch on this thread.
+   * Undefined when this decode stays here: workers off, memory not shared,
+   * or too little work to pay for a trip. Settles once every batch has.
+   */
+  decodeBatches(
+    bytes: Uint8Array,
+    parts: readonly StoredPart[],
+    out: ArrayRegion,
+    ctx: CodecContext,
+    here: (batch: readonly StoredPart[]) => Promise<void>,
+  ): Promise<void> | undefined {
+    const settings = this.settings();
+    if (!settings || !this.takesBatch(parts.length) || !isSharedRegion(out) || !isSharedBytes(bytes)) return undefined;
+    const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
+    // Batches of at most BATCH_BYTES decoded, and no fewer than one per worker.
+    const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
+    const jobs: Promise<void>[] = [];
+    for (let start = 0; start < parts.length; start += perBatch) {
+      const batch = parts.slice(start, start + perBatch);
+      const ranHere = () => here(batch);
+      jobs.push(
+        codecPool().run<void>(
+          {
+            task: (id) => ({
+              message: { type: "decodeBatch", id, pipeline: this.description!, key: ctx.key, input: bytes, parts: batch, out: out.chunk },
+              transfer: [],
+            }),
+            settle: (reply) => (reply.type === "written" ? undefined : this.refuse(ranHere)),
+            here: ranHere,
+          },
+          reach,
+        ),
+      );
+    }
+    return settleAll(jobs).then(() => undefined);
+  }
+
+  /**
+   * Encode whole chunks copied out of `source` (shared memory) on the
+   * workers, a batch of parts per task: each output, or null for a chunk all
+   * fill value (unless `keepEmpty`). `here(batch)` when the pool runs a batch
+   * on this thread. Undefined when this work stays here (workers off, too
+   * little of it, memory not shared).
+   */
+  encodeBatches(
+    source: Chunk,
+    parts: readonly SourcePart[],
+    ctx: CodecContext,
+    keepEmpty: boolean,
+    here: (batch: readonly SourcePart[]) => Promise<(Uint8Array | null)[]>,
+  ): Promise<(Uint8Array | null)[]> | undefined {
+    const settings = this.settings();
+    const data = source.data;
+    if (!settings || !this.takesBatch(parts.length) || Array.isArray(data) || !isSharedBytes(data as Uint8Array)) return undefined;
+    const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
+    const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
+    const jobs: Promise<(Uint8Array | null)[]>[] = [];
+    for (let start = 0; start < parts.length; start += perBatch) {
+      const batch = parts.slice(start, start + perBatch);
+      const ranHere = () => here(batch);
+      jobs.push(
+        codecPool().run(
+          {
+            task: (id) => ({
+              message: { type: "encodeBatch", id, pipeline: this.description!, key: ctx.key, source, parts: batch, keepEmpty },
+              transfer: [],
+            }),
+            settle: (reply) => (reply.type === "done" ? (reply.output as (Uint8Array | null)[]) : this.refuse(ranHere)),
+            here: ranHere,
+          },
+          reach,
+        ),
+      );
+    }
+    return settleAll(jobs).then((batches) => batches.flat());
   }
 
   /**
@@ -143,7 +267,7 @@ export class PipelineOffload {
    * `owned`: the caller is done with `chunk`, so its buffer may move to the worker.
    */
   encode(chunk: Chunk, ctx: CodecContext, owned: boolean): Promise<Uint8Array> | undefined {
-    const reach = this.reach();
+    const reach = this.chunkReach();
     if (reach === undefined) return undefined;
     return codecPool().run<Uint8Array>(
       {
@@ -155,9 +279,9 @@ export class PipelineOffload {
         settle: (reply) => {
           if (reply.type === "done") return reply.output as Uint8Array;
           // Refused (an encode is never "written"): the chunk comes back, as it may have been moved to the worker.
-          return this.refuse(() => this.pipeline.encodeInline((reply as { input: Chunk }).input, ctx));
+          return this.refuse(() => this.chain.encode((reply as { input: Chunk }).input, ctx));
         },
-        here: () => this.pipeline.encodeInline(chunk, ctx),
+        here: () => this.chain.encode(chunk, ctx),
       },
       reach,
     );
@@ -167,4 +291,12 @@ export class PipelineOffload {
     this.refused = true;
     return here();
   }
+}
+
+/** Wait for every job, then throw the first failure: the buffers they read stay lent until all are done. */
+async function settleAll<T>(jobs: Promise<T>[]): Promise<T[]> {
+  const results = await Promise.allSettled(jobs);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }

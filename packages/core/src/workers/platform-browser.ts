@@ -8,9 +8,19 @@ import type { CodecWebWorker } from "./settings.js";
 /** On where module workers exist (not in service workers, worklets, or runtimes without Web Workers). */
 export const workersByDefault: boolean = typeof Worker === "function";
 
+/** A worker per core: the page's thread never decodes (see `callerTurn`), so none is left to it. */
 export function defaultPoolSize(): number {
-  return Math.max(1, (globalThis.navigator?.hardwareConcurrency ?? 2) - 1);
+  return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 2);
 }
+
+/**
+ * Results are ordinary arrays unless a read asks for shared memory
+ * (`GetOptions.shared`): pages hand results to `ImageData`, `TextDecoder`,
+ * `Blob` and other workers, which refuse or cannot transfer shared memory.
+ * Where the page is cross-origin isolated, workers still write into shared
+ * memory, copied once into the result at the end.
+ */
+export const sharedResultsByDefault: boolean = false;
 
 let createWorker: () => CodecWebWorker = () =>
   new Worker(new URL("./worker-browser.js", import.meta.url), { type: "module", name: "zarrkit codec worker" });

@@ -11,10 +11,16 @@ export const workersByDefault: boolean = availableParallelism() > 1;
 /** Browsers only: Node's workers always run this package's entry, which imports the registered worker modules. */
 export function useWorkerFactory(_factory: () => CodecWebWorker): void {}
 
-/** The calling thread works too, so one core is left to it. */
+/**
+ * A worker per core: reads into shared results (the default here) leave the
+ * calling thread to plan and wait while the workers decode.
+ */
 export function defaultPoolSize(): number {
-  return Math.max(1, availableParallelism() - 1);
+  return availableParallelism();
 }
+
+/** Results are over shared memory unless a read asks otherwise (`GetOptions.shared`): the workers write into them. */
+export const sharedResultsByDefault: boolean = true;
 
 // Published, the entry next to this file is JavaScript. Run from the
 // TypeScript sources (this repository's tests) it is the .ts file, which plain

@@ -15,15 +15,22 @@ export interface PoolJob<R> {
   here(): Promise<R>;
 }
 
-/** Where a job may go: the first `size` workers; `offloadAlone`: even when it is the only job. */
+/**
+ * Where a job may go: the first `size` workers; `offloadAlone`: even when it
+ * is the only job; `callerHelps` (default true): the calling thread (Node)
+ * takes it when every worker is full. Jobs that write into a shared result
+ * leave the calling thread free to plan and read.
+ */
 export interface PoolReach {
   size: number;
   offloadAlone: boolean;
+  callerHelps?: boolean;
 }
 
 interface Pending {
   job: PoolJob<unknown>;
   size: number;
+  callerHelps: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -88,10 +95,10 @@ class CodecPool {
     });
   }
 
-  run<R>(job: PoolJob<R>, { size, offloadAlone }: PoolReach): Promise<R> {
+  run<R>(job: PoolJob<R>, { size, offloadAlone, callerHelps = true }: PoolReach): Promise<R> {
     if (this.failure !== undefined) return job.here();
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ job, size, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ job, size, callerHelps, resolve: resolve as (value: unknown) => void, reject });
       if (this.deciding) return;
       if (callerTurn && !offloadAlone && this.queue.length === 1 && this.idle()) {
         // A lone job (one chunk read on its own) is done here unless others join it before the
@@ -142,13 +149,13 @@ class CodecPool {
       if (!slot) break;
       // Once every worker has a job, the calling thread takes the next one before workers queue more:
       // otherwise it idles while a worker works through a backlog.
-      if (slot.inFlight.size > 0 && this.helper === "none" && callerTurn) {
+      if (slot.inFlight.size > 0 && this.helper === "none" && callerTurn && this.queue[0]!.callerHelps) {
         this.scheduleHelp();
         continue;
       }
       this.send(slot, this.queue.shift()!);
     }
-    if (this.queue.length > 0 && this.helper === "none" && callerTurn) this.scheduleHelp();
+    if (this.queue.some((pending) => pending.callerHelps) && this.helper === "none" && callerTurn) this.scheduleHelp();
   }
 
   private scheduleHelp(): void {
@@ -221,7 +228,8 @@ class CodecPool {
 
   /** The calling thread takes the next queued job, then lets replies and I/O in before taking another. */
   private async helpOne(): Promise<void> {
-    const pending = this.queue.shift();
+    const next = this.queue.findIndex((queued) => queued.callerHelps);
+    const pending = next < 0 ? undefined : this.queue.splice(next, 1)[0];
     if (pending) {
       this.ranHere++;
       try {

