@@ -1,0 +1,86 @@
+import "@zarrkit/codecs";
+import "@zarrkit/store-fs";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { openArray, openStore, type Store } from "@zarrkit/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import "../src/index.js";
+import { type H5Fixture, h5pyMissing, pyarrowPython, writeH5References, writeParquetReferences } from "./h5-fixture.js";
+
+const missing = h5pyMissing();
+const pyarrow = missing ? {} : pyarrowPython();
+const reason = missing ?? pyarrow.missing;
+if (reason) console.warn(`[zarrkit] skipping the Parquet reference tests: ${reason}`);
+
+/** The store, counting the record files read through it. */
+function countingReads(store: Store): { store: Store; records: string[] } {
+  const records: string[] = [];
+  const note = (key: string) => {
+    if (key.endsWith(".parq")) records.push(key);
+  };
+  return {
+    records,
+    store: {
+      get: (key, options) => {
+        note(key);
+        return store.get(key, options);
+      },
+      getRange: (key, range, options) => {
+        note(key);
+        return store.getRange!(key, range, options);
+      },
+    },
+  };
+}
+
+describe.skipIf(reason)("Parquet references (written by pyarrow) to an HDF5 file written by h5py", () => {
+  let fixture: H5Fixture;
+  beforeAll(() => {
+    fixture = writeH5References();
+    // Three chunks per record file: gzshuffle's 9 chunks span three records, sparse's 4 two.
+    writeParquetReferences(pyarrow.python!, fixture.dir, "refs.parq", 3);
+  }, 900_000);
+  afterAll(() => fixture?.cleanup());
+
+  it("reads every dataset value for value: gzip+shuffle, big-endian gzip, contiguous, unwritten chunks, inline (raw)", async () => {
+    expect(readdirSync(join(fixture.dir, "refs.parq", "gzshuffle")).sort()).toEqual(["refs.0.parq", "refs.1.parq", "refs.2.parq"]);
+    const store = await openStore(`${pathToFileURL(fixture.dir).href}/refs.parq|reference:`);
+    for (const [name, expected] of Object.entries(fixture.expected)) {
+      const arr = await openArray(store, name);
+      const { data } = await arr.get(expected.shape.map(() => null));
+      expect(Array.from(data as ArrayLike<number>), name).toEqual(expected.values);
+    }
+  });
+
+  it("loads record files lazily, one per record touched, kept in a bounded cache", async () => {
+    const { openReferenceStore } = await import("../src/index.js");
+    const files = await openStore(pathToFileURL(fixture.dir).href);
+    const counted = countingReads(files);
+    const store = await openReferenceStore(counted.store, "refs.parq");
+    const arr = await openArray(store, "gzshuffle");
+    expect(counted.records).toEqual([]);
+    // Chunk (2, 1) is chunk number 7: row 1 of record 2.
+    const { data } = await arr.get([16, 12]);
+    expect(data).toEqual(Int32Array.of(fixture.expected.gzshuffle!.values[16 * 31 + 12]!));
+    expect(counted.records).toEqual(["refs.parq/gzshuffle/refs.2.parq"]);
+    await arr.get([17, 13]);
+    expect(counted.records).toHaveLength(1);
+
+    // A cache too small to keep any record reads each record file again, and still reads right.
+    const uncached = countingReads(files);
+    const small = await openArray(await openReferenceStore(uncached.store, "refs.parq", { recordCacheBytes: 0 }), "gzshuffle");
+    await small.get([16, 12]);
+    await small.get([17, 13]);
+    expect(uncached.records).toEqual(["refs.parq/gzshuffle/refs.2.parq", "refs.parq/gzshuffle/refs.2.parq"]);
+  });
+
+  it("lists the metadata and the chunks that have references", async () => {
+    const store = await openStore(`${pathToFileURL(fixture.dir).href}/refs.parq|reference:`);
+    const keys: string[] = [];
+    for await (const key of store.list!("sparse/")) keys.push(key);
+    // sparse: chunks (0, 1) and (1, 0) were written, (0, 0) and (1, 1) never were.
+    expect(keys.sort()).toEqual(["sparse/.zarray", "sparse/.zattrs", "sparse/0.1", "sparse/1.0"]);
+    expect((await store.listDir!("")).prefixes.sort()).toEqual(["contiguous/", "gzfloat/", "gzshuffle/", "small/", "sparse/"]);
+  });
+});
