@@ -75,6 +75,13 @@ export class GenEntry {
       if (value === undefined || (values.has(name) && values.get(name) !== value)) return undefined;
       values.set(name, value);
     }
+    // A dimension the key does not name generates the key again for each of its values: as in fsspec, the last wins.
+    for (const [i, name] of this.#names.entries()) {
+      if (values.has(name)) continue;
+      const last = lastValue(this.#dimensions[i]!);
+      if (last === undefined) return undefined;
+      values.set(name, last);
+    }
     // The key as the entry would render it: "007" does not match the value 7.
     const names = this.#scope(values);
     if (renderTemplate(this.#key, names, this.#source("key")) !== key) return undefined;
@@ -179,6 +186,14 @@ function parseValue(text: string, dimension: Dimension): TemplateValue | undefin
   if (!Number.isSafeInteger(value)) return undefined;
   const inside = step > 0 ? value >= start && value < stop : value <= start && value > stop;
   return inside && (value - start) % step === 0 ? value : undefined;
+}
+
+/** The last value of a dimension, or undefined when it has none. */
+function lastValue(dimension: Dimension): TemplateValue | undefined {
+  if (dimension.kind === "list") return dimension.values.at(-1);
+  const { start, stop, step } = dimension;
+  const count = step > 0 ? Math.ceil((stop - start) / step) : Math.ceil((start - stop) / -step);
+  return count > 0 ? start + (count - 1) * step : undefined;
 }
 
 function escapeRegExp(text: string): string {

@@ -9,7 +9,7 @@
 import { InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
 import { GenEntry } from "./gen.js";
 import type { Reference, ReferenceTable } from "./reference.js";
-import { isTemplated, parseTemplate, renderTemplate, type TemplateValue } from "./template.js";
+import { isTemplated, renderText, type TemplateValue } from "./template.js";
 
 const textEncoder = new TextEncoder();
 
@@ -92,7 +92,7 @@ export class KerchunkJsonTable implements ReferenceTable {
     }
     const [url, offset, length] = value;
     if (typeof url !== "string" || url === "") this.#fail(`${field}[0]`, `is ${showValue(url, 80)}, not a URL`, key);
-    const rendered = isTemplated(url) ? renderTemplate(parseTemplate(url, { key, field: `${field}[0]` }), this.#templates, { key, field: `${field}[0]` }) : url;
+    const rendered = renderText(url, this.#templates, { key, field: `${field}[0]` });
     if (value.length === 1) return { kind: "target", url: rendered, field };
     for (const [i, n] of [offset, length].entries()) {
       if (!Number.isSafeInteger(n) || (n as number) < 0) {

@@ -2,14 +2,13 @@
  * Open a reference file of a store as a ReferenceStore: a kerchunk JSON file,
  * or a folder in the Parquet layout (recognised by its `.zmetadata`).
  */
-import { InvalidMetadataError, NotFoundError, normalizeStorePrefix, type Store } from "@zarrkit/registry";
+import { InvalidMetadataError, NotFoundError, type Store } from "@zarrkit/registry";
 import { KerchunkJsonTable } from "./kerchunk-json.js";
 import { type ReferenceStoreOptions, resolveOptions } from "./options.js";
 import { ParquetReferenceTable } from "./parquet-table.js";
 import { readCapped } from "./read-capped.js";
 import type { ReferenceTable } from "./reference.js";
 import { ReferenceStore } from "./reference-store.js";
-import { Targets } from "./targets.js";
 
 /**
  * A read-only store over the reference file `key` of `store` (kerchunk JSON,
@@ -18,7 +17,6 @@ import { Targets } from "./targets.js";
  */
 export async function openReferenceStore(store: Store, key: string, options: ReferenceStoreOptions = {}, path = ""): Promise<ReferenceStore> {
   const resolved = resolveOptions(options);
-  const root = normalizeStorePrefix(path, "reference store");
   const folder = `${key.replace(/\/+$/, "")}/`;
   // A Parquet layout is a folder; its name (refs.parq) says nothing certain, its .zmetadata does.
   const preferJson = /\.json$/i.test(key);
@@ -39,7 +37,7 @@ export async function openReferenceStore(store: Store, key: string, options: Ref
     if (json !== undefined) table = new KerchunkJsonTable(parseJson(json, key), key, resolved.templates);
   }
   if (!table) throw new NotFoundError(`No reference file ${JSON.stringify(key)} (neither JSON nor a Parquet layout with ${JSON.stringify(metadataKey)})`, { key });
-  return new ReferenceStore(table, new Targets(store, key, resolved), root);
+  return new ReferenceStore(table, store, key, options, path);
 }
 
 function parseJson(bytes: Uint8Array, key: string): unknown {

@@ -6,6 +6,7 @@
 import {
   checkRange,
   checkStoreKey,
+  normalizeStorePrefix,
   type ListDirResult,
   type RangeQuery,
   type ReadOptions,
@@ -14,25 +15,38 @@ import {
   type Store,
 } from "@zarrkit/registry";
 import type { Reference, ReferenceTable } from "./reference.js";
-import type { Targets } from "./targets.js";
+import { type ReferenceStoreOptions, resolveOptions } from "./options.js";
+import { Targets } from "./targets.js";
 
 /** A Store whose values are the references of a kerchunk JSON or Parquet reference file. */
 export class ReferenceStore implements Store {
+  readonly #targets: Targets;
+  readonly #root: string;
+
+  /**
+   * A store over `table` (see `openReferenceStore` for reference files).
+   * Relative target URLs are keys beside `referenceFile` in `home`; `path`
+   * roots the store inside the table ("" for its root).
+   */
   constructor(
-    /** The reference file's keys and references. */
+    /** The keys and their references. */
     readonly table: ReferenceTable,
-    private readonly targets: Targets,
-    /** Where keys are rooted in the table: "" or a prefix ending in "/". */
-    private readonly root = "",
-  ) {}
+    home: Store,
+    referenceFile: string,
+    options: ReferenceStoreOptions = {},
+    path = "",
+  ) {
+    this.#targets = new Targets(home, referenceFile, resolveOptions(options));
+    this.#root = normalizeStorePrefix(path, "reference store");
+  }
 
   async get(key: string, options: RequestOptions = {}): Promise<Uint8Array | undefined> {
     checkStoreKey(key);
-    const reference = await this.table.lookup(this.root + key, options);
+    const reference = await this.table.lookup(this.#root + key, options);
     if (!reference) return undefined;
     if (reference.kind === "inline") return reference.bytes.slice();
-    const reader = await this.targets.reader(reference.url, { key: this.root + key, field: reference.field });
-    const context = { key: this.root + key, field: reference.field };
+    const reader = await this.#targets.reader(reference.url, { key: this.#root + key, field: reference.field });
+    const context = { key: this.#root + key, field: reference.field };
     if (!reference.window) return reader.readWhole(context, options.signal);
     return reader.read(reference.window.offset, reference.window.length, context, options.signal);
   }
@@ -40,14 +54,14 @@ export class ReferenceStore implements Store {
   async getRange(key: string, range: RangeQuery, options: ReadOptions = {}): Promise<Uint8Array | undefined> {
     checkStoreKey(key);
     checkRange(key, range);
-    const reference = await this.table.lookup(this.root + key, options);
+    const reference = await this.table.lookup(this.#root + key, options);
     if (!reference) return undefined;
     if (reference.kind === "inline") {
       const [start, end] = rangeBounds(range, reference.bytes.length);
       return reference.bytes.slice(start, end);
     }
-    const context = { key: this.root + key, field: reference.field };
-    const reader = await this.targets.reader(reference.url, context);
+    const context = { key: this.#root + key, field: reference.field };
+    const reader = await this.#targets.reader(reference.url, context);
     if (!reference.window) {
       const whole = await reader.readWhole(context, options.signal);
       const [start, end] = rangeBounds(range, whole.length);
@@ -60,13 +74,13 @@ export class ReferenceStore implements Store {
 
   async size(key: string, options: RequestOptions = {}): Promise<number | undefined> {
     checkStoreKey(key);
-    const reference = await this.table.lookup(this.root + key, options);
+    const reference = await this.table.lookup(this.#root + key, options);
     if (!reference) return undefined;
     return sizeOf(reference) ?? (await this.get(key, options))?.length;
   }
 
   async *list(prefix: string, options: RequestOptions = {}): AsyncGenerator<string> {
-    for await (const key of this.table.keys(this.root + prefix, options)) yield key.slice(this.root.length);
+    for await (const key of this.table.keys(this.#root + prefix, options)) yield key.slice(this.#root.length);
   }
 
   async listDir(prefix: string, options: RequestOptions = {}): Promise<ListDirResult> {

@@ -54,9 +54,9 @@ export function parseTemplate(text: string, source: TemplateSource): TemplatePar
   return parts;
 }
 
-/** Whether `text` holds a `{{ }}` placeholder. */
+/** Whether `text` holds Jinja syntax: a `{{ }}` placeholder (or a block or comment, which parsing refuses). */
 export function isTemplated(text: string): boolean {
-  return text.includes("{{");
+  return text.includes("{{") || text.includes("{%") || text.includes("{#");
 }
 
 /** Render parsed parts with `names` (dimension values first, then templates). */
