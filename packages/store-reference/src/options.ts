@@ -7,7 +7,7 @@ import type { Compressors } from "hyparquet";
 
 /** How a reference store reads its reference file and its targets. */
 export interface ReferenceStoreOptions {
-  /** Largest JSON reference file, `.zmetadata` or Parquet record file read, in bytes. Default 256 MiB. */
+  /** Largest JSON reference file, `.zmetadata` or Parquet record file read, and largest decoded Parquet page, in bytes. Default 256 MiB. */
   maxFileBytes?: number;
   /** Decoded Parquet record files kept, costed by their file size, in bytes. Default 64 MiB. */
   recordCacheBytes?: number;
@@ -25,7 +25,7 @@ export interface ReferenceStoreOptions {
   targetOptions?: Readonly<Record<string, unknown>>;
   /** Whether an absolute target URL may be read (relative targets, beside the reference file, always may). Default: all. */
   allowTarget?: (url: string) => boolean;
-  /** hyparquet decompressors for Parquet record files beyond snappy (e.g. ZSTD, GZIP from hyparquet-compressors). */
+  /** hyparquet decompressors for Parquet record files beyond the built-in snappy, zstd and gzip (e.g. BROTLI, LZ4 from hyparquet-compressors). */
   compressors?: Compressors;
 }
 

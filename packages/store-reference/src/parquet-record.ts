@@ -1,12 +1,13 @@
 /**
  * One record file of the Parquet reference layout (`<var>/refs.<n>.parq`):
  * the columns path, offset, size and raw, one row per chunk, read with
- * hyparquet (snappy and uncompressed built in; other codecs through
- * `compressors`). Rows are kept columnar: a record of 100 000 chunks is four
+ * hyparquet (snappy, zstd and gzip built in; other codecs through
+ * `compressors`, see parquet-compressors.ts). Rows are kept columnar: a record of 100 000 chunks is four
  * arrays, not 100 000 objects.
  */
-import { CorruptDataError, UnsupportedError } from "@zarrkit/registry";
+import { CorruptDataError, UnsupportedError, ZarrkitError } from "@zarrkit/registry";
 import { type Compressors, parquetRead } from "hyparquet";
+import { cappedCompressors } from "./parquet-compressors.js";
 
 /** The columns of one record file. */
 export interface RecordColumns {
@@ -19,8 +20,8 @@ export interface RecordColumns {
 
 const COLUMNS = ["path", "offset", "size", "raw"] as const;
 
-/** Parse `bytes` (the record file `key`). */
-export async function readRecordColumns(bytes: Uint8Array, key: string, compressors: Compressors = {}): Promise<RecordColumns> {
+/** Parse `bytes` (the record file `key`), no page decoding to more than `maxPageBytes`. */
+export async function readRecordColumns(bytes: Uint8Array, key: string, compressors: Compressors, maxPageBytes: number): Promise<RecordColumns> {
   const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
   const columns: Record<string, unknown[]> = {};
   let rows = 0;
@@ -28,7 +29,7 @@ export async function readRecordColumns(bytes: Uint8Array, key: string, compress
     await parquetRead({
       file: buffer as ArrayBuffer,
       utf8: false,
-      compressors,
+      compressors: cappedCompressors(compressors, maxPageBytes, key),
       onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
         if (!(COLUMNS as readonly string[]).includes(columnName)) return;
         const column = (columns[columnName] ??= []);
@@ -37,6 +38,7 @@ export async function readRecordColumns(bytes: Uint8Array, key: string, compress
       },
     });
   } catch (error) {
+    if (error instanceof ZarrkitError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (/compression|codec/i.test(message)) {
       throw new UnsupportedError(`Parquet record file ${JSON.stringify(key)}: ${message} (pass its decompressor in the compressors option)`, {

@@ -20,7 +20,7 @@ export interface ParquetTableOptions {
   maxFileBytes: number;
   /** Bytes of record files kept decoded (costed by their file size). */
   recordCacheBytes: number;
-  /** hyparquet decompressors beyond its built-in snappy. */
+  /** hyparquet decompressors beyond the built-in snappy, zstd and gzip. */
   compressors: Compressors;
 }
 
@@ -155,7 +155,7 @@ export class ParquetReferenceTable implements ReferenceTable {
       const bytes = await readCapped(this.store, key, this.options.maxFileBytes, "record file", options);
       // A missing record file holds no chunks (fsspec reads its keys as missing).
       if (bytes === undefined) return { cost: 1 };
-      return { columns: await readRecordColumns(bytes, key, this.options.compressors), cost: Math.max(1, bytes.length) };
+      return { columns: await readRecordColumns(bytes, key, this.options.compressors, this.options.maxFileBytes), cost: Math.max(1, bytes.length) };
     });
     return entry?.columns;
   }

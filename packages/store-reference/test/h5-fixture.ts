@@ -61,7 +61,8 @@ export function writeH5References(h5Url = "data.h5"): H5Fixture {
   return { dir, expected, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Write the Parquet layout of `dir`/refs.json into `dir`/`name`, `recordSize` chunks per record file. */
-export function writeParquetReferences(python: string, dir: string, name: string, recordSize: number): void {
-  execFileSync(python, [join(SCRIPTS, "write_parquet_refs.py"), join(dir, "refs.json"), join(dir, name), String(recordSize)], { stdio: "pipe" });
+/** Write the Parquet layout of `dir`/refs.json into `dir`/`name`, `recordSize` chunks per record file, compressed by pyarrow. */
+export function writeParquetReferences(python: string, dir: string, name: string, recordSize: number, compression = "snappy"): void {
+  const args = [join(SCRIPTS, "write_parquet_refs.py"), join(dir, "refs.json"), join(dir, name), String(recordSize), compression];
+  execFileSync(python, args, { stdio: "pipe" });
 }

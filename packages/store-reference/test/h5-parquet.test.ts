@@ -1,9 +1,9 @@
 import "@zarrkit/codecs";
 import "@zarrkit/store-fs";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { openArray, openStore, type Store } from "@zarrkit/core";
+import { MemoryStore, openArray, openStore, type Store } from "@zarrkit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../src/index.js";
 import { type H5Fixture, h5pyMissing, pyarrowPython, writeH5References, writeParquetReferences } from "./h5-fixture.js";
@@ -12,6 +12,8 @@ const missing = h5pyMissing();
 const pyarrow = missing ? {} : pyarrowPython();
 const reason = missing ?? pyarrow.missing;
 if (reason) console.warn(`[zarrkit] skipping the Parquet reference tests: ${reason}`);
+
+const text = (s: string) => new TextEncoder().encode(s);
 
 /** The store, counting the record files read through it. */
 function countingReads(store: Store): { store: Store; records: string[] } {
@@ -40,6 +42,7 @@ describe.skipIf(reason)("Parquet references (written by pyarrow) to an HDF5 file
     fixture = writeH5References();
     // Three chunks per record file: gzshuffle's 9 chunks span three records, sparse's 4 two.
     writeParquetReferences(pyarrow.python!, fixture.dir, "refs.parq", 3);
+    for (const codec of ["zstd", "gzip", "none"]) writeParquetReferences(pyarrow.python!, fixture.dir, `refs-${codec}.parq`, 4, codec);
   }, 900_000);
   afterAll(() => fixture?.cleanup());
 
@@ -51,6 +54,36 @@ describe.skipIf(reason)("Parquet references (written by pyarrow) to an HDF5 file
       const { data } = await arr.get(expected.shape.map(() => null));
       expect(Array.from(data as ArrayLike<number>), name).toEqual(expected.values);
     }
+  });
+
+  it("reads record files compressed with zstd (fsspec's choice), gzip, or not at all", async () => {
+    for (const codec of ["zstd", "gzip", "none"]) {
+      const store = await openStore(`${pathToFileURL(fixture.dir).href}/refs-${codec}.parq|reference:`);
+      for (const [name, expected] of Object.entries(fixture.expected)) {
+        const { data } = await (await openArray(store, name)).get(expected.shape.map(() => null));
+        expect(Array.from(data as ArrayLike<number>), `${codec}: ${name}`).toEqual(expected.values);
+      }
+    }
+  });
+
+  it("refuses malformed layouts and record files with typed errors naming the file", async () => {
+    const { openReferenceStore } = await import("../src/index.js");
+    const home = new MemoryStore();
+    await home.set("a.parq/.zmetadata", text("{"));
+    await expect(openReferenceStore(home, "a.parq")).rejects.toMatchObject({ code: "INVALID_METADATA", key: "a.parq/.zmetadata" });
+    await home.set("a.parq/.zmetadata", text(JSON.stringify({ metadata: {}, record_size: 0 })));
+    await expect(openReferenceStore(home, "a.parq")).rejects.toMatchObject({ key: "a.parq/.zmetadata", field: "record_size" });
+    const zarray = { zarr_format: 2, shape: [8], chunks: [2], dtype: "<i2", fill_value: 0, order: "C", compressor: null, filters: null };
+    await home.set("a.parq/.zmetadata", text(JSON.stringify({ metadata: { "v/.zarray": zarray }, record_size: 2 })));
+    await home.set("a.parq/v/refs.0.parq", text("PAR1 this is no parquet file PAR1"));
+    const store = await openReferenceStore(home, "a.parq");
+    await expect(store.get("v/1")).rejects.toMatchObject({ code: "CORRUPT_DATA", key: "a.parq/v/refs.0.parq" });
+    // A record file that is missing holds no chunks; keys outside the grid are no chunks either.
+    expect(await store.get("v/2")).toBeUndefined();
+    expect(await store.get("v/0.0")).toBeUndefined();
+    // A real record file whose target (data.h5, beside the layout) is not in this store: NotFoundError naming the key.
+    await home.set("a.parq/v/refs.1.parq", readFileSync(join(fixture.dir, "refs.parq", "gzshuffle", "refs.0.parq")));
+    await expect((await openReferenceStore(home, "a.parq")).get("v/3")).rejects.toMatchObject({ code: "NOT_FOUND", key: "v/3" });
   });
 
   it("loads record files lazily, one per record touched, kept in a bounded cache", async () => {

@@ -1,12 +1,13 @@
 """Write kerchunk references in the Parquet layout (fsspec's LazyReferenceMapper) with pyarrow.
 
-Usage: write_parquet_refs.py REFS_JSON OUT_FOLDER RECORD_SIZE
+Usage: write_parquet_refs.py REFS_JSON OUT_FOLDER RECORD_SIZE [COMPRESSION]
 
 Reads version 1 JSON references (templates rendered) and writes
 OUT_FOLDER/.zmetadata ({"metadata": ..., "record_size": N}) and, per array,
 OUT_FOLDER/<var>/refs.<n>.parq with columns path, offset, size, raw: one row
 per chunk in C order, N rows per file (fewer in the last); chunks without a
-reference have null path and raw. Compression: pyarrow's default (snappy).
+reference have null path and raw. COMPRESSION: pyarrow's (default snappy;
+fsspec's own writer uses zstd).
 """
 import base64
 import json
@@ -19,6 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 refs_json, out, record_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+compression = sys.argv[4] if len(sys.argv) > 4 else "snappy"
 doc = json.load(open(refs_json))
 templates, refs = doc.get("templates", {}), doc["refs"]
 metadata = {k: json.loads(v) for k, v in refs.items() if k.rsplit("/", 1)[-1].startswith(".z")}
@@ -53,4 +55,4 @@ for key, zarray in metadata.items():
             "size": pa.array(sizes, pa.int64()),
             "raw": pa.array(raws, pa.binary()),
         })
-        pq.write_table(table, f"{out}/{var}/refs.{record}.parq")
+        pq.write_table(table, f"{out}/{var}/refs.{record}.parq", compression=compression)
