@@ -6,8 +6,7 @@
  * arrays, not 100 000 objects.
  */
 import { CorruptDataError, UnsupportedError, ZarrkitError } from "@zarrkit/registry";
-import { type Compressors, parquetRead } from "hyparquet";
-import { cappedCompressors } from "./parquet-compressors.js";
+import type { Compressors } from "hyparquet";
 
 /** The columns of one record file. */
 export interface RecordColumns {
@@ -25,6 +24,8 @@ export async function readRecordColumns(bytes: Uint8Array, key: string, compress
   const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
   const columns: Record<string, unknown[]> = {};
   let rows = 0;
+  // Loaded on first use: JSON references (and bundles that never read Parquet) do without the reader and decompressors.
+  const [{ parquetRead }, { cappedCompressors }] = await Promise.all([import("hyparquet"), import("./parquet-compressors.js")]);
   try {
     await parquetRead({
       file: buffer as ArrayBuffer,
