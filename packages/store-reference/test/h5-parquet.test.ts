@@ -1,5 +1,6 @@
 import "@zarrkit/codecs";
 import "@zarrkit/store-fs";
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -84,6 +85,26 @@ describe.skipIf(reason)("Parquet references (written by pyarrow) to an HDF5 file
     // A real record file whose target (data.h5, beside the layout) is not in this store: NotFoundError naming the key.
     await home.set("a.parq/v/refs.1.parq", readFileSync(join(fixture.dir, "refs.parq", "gzshuffle", "refs.0.parq")));
     await expect((await openReferenceStore(home, "a.parq")).get("v/3")).rejects.toMatchObject({ code: "NOT_FOUND", key: "v/3" });
+  });
+
+  it("refuses a page that decodes to more than the cap before allocating it (a 1 MiB inline chunk in a small zstd file)", async () => {
+    const script = `
+import json, os, sys, pyarrow as pa, pyarrow.parquet as pq
+out = sys.argv[1]
+os.makedirs(out + "/v", exist_ok=True)
+zarray = {"zarr_format": 2, "shape": [1048576], "chunks": [1048576], "dtype": "|u1", "fill_value": 0, "order": "C", "compressor": None, "filters": None}
+json.dump({"metadata": {"v/.zarray": zarray}, "record_size": 10}, open(out + "/.zmetadata", "w"))
+table = pa.table({"path": pa.array([None], pa.string()), "offset": pa.array([0], pa.int64()), "size": pa.array([0], pa.int64()), "raw": pa.array([bytes(1048576)], pa.binary())})
+pq.write_table(table, out + "/v/refs.0.parq", compression="zstd")
+`;
+    execFileSync(pyarrow.python!, ["-c", script, join(fixture.dir, "bomb.parq")]);
+    const file = readFileSync(join(fixture.dir, "bomb.parq", "v", "refs.0.parq"));
+    expect(file.length).toBeLessThan(64 * 1024);
+    const { openReferenceStore } = await import("../src/index.js");
+    const files = await openStore(pathToFileURL(fixture.dir).href);
+    expect((await (await openReferenceStore(files, "bomb.parq")).get("v/0"))?.length).toBe(1048576);
+    const capped = await openReferenceStore(files, "bomb.parq", { maxFileBytes: 64 * 1024 });
+    await expect(capped.get("v/0")).rejects.toMatchObject({ code: "CORRUPT_DATA", key: "bomb.parq/v/refs.0.parq" });
   });
 
   it("loads record files lazily, one per record touched, kept in a bounded cache", async () => {

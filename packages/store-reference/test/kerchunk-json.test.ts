@@ -1,4 +1,4 @@
-import { InvalidMetadataError, MemoryStore, openArray, slice } from "@zarrkit/core";
+import { InvalidMetadataError, MemoryStore, namedMemoryStore, openArray, slice } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { openReferenceStore } from "../src/index.js";
 
@@ -85,6 +85,17 @@ describe("kerchunk JSON version 1", () => {
     const arr = await openArray(await openReferenceStore(home, "refs.json"), "x");
     expect(Array.from((await arr.get([slice(0, 4)])).data as Int16Array)).toEqual(Array.from(values.subarray(0, 4)));
     await expect(arr.get([5])).rejects.toMatchObject({ code: "CORRUPT_DATA", key: "x/1", field: 'refs["x/1"]' });
+  });
+});
+
+describe("absolute targets", () => {
+  it("open the store of the target's folder through openStore, once, unless allowTarget refuses", async () => {
+    // memory://name/dir/ is the memory store named "name/dir/".
+    await namedMemoryStore("reference-test-elsewhere/dir/").set("data.bin", Uint8Array.of(9, 8, 7, 6));
+    const document = { version: 1, refs: { "a/0": ["memory://reference-test-elsewhere/dir/data.bin", 1, 2] } };
+    expect(await (await withReferences(document)).get("a/0")).toEqual(Uint8Array.of(8, 7));
+    const refused = await withReferences(document, { allowTarget: (url: string) => !url.startsWith("memory:") });
+    await expect(refused.get("a/0")).rejects.toMatchObject({ code: "STORE_ERROR", key: "a/0", field: 'refs["a/0"]' });
   });
 });
 
