@@ -1,14 +1,20 @@
-import type { RequestOptions } from "@zarrkit/registry";
+import type { RequestOptions, WindowQuery } from "@zarrkit/registry";
 
 /** Where the bytes of one key are: inline in the reference file, or a target file (whole, or a window of it). */
 export type Reference =
-  | { kind: "inline"; bytes: Uint8Array }
   | {
+      /** The bytes are in the reference file. */
+      kind: "inline";
+      /** The value. */
+      bytes: Uint8Array;
+    }
+  | {
+      /** The bytes are in a target file. */
       kind: "target";
       /** The target's URL as the reference file gives it, templates rendered: absolute, or relative to the reference file. */
       url: string;
-      /** The window of the target; absent: the whole target. */
-      window?: { offset: number; length: number };
+      /** The window of the target (`length` bytes from `offset`); absent: the whole target. */
+      window?: WindowQuery;
       /** Where in the reference file this reference was found, for error messages (e.g. `refs["a/0.0"]`). */
       field: string;
     };
