@@ -1,4 +1,4 @@
-import { registerStoreAdapter } from "@zarrkit/registry";
+import { registerStoreAdapter, showValue, StoreError } from "@zarrkit/registry";
 import { openReferenceStore } from "./open.js";
 import type { ReferenceStoreOptions } from "./options.js";
 
@@ -8,6 +8,10 @@ export { ReferenceStore } from "./reference-store.js";
 export type { Reference, ReferenceTable } from "./reference.js";
 
 // openStore("https://host/refs.json|reference:", { reference: {...} }): the reference store's options under "reference".
-registerStoreAdapter("reference", ({ store, key }, path, options) =>
-  openReferenceStore(store, key, (options.reference ?? {}) as ReferenceStoreOptions, path),
-);
+registerStoreAdapter("reference", ({ store, key }, path, options) => {
+  const own = options.reference ?? {};
+  if (typeof own !== "object" || own === null || Array.isArray(own)) {
+    throw new StoreError(`openStore's reference option must be an object of reference store options, got ${showValue(own, 80)}`, { field: "reference" });
+  }
+  return openReferenceStore(store, key, own as ReferenceStoreOptions, path);
+});

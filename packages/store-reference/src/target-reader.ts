@@ -28,7 +28,6 @@ interface PendingWindow extends ByteRange {
 export class TargetReader {
   #pending: PendingWindow[] = [];
   #version: string | undefined;
-  #requests = 0;
 
   constructor(
     private readonly store: Store,
@@ -38,11 +37,6 @@ export class TargetReader {
     /** Largest coalesced read; a window larger than this is still read whole. */
     private readonly maxRequestBytes: number,
   ) {}
-
-  /** Ranged reads issued so far (coalesced windows count once). */
-  get requests(): number {
-    return this.#requests;
-  }
 
   /** Bytes [offset, offset + length) of the target; a CorruptDataError when it holds fewer. */
   read(offset: number, length: number, context: { key: string; field: string }, signal?: AbortSignal): Promise<Uint8Array> {
@@ -62,7 +56,6 @@ export class TargetReader {
 
   /** The whole target (a reference without offset and length). */
   async readWhole(context: { key: string; field: string }, signal?: AbortSignal): Promise<Uint8Array> {
-    this.#requests++;
     const value = await this.store.get(this.key, { signal });
     if (value === undefined) throw this.#missing(context);
     return value;
@@ -100,7 +93,6 @@ export class TargetReader {
   }
 
   async #readRange(offset: number, length: number, context: { key: string; field: string }): Promise<Uint8Array> {
-    this.#requests++;
     const options = this.#version === undefined ? {} : { ifMatch: this.#version };
     try {
       if (typeof this.store.getRangeWithSize === "function") {

@@ -1,5 +1,6 @@
-import { InvalidMetadataError, MemoryStore, namedMemoryStore, openArray, slice } from "@zarrkit/core";
+import { InvalidMetadataError, MemoryStore, namedMemoryStore, openArray, openStore, slice } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
+import { registerStore } from "@zarrkit/registry";
 import { openReferenceStore } from "../src/index.js";
 
 const text = (s: string) => new TextEncoder().encode(s);
@@ -94,6 +95,24 @@ describe("absolute targets", () => {
     await namedMemoryStore("reference-test-elsewhere/dir/").set("data.bin", Uint8Array.of(9, 8, 7, 6));
     const document = { version: 1, refs: { "a/0": ["memory://reference-test-elsewhere/dir/data.bin", 1, 2] } };
     expect(await (await withReferences(document)).get("a/0")).toEqual(Uint8Array.of(8, 7));
+    // Target stores are kept in a bounded cache: with room for one, alternating between two targets reopens each time.
+    const opened: string[] = [];
+    const files = new Map([["a/", Uint8Array.of(1, 2, 3)], ["b/", Uint8Array.of(4, 5, 6)]]);
+    registerStore("counted", (url) => {
+      opened.push(url.href);
+      const bytes = files.get(url.pathname.slice(1))!;
+      return { get: async () => bytes.slice(), getRange: async (_key, range) => bytes.slice((range as { offset: number }).offset) };
+    });
+    const two = { version: 1, refs: { x: ["counted://h/a/f", 1, 2], y: ["counted://h/b/f", 0, 1] } };
+    for (const [maxOpenTargets, opens] of [[64, 2], [1, 6]] as const) {
+      opened.length = 0;
+      const store = await withReferences(two, { maxOpenTargets });
+      for (let i = 0; i < 3; i++) {
+        expect(await store.get("x")).toEqual(Uint8Array.of(2, 3));
+        expect(await store.get("y")).toEqual(Uint8Array.of(4));
+      }
+      expect(opened, `maxOpenTargets ${maxOpenTargets}`).toHaveLength(opens);
+    }
     const refused = await withReferences(document, { allowTarget: (url: string) => !url.startsWith("memory:") });
     await expect(refused.get("a/0")).rejects.toMatchObject({ code: "STORE_ERROR", key: "a/0", field: 'refs["a/0"]' });
   });
@@ -147,6 +166,7 @@ describe("malformed reference files: typed errors naming the key and the field",
   });
 
   it("refuses bad options, naming them", async () => {
+    await expect(openStore("memory://reference-options/refs.json|reference:", { reference: 3 })).rejects.toMatchObject({ field: "reference" });
     const home = new MemoryStore();
     await expect(openReferenceStore(home, "refs.json", { maxOpenTargets: 0 })).rejects.toMatchObject({ code: "STORE_ERROR", field: "maxOpenTargets" });
     await expect(openReferenceStore(home, "refs.json", { templates: "x" as never })).rejects.toMatchObject({ field: "templates" });
