@@ -41,7 +41,8 @@ export async function resolveUrl(input: string, command = ""): Promise<ResolvedU
     rest = rest.slice(PRECOMPUTED.length);
     if (rest === "") throw new UsageError(`${JSON.stringify(input)}: precomputed:// needs a URL or path after it`, command);
   }
-  // A URL pipeline ("refs.json|reference:", ZEP 8): the base resolves as below (a file, not a folder), openStore applies the rest.
+  // A URL pipeline ("refs.json|reference:", ZEP 8): the base resolves as below (a file, not a folder);
+  // openStore applies the rest.
   const pipe = rest.indexOf("|");
   const pipeline = pipe < 0 ? "" : rest.slice(pipe);
   rest = pipe < 0 ? rest : rest.slice(0, pipe);

@@ -46,7 +46,13 @@ describe.skipIf(missing)("reference sources (kerchunk JSON to an h5py file)", ()
 
   it("convert copies the whole hierarchy into shards with h5py's values", async () => {
     const dst = join(out, "converted.zarr");
-    const converted = await run(["convert", `${pathToFileURL(fixture.dir).href}/refs.json|reference:`, dst, "--progress", "none"]);
+    const converted = await run([
+      "convert",
+      `${pathToFileURL(fixture.dir).href}/refs.json|reference:`,
+      dst,
+      "--progress",
+      "none",
+    ]);
     expect(converted.code).toBe(0);
     expect(converted.stderr).toContain("5 arrays, 1 group");
     const store = await openStore(pathToFileURL(dst).href);

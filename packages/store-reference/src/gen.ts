@@ -10,7 +10,9 @@ import type { Reference } from "./reference.js";
 import { bareName, parseTemplate, renderTemplate, type TemplatePart, type TemplateValue } from "./template.js";
 
 /** A dimension: a Python range (`{start, stop, step}`) or a list of values. */
-type Dimension = { kind: "range"; start: number; stop: number; step: number } | { kind: "list"; values: TemplateValue[] };
+type Dimension =
+  | { kind: "range"; start: number; stop: number; step: number }
+  | { kind: "list"; values: TemplateValue[] };
 
 /** One parsed `gen` entry. */
 export class GenEntry {
@@ -31,7 +33,8 @@ export class GenEntry {
     private readonly templates: ReadonlyMap<string, TemplateValue>,
   ) {
     const field = `gen[${index}]`;
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) this.#fail(field, `is ${showValue(entry, 80)}, not an object`);
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry))
+      this.#fail(field, `is ${showValue(entry, 80)}, not an object`);
     const record = entry as Record<string, unknown>;
     const text = (name: string, required: boolean): string | undefined => {
       const value = record[name];
@@ -55,7 +58,10 @@ export class GenEntry {
     const offset = text("offset", false);
     const length = text("length", false);
     if ((offset === undefined) !== (length === undefined)) {
-      this.#fail(field, `has ${offset === undefined ? "length" : "offset"} without ${offset === undefined ? "offset" : "length"}`);
+      this.#fail(
+        field,
+        `has ${offset === undefined ? "length" : "offset"} without ${offset === undefined ? "offset" : "length"}`,
+      );
     }
     if (offset !== undefined && length !== undefined) {
       this.#offset = parseTemplate(offset, this.#source("offset"));
@@ -125,7 +131,8 @@ export class GenEntry {
 
   #count(text: string, name: string): number {
     const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(value)) this.#fail(`gen[${this.index}].${name}`, `renders as ${JSON.stringify(text)}, not a non-negative integer`);
+    if (!Number.isSafeInteger(value))
+      this.#fail(`gen[${this.index}].${name}`, `renders as ${JSON.stringify(text)}, not a non-negative integer`);
     return value;
   }
 
@@ -141,7 +148,8 @@ export class GenEntry {
       }
       return { kind: "list", values: value as TemplateValue[] };
     }
-    if (typeof value !== "object" || value === null) this.#fail(field, `is ${showValue(value, 80)}: a list or {start, stop, step}`);
+    if (typeof value !== "object" || value === null)
+      this.#fail(field, `is ${showValue(value, 80)}: a list or {start, stop, step}`);
     const { start = 0, stop, step = 1 } = value as Record<string, unknown>;
     for (const [part, n] of Object.entries({ start, stop, step })) {
       if (!Number.isSafeInteger(n)) this.#fail(`${field}.${part}`, `is ${showValue(n, 80)}, not an integer`);
@@ -161,10 +169,15 @@ export class GenEntry {
       const name = bareName(part);
       const at = name === undefined ? -1 : this.#names.indexOf(name);
       if (at < 0) {
-        this.#fail(`gen[${this.index}].key`, `{{${part.source}}} is not one of the dimensions (${this.#names.join(", ")}): key templates name dimensions only`);
+        this.#fail(
+          `gen[${this.index}].key`,
+          `{{${part.source}}} is not one of the dimensions (${this.#names.join(", ")}): ` +
+            "key templates name dimensions only",
+        );
       }
       const dimension = this.#dimensions[at]!;
-      pattern += dimension.kind === "range" ? "(-?\\d+)" : `(${dimension.values.map((v) => escapeRegExp(String(v))).join("|")})`;
+      pattern +=
+        dimension.kind === "range" ? "(-?\\d+)" : `(${dimension.values.map((v) => escapeRegExp(String(v))).join("|")})`;
     }
     return new RegExp(`${pattern}$`);
   }
@@ -174,7 +187,10 @@ export class GenEntry {
   }
 
   #fail(field: string, problem: string): never {
-    throw new InvalidMetadataError(`Reference file ${JSON.stringify(this.file)}: ${field} ${problem}`, { key: this.file, field });
+    throw new InvalidMetadataError(`Reference file ${JSON.stringify(this.file)}: ${field} ${problem}`, {
+      key: this.file,
+      field,
+    });
   }
 }
 

@@ -38,10 +38,13 @@ export class KerchunkJsonTable implements ReferenceTable {
       return;
     }
     if (version !== 1) {
-      throw new UnsupportedError(`Reference file ${JSON.stringify(file)}: version ${showValue(version, 40)} is not supported (0 or 1)`, {
-        key: file,
-        field: "version",
-      });
+      throw new UnsupportedError(
+        `Reference file ${JSON.stringify(file)}: version ${showValue(version, 40)} is not supported (0 or 1)`,
+        {
+          key: file,
+          field: "version",
+        },
+      );
     }
     const refs = document.refs ?? {};
     if (!isObject(refs)) this.#fail("refs", `is ${showValue(refs, 80)}, not an object`);
@@ -96,7 +99,11 @@ export class KerchunkJsonTable implements ReferenceTable {
     if (value.length === 1) return { kind: "target", url: rendered, field };
     for (const [i, n] of [offset, length].entries()) {
       if (!Number.isSafeInteger(n) || (n as number) < 0) {
-        this.#fail(`${field}[${i + 1}]`, `is ${showValue(n, 80)}, not a non-negative integer ${i === 0 ? "offset" : "length"}`, key);
+        this.#fail(
+          `${field}[${i + 1}]`,
+          `is ${showValue(n, 80)}, not a non-negative integer ${i === 0 ? "offset" : "length"}`,
+          key,
+        );
       }
     }
     return { kind: "target", url: rendered, window: { offset: offset as number, length: length as number }, field };
@@ -109,17 +116,22 @@ export class KerchunkJsonTable implements ReferenceTable {
       if (typeof value !== "string") this.#fail(`templates.${name}`, `is ${showValue(value, 80)}, not a string`);
       // A template holding placeholders is a Jinja macro called with arguments: not supported.
       if (isTemplated(value)) {
-        throw new UnsupportedError(`Reference file ${JSON.stringify(this.file)}: templates.${name} is a parameterised template, which is not supported`, {
-          key: this.file,
-          field: `templates.${name}`,
-        });
+        throw new UnsupportedError(
+          `Reference file ${JSON.stringify(this.file)}: templates.${name} is a parameterised template, ` +
+            "which is not supported",
+          {
+            key: this.file,
+            field: `templates.${name}`,
+          },
+        );
       }
     }
     return new Map(Object.entries(merged) as [string, string][]);
   }
 
   #base64(text: string, key: string, field: string): Uint8Array {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) this.#fail(field, "is not valid base64 after \"base64:\"", key);
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1)
+      this.#fail(field, 'is not valid base64 after "base64:"', key);
     const binary = atob(text.length % 4 === 0 ? text : text + "=".repeat(4 - (text.length % 4)));
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -127,8 +139,12 @@ export class KerchunkJsonTable implements ReferenceTable {
   }
 
   #fail(field: string, problem: string, key?: string): never {
-    const where = `Reference file ${JSON.stringify(this.file)}${key === undefined ? "" : `, key ${JSON.stringify(key)}`}`;
-    throw new InvalidMetadataError(`${where}: ${field || "the document"} ${problem}`, { key: key ?? this.file, field: field || undefined });
+    const ofKey = key === undefined ? "" : `, key ${JSON.stringify(key)}`;
+    const where = `Reference file ${JSON.stringify(this.file)}${ofKey}`;
+    throw new InvalidMetadataError(`${where}: ${field || "the document"} ${problem}`, {
+      key: key ?? this.file,
+      field: field || undefined,
+    });
   }
 }
 

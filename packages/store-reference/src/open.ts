@@ -15,7 +15,12 @@ import { ReferenceStore } from "./reference-store.js";
  * version 0 or 1), or over the Parquet layout whose folder is `key`. `path`
  * roots the store inside the references ("" for their root).
  */
-export async function openReferenceStore(store: Store, key: string, options: ReferenceStoreOptions = {}, path = ""): Promise<ReferenceStore> {
+export async function openReferenceStore(
+  store: Store,
+  key: string,
+  options: ReferenceStoreOptions = {},
+  path = "",
+): Promise<ReferenceStore> {
   const resolved = resolveOptions(options);
   const folder = `${key.replace(/\/+$/, "")}/`;
   // A Parquet layout is a folder; its name (refs.parq) says nothing certain, its .zmetadata does.
@@ -36,7 +41,12 @@ export async function openReferenceStore(store: Store, key: string, options: Ref
     const json = await readJson();
     if (json !== undefined) table = new KerchunkJsonTable(parseJson(json, key), key, resolved.templates);
   }
-  if (!table) throw new NotFoundError(`No reference file ${JSON.stringify(key)} (neither JSON nor a Parquet layout with ${JSON.stringify(metadataKey)})`, { key });
+  if (!table)
+    throw new NotFoundError(
+      `No reference file ${JSON.stringify(key)} ` +
+        `(neither JSON nor a Parquet layout with ${JSON.stringify(metadataKey)})`,
+      { key },
+    );
   return new ReferenceStore(table, store, key, options, path);
 }
 
@@ -44,6 +54,9 @@ function parseJson(bytes: Uint8Array, key: string): unknown {
   try {
     return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (error) {
-    throw new InvalidMetadataError(`Reference file ${JSON.stringify(key)} is not JSON: ${(error as Error).message}`, { key, cause: error });
+    throw new InvalidMetadataError(`Reference file ${JSON.stringify(key)} is not JSON: ${(error as Error).message}`, {
+      key,
+      cause: error,
+    });
   }
 }

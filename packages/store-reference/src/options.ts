@@ -7,7 +7,10 @@ import type { Compressors } from "hyparquet";
 
 /** How a reference store reads its reference file and its targets. */
 export interface ReferenceStoreOptions {
-  /** Largest JSON reference file, `.zmetadata` or Parquet record file read, and largest decoded Parquet page, in bytes. Default 256 MiB. */
+  /**
+   * Largest JSON reference file, `.zmetadata` or Parquet record file read, and
+   * largest decoded Parquet page, in bytes. Default 256 MiB.
+   */
   maxFileBytes?: number;
   /** Decoded Parquet record files kept, costed by their file size, in bytes. Default 64 MiB. */
   recordCacheBytes?: number;
@@ -15,7 +18,7 @@ export interface ReferenceStoreOptions {
   maxOpenTargets?: number;
   /** Largest read coalesced from several references to one target, in bytes. Default 16 MiB. */
   maxCoalescedBytes?: number;
-  /** Values replacing the file's `templates` (kerchunk's `template_overrides`), e.g. to move the targets to another host. */
+  /** Values replacing the file's `templates` (kerchunk's `template_overrides`), e.g. to move the targets elsewhere. */
   templates?: Readonly<Record<string, string>>;
   /**
    * Options for `openStore` of target folders (headers, credentials). The
@@ -23,9 +26,12 @@ export interface ReferenceStoreOptions {
    * file may point anywhere. Default none.
    */
   targetOptions?: Readonly<Record<string, unknown>>;
-  /** Whether an absolute target URL may be read (relative targets, beside the reference file, always may). Default: all. */
+  /** Whether an absolute target URL may be read (relative ones, beside the reference file, always may); default all. */
   allowTarget?: (url: string) => boolean;
-  /** hyparquet decompressors for Parquet record files beyond the built-in snappy, zstd and gzip (e.g. BROTLI, LZ4 from hyparquet-compressors). */
+  /**
+   * hyparquet decompressors for Parquet record files beyond the built-in
+   * snappy, zstd and gzip (e.g. BROTLI, LZ4 from hyparquet-compressors).
+   */
   compressors?: Compressors;
 }
 
@@ -38,17 +44,25 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
   const count = (name: keyof ReferenceStoreOptions, fallback: number, minimum: number): number => {
     const value = options[name] ?? fallback;
     if (!Number.isSafeInteger(value) || (value as number) < minimum) {
-      throw new StoreError(`Reference store option ${name} must be an integer of at least ${minimum}, got ${showValue(value, 80)}`, { field: name });
+      throw new StoreError(
+        `Reference store option ${name} must be an integer of at least ${minimum}, got ${showValue(value, 80)}`,
+        { field: name },
+      );
     }
     return value as number;
   };
   if (options.allowTarget !== undefined && typeof options.allowTarget !== "function") {
-    throw new StoreError(`Reference store option allowTarget must be a function, got ${showValue(options.allowTarget, 80)}`, { field: "allowTarget" });
+    throw new StoreError(
+      `Reference store option allowTarget must be a function, got ${showValue(options.allowTarget, 80)}`,
+      { field: "allowTarget" },
+    );
   }
   for (const name of ["templates", "targetOptions", "compressors"] as const) {
     const value = options[name];
     if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
-      throw new StoreError(`Reference store option ${name} must be an object, got ${showValue(value, 80)}`, { field: name });
+      throw new StoreError(`Reference store option ${name} must be an object, got ${showValue(value, 80)}`, {
+        field: name,
+      });
     }
   }
   return {

@@ -22,16 +22,20 @@ const BUILT_IN: Compressors = {
   GZIP: (input, length) => gunzipSync(input, { out: new Uint8Array(length) }),
 };
 
-/** The built-in decompressors and `extra` (which win), each capped at `maxPageBytes` decoded bytes per page of `key`. */
+/** The built-in decompressors and `extra` (which win), each capped at `maxPageBytes` decoded bytes a page of `key`. */
 export function cappedCompressors(extra: Compressors, maxPageBytes: number, key: string): Compressors {
   const all: Compressors = { ...BUILT_IN, ...extra };
   const capped: Compressors = {};
   for (const [codec, decompress] of Object.entries(all) as [Codec, NonNullable<Compressors[Codec]>][]) {
     capped[codec] = (input, length) => {
       if (length > maxPageBytes) {
-        throw new CorruptDataError(`Parquet record file ${JSON.stringify(key)}: a ${codec} page claims ${length} decoded bytes, over the cap of ${maxPageBytes}`, {
-          key,
-        });
+        throw new CorruptDataError(
+          `Parquet record file ${JSON.stringify(key)}: a ${codec} page claims ${length} decoded bytes, ` +
+            `over the cap of ${maxPageBytes}`,
+          {
+            key,
+          },
+        );
       }
       return decompress(input, length);
     };

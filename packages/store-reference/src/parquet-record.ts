@@ -20,12 +20,21 @@ export interface RecordColumns {
 const COLUMNS = ["path", "offset", "size", "raw"] as const;
 
 /** Parse `bytes` (the record file `key`), no page decoding to more than `maxPageBytes`. */
-export async function readRecordColumns(bytes: Uint8Array, key: string, compressors: Compressors, maxPageBytes: number): Promise<RecordColumns> {
-  const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
+export async function readRecordColumns(
+  bytes: Uint8Array,
+  key: string,
+  compressors: Compressors,
+  maxPageBytes: number,
+): Promise<RecordColumns> {
+  const buffer =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
   const columns: Record<string, unknown[]> = {};
   let rows = 0;
   // Loaded on first use: JSON references (and bundles that never read Parquet) do without the reader and decompressors.
-  const [{ parquetRead }, { cappedCompressors }] = await Promise.all([import("hyparquet"), import("./parquet-compressors.js")]);
+  const [{ parquetRead }, { cappedCompressors }] = await Promise.all([
+    import("hyparquet"),
+    import("./parquet-compressors.js"),
+  ]);
   try {
     await parquetRead({
       file: buffer as ArrayBuffer,
@@ -42,15 +51,23 @@ export async function readRecordColumns(bytes: Uint8Array, key: string, compress
     if (error instanceof ZarrkitError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (/compression|codec/i.test(message)) {
-      throw new UnsupportedError(`Parquet record file ${JSON.stringify(key)}: ${message} (pass its decompressor in the compressors option)`, {
-        key,
-        cause: error,
-      });
+      throw new UnsupportedError(
+        `Parquet record file ${JSON.stringify(key)}: ${message} (pass its decompressor in the compressors option)`,
+        {
+          key,
+          cause: error,
+        },
+      );
     }
-    throw new CorruptDataError(`Parquet record file ${JSON.stringify(key)} cannot be read: ${message}`, { key, cause: error });
+    throw new CorruptDataError(`Parquet record file ${JSON.stringify(key)} cannot be read: ${message}`, {
+      key,
+      cause: error,
+    });
   }
   if (!columns.path && !columns.raw) {
-    throw new CorruptDataError(`Parquet record file ${JSON.stringify(key)} has neither a "path" nor a "raw" column`, { key });
+    throw new CorruptDataError(`Parquet record file ${JSON.stringify(key)} has neither a "path" nor a "raw" column`, {
+      key,
+    });
   }
   const empty = new Array<undefined>(rows);
   return {

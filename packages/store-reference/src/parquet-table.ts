@@ -6,7 +6,14 @@
  * c % N of record c / N. Record files load on first use into a bounded LRU
  * cache, so millions of chunks cost only the records being read.
  */
-import { CorruptDataError, InvalidMetadataError, LruCache, type RequestOptions, showValue, type Store } from "@zarrkit/registry";
+import {
+  CorruptDataError,
+  InvalidMetadataError,
+  LruCache,
+  type RequestOptions,
+  showValue,
+  type Store,
+} from "@zarrkit/registry";
 import type { Compressors } from "hyparquet";
 import { readCapped } from "./read-capped.js";
 import type { Reference, ReferenceTable } from "./reference.js";
@@ -47,20 +54,34 @@ export class ParquetReferenceTable implements ReferenceTable {
   }
 
   /** Open the layout whose `.zmetadata` is `metadataKey` of `store`. */
-  static async open(store: Store, metadataKey: string, bytes: Uint8Array, options: ParquetTableOptions): Promise<ParquetReferenceTable> {
+  static async open(
+    store: Store,
+    metadataKey: string,
+    bytes: Uint8Array,
+    options: ParquetTableOptions,
+  ): Promise<ParquetReferenceTable> {
     let document: unknown;
     try {
       document = JSON.parse(new TextDecoder().decode(bytes));
     } catch (error) {
-      throw new InvalidMetadataError(`${JSON.stringify(metadataKey)} is not JSON: ${(error as Error).message}`, { key: metadataKey, cause: error });
+      throw new InvalidMetadataError(`${JSON.stringify(metadataKey)} is not JSON: ${(error as Error).message}`, {
+        key: metadataKey,
+        cause: error,
+      });
     }
     const fail = (field: string, problem: string): never => {
-      throw new InvalidMetadataError(`${JSON.stringify(metadataKey)}: ${field} ${problem}`, { key: metadataKey, field });
+      throw new InvalidMetadataError(`${JSON.stringify(metadataKey)}: ${field} ${problem}`, {
+        key: metadataKey,
+        field,
+      });
     };
-    if (typeof document !== "object" || document === null || Array.isArray(document)) return fail("the document", "is not a JSON object");
+    if (typeof document !== "object" || document === null || Array.isArray(document))
+      return fail("the document", "is not a JSON object");
     const { metadata, record_size: recordSize } = document as Record<string, unknown>;
-    if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) fail("metadata", `is ${showValue(metadata, 80)}, not an object`);
-    if (!Number.isSafeInteger(recordSize) || (recordSize as number) < 1) fail("record_size", `is ${showValue(recordSize, 80)}, not a positive integer`);
+    if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))
+      fail("metadata", `is ${showValue(metadata, 80)}, not an object`);
+    if (!Number.isSafeInteger(recordSize) || (recordSize as number) < 1)
+      fail("record_size", `is ${showValue(recordSize, 80)}, not a positive integer`);
     const folder = metadataKey.slice(0, metadataKey.length - ".zmetadata".length);
     return new ParquetReferenceTable(store, folder, metadata as Record<string, unknown>, recordSize as number, options);
   }
@@ -68,7 +89,10 @@ export class ParquetReferenceTable implements ReferenceTable {
   async lookup(key: string, options: RequestOptions = {}): Promise<Reference | undefined> {
     if (Object.hasOwn(this.metadata, key)) {
       const document = this.metadata[key];
-      return { kind: "inline", bytes: textEncoder.encode(typeof document === "string" ? document : JSON.stringify(document)) };
+      return {
+        kind: "inline",
+        bytes: textEncoder.encode(typeof document === "string" ? document : JSON.stringify(document)),
+      };
     }
     const chunk = this.#locate(key);
     if (!chunk) return undefined;
@@ -92,7 +116,8 @@ export class ParquetReferenceTable implements ReferenceTable {
         if (!columns) continue;
         for (let row = 0; row < columns.rows; row++) {
           if (columns.raw[row] == null && columns.path[row] == null) continue;
-          const chunkKey = `${field}/${unravel(record * this.recordSize + row, grid.chunksPerDimension).join(grid.separator)}`;
+          const index = unravel(record * this.recordSize + row, grid.chunksPerDimension);
+          const chunkKey = `${field}/${index.join(grid.separator)}`;
           if (chunkKey.startsWith(prefix)) yield chunkKey;
         }
       }
@@ -127,21 +152,35 @@ export class ParquetReferenceTable implements ReferenceTable {
       let zarray = this.metadata[zarrayKey];
       if (typeof zarray === "string") zarray = parseJson(zarray);
       const { shape, chunks, dimension_separator: separator = "." } = (zarray ?? {}) as Record<string, unknown>;
-      const valid = (list: unknown): list is number[] => Array.isArray(list) && list.every((n) => Number.isSafeInteger(n) && n >= 0);
-      if (!valid(shape) || !valid(chunks) || shape.length !== chunks.length || chunks.some((c) => c === 0) || (separator !== "." && separator !== "/")) {
-        throw new InvalidMetadataError(`${JSON.stringify(this.folder + ".zmetadata")}: metadata[${JSON.stringify(zarrayKey)}] has no valid shape, chunks and dimension_separator`, {
-          key: this.folder + ".zmetadata",
-          field: `metadata[${JSON.stringify(zarrayKey)}]`,
-        });
+      const valid = (list: unknown): list is number[] =>
+        Array.isArray(list) && list.every((n) => Number.isSafeInteger(n) && n >= 0);
+      if (
+        !valid(shape) ||
+        !valid(chunks) ||
+        shape.length !== chunks.length ||
+        chunks.some((c) => c === 0) ||
+        (separator !== "." && separator !== "/")
+      ) {
+        throw new InvalidMetadataError(
+          `${JSON.stringify(this.folder + ".zmetadata")}: metadata[${JSON.stringify(zarrayKey)}] ` +
+            "has no valid shape, chunks and dimension_separator",
+          {
+            key: this.folder + ".zmetadata",
+            field: `metadata[${JSON.stringify(zarrayKey)}]`,
+          },
+        );
       }
       // A 0-d array has one chunk, as in fsspec.
       const chunksPerDimension = shape.length === 0 ? [1] : shape.map((s, i) => Math.ceil(s / chunks[i]!));
       const chunkCount = chunksPerDimension.reduce((a, b) => a * b, 1);
       if (!Number.isSafeInteger(chunkCount)) {
-        throw new InvalidMetadataError(`${JSON.stringify(this.folder + ".zmetadata")}: ${zarrayKey} has more chunks than can be numbered`, {
-          key: this.folder + ".zmetadata",
-          field: `metadata[${JSON.stringify(zarrayKey)}]`,
-        });
+        throw new InvalidMetadataError(
+          `${JSON.stringify(this.folder + ".zmetadata")}: ${zarrayKey} has more chunks than can be numbered`,
+          {
+            key: this.folder + ".zmetadata",
+            field: `metadata[${JSON.stringify(zarrayKey)}]`,
+          },
+        );
       }
       grid = { chunksPerDimension, separator, chunkCount };
     }
@@ -155,7 +194,10 @@ export class ParquetReferenceTable implements ReferenceTable {
       const bytes = await readCapped(this.store, key, this.options.maxFileBytes, "record file", options);
       // A missing record file holds no chunks (fsspec reads its keys as missing).
       if (bytes === undefined) return { cost: 1 };
-      return { columns: await readRecordColumns(bytes, key, this.options.compressors, this.options.maxFileBytes), cost: Math.max(1, bytes.length) };
+      return {
+        columns: await readRecordColumns(bytes, key, this.options.compressors, this.options.maxFileBytes),
+        cost: Math.max(1, bytes.length),
+      };
     });
     return entry?.columns;
   }
@@ -166,10 +208,14 @@ export class ParquetReferenceTable implements ReferenceTable {
 
   #reference(columns: RecordColumns, row: number, key: string, recordKey: string): Reference | undefined {
     if (row >= columns.rows) {
-      throw new CorruptDataError(`Parquet record file ${JSON.stringify(recordKey)} has ${columns.rows} rows; the reference of ${JSON.stringify(key)} is row ${row}`, {
-        key,
-        field: recordKey,
-      });
+      throw new CorruptDataError(
+        `Parquet record file ${JSON.stringify(recordKey)} has ${columns.rows} rows; ` +
+          `the reference of ${JSON.stringify(key)} is row ${row}`,
+        {
+          key,
+          field: recordKey,
+        },
+      );
     }
     const raw = columns.raw[row];
     if (raw != null) return { kind: "inline", bytes: typeof raw === "string" ? textEncoder.encode(raw) : raw.slice() };
@@ -179,10 +225,14 @@ export class ParquetReferenceTable implements ReferenceTable {
     const offset = count(columns.offset[row]);
     const size = count(columns.size[row]);
     if (offset === undefined || size === undefined) {
-      throw new CorruptDataError(`Parquet record file ${JSON.stringify(recordKey)}, row ${row} (key ${JSON.stringify(key)}): offset and size must be non-negative integers`, {
-        key,
-        field,
-      });
+      throw new CorruptDataError(
+        `Parquet record file ${JSON.stringify(recordKey)}, row ${row} (key ${JSON.stringify(key)}): ` +
+          "offset and size must be non-negative integers",
+        {
+          key,
+          field,
+        },
+      );
     }
     // As in fsspec: offset and size both 0 mean the whole target.
     if (offset === 0 && size === 0) return { kind: "target", url: path, field };
@@ -191,7 +241,7 @@ export class ParquetReferenceTable implements ReferenceTable {
 }
 
 function count(value: number | bigint | null | undefined): number | undefined {
-  const n = typeof value === "bigint" ? Number(value) : value ?? 0;
+  const n = typeof value === "bigint" ? Number(value) : (value ?? 0);
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 

@@ -11,7 +11,7 @@ export type Reference =
   | {
       /** The bytes are in a target file. */
       kind: "target";
-      /** The target's URL as the reference file gives it, templates rendered: absolute, or relative to the reference file. */
+      /** The target's URL as the reference file gives it, templates rendered: absolute, or relative to the file. */
       url: string;
       /** The window of the target (`length` bytes from `offset`); absent: the whole target. */
       window?: WindowQuery;
@@ -21,7 +21,7 @@ export type Reference =
 
 /** The keys of a reference file and what each one refers to; the store reads through it. */
 export interface ReferenceTable {
-  /** The reference of `key`, or undefined when the file has none. Malformed entries throw typed errors naming the key. */
+  /** The reference of `key`, or undefined when there is none. Malformed entries throw typed errors naming the key. */
   lookup(key: string, options?: RequestOptions): Promise<Reference | undefined>;
   /** Every key starting with `prefix`, lazily (a table may describe more keys than fit in memory). */
   keys(prefix: string, options?: RequestOptions): AsyncIterable<string>;

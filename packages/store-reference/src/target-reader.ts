@@ -39,7 +39,12 @@ export class TargetReader {
   ) {}
 
   /** Bytes [offset, offset + length) of the target; a CorruptDataError when it holds fewer. */
-  read(offset: number, length: number, context: { key: string; field: string }, signal?: AbortSignal): Promise<Uint8Array> {
+  read(
+    offset: number,
+    length: number,
+    context: { key: string; field: string },
+    signal?: AbortSignal,
+  ): Promise<Uint8Array> {
     signal?.throwIfAborted();
     const read = new Promise<Uint8Array>((resolve, reject) => {
       this.#pending.push({ offset, length, context, resolve, reject });
@@ -81,7 +86,9 @@ export class TargetReader {
         const { key, field } = member.context;
         member.reject(
           new CorruptDataError(
-            `The reference of ${JSON.stringify(key)} (${field}) asks for bytes ${member.offset}-${member.offset + member.length} of ${JSON.stringify(this.url)}, which ends at byte ${offset + bytes.length}`,
+            `The reference of ${JSON.stringify(key)} (${field}) asks for bytes ` +
+              `${member.offset}-${member.offset + member.length} of ${JSON.stringify(this.url)}, ` +
+              `which ends at byte ${offset + bytes.length}`,
             { key, field },
           ),
         );
@@ -109,7 +116,8 @@ export class TargetReader {
     } catch (error) {
       if (error instanceof PreconditionFailedError) {
         throw new PreconditionFailedError(
-          `${JSON.stringify(this.url)} changed since this reference store first read it: its references no longer describe it`,
+          `${JSON.stringify(this.url)} changed since this reference store first read it: ` +
+            "its references no longer describe it",
           { key: context.key, field: context.field, cause: error },
         );
       }
@@ -121,9 +129,12 @@ export class TargetReader {
   }
 
   #missing({ key, field }: { key: string; field: string }): NotFoundError {
-    return new NotFoundError(`The reference of ${JSON.stringify(key)} (${field}) points to ${JSON.stringify(this.url)}, which does not exist`, {
-      key,
-      field,
-    });
+    return new NotFoundError(
+      `The reference of ${JSON.stringify(key)} (${field}) points to ${JSON.stringify(this.url)}, which does not exist`,
+      {
+        key,
+        field,
+      },
+    );
   }
 }

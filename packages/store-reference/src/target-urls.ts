@@ -11,13 +11,20 @@ import { StoreError, storeKeyProblem } from "@zarrkit/registry";
 export type TargetLocation = { kind: "beside"; key: string } | { kind: "url"; folder: string; key: string };
 
 /** Where `url` (from the reference of `key`, at `field`) lives, relative URLs against `referenceFile`'s folder. */
-export function locateTarget(url: string, referenceFile: string, context: { key: string; field: string }): TargetLocation {
+export function locateTarget(
+  url: string,
+  referenceFile: string,
+  context: { key: string; field: string },
+): TargetLocation {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || url.startsWith("/")) {
     const path = url.replace(/[?#].*$/, "");
     const slash = path.lastIndexOf("/");
     const key = safeDecode(path.slice(slash + 1));
     if (key === "" || key === undefined) {
-      throw new StoreError(`The reference of ${JSON.stringify(context.key)} (${context.field}) names no file: ${JSON.stringify(url)}`, context);
+      throw new StoreError(
+        `The reference of ${JSON.stringify(context.key)} (${context.field}) names no file: ${JSON.stringify(url)}`,
+        context,
+      );
     }
     return { kind: "url", folder: url.slice(0, slash + 1) + url.slice(path.length), key };
   }
@@ -28,7 +35,8 @@ export function locateTarget(url: string, referenceFile: string, context: { key:
     if (segment === "..") {
       if (segments.pop() === undefined) {
         throw new StoreError(
-          `The reference of ${JSON.stringify(context.key)} (${context.field}) points outside the reference file's store: ${JSON.stringify(url)}`,
+          `The reference of ${JSON.stringify(context.key)} (${context.field}) ` +
+            `points outside the reference file's store: ${JSON.stringify(url)}`,
           context,
         );
       }
@@ -39,7 +47,11 @@ export function locateTarget(url: string, referenceFile: string, context: { key:
   const key = segments.join("/");
   const problem = storeKeyProblem(key);
   if (problem) {
-    throw new StoreError(`The reference of ${JSON.stringify(context.key)} (${context.field}) has an invalid target ${JSON.stringify(url)}: ${problem}`, context);
+    throw new StoreError(
+      `The reference of ${JSON.stringify(context.key)} (${context.field}) ` +
+        `has an invalid target ${JSON.stringify(url)}: ${problem}`,
+      context,
+    );
   }
   return { kind: "beside", key };
 }

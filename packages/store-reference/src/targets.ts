@@ -38,7 +38,11 @@ export class Targets {
   async reader(url: string, context: { key: string; field: string }): Promise<TargetReader> {
     const location = locateTarget(url, this.referenceFile, context);
     if (location.kind === "url" && !this.options.allowTarget(url)) {
-      throw new StoreError(`The reference of ${JSON.stringify(context.key)} (${context.field}) points to ${JSON.stringify(url)}, which allowTarget refuses`, context);
+      throw new StoreError(
+        `The reference of ${JSON.stringify(context.key)} (${context.field}) ` +
+          `points to ${JSON.stringify(url)}, which allowTarget refuses`,
+        context,
+      );
     }
     const id = location.kind === "beside" ? `beside:${location.key}` : `url:${location.folder}${location.key}`;
     const reader = await this.#readers.getOrLoad(id, async () => {

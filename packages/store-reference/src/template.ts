@@ -34,7 +34,10 @@ const TOKEN = /\s*(\d+|[A-Za-z_][A-Za-z0-9_]*|"[^"]*"|'[^']*'|\/\/|[-+*%~()])/y;
 /** Split `text` into literal text and `{{ }}` expressions. */
 export function parseTemplate(text: string, source: TemplateSource): TemplatePart[] {
   if (text.includes("{%") || text.includes("{#")) {
-    throw new UnsupportedError(`${where(source)}: Jinja blocks and comments ({% %}, {# #}) are not supported, only {{ expressions }}`, source);
+    throw new UnsupportedError(
+      `${where(source)}: Jinja blocks and comments ({% %}, {# #}) are not supported, only {{ expressions }}`,
+      source,
+    );
   }
   const parts: TemplatePart[] = [];
   let position = 0;
@@ -46,7 +49,11 @@ export function parseTemplate(text: string, source: TemplateSource): TemplatePar
     }
     if (open > position) parts.push({ text: text.slice(position, open) });
     const close = text.indexOf("}}", open + 2);
-    if (close < 0) throw new InvalidMetadataError(`${where(source)}: "{{" without a closing "}}" in ${JSON.stringify(text)}`, source);
+    if (close < 0)
+      throw new InvalidMetadataError(
+        `${where(source)}: "{{" without a closing "}}" in ${JSON.stringify(text)}`,
+        source,
+      );
     const expressionText = text.slice(open + 2, close);
     parts.push({ expression: parseExpression(expressionText, source), source: expressionText.trim() });
     position = close + 2;
@@ -60,7 +67,11 @@ export function isTemplated(text: string): boolean {
 }
 
 /** Render parsed parts with `names` (dimension values first, then templates). */
-export function renderTemplate(parts: readonly TemplatePart[], names: ReadonlyMap<string, TemplateValue>, source: TemplateSource): string {
+export function renderTemplate(
+  parts: readonly TemplatePart[],
+  names: ReadonlyMap<string, TemplateValue>,
+  source: TemplateSource,
+): string {
   let out = "";
   for (const part of parts) out += "text" in part ? part.text : String(evaluate(part.expression, names, source));
   return out;
@@ -85,7 +96,8 @@ function parseExpression(text: string, source: TemplateSource): Node {
     const match = TOKEN.exec(text);
     if (!match) {
       throw new UnsupportedError(
-        `${where(source)}: cannot read {{${text}}} at ${JSON.stringify(text.slice(start).trim())}: expressions are names, integers, strings, + - * // % ~ and parentheses`,
+        `${where(source)}: cannot read {{${text}}} at ${JSON.stringify(text.slice(start).trim())}: ` +
+          "expressions are names, integers, strings, + - * // % ~ and parentheses",
         source,
       );
     }
@@ -95,14 +107,16 @@ function parseExpression(text: string, source: TemplateSource): Node {
   const fail = (what: string): never => {
     throw new InvalidMetadataError(`${where(source)}: malformed expression {{${text}}}: ${what}`, source);
   };
-  const binary = (operators: readonly string[], operand: (depth: number) => Node) => (depth: number): Node => {
-    let left = operand(depth);
-    while (next < tokens.length && operators.includes(tokens[next]!)) {
-      const operator = tokens[next++]!;
-      left = { type: "binary", operator, left, right: operand(depth) };
-    }
-    return left;
-  };
+  const binary =
+    (operators: readonly string[], operand: (depth: number) => Node) =>
+    (depth: number): Node => {
+      let left = operand(depth);
+      while (next < tokens.length && operators.includes(tokens[next]!)) {
+        const operator = tokens[next++]!;
+        left = { type: "binary", operator, left, right: operand(depth) };
+      }
+      return left;
+    };
   const primary = (depth: number): Node => {
     if (depth > MAX_DEPTH) fail(`nested deeper than ${MAX_DEPTH}`);
     const token = tokens[next++];
@@ -128,7 +142,8 @@ function parseExpression(text: string, source: TemplateSource): Node {
 
 function integer(token: string, source: TemplateSource): number {
   const value = Number(token);
-  if (!Number.isSafeInteger(value)) throw new InvalidMetadataError(`${where(source)}: integer ${token} is too large`, source);
+  if (!Number.isSafeInteger(value))
+    throw new InvalidMetadataError(`${where(source)}: integer ${token} is too large`, source);
   return value;
 }
 
@@ -157,18 +172,25 @@ function evaluate(node: Node, names: ReadonlyMap<string, TemplateValue>, source:
 
 function arithmetic(operator: string, left: TemplateValue, right: TemplateValue, source: TemplateSource): number {
   if (typeof left !== "number" || typeof right !== "number") {
-    throw new InvalidMetadataError(`${where(source)}: ${JSON.stringify(left)} ${operator} ${JSON.stringify(right)} mixes text and numbers`, source);
+    throw new InvalidMetadataError(
+      `${where(source)}: ${JSON.stringify(left)} ${operator} ${JSON.stringify(right)} mixes text and numbers`,
+      source,
+    );
   }
   if ((operator === "//" || operator === "%") && right === 0) {
     throw new InvalidMetadataError(`${where(source)}: division by zero`, source);
   }
   // Python's floor division and modulo (the sign follows the divisor), as Jinja computes them.
   const result =
-    operator === "+" ? left + right
-    : operator === "-" ? left - right
-    : operator === "*" ? left * right
-    : operator === "//" ? Math.floor(left / right)
-    : left - Math.floor(left / right) * right;
+    operator === "+"
+      ? left + right
+      : operator === "-"
+        ? left - right
+        : operator === "*"
+          ? left * right
+          : operator === "//"
+            ? Math.floor(left / right)
+            : left - Math.floor(left / right) * right;
   if (!Number.isSafeInteger(result)) {
     throw new InvalidMetadataError(`${where(source)}: ${left} ${operator} ${right} is not an exact integer`, source);
   }

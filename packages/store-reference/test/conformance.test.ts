@@ -16,8 +16,12 @@ class SeededTable implements ReferenceTable {
   }
 }
 
-/** Seeds `table`: values of 16 bytes or more become a window (after 7 bytes of padding) of a new target file written by `write`. */
-function seeder(table: SeededTable, write: (name: string, bytes: Uint8Array) => Promise<void>, url: (name: string) => string) {
+/** Seeds `table`: values of 16 bytes or more become a window (after 7 bytes of padding) of a new target file. */
+function seeder(
+  table: SeededTable,
+  write: (name: string, bytes: Uint8Array) => Promise<void>,
+  url: (name: string) => string,
+) {
   let targets = 0;
   return async (key: string, value: Uint8Array) => {
     if (value.length < 16) {
@@ -28,7 +32,12 @@ function seeder(table: SeededTable, write: (name: string, bytes: Uint8Array) => 
     const padded = new Uint8Array(value.length + 7).fill(0xee);
     padded.set(value, 7);
     await write(name, padded);
-    table.references.set(key, { kind: "target", url: url(name), window: { offset: 7, length: value.length }, field: `refs[${JSON.stringify(key)}]` });
+    table.references.set(key, {
+      kind: "target",
+      url: url(name),
+      window: { offset: 7, length: value.length },
+      field: `refs[${JSON.stringify(key)}]`,
+    });
   };
 }
 
@@ -39,7 +48,11 @@ describeStoreConformance(
     const table = new SeededTable();
     return {
       store: new ReferenceStore(table, home, "refs.json"),
-      seed: seeder(table, (name, bytes) => home.set(name, bytes), (name) => name),
+      seed: seeder(
+        table,
+        (name, bytes) => home.set(name, bytes),
+        (name) => name,
+      ),
     };
   },
   { invalidKeys: unsafeKeys },
@@ -53,7 +66,11 @@ describeStoreConformance(
     const table = new SeededTable();
     return {
       store: new ReferenceStore(table, new MemoryStore(), "refs.json", { targetOptions: { retry: { retries: 0 } } }),
-      seed: seeder(table, async (name, bytes) => files.put(name, bytes), (name) => `${server.url}${name}`),
+      seed: seeder(
+        table,
+        async (name, bytes) => files.put(name, bytes),
+        (name) => `${server.url}${name}`,
+      ),
       cleanup: server.close,
     };
   },

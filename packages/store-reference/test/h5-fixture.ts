@@ -37,10 +37,12 @@ function runs(python: string, module: string): boolean {
 /** Why h5py cannot run, or undefined when it can. */
 export function h5pyMissing(): string | undefined {
   if (!existsSync(PYTHON)) return `${PYTHON} is absent`;
-  return runs(PYTHON, "h5py") ? undefined : "h5py is not installed for /usr/bin/python3 (apt-get install -y python3-h5py)";
+  return runs(PYTHON, "h5py")
+    ? undefined
+    : "h5py is not installed for /usr/bin/python3 (apt-get install -y python3-h5py)";
 }
 
-/** A Python with pyarrow: the shared venv, created (from the local wheel index) when missing; or the reason there is none. */
+/** A Python with pyarrow: the shared venv, created (from the local wheel index) when missing; or why there is none. */
 export function pyarrowPython(): { python?: string; missing?: string } {
   const python = join(VENV, "bin", "python");
   if (existsSync(python) && runs(python, "pyarrow")) return { python };
@@ -49,7 +51,11 @@ export function pyarrowPython(): { python?: string; missing?: string } {
     execFileSync(join(VENV, "bin", "pip"), ["install", "--quiet", "pyarrow"], { stdio: "pipe", timeout: 600_000 });
     return { python };
   } catch (error) {
-    return { missing: `no Python with pyarrow (python3 -m venv ${VENV} && ${VENV}/bin/pip install pyarrow failed: ${(error as Error).message.split("\n")[0]})` };
+    return {
+      missing:
+        `no Python with pyarrow (python3 -m venv ${VENV} && ${VENV}/bin/pip install pyarrow failed: ` +
+        `${(error as Error).message.split("\n")[0]})`,
+    };
   }
 }
 
@@ -61,8 +67,20 @@ export function writeH5References(h5Url = "data.h5"): H5Fixture {
   return { dir, expected, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Write the Parquet layout of `dir`/refs.json into `dir`/`name`, `recordSize` chunks per record file, compressed by pyarrow. */
-export function writeParquetReferences(python: string, dir: string, name: string, recordSize: number, compression = "snappy"): void {
-  const args = [join(SCRIPTS, "write_parquet_refs.py"), join(dir, "refs.json"), join(dir, name), String(recordSize), compression];
+/** Write the Parquet layout of `dir`/refs.json into `dir`/`name`, `recordSize` chunks per record file (pyarrow). */
+export function writeParquetReferences(
+  python: string,
+  dir: string,
+  name: string,
+  recordSize: number,
+  compression = "snappy",
+): void {
+  const args = [
+    join(SCRIPTS, "write_parquet_refs.py"),
+    join(dir, "refs.json"),
+    join(dir, name),
+    String(recordSize),
+    compression,
+  ];
   execFileSync(python, args, { stdio: "pipe" });
 }

@@ -53,7 +53,7 @@ describe.skipIf(missing)("references and HDF5 targets served over HTTP with rang
     }
   });
 
-  it("refuses to read a target replaced since its first read (its ETag changed): the offsets describe the old file", async () => {
+  it("refuses a target replaced since its first read (its ETag changed): offsets of the old file", async () => {
     const store = await openStore(`${server.url}refs.json|reference:`);
     const arr = await openArray(store, "gzfloat");
     await arr.get([0, 0]);

@@ -43,12 +43,17 @@ describe.skipIf(reason)("Parquet references (written by pyarrow) to an HDF5 file
     fixture = writeH5References();
     // Three chunks per record file: gzshuffle's 9 chunks span three records, sparse's 4 two.
     writeParquetReferences(pyarrow.python!, fixture.dir, "refs.parq", 3);
-    for (const codec of ["zstd", "gzip", "none"]) writeParquetReferences(pyarrow.python!, fixture.dir, `refs-${codec}.parq`, 4, codec);
+    for (const codec of ["zstd", "gzip", "none"])
+      writeParquetReferences(pyarrow.python!, fixture.dir, `refs-${codec}.parq`, 4, codec);
   }, 900_000);
   afterAll(() => fixture?.cleanup());
 
-  it("reads every dataset value for value: gzip+shuffle, big-endian gzip, contiguous, unwritten chunks, inline (raw)", async () => {
-    expect(readdirSync(join(fixture.dir, "refs.parq", "gzshuffle")).sort()).toEqual(["refs.0.parq", "refs.1.parq", "refs.2.parq"]);
+  it("reads every dataset value for value: gzip+shuffle, gzip, contiguous, unwritten chunks, raw", async () => {
+    expect(readdirSync(join(fixture.dir, "refs.parq", "gzshuffle")).sort()).toEqual([
+      "refs.0.parq",
+      "refs.1.parq",
+      "refs.2.parq",
+    ]);
     const store = await openStore(`${pathToFileURL(fixture.dir).href}/refs.parq|reference:`);
     for (const [name, expected] of Object.entries(fixture.expected)) {
       const arr = await openArray(store, name);
@@ -71,10 +76,25 @@ describe.skipIf(reason)("Parquet references (written by pyarrow) to an HDF5 file
     const { openReferenceStore } = await import("../src/index.js");
     const home = new MemoryStore();
     await home.set("a.parq/.zmetadata", text("{"));
-    await expect(openReferenceStore(home, "a.parq")).rejects.toMatchObject({ code: "INVALID_METADATA", key: "a.parq/.zmetadata" });
+    await expect(openReferenceStore(home, "a.parq")).rejects.toMatchObject({
+      code: "INVALID_METADATA",
+      key: "a.parq/.zmetadata",
+    });
     await home.set("a.parq/.zmetadata", text(JSON.stringify({ metadata: {}, record_size: 0 })));
-    await expect(openReferenceStore(home, "a.parq")).rejects.toMatchObject({ key: "a.parq/.zmetadata", field: "record_size" });
-    const zarray = { zarr_format: 2, shape: [8], chunks: [2], dtype: "<i2", fill_value: 0, order: "C", compressor: null, filters: null };
+    await expect(openReferenceStore(home, "a.parq")).rejects.toMatchObject({
+      key: "a.parq/.zmetadata",
+      field: "record_size",
+    });
+    const zarray = {
+      zarr_format: 2,
+      shape: [8],
+      chunks: [2],
+      dtype: "<i2",
+      fill_value: 0,
+      order: "C",
+      compressor: null,
+      filters: null,
+    };
     await home.set("a.parq/.zmetadata", text(JSON.stringify({ metadata: { "v/.zarray": zarray }, record_size: 2 })));
     await home.set("a.parq/v/refs.0.parq", text("PAR1 this is no parquet file PAR1"));
     const store = await openReferenceStore(home, "a.parq");
@@ -84,17 +104,22 @@ describe.skipIf(reason)("Parquet references (written by pyarrow) to an HDF5 file
     expect(await store.get("v/0.0")).toBeUndefined();
     // A real record file whose target (data.h5, beside the layout) is not in this store: NotFoundError naming the key.
     await home.set("a.parq/v/refs.1.parq", readFileSync(join(fixture.dir, "refs.parq", "gzshuffle", "refs.0.parq")));
-    await expect((await openReferenceStore(home, "a.parq")).get("v/3")).rejects.toMatchObject({ code: "NOT_FOUND", key: "v/3" });
+    await expect((await openReferenceStore(home, "a.parq")).get("v/3")).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      key: "v/3",
+    });
   });
 
-  it("refuses a page that decodes to more than the cap before allocating it (a 1 MiB inline chunk in a small zstd file)", async () => {
+  it("refuses a page decoding past the cap before allocating it (1 MiB inline in a small zstd file)", async () => {
     const script = `
 import json, os, sys, pyarrow as pa, pyarrow.parquet as pq
 out = sys.argv[1]
 os.makedirs(out + "/v", exist_ok=True)
-zarray = {"zarr_format": 2, "shape": [1048576], "chunks": [1048576], "dtype": "|u1", "fill_value": 0, "order": "C", "compressor": None, "filters": None}
+zarray = {"zarr_format": 2, "shape": [1048576], "chunks": [1048576], "dtype": "|u1", "fill_value": 0,
+          "order": "C", "compressor": None, "filters": None}
 json.dump({"metadata": {"v/.zarray": zarray}, "record_size": 10}, open(out + "/.zmetadata", "w"))
-table = pa.table({"path": pa.array([None], pa.string()), "offset": pa.array([0], pa.int64()), "size": pa.array([0], pa.int64()), "raw": pa.array([bytes(1048576)], pa.binary())})
+table = pa.table({"path": pa.array([None], pa.string()), "offset": pa.array([0], pa.int64()),
+                  "size": pa.array([0], pa.int64()), "raw": pa.array([bytes(1048576)], pa.binary())})
 pq.write_table(table, out + "/v/refs.0.parq", compression="zstd")
 `;
     execFileSync(pyarrow.python!, ["-c", script, join(fixture.dir, "bomb.parq")]);
@@ -123,7 +148,10 @@ pq.write_table(table, out + "/v/refs.0.parq", compression="zstd")
 
     // A cache too small to keep any record reads each record file again, and still reads right.
     const uncached = countingReads(files);
-    const small = await openArray(await openReferenceStore(uncached.store, "refs.parq", { recordCacheBytes: 0 }), "gzshuffle");
+    const small = await openArray(
+      await openReferenceStore(uncached.store, "refs.parq", { recordCacheBytes: 0 }),
+      "gzshuffle",
+    );
     await small.get([16, 12]);
     await small.get([17, 13]);
     expect(uncached.records).toEqual(["refs.parq/gzshuffle/refs.2.parq", "refs.parq/gzshuffle/refs.2.parq"]);
@@ -135,6 +163,12 @@ pq.write_table(table, out + "/v/refs.0.parq", compression="zstd")
     for await (const key of store.list!("sparse/")) keys.push(key);
     // sparse: chunks (0, 1) and (1, 0) were written, (0, 0) and (1, 1) never were.
     expect(keys.sort()).toEqual(["sparse/.zarray", "sparse/.zattrs", "sparse/0.1", "sparse/1.0"]);
-    expect((await store.listDir!("")).prefixes.sort()).toEqual(["contiguous/", "gzfloat/", "gzshuffle/", "small/", "sparse/"]);
+    expect((await store.listDir!("")).prefixes.sort()).toEqual([
+      "contiguous/",
+      "gzfloat/",
+      "gzshuffle/",
+      "small/",
+      "sparse/",
+    ]);
   });
 });

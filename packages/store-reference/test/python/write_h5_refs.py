@@ -23,7 +23,8 @@ with h5py.File(h5_path, "w") as f:
     f.create_dataset("gzshuffle", data=(np.arange(23 * 31, dtype="<i4").reshape(23, 31) * 7919 - 10**6),
                      chunks=(8, 12), compression="gzip", compression_opts=6, shuffle=True)
     # big-endian floats, gzip without shuffle
-    f.create_dataset("gzfloat", data=np.linspace(-5, 5, 40, dtype=">f8").reshape(5, 8), chunks=(2, 3), compression="gzip")
+    f.create_dataset("gzfloat", data=np.linspace(-5, 5, 40, dtype=">f8").reshape(5, 8), chunks=(2, 3),
+                     compression="gzip")
     # contiguous (one reference for the whole dataset)
     f.create_dataset("contiguous", data=(np.arange(6 * 7, dtype="<f4").reshape(6, 7) / 4 - 3), chunks=None)
     # chunked, some chunks never written: they read as the fill value
@@ -50,10 +51,12 @@ with h5py.File(h5_path, "r") as f:
             "zarr_format": 2, "shape": list(ds.shape), "chunks": chunks, "dtype": dtype, "fill_value": fill,
             "order": "C", "filters": filters, "compressor": compressor,
         })
-        refs[f"{name}/.zattrs"] = json.dumps({k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in ds.attrs.items()})
+        attrs = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in ds.attrs.items()}
+        refs[f"{name}/.zattrs"] = json.dumps(attrs)
         expected[name] = {"shape": list(ds.shape), "dtype": dtype, "values": ds[()].ravel().tolist()}
         if ds.chunks is None:
-            refs[f"{name}/" + ".".join("0" for _ in ds.shape)] = ["{{h5}}", ds.id.get_offset(), ds.id.get_storage_size()]
+            key = f"{name}/" + ".".join("0" for _ in ds.shape)
+            refs[key] = ["{{h5}}", ds.id.get_offset(), ds.id.get_storage_size()]
             continue
         for i in range(ds.id.get_num_chunks()):
             info = ds.id.get_chunk_info(i)
