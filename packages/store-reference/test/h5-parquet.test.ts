@@ -4,8 +4,10 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { MemoryStore, openArray, openStore, type Store } from "@zarrkit/core";
+import { MemoryStore, openArray, openStore, type Store, slice } from "@zarrkit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import "@zarrkit/store-fetch";
+import { fileServer, startServer } from "../../store-fetch/test/http-server.js";
 import "../src/index.js";
 import { type H5Fixture, h5pyMissing, pyarrowPython, writeH5References, writeParquetReferences } from "./h5-fixture.js";
 
@@ -155,6 +157,32 @@ pq.write_table(table, out + "/v/refs.0.parq", compression="zstd")
     await small.get([16, 12]);
     await small.get([17, 13]);
     expect(uncached.records).toEqual(["refs.parq/gzshuffle/refs.2.parq", "refs.parq/gzshuffle/refs.2.parq"]);
+  });
+
+  it("reads the layout and its target over HTTP, fetching only the record files of the chunks read", async () => {
+    const files = fileServer();
+    const walk = (dir: string, prefix: string) => {
+      for (const entry of readdirSync(join(fixture.dir, dir), { withFileTypes: true })) {
+        const path = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) walk(path, `${prefix}${entry.name}/`);
+        else files.put(`${prefix}${entry.name}`, readFileSync(join(fixture.dir, path)));
+      }
+    };
+    walk("refs.parq", "refs.parq/");
+    files.put("data.h5", readFileSync(join(fixture.dir, "data.h5")));
+    const server = await startServer(files.handler);
+    try {
+      const store = await openStore(`${server.url}refs.parq|reference:`);
+      const arr = await openArray(store, "gzshuffle");
+      const { data } = await arr.get([slice(0, 8), null]);
+      expect(Array.from(data as Int32Array)).toEqual(fixture.expected.gzshuffle!.values.slice(0, 8 * 31));
+      // Chunks (0, 0..2) are chunk numbers 0..2: record 0 only.
+      const records = server.requests.map((r) => r.url).filter((url) => url.endsWith(".parq"));
+      expect(records).toEqual(["/store/refs.parq/gzshuffle/refs.0.parq"]);
+      expect(server.requests.filter((r) => r.url.endsWith("/data.h5")).every((r) => r.headers.range)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it("lists the metadata and the chunks that have references", async () => {
