@@ -94,6 +94,19 @@ export class GenEntry {
     return this.#reference(names);
   }
 
+  /**
+   * The one child prefix of `prefix` that holds every key of the entry, when
+   * the key template's fixed head shows it ("data/{{i}}" below "": "data/"),
+   * so listing needs no key generated; undefined when the keys must be walked.
+   */
+  childPrefix(prefix: string): string | undefined {
+    if (!this.literalHead.startsWith(prefix)) return undefined;
+    const slash = this.literalHead.indexOf("/", prefix.length);
+    // An entry with an empty dimension generates no key, and so no prefix.
+    if (slash < 0 || this.#dimensions.some((d) => lastValue(d) === undefined)) return undefined;
+    return this.literalHead.slice(0, slash + 1);
+  }
+
   /** Every key of the entry that starts with `prefix`, in the order of the dimensions' product. */
   *keys(prefix: string): Generator<string> {
     if (!(this.literalHead.startsWith(prefix) || prefix.startsWith(this.literalHead))) return;

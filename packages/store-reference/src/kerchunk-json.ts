@@ -6,8 +6,9 @@
  * Entries are checked when looked up, so one bad entry fails the reads of its
  * key (naming it and its field), not the whole file.
  */
-import { InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
+import { InvalidMetadataError, type ListDirResult, showValue, UnsupportedError } from "@zarrkit/registry";
 import { GenEntry } from "./gen.js";
+import { ListLevel } from "./list-level.js";
 import type { Reference, ReferenceTable } from "./reference.js";
 import { isTemplated, renderText, type TemplateValue } from "./template.js";
 
@@ -81,6 +82,18 @@ export class KerchunkJsonTable implements ReferenceTable {
       // A key a gen entry generates was listed with the entry (it shadows the explicit ref).
       if (key.startsWith(prefix) && !generated.has(key) && !this.#gen.some((entry) => entry.lookup(key))) yield key;
     }
+  }
+
+  /** One level of listing: a gen entry whose key template shows its folder adds it without generating a key. */
+  async listDir(prefix: string): Promise<ListDirResult> {
+    const level = new ListLevel(prefix);
+    for (const entry of this.#gen) {
+      const child = entry.childPrefix(prefix);
+      if (child !== undefined) level.addPrefix(child);
+      else for (const key of entry.keys(prefix)) level.addKey(key);
+    }
+    for (const key of Object.keys(this.#refs)) if (key.startsWith(prefix)) level.addKey(key);
+    return level.result();
   }
 
   #reference(key: string, value: unknown): Reference {

@@ -14,6 +14,7 @@ import {
   rangeBounds,
   type Store,
 } from "@zarrkit/registry";
+import { ListLevel } from "./list-level.js";
 import type { Reference, ReferenceTable } from "./reference.js";
 import { type ReferenceStoreOptions, resolveOptions } from "./options.js";
 import { Targets } from "./targets.js";
@@ -84,15 +85,14 @@ export class ReferenceStore implements Store {
   }
 
   async listDir(prefix: string, options: RequestOptions = {}): Promise<ListDirResult> {
-    const keys: string[] = [];
-    const prefixes = new Set<string>();
-    for await (const key of this.list(prefix, options)) {
-      const rest = key.slice(prefix.length);
-      const slash = rest.indexOf("/");
-      if (slash < 0) keys.push(key);
-      else prefixes.add(prefix + rest.slice(0, slash + 1));
+    const root = this.#root;
+    if (this.table.listDir) {
+      const { keys, prefixes } = await this.table.listDir(root + prefix, options);
+      return { keys: keys.map((k) => k.slice(root.length)), prefixes: prefixes.map((p) => p.slice(root.length)) };
     }
-    return { keys, prefixes: [...prefixes] };
+    const level = new ListLevel(prefix);
+    for await (const key of this.list(prefix, options)) level.addKey(key);
+    return level.result();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { RequestOptions, WindowQuery } from "@zarrkit/registry";
+import type { ListDirResult, RequestOptions, WindowQuery } from "@zarrkit/registry";
 
 /** Where the bytes of one key are: inline in the reference file, or a target file (whole, or a window of it). */
 export type Reference =
@@ -25,4 +25,6 @@ export interface ReferenceTable {
   lookup(key: string, options?: RequestOptions): Promise<Reference | undefined>;
   /** Every key starting with `prefix`, lazily (a table may describe more keys than fit in memory). */
   keys(prefix: string, options?: RequestOptions): AsyncIterable<string>;
+  /** One level of listing below `prefix`, where the table can answer it without walking every key below. */
+  listDir?(prefix: string, options?: RequestOptions): Promise<ListDirResult>;
 }

@@ -1,5 +1,6 @@
 import { InvalidMetadataError, MemoryStore, namedMemoryStore, openArray, openStore, slice } from "@zarrkit/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { GenEntry } from "../src/gen.js";
 import { registerStore } from "@zarrkit/registry";
 import { openReferenceStore } from "../src/index.js";
 
@@ -77,6 +78,15 @@ describe("kerchunk JSON version 1", () => {
     }
     expect(first).toEqual(["big/0.0", "big/0.1", "big/0.2"]);
     expect((await store.listDir("named/")).keys.sort()).toEqual(["named/x", "named/y"]);
+    // One level of listing from the key templates' fixed heads: no key is generated (walking them would throw).
+    const walk = vi.spyOn(GenEntry.prototype, "keys").mockImplementation(() => {
+      throw new Error("listDir walked the keys of a gen entry");
+    });
+    try {
+      expect(await store.listDir("")).toEqual({ keys: [], prefixes: ["big/", "named/"] });
+    } finally {
+      walk.mockRestore();
+    }
   });
 
   it("reads a Zarr v2 array whose chunks are windows of a target", async () => {
