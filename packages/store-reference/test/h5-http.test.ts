@@ -47,10 +47,13 @@ describe.skipIf(missing)("references and HDF5 targets served over HTTP with rang
     const store = await openStore(`${pathToFileURL(fixture.dir).href}/refs.json|reference:`, {
       reference: { templates: { h5: `${server.url}data.h5` } },
     });
+    const before = targetRequests().length;
     for (const [name, expected] of Object.entries(fixture.expected)) {
       const { data } = await (await openArray(store, name)).get(expected.shape.map(() => null));
       expect(Array.from(data as ArrayLike<number>), name).toEqual(expected.values);
     }
+    // Read from the server, not from the data.h5 beside the local refs.json that the file's own template names.
+    expect(targetRequests().length).toBeGreaterThan(before);
   });
 
   it("refuses a target replaced since its first read (its ETag changed): offsets of the old file", async () => {
