@@ -9,8 +9,10 @@ import { fileURLToPath } from "node:url";
 
 const PYTHON = "/usr/bin/python3";
 const SCRIPTS = fileURLToPath(new URL("./python/", import.meta.url));
-/** The venv with pyarrow (the one the project's other Python interop tests share). */
-const VENV = join(tmpdir(), "ts");
+/** The venv with pyarrow that the project's other Python interop tests share, used when it is there. */
+const SHARED_VENV = join(tmpdir(), "ts");
+/** This package's own venv, created when the shared one is missing (so two packages never create one venv at once). */
+const VENV = join(tmpdir(), "zarrkit-reference-pyarrow");
 
 /** One dataset as h5py reads it. */
 export interface Expected {
@@ -44,8 +46,11 @@ export function h5pyMissing(): string | undefined {
 
 /** A Python with pyarrow: the shared venv, created (from the local wheel index) when missing; or why there is none. */
 export function pyarrowPython(): { python?: string; missing?: string } {
+  for (const venv of [SHARED_VENV, VENV]) {
+    const found = join(venv, "bin", "python");
+    if (existsSync(found) && runs(found, "pyarrow")) return { python: found };
+  }
   const python = join(VENV, "bin", "python");
-  if (existsSync(python) && runs(python, "pyarrow")) return { python };
   try {
     if (!existsSync(python)) execFileSync(PYTHON, ["-m", "venv", VENV], { stdio: "pipe" });
     execFileSync(join(VENV, "bin", "pip"), ["install", "--quiet", "pyarrow"], { stdio: "pipe", timeout: 600_000 });

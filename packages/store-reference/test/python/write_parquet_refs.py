@@ -15,9 +15,18 @@ import math
 import os
 import sys
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+
+def unravel(number, grid):
+    """The chunk index of chunk number `number` in C order (numpy's unravel_index)."""
+    index = []
+    for count in reversed(grid):
+        index.append(number % count)
+        number //= count
+    return reversed(index)
+
 
 refs_json, out, record_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 compression = sys.argv[4] if len(sys.argv) > 4 else "snappy"
@@ -32,12 +41,12 @@ for key, zarray in metadata.items():
         continue
     var = key[: -len("/.zarray")]
     grid = [math.ceil(s / c) for s, c in zip(zarray["shape"], zarray["chunks"])] or [1]
-    count = int(np.prod(grid))
+    count = math.prod(grid)
     os.makedirs(f"{out}/{var}", exist_ok=True)
     for record in range(math.ceil(count / record_size)):
         paths, offsets, sizes, raws = [], [], [], []
         for number in range(record * record_size, min(count, (record + 1) * record_size)):
-            chunk = ".".join(str(i) for i in np.unravel_index(number, grid))
+            chunk = ".".join(str(i) for i in unravel(number, grid))
             ref = refs.get(f"{var}/{chunk}")
             if ref is None:
                 paths.append(None), offsets.append(0), sizes.append(0), raws.append(None)
