@@ -39,7 +39,14 @@ export interface PipelineSegment {
 }
 
 /** A URL split into its base and adapter segments; undefined when it names no pipeline. */
-export function parseStorePipeline(url: string): { base: string; segments: PipelineSegment[] } | undefined {
+export function parseStorePipeline(url: string):
+  | {
+      /** The store URL before the first "|". */
+      base: string;
+      /** The adapter segments, in order. */
+      segments: PipelineSegment[];
+    }
+  | undefined {
   const adapters = registryState();
   const parts = url.split("|");
   if (parts.length === 1) {

@@ -1,5 +1,5 @@
 // zarrkit for every runtime: the core API, every built-in codec, and the
-// stores that need no Node built-ins (http(s)://, s3://, idb://). The "node"
+// stores that need no Node built-ins (http(s)://, s3://, idb://, the |reference: adapter). The "node"
 // entry point adds file:// (here FileSystemStore only throws, so both entries
 // export the same names).
 import "@zarrkit/codecs";
@@ -7,6 +7,7 @@ import "@zarrkit/crc32c";
 import "@zarrkit/sharding";
 import "@zarrkit/store-fetch";
 import "@zarrkit/store-idb";
+import "@zarrkit/store-reference";
 import "@zarrkit/store-s3";
 import { configureCodecWorkers } from "@zarrkit/core";
 
@@ -21,4 +22,5 @@ export { describeShard, type InnerChunkEntry, plannedReads, type ShardDescriptio
 export { FetchStore, type FetchStoreOptions } from "@zarrkit/store-fetch";
 export { FileSystemStore } from "./file-system-store-elsewhere.js";
 export { IdbStore } from "@zarrkit/store-idb";
+export { openReferenceStore, type Reference, ReferenceStore, type ReferenceStoreOptions, type ReferenceTable } from "@zarrkit/store-reference";
 export { S3Store } from "@zarrkit/store-s3";
