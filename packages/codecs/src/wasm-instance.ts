@@ -1,4 +1,4 @@
-// The WebAssembly modules built by tooling/zstd-wasm (zstd, Blosc) are shipped
+// The WebAssembly modules built by tooling/zstd-wasm (zstd, Blosc, bzip2, xz) are shipped
 // as base64 in their own modules, so bundlers split each into a chunk loaded
 // on first use with no configuration, in Node and in browsers alike.
 
@@ -47,6 +47,11 @@ export class LazyInstance<T extends WasmHeap> {
     exports._initialize();
     this.current = exports;
     return exports;
+  }
+
+  /** Drops the instance for good, e.g. after a trap left its state unknown. */
+  discard(instance: T): void {
+    if (instance === this.current) this.current = undefined;
   }
 
   /** Drops the instance when a call left its memory above RETAINED_MEMORY_BYTES. */
