@@ -82,6 +82,20 @@ describe("decompression bombs stop at the cap", () => {
     expect(growth).toBeLessThan(limit);
   });
 
+  test.each([
+    ["bz2", numcodecsBz2CodecFactory, {}],
+    ["xz", numcodecsLzmaCodecFactory, {}],
+    ["alone", numcodecsLzmaCodecFactory, { format: 2 }],
+  ] as const)("%s: a cap one byte short of the data is a CorruptDataError, the exact size decodes", async (_, factory, configuration) => {
+    const c = await codec(factory, configuration);
+    const input = sampleBytes(200_000);
+    const encoded = await c.encode(input, ctx);
+    const error = await failure(() => c.decode(encoded, { ...ctx, maxDecodedBytes: input.length - 1 }));
+    expect(error).toBeInstanceOf(CorruptDataError);
+    expect(error.message).toContain(`more than ${input.length - 1} bytes`);
+    expect(sameBytes(await c.decode(encoded, { ...ctx, maxDecodedBytes: input.length }), input)).toBe(true);
+  });
+
   test("the whole xz bomb decodes when the cap allows it", async () => {
     const xz = await codec(numcodecsLzmaCodecFactory);
     expect(sameBytes(await xz.decode(XZ_ZEROS, { ...ctx, maxDecodedBytes: 32 * MiB }), new Uint8Array(32 * MiB))).toBe(true);

@@ -58,7 +58,11 @@ export async function decodeCapped<T extends WasmHeap>(
         // The memory may have grown during the call: view it afresh.
         return size >= 0 ? new Uint8Array(instance.memory.buffer, dst, size).slice() : size;
       });
-      if (typeof result !== "number") return result;
+      if (typeof result !== "number") {
+        // Output of exactly cap + 1 bytes fits the last capacity and ends the stream: still past the cap.
+        if (result.length === last && maxBytes !== undefined && result.length > maxBytes) throw tooLarge(format, maxBytes);
+        return result;
+      }
       if (result === TRUNCATED) throw new Error(`${format}: truncated data (the input ends inside a stream)`);
       if (unsupported.includes(result)) throw new UnsupportedError(`${format}: ${describe(result)}`);
       if (result !== OUTPUT_FULL) throw new Error(`${format}: ${describe(result)}`);
