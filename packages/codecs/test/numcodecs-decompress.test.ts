@@ -23,9 +23,11 @@ const BZ2_BOMB = Buffer.from(
 // Python: lzma.compress(bytes(32 * 2**20), preset=9) in xz (CRC64) and alone (unknown size, end marker) formats.
 const XZ_ZEROS = data("zeros-32MiB.xz");
 const ALONE_ZEROS = data("zeros-32MiB.lzma");
-// Python: lzma.compress(b"abc", filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 30}]): asks for a 1 GiB dictionary.
+// Python: lzma.compress(b"abc", filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 30}]): asks for a 1 GiB
+// dictionary.
 const XZ_HUGE_DICTIONARY = Buffer.from(
-  "fd377a585a000004e6d6b44602002101240000005e1fc7f901000261626300002776271a4a09d82c00011b030b2fb9101fb6f37d010000000004595a",
+  "fd377a585a000004e6d6b44602002101240000005e1fc7f901000261626300002776271a4a09d82c" +
+    "00011b030b2fb9101fb6f37d010000000004595a",
   "hex",
 );
 
@@ -62,14 +64,22 @@ describe("decompression bombs stop at the cap", () => {
     // libbzip2 holds 3.6 MB of state for level 9's 900 kB blocks.
     ["bz2 (256 MiB of zeros in 208 bytes)", () => codec(numcodecsBz2CodecFactory), BZ2_BOMB, 20 * MiB],
     ["xz (32 MiB of zeros)", () => codec(numcodecsLzmaCodecFactory), XZ_ZEROS, 16 * MiB],
-    ["alone, unknown size (32 MiB of zeros)", () => codec(numcodecsLzmaCodecFactory, { format: 2 }), ALONE_ZEROS, 16 * MiB],
+    [
+      "alone, unknown size (32 MiB of zeros)",
+      () => codec(numcodecsLzmaCodecFactory, { format: 2 }),
+      ALONE_ZEROS,
+      16 * MiB,
+    ],
     ["auto-detected alone", () => codec(numcodecsLzmaCodecFactory, { format: 0 }), ALONE_ZEROS, 16 * MiB],
   ];
   test.each(cases)("%s", async (label, make, bomb, limit) => {
     const c = await make();
     const cap = MiB;
-    // Load and instantiate the decoder's wasm first (a writer of the same module's format), so the growth is the bomb's.
-    const warm = await codec(label.startsWith("bz2") ? numcodecsBz2CodecFactory : numcodecsLzmaCodecFactory, label.startsWith("xz") ? {} : label.startsWith("bz2") ? {} : { format: 2 });
+    // Load and instantiate the decoder's wasm first (a writer of the same module's format), so the growth is the
+    // bomb's.
+    const bz2 = label.startsWith("bz2");
+    const factory = bz2 ? numcodecsBz2CodecFactory : numcodecsLzmaCodecFactory;
+    const warm = await codec(factory, bz2 || label.startsWith("xz") ? {} : { format: 2 });
     await warm.decode(await warm.encode(sampleBytes(1000), ctx), ctx);
     let error: Error | undefined;
     const started = performance.now();
@@ -86,8 +96,9 @@ describe("decompression bombs stop at the cap", () => {
     ["bz2", numcodecsBz2CodecFactory, {}],
     ["xz", numcodecsLzmaCodecFactory, {}],
     ["alone", numcodecsLzmaCodecFactory, { format: 2 }],
-  ] as const)("%s: a cap one byte short of the data is a CorruptDataError, the exact size decodes", async (_, factory, configuration) => {
-    const c = await codec(factory, configuration);
+  ] as const)("%s: a cap one byte short of the data is a CorruptDataError, the exact size decodes", async (...each) => {
+    const [, make, config] = each;
+    const c = await codec(make, config);
     const input = sampleBytes(200_000);
     const encoded = await c.encode(input, ctx);
     const error = await failure(() => c.decode(encoded, { ...ctx, maxDecodedBytes: input.length - 1 }));
@@ -112,7 +123,7 @@ describe("decompression bombs stop at the cap", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
-  test("an xz stream asking for a dictionary above the cap and the presets' 64 MiB is refused before allocating it", async () => {
+  test("an xz stream asking for a dictionary above the cap and 64 MiB (the presets') is refused", async () => {
     const xz = await codec(numcodecsLzmaCodecFactory);
     let error: Error | undefined;
     const growth = await rssGrowth(async () => {
@@ -122,7 +133,8 @@ describe("decompression bombs stop at the cap", () => {
     expect(error!.message).toMatch(/more memory than allowed/);
     expect(growth).toBeLessThan(16 * MiB);
     // With a cap that large, it decodes (the dictionary is then no more than the chunk could need).
-    expect(new TextDecoder().decode(await xz.decode(XZ_HUGE_DICTIONARY, { ...ctx, maxDecodedBytes: 2 ** 30 }))).toBe("abc");
+    const decoded = await xz.decode(XZ_HUGE_DICTIONARY, { ...ctx, maxDecodedBytes: 2 ** 30 });
+    expect(new TextDecoder().decode(decoded)).toBe("abc");
   });
 
   test("lz4 refuses a declared length past the cap before allocating", async () => {
@@ -169,11 +181,13 @@ describe("damaged data is a typed error", () => {
 
 describe("numcodecs.lzma formats", () => {
   test("xz (every check) and alone round-trip, binary and text alike", async () => {
-    for (const configuration of [{ format: 2, preset: 1 }, { preset: 1 }, { check: 0 }, { check: 1 }, { check: 10, preset: 0 }]) {
+    const inputs = [sampleBytes(20000), new TextEncoder().encode("plain text, ünïcödé ".repeat(50)), new Uint8Array(0)];
+    for (const configuration of [{ format: 2, preset: 1 }, { preset: 1 }, { check: 0 }, { check: 1 }, { check: 10 }]) {
       const c = await codec(numcodecsLzmaCodecFactory, configuration);
-      for (const input of [sampleBytes(20000), new TextEncoder().encode("plain text, ünïcödé ".repeat(50)), new Uint8Array(0)]) {
+      for (const input of inputs) {
         const encoded = await c.encode(input, ctx);
-        expect(sameBytes(await c.decode(encoded, { ...ctx, maxDecodedBytes: input.length }), input), JSON.stringify(configuration)).toBe(true);
+        const decoded = await c.decode(encoded, { ...ctx, maxDecodedBytes: input.length });
+        expect(sameBytes(decoded, input), JSON.stringify(configuration)).toBe(true);
       }
     }
     const alone = await codec(numcodecsLzmaCodecFactory, { format: 2, preset: 1 });
@@ -184,7 +198,7 @@ describe("numcodecs.lzma formats", () => {
     for (const check of [10, 4]) {
       const c = await codec(numcodecsLzmaCodecFactory, { check });
       const encoded = await c.encode(sampleBytes(5000), ctx);
-      // The block's check sits just before the index (which starts with a zero byte and ends 12 bytes before the footer).
+      // The block's check sits just before the index (12 bytes for one block) and the 12-byte footer.
       const damaged = encoded.slice();
       const index = damaged.length - 12 - 12; // footer 12, index (one record, padded) 12
       damaged[index - 1]! ^= 0x80;

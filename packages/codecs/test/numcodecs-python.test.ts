@@ -124,7 +124,10 @@ const CASES: Case[] = [
   bytesCase({ id: "lzma", format: 1, check: 0, preset: 9, filters: null }, { exact: true }),
   bytesCase({ id: "lzma", format: 1, check: 10, preset: 2 ** 31 + 3, filters: null }, { exact: true }),
   bytesCase({ id: "lzma", format: 2, check: -1, preset: 6, filters: null }, { exact: true }),
-  bytesCase({ id: "lzma", format: 2, check: -1, preset: 1, filters: null }, { dtype: "|u1", shape: [3000], values: range(3000, (i) => 65 + (i % 26)), exact: true }),
+  bytesCase(
+    { id: "lzma", format: 2, check: -1, preset: 1, filters: null },
+    { dtype: "|u1", shape: [3000], values: range(3000, (i) => 65 + (i % 26)), exact: true },
+  ),
   bytesCase({ id: "shuffle", elementsize: 4 }, { exact: true }),
   bytesCase({ id: "shuffle", elementsize: 8 }, { exact: true }),
   bytesCase({ id: "crc32" }, { exact: true }),
@@ -200,7 +203,9 @@ describe.skipIf(skipReason !== undefined)("numcodecs (Python) reference encoding
     let encoded: Uint8Array;
     let dtype: string | undefined;
     if (codec.kind === "bytes_to_bytes") encoded = await (codec as BytesToBytesCodec).encode(toBytes(input), ctx);
-    else if (codec.kind === "array_to_bytes") encoded = await (codec as ArrayToBytesCodec).encode({ data: input, shape: c.shape }, spec, ctx);
+    else if (codec.kind === "array_to_bytes") {
+      encoded = await (codec as ArrayToBytesCodec).encode({ data: input, shape: c.shape }, spec, ctx);
+    }
     else {
       const chunk = await (codec as ArrayToArrayCodec).encode({ data: input, shape: c.shape }, spec, ctx);
       if (Array.isArray(chunk.data)) throw new Error("array codecs here encode to numbers");

@@ -60,8 +60,15 @@ const CASES: Case[] = [
   { name: "bz2", dtype: "<i2", shape: [6], chunks: [4], compressor: { id: "bz2", level: 9 }, values: ints(6, (i) => i) },
   { name: "lzma", dtype: "<i2", shape: [6], chunks: [4], compressor: { id: "lzma", format: 1, check: -1, preset: null, filters: null }, values: ints(6, (i) => i) },
   { name: "lzma-alone", dtype: "<i4", shape: [6], chunks: [4], compressor: { id: "lzma", format: 2, check: -1, preset: 6, filters: null }, values: ints(6, (i) => i * 3) },
-  { name: "bz2-level1-2d", dtype: "<u2", shape: [60, 70], chunks: [32, 32], compressor: { id: "bz2", level: 1 }, values: ints(4200, (i) => (i * 37) % 5000) },
-  { name: "lzma-sha256-2d", dtype: "<f8", shape: [20, 30], chunks: [16, 16], compressor: { id: "lzma", format: 1, check: 10, preset: 1, filters: null }, values: ints(600, (i) => Math.sin(i) * 100) },
+  {
+    name: "bz2-level1-2d", dtype: "<u2", shape: [60, 70], chunks: [32, 32], compressor: { id: "bz2", level: 1 },
+    values: ints(4200, (i) => (i * 37) % 5000),
+  },
+  {
+    name: "lzma-sha256-2d", dtype: "<f8", shape: [20, 30], chunks: [16, 16],
+    compressor: { id: "lzma", format: 1, check: 10, preset: 1, filters: null },
+    values: ints(600, (i) => Math.sin(i) * 100),
+  },
   { name: "delta-shuffle", dtype: "<i4", shape: [8], chunks: [4], filters: [{ id: "delta", dtype: "<i4" }, { id: "shuffle", elementsize: 4 }], compressor: { id: "zlib", level: 1 }, values: ints(8, (i) => i * 10) },
   { name: "crc32", dtype: "<i2", shape: [4], chunks: [4], compressor: { id: "crc32" }, values: ints(4, (i) => i) },
   { name: "adler32", dtype: "<i2", shape: [4], chunks: [4], compressor: { id: "adler32" }, values: ints(4, (i) => i) },

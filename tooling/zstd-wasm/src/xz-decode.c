@@ -25,7 +25,8 @@ EXPORT("free") void zk_free(void *pointer) { free(pointer); }
 
 /* Decodes one stream from stream->next_in: LZMA_STREAM_END when it ended, else an error (negative). */
 static int decode_stream(lzma_stream *stream, int format, uint64_t memlimit) {
-  lzma_ret result = format == ZK_FORMAT_XZ ? lzma_stream_decoder(stream, memlimit, 0) : lzma_alone_decoder(stream, memlimit);
+  lzma_ret result =
+      format == ZK_FORMAT_XZ ? lzma_stream_decoder(stream, memlimit, 0) : lzma_alone_decoder(stream, memlimit);
   if (result != LZMA_OK) return -(int)result;
   for (;;) {
     size_t in_before = stream->avail_in, out_before = stream->avail_out;

@@ -45,7 +45,8 @@ static lzma_ret start(lzma_stream *stream, int format, uint32_t preset, int chec
  * -lzma_ret, ZK_OUTPUT_FULL or ZK_BAD_FORMAT.
  */
 EXPORT("compress")
-int zk_compress(uint8_t *dst, size_t capacity, const uint8_t *src, size_t size, int format, uint32_t preset, int check) {
+int zk_compress(uint8_t *dst, size_t capacity, const uint8_t *src, size_t size, int format, uint32_t preset,
+                int check) {
   if (format != ZK_FORMAT_XZ && format != ZK_FORMAT_ALONE) return ZK_BAD_FORMAT;
   lzma_stream stream = LZMA_STREAM_INIT;
   lzma_ret result = start(&stream, format, preset, check);

@@ -1,4 +1,10 @@
-import { type BytesToBytesCodec, type CodecFactory, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
+import {
+  type BytesToBytesCodec,
+  type CodecFactory,
+  InvalidMetadataError,
+  showValue,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { checkKeys, type Configuration, readInt } from "../config.js";
 import { decoding } from "../errors.js";
 
@@ -26,18 +32,24 @@ function readPreset(configuration: Configuration, field: string): number | null 
   const value = Object.hasOwn(configuration, "preset") ? configuration.preset : null;
   if (value === null || value === undefined) return null;
   const level = typeof value === "number" ? value & 0x7fffffff : Number.NaN;
-  if (typeof value !== "number" || !Number.isInteger(value) || level > 9 || (value - level !== 0 && value - level !== PRESET_EXTREME)) {
+  if (
+    typeof value !== "number" ||
+    !Number.isInteger(value) ||
+    level > 9 ||
+    (value - level !== 0 && value - level !== PRESET_EXTREME)
+  ) {
     const path = `${field}.configuration.preset`;
-    throw new InvalidMetadataError(`${path} must be null or 0-9, optionally plus 2^31 (lzma.PRESET_EXTREME), got ${showValue(value)}`, {
-      field: path,
-    });
+    throw new InvalidMetadataError(
+      `${path} must be null or 0-9, optionally plus 2^31 (lzma.PRESET_EXTREME), got ${showValue(value)}`,
+      { field: path },
+    );
   }
   return value;
 }
 
 /**
- * `numcodecs.lzma`: `{"format": 0-3, "check": -1 | 0 | 1 | 4 | 10, "preset": null | 0-9 (| 2^31), "filters": null | [...]}`,
- * Python's lzma arguments (format 1 = xz by default). liblzma 5.4.1 in
+ * `numcodecs.lzma`: `{"format": 0-3, "check": -1 | 0 | 1 | 4 | 10, "preset": null | 0-9 (| 2^31),
+ * "filters": null | [...]}`, Python's lzma arguments (format 1 = xz by default). liblzma 5.4.1 in
  * WebAssembly reads and writes xz (format 1, any check) and alone (format 2),
  * byte for byte as Python writes them; auto (0) reads either. Custom filter
  * chains cannot be written (xz streams written with one are read), and raw
@@ -50,15 +62,19 @@ export const numcodecsLzmaCodecFactory: CodecFactory = (configuration, ctx): Byt
   const check = readInt(configuration, "check", field, { min: -1, max: 10, default: -1 });
   if (!CHECKS.includes(check)) {
     const path = `${field}.configuration.check`;
-    throw new InvalidMetadataError(`${path} must be -1, 0, 1, 4 or 10 (Python's lzma.CHECK_*), got ${showValue(check)}`, {
-      field: path,
-    });
+    throw new InvalidMetadataError(
+      `${path} must be -1, 0, 1, 4 or 10 (Python's lzma.CHECK_*), got ${showValue(check)}`,
+      { field: path },
+    );
   }
   const preset = readPreset(configuration, field);
   const filters = Object.hasOwn(configuration, "filters") ? (configuration.filters ?? null) : null;
   if (filters !== null && !Array.isArray(filters)) {
     const path = `${field}.configuration.filters`;
-    throw new InvalidMetadataError(`${path} must be null or a list of filter specifications, got ${showValue(filters)}`, { field: path });
+    throw new InvalidMetadataError(
+      `${path} must be null or a list of filter specifications, got ${showValue(filters)}`,
+      { field: path },
+    );
   }
   const stored: Configuration = { format, check, preset, filters };
   return {
@@ -71,11 +87,18 @@ export const numcodecsLzmaCodecFactory: CodecFactory = (configuration, ctx): Byt
           field: `${field}.configuration.${key}`,
           key: codecCtx.key,
         });
-      if (format === FORMAT_AUTO) throw refuse("format 0 (auto): it only names a way to read, as in Python's lzma", "format");
-      if (format === FORMAT_RAW) throw refuse("format 3 (raw): raw LZMA streams with a filter chain are not supported", "format");
+      if (format === FORMAT_AUTO) {
+        throw refuse("format 0 (auto): it only names a way to read, as in Python's lzma", "format");
+      }
+      if (format === FORMAT_RAW) {
+        throw refuse("format 3 (raw): raw LZMA streams with a filter chain are not supported", "format");
+      }
       if (filters !== null) throw refuse("a custom filter chain: only a preset's (filters null)", "filters");
       if (format === FORMAT_ALONE && check !== -1 && check !== CHECK_NONE) {
-        throw refuse(`an integrity check (${check}) in format 2 (alone), which has none (Python refuses it too)`, "check");
+        throw refuse(
+          `an integrity check (${check}) in format 2 (alone), which has none (Python refuses it too)`,
+          "check",
+        );
       }
       const xzCheck = check === -1 ? CHECK_CRC64 : check;
       return (await liblzma()).lzmaCompress(bytes, format === FORMAT_XZ ? 1 : 2, preset ?? PRESET_DEFAULT, xzCheck);
@@ -83,7 +106,9 @@ export const numcodecsLzmaCodecFactory: CodecFactory = (configuration, ctx): Byt
     decode: (bytes, codecCtx) =>
       decoding("numcodecs.lzma", codecCtx, async () => {
         if (format === FORMAT_RAW) {
-          throw new UnsupportedError("format 3 (raw) cannot be read: raw LZMA streams with a filter chain are not supported");
+          throw new UnsupportedError(
+            "format 3 (raw) cannot be read: raw LZMA streams with a filter chain are not supported",
+          );
         }
         const xz = format === FORMAT_XZ || (format === FORMAT_AUTO && isXz(bytes));
         return (await liblzma()).lzmaDecompress(bytes, xz ? 1 : 2, codecCtx.maxDecodedBytes);

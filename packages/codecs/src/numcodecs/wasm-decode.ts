@@ -60,7 +60,8 @@ export async function decodeCapped<T extends WasmHeap>(
       });
       if (typeof result !== "number") {
         // Output of exactly cap + 1 bytes fits the last capacity and ends the stream: still past the cap.
-        if (result.length === last && maxBytes !== undefined && result.length > maxBytes) throw tooLarge(format, maxBytes);
+        if (result.length === last && maxBytes !== undefined && result.length > maxBytes)
+          throw tooLarge(format, maxBytes);
         return result;
       }
       if (result === TRUNCATED) throw new Error(`${format}: truncated data (the input ends inside a stream)`);

@@ -10,7 +10,15 @@ export type LzmaFormat = 1 | 2;
 
 interface Encoder extends WasmHeap {
   compress_bound(size: number, format: number): number;
-  compress(dst: number, capacity: number, src: number, size: number, format: number, preset: number, check: number): number;
+  compress(
+    dst: number,
+    capacity: number,
+    src: number,
+    size: number,
+    format: number,
+    preset: number,
+    check: number,
+  ): number;
 }
 
 interface Decoder extends WasmHeap {
@@ -45,7 +53,12 @@ const PRESET_DICTIONARY_BYTES = 64 * 2 ** 20;
  * 1 CRC32, 4 CRC64, 10 SHA-256), or 2 (alone); `preset` 0-9, optionally plus
  * 2^31 (lzma.PRESET_EXTREME). Presets 7-9 need 186-674 MiB of wasm memory.
  */
-export async function lzmaCompress(data: Uint8Array, format: LzmaFormat, preset: number, check: number): Promise<Uint8Array> {
+export async function lzmaCompress(
+  data: Uint8Array,
+  format: LzmaFormat,
+  preset: number,
+  check: number,
+): Promise<Uint8Array> {
   const instance = encoder.ready ?? (await encoder.instance());
   try {
     let capacity = instance.compress_bound(data.length, format) >>> 0;
@@ -78,7 +91,11 @@ export async function lzmaCompress(data: Uint8Array, format: LzmaFormat, preset:
  * allocated (an UnsupportedError), and an alone stream declaring more than
  * `maxBytes` before decoding.
  */
-export async function lzmaDecompress(data: Uint8Array, format: LzmaFormat, maxBytes: number | undefined): Promise<Uint8Array> {
+export async function lzmaDecompress(
+  data: Uint8Array,
+  format: LzmaFormat,
+  maxBytes: number | undefined,
+): Promise<Uint8Array> {
   if (format === 2 && maxBytes !== undefined && data.length >= 13) {
     // The alone header: 5 property bytes, then the decoded size as uint64 LE (all ones: unknown).
     const declared = new DataView(data.buffer, data.byteOffset + 5, 8).getBigUint64(0, true);
@@ -89,5 +106,9 @@ export async function lzmaDecompress(data: Uint8Array, format: LzmaFormat, maxBy
   const memlimit = Math.max(maxBytes ?? 0, PRESET_DICTIONARY_BYTES) + 2 ** 20;
   const call = (instance: Decoder, dst: number, capacity: number, src: number, size: number) =>
     instance.decompress(dst, capacity, src, size, format, memlimit);
-  return decodeCapped({ lazy: decoder, format: format === 1 ? "xz" : "lzma", call, describe, unsupported: UNSUPPORTED }, data, maxBytes);
+  return decodeCapped(
+    { lazy: decoder, format: format === 1 ? "xz" : "lzma", call, describe, unsupported: UNSUPPORTED },
+    data,
+    maxBytes,
+  );
 }
