@@ -23,10 +23,14 @@ export class LazyInstance<T extends WasmHeap> {
   /** The instance being made: calls meanwhile wait for it rather than each making one (and a wasm memory). */
   private making: Promise<T> | undefined;
 
-  /** `imports`: what the module imports, if anything. */
+  /**
+   * `imports`: what the module imports, if anything; `retainedBytes`: the
+   * most memory an instance keeps between calls (RETAINED_MEMORY_BYTES).
+   */
   constructor(
     private readonly load: () => Promise<string>,
     private readonly imports: WebAssembly.Imports = {},
+    private readonly retainedBytes = RETAINED_MEMORY_BYTES,
   ) {}
 
   /** The instance, when one is ready (the hot path: no promise). */
@@ -54,9 +58,9 @@ export class LazyInstance<T extends WasmHeap> {
     if (instance === this.current) this.current = undefined;
   }
 
-  /** Drops the instance when a call left its memory above RETAINED_MEMORY_BYTES. */
+  /** Drops the instance when a call left its memory above `retainedBytes`. */
   release(instance: T): void {
-    if (instance === this.current && instance.memory.buffer.byteLength > RETAINED_MEMORY_BYTES) this.current = undefined;
+    if (instance === this.current && instance.memory.buffer.byteLength > this.retainedBytes) this.current = undefined;
   }
 }
 
