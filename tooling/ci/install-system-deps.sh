@@ -11,7 +11,7 @@
 #  - slurm-wlm, munge: the real batch engine (a single-node SLURM cluster) that
 #    the job-array tests start (see tooling/slurm and shared/notes/slurm.md)
 #  - clang-14, lld-14, wasi-libc, libclang-rt-14-dev-wasm32 at the versions
-#    tooling/zstd-wasm/build.sh pins: its test rebuilds the zstd wasm and
+#    tooling/zstd-wasm/build.sh pins: its test rebuilds the zstd, Blosc, bzip2 and xz wasm and
 #    compares bytes; zstd: the CLI the zstd interop tests of @zarrkit/codecs run
 # Safe to run again; runs `apt-get update` once, and only when installing.
 set -euo pipefail

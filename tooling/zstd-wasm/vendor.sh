@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-creates vendor/{zstd,c-blosc,lz4} from Debian's source packages (bookworm),
+# Re-creates vendor/{zstd,c-blosc,lz4,bzip2,xz} from Debian's source packages (bookworm),
 # checking the downloaded files against the checksums below, with Debian's
 # patches applied (dpkg-source), then rewrites each SHA256SUMS. Only the files
 # the build compiles (and the licences) are kept.
@@ -62,3 +62,39 @@ vendor lz4 lz4 1.9.4-1 \
   "0b0e3aa07c8c063ddf40b082bdf7e37a1562bda40a0ff5272957f3e987e0e54b  lz4_1.9.4.orig.tar.gz" \
   "47ceec5b95f42598f7b9280b03df9659f2ee6852720ec181488e83bd643f0e5f  lz4_1.9.4-1.debian.tar.xz" -- \
   lib/LICENSE lib/lz4.c lib/lz4.h lib/lz4hc.c lib/lz4hc.h
+
+# bzip2: libbzip2 (the library, no command-line tools).
+vendor bzip2 bzip2 1.0.8-5 \
+  "ed9c40f4de3f9e064535e15eac1c61a0f606763db98f4579dbc04067b94a8944  bzip2_1.0.8-5.dsc" \
+  "ab5a03176ee106d3f0fa90e381da478ddae405918153cca248e682cd0c4a2269  bzip2_1.0.8.orig.tar.gz" \
+  "d68c6eba11d70e14319e24ef1451880a03023b2b75364646adb117086db36039  bzip2_1.0.8-5.debian.tar.bz2" -- \
+  LICENSE bzlib.h bzlib_private.h blocksort.c bzlib.c compress.c crctable.c decompress.c huffman.c randtable.c
+
+# xz: liblzma's xz and alone encoders and decoders, LZMA1/LZMA2, and the delta and branch
+# decoders (no threads, lzip, microlzma or command-line tools).
+liblzma() { local dir="$1"; shift; for name in "$@"; do echo "src/liblzma/$dir/$name"; done; }
+mapfile -t xz_files < <(
+  liblzma check check.c check.h crc32_fast.c crc32_table.c crc32_table_le.h crc64_fast.c crc64_table.c \
+    crc64_table_le.h crc_macros.h sha256.c
+  liblzma common alone_decoder.c alone_decoder.h alone_encoder.c block_buffer_encoder.c block_buffer_encoder.h \
+    block_decoder.c block_decoder.h block_encoder.c block_encoder.h block_header_decoder.c block_header_encoder.c \
+    block_util.c common.c common.h easy_encoder.c easy_preset.c easy_preset.h filter_common.c filter_common.h \
+    filter_decoder.c filter_decoder.h filter_encoder.c filter_encoder.h filter_flags_decoder.c filter_flags_encoder.c \
+    index.c index.h index_encoder.c index_encoder.h index_hash.c memcmplen.h stream_buffer_encoder.c stream_decoder.c \
+    stream_decoder.h stream_encoder.c stream_flags_common.c stream_flags_common.h stream_flags_decoder.c \
+    stream_flags_encoder.c vli_decoder.c vli_encoder.c vli_size.c
+  liblzma delta delta_common.c delta_common.h delta_decoder.c delta_decoder.h delta_encoder.h delta_private.h
+  liblzma lz lz_decoder.c lz_decoder.h lz_encoder.c lz_encoder.h lz_encoder_hash.h lz_encoder_mf.c
+  liblzma lzma fastpos.h fastpos_table.c lzma2_decoder.c lzma2_decoder.h lzma2_encoder.c lzma2_encoder.h \
+    lzma_common.h lzma_decoder.c lzma_decoder.h lzma_encoder.c lzma_encoder.h lzma_encoder_optimum_fast.c \
+    lzma_encoder_optimum_normal.c lzma_encoder_presets.c lzma_encoder_private.h
+  liblzma rangecoder price.h price_table.c range_common.h range_decoder.h range_encoder.h
+  liblzma simple arm.c arm64.c armthumb.c ia64.c powerpc.c simple_coder.c simple_coder.h simple_decoder.c \
+    simple_decoder.h simple_encoder.h simple_private.h sparc.c x86.c
+)
+vendor xz xz-utils 5.4.1-1+deb12u1 \
+  "38f98e356f7e7e89b0920d39c55dd5f3d1a9f2684bff83c8b4890561e1832e94  xz-utils_5.4.1-1+deb12u1.dsc" \
+  "5d9827aa1875b21c288f78864bb26d2650b436ea8d2cad364e4921eb6266a5a5  xz-utils_5.4.1.orig.tar.xz" \
+  "3e162db2b76480c7e157f4c2f6ff9a426fc023f262d4dc3287530b36e2843ebe  xz-utils_5.4.1-1+deb12u1.debian.tar.xz" -- \
+  COPYING src/liblzma/api/lzma.h src/liblzma/api/lzma src/common/mythread.h src/common/sysdefs.h \
+  src/common/tuklib_common.h src/common/tuklib_config.h src/common/tuklib_integer.h "${xz_files[@]}"

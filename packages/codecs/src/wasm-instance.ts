@@ -1,4 +1,4 @@
-// The WebAssembly modules built by tooling/zstd-wasm (zstd, Blosc) are shipped
+// The WebAssembly modules built by tooling/zstd-wasm (zstd, Blosc, bzip2, xz) are shipped
 // as base64 in their own modules, so bundlers split each into a chunk loaded
 // on first use with no configuration, in Node and in browsers alike.
 
@@ -23,10 +23,14 @@ export class LazyInstance<T extends WasmHeap> {
   /** The instance being made: calls meanwhile wait for it rather than each making one (and a wasm memory). */
   private making: Promise<T> | undefined;
 
-  /** `imports`: what the module imports, if anything. */
+  /**
+   * `imports`: what the module imports, if anything; `retainedBytes`: the
+   * most memory an instance keeps between calls (RETAINED_MEMORY_BYTES).
+   */
   constructor(
     private readonly load: () => Promise<string>,
     private readonly imports: WebAssembly.Imports = {},
+    private readonly retainedBytes = RETAINED_MEMORY_BYTES,
   ) {}
 
   /** The instance, when one is ready (the hot path: no promise). */
@@ -49,9 +53,14 @@ export class LazyInstance<T extends WasmHeap> {
     return exports;
   }
 
-  /** Drops the instance when a call left its memory above RETAINED_MEMORY_BYTES. */
+  /** Drops the instance for good, e.g. after a trap left its state unknown. */
+  discard(instance: T): void {
+    if (instance === this.current) this.current = undefined;
+  }
+
+  /** Drops the instance when a call left its memory above `retainedBytes`. */
   release(instance: T): void {
-    if (instance === this.current && instance.memory.buffer.byteLength > RETAINED_MEMORY_BYTES) this.current = undefined;
+    if (instance === this.current && instance.memory.buffer.byteLength > this.retainedBytes) this.current = undefined;
   }
 }
 

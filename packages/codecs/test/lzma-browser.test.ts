@@ -1,7 +1,8 @@
-// numcodecs.lzma in Chromium, from an esbuild bundle of the whole codecs
-// package for browsers (no Node built-in stubbed by hand): xz and alone
-// streams written by Python's lzma decode to their bytes, the cap holds, and
-// alone streams written in the page decode with Python. Skipped, with the
+// numcodecs.lzma and numcodecs.bz2 in Chromium, from an esbuild bundle of
+// the whole codecs package for browsers (no Node built-in stubbed by hand,
+// liblzma's and libbzip2's wasm loaded as chunks): xz and alone streams
+// written by Python's lzma decode to their bytes, the cap holds, and xz,
+// alone and bzip2 streams written in the page are Python's bytes. Skipped, with the
 // reason printed, without /usr/bin/chromium or /usr/bin/python3, except on
 // CI, where that fails.
 import { spawnSync } from "node:child_process";
@@ -38,16 +39,16 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Python's lzma: `code` reads the input from stdin and writes the result to stdout. */
+/** Python's lzma and bz2: `code` reads the input from stdin and writes the result to stdout. */
 function python(code: string, input: Uint8Array): Uint8Array {
-  const run = spawnSync(PYTHON, ["-c", `import lzma, sys; sys.stdout.buffer.write(${code})`], { input });
+  const run = spawnSync(PYTHON, ["-c", `import bz2, lzma, sys; sys.stdout.buffer.write(${code})`], { input });
   if (run.status !== 0) throw new Error(`python3 ${code}: ${run.stderr.toString()}`);
   return new Uint8Array(run.stdout);
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
-describe.skipIf(skipReason !== undefined)("numcodecs.lzma in Chromium", () => {
+describe.skipIf(skipReason !== undefined)("numcodecs.lzma and numcodecs.bz2 in Chromium", () => {
   beforeAll(async () => {
     // No plugin and no alias: a Node built-in left in the codecs' import graph fails this build.
     await build({ entryPoints: { main: ENTRY }, bundle: true, splitting: true, format: "esm", platform: "browser", conditions: CONDITIONS, outdir: root, logLevel: "error" });
@@ -63,14 +64,18 @@ describe.skipIf(skipReason !== undefined)("numcodecs.lzma in Chromium", () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
-  test("xz and alone streams of Python decode, the cap holds, and the page's alone streams decode with Python", async () => {
+  test("Python's xz and alone decode, the cap holds, the page writes Python's xz, alone and bzip2 bytes", async () => {
     const page = await browser!.newPage();
     try {
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(`${url}index.html`);
       await page.waitForFunction(() => "lzma" in window, undefined, { timeout: 15_000 });
-      type Lzma = { decode(format: number, stream: string, cap: number): Promise<string>; encode(data: string, preset: number): Promise<string> };
+      type Lzma = {
+        decode(format: number, stream: string, cap: number): Promise<string>;
+        encode(data: string, format: number, preset: number): Promise<string>;
+        bz2(data: string, level: number): Promise<string>;
+      };
       const decode = (format: number, stream: Uint8Array, cap: number) =>
         page.evaluate(([f, s, c]) => (window as unknown as { lzma: Lzma }).lzma.decode(f, s, c), [format, b64(stream), cap] as const);
 
@@ -83,9 +88,18 @@ describe.skipIf(skipReason !== undefined)("numcodecs.lzma in Chromium", () => {
       expect(await decode(1, xz, data.length - 1)).toMatch(/^CorruptDataError: .*page\/c\/0.*199999/);
       expect(await decode(2, alone, data.length - 1)).toMatch(/^CorruptDataError: .*page\/c\/0.*199999/);
 
-      const written = await page.evaluate(([d]) => (window as unknown as { lzma: Lzma }).lzma.encode(d, 6), [b64(data)] as const);
-      const back = python("lzma.decompress(sys.stdin.buffer.read(), format=lzma.FORMAT_ALONE)", Buffer.from(written, "base64"));
-      expect(Buffer.compare(back, data)).toBe(0);
+      const lzma = (format: number, preset: number) =>
+        page.evaluate(
+          ([d, f, p]) => (window as unknown as { lzma: Lzma }).lzma.encode(d, f, p),
+          [b64(data), format, preset] as const,
+        );
+      expect(await lzma(1, 6)).toBe(b64(xz));
+      expect(await lzma(2, 6)).toBe(b64(alone));
+      const bz2 = await page.evaluate(
+        ([d]) => (window as unknown as { lzma: Lzma }).lzma.bz2(d, 9),
+        [b64(data)] as const,
+      );
+      expect(bz2).toBe(b64(python("bz2.compress(sys.stdin.buffer.read(), 9)", data)));
       expect(errors).toEqual([]);
     } finally {
       await page.close();

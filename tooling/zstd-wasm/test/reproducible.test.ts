@@ -1,4 +1,4 @@
-// The committed WebAssembly (zstd, Blosc) is what the vendored sources build to: the
+// The committed WebAssembly (zstd, Blosc, bzip2, xz) is what the vendored sources build to: the
 // vendored files match their recorded checksums, and a rebuild with the
 // pinned Debian toolchain gives the committed modules byte for byte. Needs
 // clang-14, lld-14 and wasi-libc (tooling/ci/install-system-deps.sh): in CI
@@ -19,8 +19,12 @@ const MODULES: [string, string][] = [
   ["zstd-decode", "src/zstd"],
   ["zstd-encode", "src/zstd"],
   ["blosc-decode", "src/blosc"],
+  ["bz2-decode", "src/numcodecs"],
+  ["bz2-encode", "src/numcodecs"],
+  ["xz-decode", "src/numcodecs"],
+  ["xz-encode", "src/numcodecs"],
 ];
-const VENDORED = ["zstd", "c-blosc", "lz4"];
+const VENDORED = ["zstd", "c-blosc", "lz4", "bzip2", "xz"];
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

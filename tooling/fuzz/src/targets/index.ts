@@ -1,4 +1,5 @@
 import type { FuzzTarget } from "../target.js";
+import { bz2LzmaTarget } from "./bz2-lzma.js";
 import { metadataTarget } from "./metadata.js";
 import { neuroglancerTarget } from "./neuroglancer.js";
 import { shardTarget } from "./shard.js";
@@ -10,6 +11,7 @@ export const TARGETS: Record<string, FuzzTarget<never>> = {
   metadata: metadataTarget as FuzzTarget<never>,
   neuroglancer: neuroglancerTarget as FuzzTarget<never>,
   zstd: zstdTarget as FuzzTarget<never>,
+  "bz2-lzma": bz2LzmaTarget as FuzzTarget<never>,
 };
 
 /** The target called `name`; an unknown name is an error that lists the targets. */

@@ -43,7 +43,7 @@ const partArb: fc.Arbitrary<ZstdPart> = fc.oneof(
 );
 
 const posArb = fc.nat({ max: 2 ** 24 });
-const mutationArb: fc.Arbitrary<ZstdMutation> = fc.oneof(
+export const mutationArb: fc.Arbitrary<ZstdMutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant("flip" as const), pos: posArb, bit: fc.integer({ min: 0, max: 7 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("overwrite" as const), pos: posArb, bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 8 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("truncate" as const), keep: posArb }) },
@@ -62,7 +62,7 @@ const zstdCaseArb: fc.Arbitrary<ZstdCase> = fc.record({
   cap: capArb,
 });
 
-function content(part: Extract<ZstdPart, { kind: "frame" }>): Uint8Array {
+export function content(part: Pick<Extract<ZstdPart, { kind: "frame" }>, "length" | "content" | "seed">): Uint8Array {
   const out = new Uint8Array(part.length);
   if (part.content === "zeros") return out;
   let state = part.seed;
@@ -99,7 +99,7 @@ function skippable(part: Extract<ZstdPart, { kind: "skippable" }>): Uint8Array {
   return out;
 }
 
-function mutate(original: Uint8Array, mutations: readonly ZstdMutation[]): Uint8Array {
+export function mutate(original: Uint8Array, mutations: readonly ZstdMutation[]): Uint8Array {
   let bytes: Uint8Array = original.slice();
   for (const m of mutations) {
     if (m.op === "extend") {
