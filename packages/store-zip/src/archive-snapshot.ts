@@ -30,9 +30,19 @@ export interface SnapshotLimits {
  * also brings the central directory along when it is small) and its central
  * directory (from the tail, or one ranged read at the tail's version).
  */
-export async function loadSnapshot(store: Store, key: string, limits: SnapshotLimits, place: ZipPlace, signal?: AbortSignal): Promise<ArchiveSnapshot> {
+export async function loadSnapshot(
+  store: Store,
+  key: string,
+  limits: SnapshotLimits,
+  place: ZipPlace,
+  signal?: AbortSignal,
+): Promise<ArchiveSnapshot> {
   if (typeof store.getRangeWithSize !== "function") {
-    throw zipError(StoreError, place, "its store has no ranged reads with sizes (getRangeWithSize), which reading an archive needs");
+    throw zipError(
+      StoreError,
+      place,
+      "its store has no ranged reads with sizes (getRangeWithSize), which reading an archive needs",
+    );
   }
   const tail = await store.getRangeWithSize(key, { suffixLength: limits.tailBytes }, signal ? { signal } : {});
   if (!tail) throw zipError(NotFoundError, place, "the archive does not exist");
@@ -44,17 +54,27 @@ export async function loadSnapshot(store: Store, key: string, limits: SnapshotLi
     throw zipError(StoreError, place, `it has ${end.entryCount} entries, more than maxEntries (${limits.maxEntries})`);
   }
   if (end.directorySize > limits.maxDirectoryBytes) {
-    throw zipError(StoreError, place, `its central directory takes ${end.directorySize} bytes, more than maxDirectoryBytes (${limits.maxDirectoryBytes})`);
+    throw zipError(
+      StoreError,
+      place,
+      `its central directory takes ${end.directorySize} bytes, more than maxDirectoryBytes ` +
+        `(${limits.maxDirectoryBytes})`,
+    );
   }
   if (end.directorySize < end.entryCount * CENTRAL_HEADER_BYTES) {
-    throw zipError(CorruptDataError, place, `${end.directorySize} bytes of central directory cannot hold ${end.entryCount} entries`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `${end.directorySize} bytes of central directory cannot hold ${end.entryCount} entries`,
+    );
   }
   let directory: Uint8Array | undefined;
   if (end.directoryOffset >= tailOffset) {
     directory = tail.value.subarray(end.directoryOffset - tailOffset, end.recordsOffset - tailOffset);
   } else {
     const options = { ...(version !== undefined && { ifMatch: version }), ...(signal && { signal }) };
-    directory = (await store.getRangeWithSize(key, { offset: end.directoryOffset, length: end.directorySize }, options))?.value;
+    directory = (await store.getRangeWithSize(key, { offset: end.directoryOffset, length: end.directorySize }, options))
+      ?.value;
     if (!directory || directory.length !== end.directorySize) {
       throw zipError(CorruptDataError, place, "the archive ended before its central directory did");
     }

@@ -1,4 +1,11 @@
-import { checkRange, type RangeQuery, type RequestOptions, rangeBounds, type SizedValue, type Store } from "@zarrkit/registry";
+import {
+  checkRange,
+  type RangeQuery,
+  type RequestOptions,
+  rangeBounds,
+  type SizedValue,
+  type Store,
+} from "@zarrkit/registry";
 
 /**
  * A read-only store of one value, a `Blob` (a browser `File` from a file
@@ -20,7 +27,11 @@ export class BlobStore implements Store {
     return (await this.getRangeWithSize(key, range, options))?.value;
   }
 
-  async getRangeWithSize(key: string, range: RangeQuery, options: RequestOptions = {}): Promise<SizedValue | undefined> {
+  async getRangeWithSize(
+    key: string,
+    range: RangeQuery,
+    options: RequestOptions = {},
+  ): Promise<SizedValue | undefined> {
     checkRange(key, range);
     options.signal?.throwIfAborted();
     if (key !== this.name) return undefined;

@@ -42,29 +42,47 @@ const MAX_DEFLATE_RATIO = 1032;
  * (CorruptDataError): data past the central directory (`dataEnd`), a STORED
  * entry whose sizes differ, a DEFLATE entry inflating beyond 1032:1.
  */
-export function parseCentralDirectory(bytes: Uint8Array, count: number, dataEnd: number, place: ZipPlace): Map<string, ZipEntry> {
+export function parseCentralDirectory(
+  bytes: Uint8Array,
+  count: number,
+  dataEnd: number,
+  place: ZipPlace,
+): Map<string, ZipEntry> {
   const fields = new Fields(bytes);
   const entries = new Map<string, ZipEntry>();
   let at = 0;
   for (let index = 0; index < count; index++) {
     if (at + CENTRAL_HEADER_BYTES > bytes.length || fields.u32(at) !== CENTRAL_HEADER_SIGNATURE) {
-      throw zipError(CorruptDataError, place, `central directory record ${index} of ${count} is missing or truncated (at byte ${at} of ${bytes.length})`);
+      throw zipError(
+        CorruptDataError,
+        place,
+        `central directory record ${index} of ${count} is missing or truncated (at byte ${at} of ${bytes.length})`,
+      );
     }
     const nameLength = fields.u16(at + 28);
     const extraLength = fields.u16(at + 30);
     const commentLength = fields.u16(at + 32);
     const end = at + CENTRAL_HEADER_BYTES + nameLength + extraLength + commentLength;
-    if (end > bytes.length) throw zipError(CorruptDataError, place, `central directory record ${index} runs past the directory`);
+    if (end > bytes.length)
+      throw zipError(CorruptDataError, place, `central directory record ${index} runs past the directory`);
     const rawName = bytes.slice(at + CENTRAL_HEADER_BYTES, at + CENTRAL_HEADER_BYTES + nameLength);
     const flags = fields.u16(at + 8);
     const name = decodeEntryName(rawName, flags, place);
     const entryPlace = { ...place, entry: name };
-    const extra = new Fields(bytes.subarray(at + CENTRAL_HEADER_BYTES + nameLength, at + CENTRAL_HEADER_BYTES + nameLength + extraLength));
+    const extra = new Fields(
+      bytes.subarray(at + CENTRAL_HEADER_BYTES + nameLength, at + CENTRAL_HEADER_BYTES + nameLength + extraLength),
+    );
     const sizes = zip64Sizes(fields, at, extra, entryPlace);
     const method = fields.u16(at + 10);
     at = end;
-    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) throw zipError(UnsupportedError, entryPlace, "encrypted entries are not supported");
-    if (sizes.disk !== 0) throw zipError(UnsupportedError, entryPlace, `multi-part archives are not supported (the entry starts on disk ${sizes.disk})`);
+    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION))
+      throw zipError(UnsupportedError, entryPlace, "encrypted entries are not supported");
+    if (sizes.disk !== 0)
+      throw zipError(
+        UnsupportedError,
+        entryPlace,
+        `multi-part archives are not supported (the entry starts on disk ${sizes.disk})`,
+      );
     const problem = entryNameProblem(name);
     if (problem) throw zipError(StoreError, entryPlace, `the entry name cannot be a key: ${problem}`);
     if (name.endsWith("/")) continue;
@@ -73,7 +91,11 @@ export function parseCentralDirectory(bytes: Uint8Array, count: number, dataEnd:
     entries.set(name, checkSizes(entry, dataEnd, entryPlace));
   }
   if (at !== bytes.length) {
-    throw zipError(CorruptDataError, place, `the central directory holds ${bytes.length - at} bytes after its ${count} records`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `the central directory holds ${bytes.length - at} bytes after its ${count} records`,
+    );
   }
   return entries;
 }
@@ -81,13 +103,26 @@ export function parseCentralDirectory(bytes: Uint8Array, count: number, dataEnd:
 function checkSizes(entry: ZipEntry, dataEnd: number, place: ZipPlace): ZipEntry {
   const minimalEnd = entry.headerOffset + LOCAL_HEADER_BYTES + entry.rawName.length + entry.compressedSize;
   if (minimalEnd > dataEnd) {
-    throw zipError(CorruptDataError, place, `its ${entry.compressedSize} bytes at offset ${entry.headerOffset} run past the central directory (offset ${dataEnd})`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `its ${entry.compressedSize} bytes at offset ${entry.headerOffset} run past the central directory ` +
+        `(offset ${dataEnd})`,
+    );
   }
   if (entry.method === METHOD_STORED && entry.compressedSize !== entry.size) {
-    throw zipError(CorruptDataError, place, `a STORED entry of ${entry.compressedSize} stored bytes cannot hold ${entry.size} bytes`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `a STORED entry of ${entry.compressedSize} stored bytes cannot hold ${entry.size} bytes`,
+    );
   }
   if (entry.method === METHOD_DEFLATED && entry.size > entry.compressedSize * MAX_DEFLATE_RATIO + 64) {
-    throw zipError(CorruptDataError, place, `${entry.compressedSize} bytes of deflate data cannot inflate to the declared ${entry.size} bytes`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `${entry.compressedSize} bytes of deflate data cannot inflate to the declared ${entry.size} bytes`,
+    );
   }
   return entry;
 }
@@ -99,7 +134,7 @@ interface EntrySizes {
   disk: number;
 }
 
-/** The sizes, offset and disk of the record at `at`, each from the ZIP64 extra field when the record holds its sentinel. */
+/** The sizes, offset and disk of the record at `at`, from the ZIP64 extra field for sentinels. */
 function zip64Sizes(record: Fields, at: number, extra: Fields, place: ZipPlace): EntrySizes & { crc32: number } {
   const sizes: EntrySizes = {
     size: record.u32(at + 24),
@@ -118,8 +153,14 @@ function zip64Sizes(record: Fields, at: number, extra: Fields, place: ZipPlace):
   let offset = 0;
   for (const field of wanted) {
     const width = field === "disk" ? 4 : 8;
-    const value = data === undefined || offset + width > data.bytes.length ? undefined : field === "disk" ? data.u32(offset) : data.u64(offset);
-    if (value === undefined) throw zipError(CorruptDataError, place, `its ZIP64 extra field lacks the ${field} its record defers to it`);
+    const value =
+      data === undefined || offset + width > data.bytes.length
+        ? undefined
+        : field === "disk"
+          ? data.u32(offset)
+          : data.u64(offset);
+    if (value === undefined)
+      throw zipError(CorruptDataError, place, `its ZIP64 extra field lacks the ${field} its record defers to it`);
     result[field] = value;
     offset += width;
   }
@@ -130,7 +171,8 @@ function zip64Sizes(record: Fields, at: number, extra: Fields, place: ZipPlace):
 export function findExtra(extra: Fields, id: number): Fields | undefined {
   for (let at = 0; at + 4 <= extra.bytes.length; ) {
     const size = extra.u16(at + 2);
-    if (extra.u16(at) === id) return at + 4 + size <= extra.bytes.length ? new Fields(extra.bytes.subarray(at + 4, at + 4 + size)) : undefined;
+    if (extra.u16(at) === id)
+      return at + 4 + size <= extra.bytes.length ? new Fields(extra.bytes.subarray(at + 4, at + 4 + size)) : undefined;
     at += 4 + size;
   }
   return undefined;

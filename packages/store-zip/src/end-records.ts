@@ -46,7 +46,11 @@ export function parseEndRecords(tail: Uint8Array, tailOffset: number, place: Zip
   const fields = new Fields(tail);
   const at = findEndRecord(fields);
   if (at === undefined) {
-    throw zipError(CorruptDataError, place, "no end of central directory record in its last bytes: not a zip archive, or truncated");
+    throw zipError(
+      CorruptDataError,
+      place,
+      "no end of central directory record in its last bytes: not a zip archive, or truncated",
+    );
   }
   const disk = fields.u16(at + 4);
   const directoryDisk = fields.u16(at + 6);
@@ -63,17 +67,30 @@ export function parseEndRecords(tail: Uint8Array, tailOffset: number, place: Zip
   if (hasLocator) {
     records = zip64Records(fields, locatorAt, tailOffset, records.comment, place);
   } else {
-    const multiPart = (disk !== 0 && disk !== U16_SENTINEL) || (directoryDisk !== 0 && directoryDisk !== U16_SENTINEL) || entriesHere !== records.entryCount;
-    if (multiPart) throw multiPartError(place, `this part is disk ${disk}, the directory starts on disk ${directoryDisk}`);
-    if (records.entryCount === U16_SENTINEL || records.directorySize === U32_SENTINEL || records.directoryOffset === U32_SENTINEL) {
-      throw zipError(CorruptDataError, place, "the end record points to ZIP64 records, but there is no ZIP64 locator before it");
+    const multiPart =
+      (disk !== 0 && disk !== U16_SENTINEL) ||
+      (directoryDisk !== 0 && directoryDisk !== U16_SENTINEL) ||
+      entriesHere !== records.entryCount;
+    if (multiPart)
+      throw multiPartError(place, `this part is disk ${disk}, the directory starts on disk ${directoryDisk}`);
+    if (
+      records.entryCount === U16_SENTINEL ||
+      records.directorySize === U32_SENTINEL ||
+      records.directoryOffset === U32_SENTINEL
+    ) {
+      throw zipError(
+        CorruptDataError,
+        place,
+        "the end record points to ZIP64 records, but there is no ZIP64 locator before it",
+      );
     }
   }
   if (records.directoryOffset + records.directorySize !== records.recordsOffset) {
     throw zipError(
       CorruptDataError,
       place,
-      `the central directory (${records.directorySize} bytes at offset ${records.directoryOffset}) does not end where the end records start (offset ${records.recordsOffset})`,
+      `the central directory (${records.directorySize} bytes at offset ${records.directoryOffset}) ` +
+        `does not end where the end records start (offset ${records.recordsOffset})`,
     );
   }
   return records;
@@ -83,15 +100,27 @@ function multiPartError(place: ZipPlace, detail: string): UnsupportedError {
   return zipError(UnsupportedError, place, `multi-part (split or spanned) archives are not supported (${detail})`);
 }
 
-function zip64Records(fields: Fields, locatorAt: number, tailOffset: number, comment: Uint8Array, place: ZipPlace): EndRecords {
+function zip64Records(
+  fields: Fields,
+  locatorAt: number,
+  tailOffset: number,
+  comment: Uint8Array,
+  place: ZipPlace,
+): EndRecords {
   const totalDisks = fields.u32(locatorAt + 16);
-  if (fields.u32(locatorAt + 4) !== 0 || totalDisks > 1) throw multiPartError(place, `the ZIP64 locator counts ${totalDisks} disks`);
+  if (fields.u32(locatorAt + 4) !== 0 || totalDisks > 1)
+    throw multiPartError(place, `the ZIP64 locator counts ${totalDisks} disks`);
   const recordOffset = fields.u64(locatorAt + 8);
   const at = recordOffset === undefined ? -1 : recordOffset - tailOffset;
   if (at < 0 || at + ZIP64_END_BYTES > locatorAt || fields.u32(at) !== ZIP64_END_SIGNATURE) {
-    throw zipError(CorruptDataError, place, `the ZIP64 locator points to offset ${recordOffset}, where there is no ZIP64 end record`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `the ZIP64 locator points to offset ${recordOffset}, where there is no ZIP64 end record`,
+    );
   }
-  if (fields.u32(at + 16) !== 0 || fields.u32(at + 20) !== 0) throw multiPartError(place, `this part is disk ${fields.u32(at + 16)}`);
+  if (fields.u32(at + 16) !== 0 || fields.u32(at + 20) !== 0)
+    throw multiPartError(place, `this part is disk ${fields.u32(at + 16)}`);
   const entriesHere = fields.u64(at + 24);
   const entryCount = fields.u64(at + 32);
   const directorySize = fields.u64(at + 40);
@@ -99,6 +128,7 @@ function zip64Records(fields: Fields, locatorAt: number, tailOffset: number, com
   if (entryCount === undefined || directorySize === undefined || directoryOffset === undefined) {
     throw zipError(CorruptDataError, place, "the ZIP64 end record holds sizes beyond 2^53 bytes");
   }
-  if (entriesHere !== entryCount) throw multiPartError(place, `${entriesHere} of ${entryCount} entries are on this disk`);
+  if (entriesHere !== entryCount)
+    throw multiPartError(place, `${entriesHere} of ${entryCount} entries are on this disk`);
   return { entryCount, directorySize, directoryOffset, comment, recordsOffset: recordOffset! };
 }

@@ -1,4 +1,11 @@
-import { ChecksumError, CorruptDataError, PreconditionFailedError, type Store, StoreError, UnsupportedError } from "@zarrkit/registry";
+import {
+  ChecksumError,
+  CorruptDataError,
+  PreconditionFailedError,
+  type Store,
+  StoreError,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { inflateSync } from "fflate";
 import type { ArchiveSnapshot } from "./archive-snapshot.js";
 import type { ZipEntry } from "./central-directory.js";
@@ -26,14 +33,29 @@ export interface EntryReaderContext {
  * A replaced (or removed) archive is a PreconditionFailedError, so the
  * caller re-reads the directory rather than mixing versions.
  */
-async function readArchive(context: EntryReaderContext, snapshot: ArchiveSnapshot, offset: number, length: number): Promise<Uint8Array> {
-  const options = { ...(snapshot.version !== undefined && { ifMatch: snapshot.version }), ...(context.signal && { signal: context.signal }) };
+async function readArchive(
+  context: EntryReaderContext,
+  snapshot: ArchiveSnapshot,
+  offset: number,
+  length: number,
+): Promise<Uint8Array> {
+  const options = {
+    ...(snapshot.version !== undefined && { ifMatch: snapshot.version }),
+    ...(context.signal && { signal: context.signal }),
+  };
   const read = await context.store.getRangeWithSize!(context.key, { offset, length }, options);
   if (!read || (snapshot.version !== undefined && read.version !== undefined && read.version !== snapshot.version)) {
-    throw new PreconditionFailedError(`zip archive ${JSON.stringify(context.archive)} was replaced or removed while being read`, { key: context.key });
+    throw new PreconditionFailedError(
+      `zip archive ${JSON.stringify(context.archive)} was replaced or removed while being read`,
+      { key: context.key },
+    );
   }
   if (read.value.length !== length) {
-    throw zipError(CorruptDataError, { archive: context.archive }, `it ends before offset ${offset + length}, which its central directory promises`);
+    throw zipError(
+      CorruptDataError,
+      { archive: context.archive },
+      `it ends before offset ${offset + length}, which its central directory promises`,
+    );
   }
   return read.value;
 }
@@ -54,8 +76,14 @@ export async function readStoredBytes(
   let dataOffset = snapshot.dataOffsets.get(entry.name);
   if (dataOffset === undefined) {
     const combined = end <= COMBINED_READ_BYTES;
-    const wanted = (headerBytes: number) => Math.min(headerBytes + (combined ? end : 0), snapshot.directoryOffset - entry.headerOffset);
-    let bytes = await readArchive(context, snapshot, entry.headerOffset, wanted(localHeaderLength(entry, HEADER_SLACK_BYTES)));
+    const wanted = (headerBytes: number) =>
+      Math.min(headerBytes + (combined ? end : 0), snapshot.directoryOffset - entry.headerOffset);
+    let bytes = await readArchive(
+      context,
+      snapshot,
+      entry.headerOffset,
+      wanted(localHeaderLength(entry, HEADER_SLACK_BYTES)),
+    );
     let headerLength = checkLocalHeader(bytes, entry, snapshot.directoryOffset, place);
     if (headerLength === undefined) {
       // An extra field longer than the slack: read the header again, now that its length is known.
@@ -73,17 +101,29 @@ export async function readStoredBytes(
 }
 
 /** The entry's whole value: STORED bytes, or DEFLATE data inflated within `maxInflatedBytes`; its CRC-32 checked. */
-export async function readWholeEntry(context: EntryReaderContext, snapshot: ArchiveSnapshot, entry: ZipEntry): Promise<Uint8Array> {
+export async function readWholeEntry(
+  context: EntryReaderContext,
+  snapshot: ArchiveSnapshot,
+  entry: ZipEntry,
+): Promise<Uint8Array> {
   const place = { archive: context.archive, entry: entry.name };
   checkMethod(entry, place);
   if (entry.method === METHOD_DEFLATED && entry.size > context.maxInflatedBytes) {
-    throw zipError(StoreError, place, `the entry inflates to ${entry.size} bytes, more than maxInflatedBytes (${context.maxInflatedBytes})`);
+    throw zipError(
+      StoreError,
+      place,
+      `the entry inflates to ${entry.size} bytes, more than maxInflatedBytes (${context.maxInflatedBytes})`,
+    );
   }
   const stored = await readStoredBytes(context, snapshot, entry, 0, entry.compressedSize);
   const value = entry.method === METHOD_STORED ? stored : inflate(stored, entry, place);
   const computed = crc32(value);
   if (computed !== entry.crc32) {
-    throw zipError(ChecksumError, place, `CRC-32 mismatch: the directory says ${hex(entry.crc32)}, the data has ${hex(computed)}`);
+    throw zipError(
+      ChecksumError,
+      place,
+      `CRC-32 mismatch: the directory says ${hex(entry.crc32)}, the data has ${hex(computed)}`,
+    );
   }
   return value;
 }
@@ -91,7 +131,11 @@ export async function readWholeEntry(context: EntryReaderContext, snapshot: Arch
 /** STORED and DEFLATE are read; any other method is an UnsupportedError naming it. */
 export function checkMethod(entry: ZipEntry, place: ZipPlace): void {
   if (entry.method !== METHOD_STORED && entry.method !== METHOD_DEFLATED) {
-    throw zipError(UnsupportedError, place, `compression method ${entry.method} is not supported (only STORED and DEFLATE are)`);
+    throw zipError(
+      UnsupportedError,
+      place,
+      `compression method ${entry.method} is not supported (only STORED and DEFLATE are)`,
+    );
   }
 }
 
@@ -102,10 +146,19 @@ function inflate(data: Uint8Array, entry: ZipEntry, place: ZipPlace): Uint8Array
   try {
     inflated = inflateSync(data, { out });
   } catch (cause) {
-    throw zipError(CorruptDataError, place, `invalid deflate data (${cause instanceof Error ? cause.message : String(cause)})`, cause);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `invalid deflate data (${cause instanceof Error ? cause.message : String(cause)})`,
+      cause,
+    );
   }
   if (inflated.length !== entry.size) {
-    throw zipError(CorruptDataError, place, `inflates to ${inflated.length} bytes where the directory declares ${entry.size}`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `inflates to ${inflated.length} bytes where the directory declares ${entry.size}`,
+    );
   }
   return inflated;
 }

@@ -14,6 +14,7 @@ export { type ZipWriteOptions, zipBlob, zipChunks } from "./zip-writer.js";
  */
 registerStoreAdapter(
   "zip",
-  ({ store, key }, path, options) => ZipStore.open(store, key, { ...(options.zip as ZipStoreOptions | undefined), root: path }),
+  ({ store, key }, path, options) =>
+    ZipStore.open(store, key, { ...(options.zip as ZipStoreOptions | undefined), root: path }),
   { suffixes: [".zip", ".ozx"] },
 );

@@ -1,6 +1,14 @@
 import { CorruptDataError } from "@zarrkit/registry";
 import { findExtra, type ZipEntry } from "./central-directory.js";
-import { FLAG_DATA_DESCRIPTOR, FLAG_ENCRYPTED, Fields, LOCAL_HEADER_BYTES, LOCAL_HEADER_SIGNATURE, U32_SENTINEL, ZIP64_EXTRA_ID } from "./zip-records.js";
+import {
+  FLAG_DATA_DESCRIPTOR,
+  FLAG_ENCRYPTED,
+  Fields,
+  LOCAL_HEADER_BYTES,
+  LOCAL_HEADER_SIGNATURE,
+  U32_SENTINEL,
+  ZIP64_EXTRA_ID,
+} from "./zip-records.js";
 import { type ZipPlace, zipError } from "./zip-errors.js";
 
 /** Bytes the local header of `entry` takes when its extra field is as long as `extraLength`. */
@@ -16,19 +24,33 @@ export function localHeaderLength(entry: ZipEntry, extraLength: number): number 
  * sizes unless a data descriptor holds them) is a CorruptDataError: a reader
  * trusting either copy could be shown other bytes than the other promises.
  */
-export function checkLocalHeader(bytes: Uint8Array, entry: ZipEntry, dataEnd: number, place: ZipPlace): number | undefined {
+export function checkLocalHeader(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  dataEnd: number,
+  place: ZipPlace,
+): number | undefined {
   if (bytes.length < LOCAL_HEADER_BYTES) return undefined;
   const fields = new Fields(bytes);
   if (fields.u32(0) !== LOCAL_HEADER_SIGNATURE) {
-    throw zipError(CorruptDataError, place, `no local header at offset ${entry.headerOffset}, where the central directory puts it`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `no local header at offset ${entry.headerOffset}, where the central directory puts it`,
+    );
   }
   const length = localHeaderLength(entry, fields.u16(28));
   if (bytes.length < length) return undefined;
   const disagree = (what: string) =>
-    zipError(CorruptDataError, place, `the local header disagrees with the central directory about the entry's ${what}`);
+    zipError(
+      CorruptDataError,
+      place,
+      `the local header disagrees with the central directory about the entry's ${what}`,
+    );
   const nameLength = fields.u16(26);
   const name = bytes.subarray(LOCAL_HEADER_BYTES, LOCAL_HEADER_BYTES + nameLength);
-  if (nameLength !== entry.rawName.length || !name.every((byte, i) => byte === entry.rawName[i])) throw disagree("name");
+  if (nameLength !== entry.rawName.length || !name.every((byte, i) => byte === entry.rawName[i]))
+    throw disagree("name");
   if (fields.u16(8) !== entry.method) throw disagree("compression method");
   const flags = fields.u16(6);
   if ((flags & FLAG_ENCRYPTED) !== (entry.flags & FLAG_ENCRYPTED)) throw disagree("encryption");
@@ -47,7 +69,11 @@ export function checkLocalHeader(bytes: Uint8Array, entry: ZipEntry, dataEnd: nu
   }
   const dataEndOffset = entry.headerOffset + length + entry.compressedSize;
   if (dataEndOffset > dataEnd) {
-    throw zipError(CorruptDataError, place, `its data (to offset ${dataEndOffset}) runs into the central directory (offset ${dataEnd})`);
+    throw zipError(
+      CorruptDataError,
+      place,
+      `its data (to offset ${dataEndOffset}) runs into the central directory (offset ${dataEnd})`,
+    );
   }
   return length;
 }

@@ -26,7 +26,9 @@ export function parseOmeComment(comment: Uint8Array): OmeComment | undefined {
 
 /** The RFC-9 comment of an archive written the recommended way (metadata first) for OME-Zarr `version`. */
 export function omeComment(version: string): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ ome: { version, zipFile: { centralDirectory: { jsonFirst: true } } } }));
+  return new TextEncoder().encode(
+    JSON.stringify({ ome: { version, zipFile: { centralDirectory: { jsonFirst: true } } } }),
+  );
 }
 
 /** Whether an entry's name says it is an archive itself (`.zip`, `.ozx`). */

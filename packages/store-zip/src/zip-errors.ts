@@ -15,7 +15,12 @@ type ErrorClass<E extends ZarrkitError> = new (message: string, context?: ErrorC
  * the entry (which is also its `key`), e.g.
  * `zip archive "image.ozx", entry "0/c/0": the local header ...`.
  */
-export function zipError<E extends ZarrkitError>(Kind: ErrorClass<E>, place: ZipPlace, problem: string, cause?: unknown): E {
+export function zipError<E extends ZarrkitError>(
+  Kind: ErrorClass<E>,
+  place: ZipPlace,
+  problem: string,
+  cause?: unknown,
+): E {
   const entry = place.entry === undefined ? "" : `, entry ${JSON.stringify(place.entry)}`;
   const context: ErrorContext = {};
   if (place.entry !== undefined) context.key = place.entry;

@@ -27,7 +27,7 @@ export const U16_SENTINEL = 0xffff;
 export const METHOD_STORED = 0;
 export const METHOD_DEFLATED = 8;
 
-/** General purpose flags: bit 0 encrypted, bit 3 sizes in a data descriptor, bit 6 strong encryption, bit 11 UTF-8 names. */
+/** General purpose flags: 0 encrypted, 3 sizes in a data descriptor, 6 strong encryption, 11 UTF-8 names. */
 export const FLAG_ENCRYPTED = 1 << 0;
 export const FLAG_DATA_DESCRIPTOR = 1 << 3;
 export const FLAG_STRONG_ENCRYPTION = 1 << 6;

@@ -21,7 +21,7 @@ import { zipError } from "./zip-errors.js";
 
 /** Options of {@link ZipStore.open}. */
 export interface ZipStoreOptions {
-  /** Where inside the archive the store is rooted: "" (default) for the archive's root, or a path such as "data/image.zarr". */
+  /** Where inside the archive the store is rooted: "" (default) for its root, or a path such as "data/image.zarr". */
   root?: string;
   /** The archive's name in error messages (default: its key). */
   name?: string;
@@ -48,7 +48,12 @@ export interface ZipStoreOptions {
   allowNestedArchives?: boolean;
 }
 
-const DEFAULTS = { tailBytes: 128 * 1024, maxDirectoryBytes: 64 * 1024 * 1024, maxEntries: 1_000_000, maxInflatedBytes: 256 * 1024 * 1024 };
+const DEFAULTS = {
+  tailBytes: 128 * 1024,
+  maxDirectoryBytes: 64 * 1024 * 1024,
+  maxEntries: 1_000_000,
+  maxInflatedBytes: 256 * 1024 * 1024,
+};
 
 /**
  * A read-only store over a zip archive that is one value (`key`) of another
@@ -82,7 +87,9 @@ export class ZipStore implements Store {
     const limits = { ...DEFAULTS, ...definedOnly(options) };
     for (const [name, value] of Object.entries(limits)) {
       if (!Number.isSafeInteger(value) || value <= 0) {
-        throw new StoreError(`ZipStore option ${name} must be a positive integer, got ${String(value)}`, { field: name });
+        throw new StoreError(`ZipStore option ${name} must be a positive integer, got ${String(value)}`, {
+          field: name,
+        });
       }
     }
     this.#limits = { ...limits, tailBytes: Math.max(limits.tailBytes, MAX_END_RECORDS_BYTES) };
@@ -119,7 +126,9 @@ export class ZipStore implements Store {
 
   async getRangeWithSize(key: string, range: RangeQuery, options: ReadOptions = {}): Promise<SizedValue | undefined> {
     checkRange(key, range);
-    return this.#withEntry(key, options, async (context, snapshot, entry) => {
+    // A read of no bytes reaches no byte of the archive: its version is asked for instead.
+    const empty = "suffixLength" in range ? range.suffixLength === 0 : range.length === 0;
+    return this.#withEntry(key, { ...options, revalidate: empty }, async (context, snapshot, entry) => {
       const [start, end] = rangeBounds(range, entry.size);
       checkMethod(entry, { archive: this.archive, entry: entry.name });
       const value =
@@ -131,7 +140,7 @@ export class ZipStore implements Store {
   }
 
   async size(key: string, options: RequestOptions = {}): Promise<number | undefined> {
-    return this.#withEntry(key, options, async (_context, _snapshot, entry) => entry.size);
+    return this.#withEntry(key, { ...options, revalidate: true }, async (_context, _snapshot, entry) => entry.size);
   }
 
   async *list(prefix: string, options: RequestOptions = {}): AsyncIterable<string> {
@@ -158,28 +167,37 @@ export class ZipStore implements Store {
    * Run `read` on the entry of `key` in the current snapshot. A key missing
    * from it is looked up again after checking that the archive is unchanged;
    * a read that finds the archive replaced is repeated once on the new one
-   * (unless the caller asked for a version with `ifMatch`).
+   * (unless the caller asked for a version with `ifMatch`). `revalidate`: the
+   * read reads no byte of the archive (a size), so the version is checked first.
    */
   async #withEntry<T>(
     key: string,
-    options: ReadOptions,
+    options: ReadOptions & { revalidate?: boolean },
     read: (context: EntryReaderContext, snapshot: ArchiveSnapshot, entry: ZipEntry) => Promise<T>,
   ): Promise<T | undefined> {
     checkStoreKey(key);
-    const context: EntryReaderContext = { store: this.#store, key: this.#key, archive: this.archive, maxInflatedBytes: this.#maxInflatedBytes };
+    const context: EntryReaderContext = {
+      store: this.#store,
+      key: this.#key,
+      archive: this.archive,
+      maxInflatedBytes: this.#maxInflatedBytes,
+    };
     if (options.signal) context.signal = options.signal;
     for (let attempt = 0; ; attempt++) {
       const loaded = this.#snapshot;
       let snapshot = await this.#current(options.signal);
-      if (options.ifMatch !== undefined && options.ifMatch !== snapshot.version && loaded !== undefined) {
-        snapshot = await this.#revalidated(options.signal, snapshot);
-      }
+      const stale = options.revalidate || (options.ifMatch !== undefined && options.ifMatch !== snapshot.version);
+      if (stale && loaded !== undefined && attempt === 0) snapshot = await this.#revalidated(options.signal, snapshot);
       if (options.ifMatch !== undefined && options.ifMatch !== snapshot.version) {
-        throw new PreconditionFailedError(`${key} in zip archive ${JSON.stringify(this.archive)} is no longer at version ${options.ifMatch}`, { key });
+        throw new PreconditionFailedError(
+          `${key} in zip archive ${JSON.stringify(this.archive)} is no longer at version ${options.ifMatch}`,
+          { key },
+        );
       }
       const entry = snapshot.entries.get(this.#root + key);
       if (!entry) {
-        if (attempt === 0 && loaded !== undefined && (await this.#revalidated(options.signal, snapshot)) !== snapshot) continue;
+        if (attempt === 0 && loaded !== undefined && (await this.#revalidated(options.signal, snapshot)) !== snapshot)
+          continue;
         return undefined;
       }
       this.#checkNesting(snapshot, entry);
@@ -188,7 +206,8 @@ export class ZipStore implements Store {
       } catch (error) {
         if (!(error instanceof PreconditionFailedError) || snapshot.version === undefined) throw error;
         this.#forget(snapshot);
-        if (options.ifMatch !== undefined || attempt > 0) throw new PreconditionFailedError(error.message, { key, cause: error });
+        if (options.ifMatch !== undefined || attempt > 0)
+          throw new PreconditionFailedError(error.message, { key, cause: error });
       }
     }
   }
@@ -200,7 +219,8 @@ export class ZipStore implements Store {
     throw zipError(
       StoreError,
       { archive: this.archive, entry: nested },
-      `a zip archive holds another archive, which RFC-9 forbids; open the inner one through a URL pipeline ("<outer>|zip:${nested}|zip:") or pass allowNestedArchives`,
+      "a zip archive holds another archive, which RFC-9 forbids; open the inner one through a URL pipeline " +
+        `("<outer>|zip:${nested}|zip:") or pass allowNestedArchives`,
     );
   }
 
@@ -231,12 +251,16 @@ export class ZipStore implements Store {
       snapshot = await loadSnapshot(this.#store, this.#key, this.#limits, place, signal);
     }
     if (this.#requireZarrRoot && !snapshot.entries.has(`${this.#root}zarr.json`)) {
-      throw zipError(StoreError, place, "its root is not a Zarr hierarchy (no zarr.json at the root, as an OME-Zarr zip file must have)");
+      throw zipError(
+        StoreError,
+        place,
+        "its root is not a Zarr hierarchy (no zarr.json at the root, as an OME-Zarr zip file must have)",
+      );
     }
     return snapshot;
   }
 
-  /** The current snapshot after asking the store whether the archive's version is still `snapshot`'s (one small request). */
+  /** The current snapshot, once the store said whether the archive still has `known`'s version (a small request). */
   async #revalidated(signal?: AbortSignal, known?: ArchiveSnapshot): Promise<ArchiveSnapshot> {
     const snapshot = known ?? (await this.#current(signal));
     if (snapshot.version === undefined) return snapshot;
@@ -266,6 +290,7 @@ function normalizeRoot(root: string, archive: string): string {
 
 function definedOnly(options: ZipStoreOptions): Partial<typeof DEFAULTS> {
   const out: Partial<typeof DEFAULTS> = {};
-  for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) if (options[name] !== undefined) out[name] = options[name];
+  for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[])
+    if (options[name] !== undefined) out[name] = options[name];
   return out;
 }

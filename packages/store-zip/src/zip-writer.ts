@@ -1,4 +1,10 @@
-import { InvalidMetadataError, NotFoundError, PreconditionFailedError, type Store, StoreError } from "@zarrkit/registry";
+import {
+  InvalidMetadataError,
+  NotFoundError,
+  PreconditionFailedError,
+  type Store,
+  StoreError,
+} from "@zarrkit/registry";
 import { crc32 } from "./crc32.js";
 import { archiveOrder } from "./entry-order.js";
 import { omeComment } from "./ome-comment.js";
@@ -33,7 +39,7 @@ export interface ZipWriteOptions {
   ome?: string | boolean;
   /** Refuse a source without a root `zarr.json` (an InvalidMetadataError). Default: true when `ome` is given. */
   requireZarrRoot?: boolean;
-  /** Values larger than this are read in windows of this many bytes (twice: for the CRC-32, then the data). Default 16 MiB. */
+  /** Values larger than this are read in windows this large (twice: for the CRC-32, then the data). Default 16 MiB. */
   windowBytes?: number;
   signal?: AbortSignal;
 }
@@ -60,7 +66,8 @@ interface WrittenEntry {
  * (or one window of a large one) and the directory records.
  */
 export async function* zipChunks(source: Store, options: ZipWriteOptions = {}): AsyncGenerator<Uint8Array> {
-  if (typeof source.list !== "function") throw new StoreError("Writing a zip archive needs a source store that can list its keys");
+  if (typeof source.list !== "function")
+    throw new StoreError("Writing a zip archive needs a source store that can list its keys");
   const windowBytes = options.windowBytes ?? 16 * 1024 * 1024;
   const keys: string[] = [];
   for await (const key of source.list("", signalOf(options))) keys.push(key);
@@ -101,8 +108,15 @@ function signalOf(options: ZipWriteOptions): { signal?: AbortSignal } {
 async function archiveComment(source: Store, keys: readonly string[], options: ZipWriteOptions): Promise<Uint8Array> {
   const requireRoot = options.requireZarrRoot ?? (options.ome !== undefined && options.ome !== false);
   if (!keys.includes("zarr.json")) {
-    if (requireRoot) throw new InvalidMetadataError("The hierarchy to archive has no root zarr.json: its root is not a Zarr v3 hierarchy", { key: "zarr.json" });
-    if (options.ome === true) throw new InvalidMetadataError("ome: true takes the OME-Zarr version from the root zarr.json, which is missing", { key: "zarr.json" });
+    if (requireRoot)
+      throw new InvalidMetadataError(
+        "The hierarchy to archive has no root zarr.json: its root is not a Zarr v3 hierarchy",
+        { key: "zarr.json" },
+      );
+    if (options.ome === true)
+      throw new InvalidMetadataError("ome: true takes the OME-Zarr version from the root zarr.json, which is missing", {
+        key: "zarr.json",
+      });
     return typeof options.ome === "string" ? checkedComment(options.ome) : new Uint8Array(0);
   }
   if (options.ome === false) return new Uint8Array(0);
@@ -110,20 +124,28 @@ async function archiveComment(source: Store, keys: readonly string[], options: Z
   const root = await source.get("zarr.json", signalOf(options));
   let version: unknown;
   try {
-    version = (JSON.parse(new TextDecoder().decode(root)) as { attributes?: { ome?: { version?: unknown } } }).attributes?.ome?.version;
+    version = (JSON.parse(new TextDecoder().decode(root)) as { attributes?: { ome?: { version?: unknown } } })
+      .attributes?.ome?.version;
   } catch (cause) {
     throw new InvalidMetadataError("The root zarr.json is not JSON", { key: "zarr.json", cause });
   }
   if (typeof version === "string") return checkedComment(version);
   if (options.ome === true) {
-    throw new InvalidMetadataError("The root zarr.json has no attributes.ome.version for the RFC-9 comment", { key: "zarr.json", field: "attributes.ome.version" });
+    throw new InvalidMetadataError("The root zarr.json has no attributes.ome.version for the RFC-9 comment", {
+      key: "zarr.json",
+      field: "attributes.ome.version",
+    });
   }
   return new Uint8Array(0);
 }
 
 function checkedComment(version: string): Uint8Array {
   const comment = omeComment(version);
-  if (comment.length > MAX_COMMENT_BYTES) throw new StoreError(`The OME-Zarr version ${JSON.stringify(version.slice(0, 40))}... makes a comment longer than 64 KiB`, { field: "ome" });
+  if (comment.length > MAX_COMMENT_BYTES)
+    throw new StoreError(
+      `The OME-Zarr version ${JSON.stringify(version.slice(0, 40))}... makes a comment longer than 64 KiB`,
+      { field: "ome" },
+    );
   return comment;
 }
 
@@ -139,13 +161,23 @@ async function readValue(source: Store, key: string, windowBytes: number, signal
   if (size === undefined || size <= windowBytes || typeof source.getRangeWithSize !== "function") {
     const value = await source.get(key, signal ? { signal } : {});
     if (!value) throw new NotFoundError(`${key} disappeared while the archive was written`, { key });
-    return { crc: crc32(value), size: value.length, chunks: async function* () { yield value; } };
+    return {
+      crc: crc32(value),
+      size: value.length,
+      chunks: async function* () {
+        yield value;
+      },
+    };
   }
   let version: string | undefined;
   const windows = async function* () {
     for (let at = 0; at < size; at += windowBytes) {
       const options = { ...(version !== undefined && { ifMatch: version }), ...(signal && { signal }) };
-      const read = await source.getRangeWithSize!(key, { offset: at, length: Math.min(windowBytes, size - at) }, options);
+      const read = await source.getRangeWithSize!(
+        key,
+        { offset: at, length: Math.min(windowBytes, size - at) },
+        options,
+      );
       if (!read || read.value.length !== Math.min(windowBytes, size - at)) {
         throw new PreconditionFailedError(`${key} changed while the archive was written`, { key });
       }

@@ -20,7 +20,7 @@ export function pythonFile(file: string, args: readonly string[]): string {
   return execFileSync("/usr/bin/python3", [new URL(file, import.meta.url).pathname, ...args], { encoding: "utf8" });
 }
 
-/** Array data as the shared fixtures' expected.json files write it (64-bit integers as strings, non-finite floats as names). */
+/** Array data as the fixtures' expected.json files write it (64-bit integers as strings, non-finite floats named). */
 export function asExpected(data: ArrayData, dataType: string): unknown[] {
   if (dataType === "bool") return Array.from(data as Uint8Array, (v) => v === 1);
   return Array.from(data as ArrayLike<unknown>, normalize);
@@ -28,6 +28,7 @@ export function asExpected(data: ArrayData, dataType: string): unknown[] {
 
 export function normalize(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  if (typeof value === "number" && !Number.isFinite(value))
+    return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
   return value;
 }

@@ -20,7 +20,9 @@ const expectedPath = fixturePath("zarr-python-v3.expected.json");
 type Expected = { shape: number[]; data_type: string; data: unknown[] };
 
 describe.skipIf(!root || !expectedPath)("RFC-9 kit cases written by Python's zipfile", () => {
-  const expected = expectedPath ? (JSON.parse(readFileSync(expectedPath, "utf8")).arrays as Record<string, Expected>) : {};
+  const expected = expectedPath
+    ? (JSON.parse(readFileSync(expectedPath, "utf8")).arrays as Record<string, Expected>)
+    : {};
   let dir: Awaited<ReturnType<typeof tempDir>>;
   const url = (name: string) => pathToFileURL(join(dir.path, name)).href;
 
@@ -30,7 +32,15 @@ describe.skipIf(!root || !expectedPath)("RFC-9 kit cases written by Python's zip
   });
   afterAll(() => dir?.remove());
 
-  const readable = ["valid.ozx", "no-comment.ozx", "unsorted.ozx", "deflated.ozx", "not-zip64.ozx", "named.zip", "misleading-sort.ozx"];
+  const readable = [
+    "valid.ozx",
+    "no-comment.ozx",
+    "unsorted.ozx",
+    "deflated.ozx",
+    "not-zip64.ozx",
+    "named.zip",
+    "misleading-sort.ozx",
+  ];
   for (const name of readable) {
     it(`reads every array of ${name} value for value`, async () => {
       const store = await openStore(url(name));
@@ -54,7 +64,9 @@ describe.skipIf(!root || !expectedPath)("RFC-9 kit cases written by Python's zip
 
   it("refuses an .ozx whose root is not a Zarr hierarchy, and opens it at the path that is", async () => {
     await expect(openStore(url("root-not-zarr.ozx"))).rejects.toThrow(StoreError);
-    await expect(openStore(url("root-not-zarr.ozx"))).rejects.toThrow(/"root-not-zarr\.ozx": its root is not a Zarr hierarchy/);
+    await expect(openStore(url("root-not-zarr.ozx"))).rejects.toThrow(
+      /"root-not-zarr\.ozx": its root is not a Zarr hierarchy/,
+    );
     const store = await openStore(`${url("root-not-zarr.ozx")}|zip:somedirectory`);
     const array = await openArray(store, "1d.contiguous.i4");
     expect(asExpected((await array.get()).data, "int32")).toEqual(expected["1d.contiguous.i4"]!.data);
@@ -64,9 +76,13 @@ describe.skipIf(!root || !expectedPath)("RFC-9 kit cases written by Python's zip
     const store = await openStore(url("ozx-in-ozx.ozx"));
     const refused = store.get("zarr.json");
     await expect(refused).rejects.toThrow(StoreError);
-    await expect(store.get("zarr.json")).rejects.toThrow(/"ozx-in-ozx\.ozx", entry "inner\.ozx": a zip archive holds another archive/);
+    await expect(store.get("zarr.json")).rejects.toThrow(
+      /"ozx-in-ozx\.ozx", entry "inner\.ozx": a zip archive holds another archive/,
+    );
     const inner = await openStore(`${url("ozx-in-ozx.ozx")}|zip:inner.ozx|zip:`);
-    expect(JSON.parse(new TextDecoder().decode(await inner.get("zarr.json")))).toMatchObject({ attributes: { ome: { version: "0.5" } } });
+    expect(JSON.parse(new TextDecoder().decode(await inner.get("zarr.json")))).toMatchObject({
+      attributes: { ome: { version: "0.5" } },
+    });
   });
 
   it("refuses a multi-part archive with an UnsupportedError naming it", async () => {
