@@ -14,10 +14,15 @@ import {
  * changes, so it reports no versions.
  */
 export class BlobStore implements Store {
-  constructor(
-    readonly blob: Blob,
-    readonly name: string = (blob as { name?: string }).name || "archive.zip",
-  ) {}
+  /** The Blob read. */
+  readonly blob: Blob;
+  /** The one key the Blob is found under (default: a File's name, else "archive.zip"). */
+  readonly name: string;
+
+  constructor(blob: Blob, name: string = (blob as { name?: string }).name || "archive.zip") {
+    this.blob = blob;
+    this.name = name;
+  }
 
   async get(key: string, options: RequestOptions = {}): Promise<Uint8Array | undefined> {
     return (await this.getRangeWithSize(key, { offset: 0, length: this.blob.size }, options))?.value;

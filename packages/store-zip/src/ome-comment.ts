@@ -7,8 +7,16 @@
 
 /** The `ome` object of an RFC-9 archive comment. */
 export interface OmeComment {
+  /** The OME-Zarr version of the hierarchy, e.g. "0.5". */
   version: string;
-  zipFile?: { centralDirectory?: { jsonFirst?: boolean } };
+  /** How the archive is laid out (the RFC-9 kit's form). */
+  zipFile?: {
+    /** About the central directory. */
+    centralDirectory?: {
+      /** Every `zarr.json` comes first in it, breadth first. */
+      jsonFirst?: boolean;
+    };
+  };
 }
 
 /** The comment's `ome` object, or undefined when the comment is no RFC-9 comment. */

@@ -41,6 +41,7 @@ export interface ZipWriteOptions {
   requireZarrRoot?: boolean;
   /** Values larger than this are read in windows this large (twice: for the CRC-32, then the data). Default 16 MiB. */
   windowBytes?: number;
+  /** Stops the writing (between values and windows) with the signal's reason. */
   signal?: AbortSignal;
 }
 
