@@ -1,6 +1,7 @@
 import { CorruptDataError, NotFoundError, type Store, StoreError } from "@zarrkit/registry";
 import { parseCentralDirectory, type ZipEntry } from "./central-directory.js";
 import { parseEndRecords } from "./end-records.js";
+import { isArchiveName } from "./ome-comment.js";
 import { CENTRAL_HEADER_BYTES } from "./zip-records.js";
 import { type ZipPlace, zipError } from "./zip-errors.js";
 
@@ -16,6 +17,8 @@ export interface ArchiveSnapshot {
   directoryOffset: number;
   /** Data offsets learnt from local headers, by entry name (valid for this version only). */
   dataOffsets: Map<string, number>;
+  /** The first entry that is an archive itself (`.zip`, `.ozx`), if any: found once, checked on every read. */
+  nestedArchive: string | undefined;
 }
 
 /** Bounds on what reading the directory may cost. */
@@ -80,5 +83,7 @@ export async function loadSnapshot(
     }
   }
   const entries = parseCentralDirectory(directory, end.entryCount, end.directoryOffset, place);
-  return { version, size, entries, comment: end.comment, directoryOffset: end.directoryOffset, dataOffsets: new Map() };
+  const nestedArchive = [...entries.keys()].find(isArchiveName);
+  const { comment, directoryOffset } = end;
+  return { version, size, entries, comment, directoryOffset, dataOffsets: new Map(), nestedArchive };
 }

@@ -214,7 +214,7 @@ export class ZipStore implements Store {
 
   #checkNesting(snapshot: ArchiveSnapshot, entry: ZipEntry): void {
     if (this.#allowNestedArchives || isArchiveName(entry.name)) return;
-    const nested = [...snapshot.entries.keys()].find(isArchiveName);
+    const nested = snapshot.nestedArchive;
     if (nested === undefined) return;
     throw zipError(
       StoreError,

@@ -78,6 +78,9 @@ export async function* zipChunks(source: Store, options: ZipWriteOptions = {}): 
   for (const key of archiveOrder(keys)) {
     options.signal?.throwIfAborted();
     const name = new TextEncoder().encode(key);
+    if (name.length > U16_SENTINEL) {
+      throw new StoreError(`${key.slice(0, 60)}...: a zip entry name has at most 65535 bytes`, { key });
+    }
     const value = await readValue(source, key, windowBytes, options.signal);
     const header = localHeader(name, value.crc, value.size);
     written.push({ name, crc: value.crc, size: value.size, offset });

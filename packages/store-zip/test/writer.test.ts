@@ -5,7 +5,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import "@zarrkit/codecs";
-import { openArray, openStore, type Store } from "@zarrkit/core";
+import { MemoryStore, openArray, openStore, type Store, StoreError } from "@zarrkit/core";
 import "@zarrkit/crc32c";
 import "@zarrkit/sharding";
 import { FileSystemStore } from "@zarrkit/store-fs";
@@ -129,6 +129,14 @@ describe.skipIf(!v3 || !v3Expected)("writeZip, read by Python", () => {
     await expect(writeZip(failing, target)).rejects.toThrow("disk gone");
     expect(await readFile(target, "utf8")).toBe("the old archive");
     expect((await readdir(dir.path)).filter((name) => name.includes("zarrkit-tmp"))).toEqual([]);
+  });
+
+  it("refuses a key longer than a zip name can be, naming it", async () => {
+    const source = new MemoryStore();
+    const long = `${"x".repeat(70_000)}/c/0`;
+    await source.set(long, new Uint8Array(1));
+    await expect(zipBlob(source)).rejects.toThrow(StoreError);
+    await expect(zipBlob(source)).rejects.toThrow(/a zip entry name has at most 65535 bytes/);
   });
 
   it("builds a Blob that a ZipStore over a BlobStore reads lazily", async () => {
