@@ -183,11 +183,16 @@ export class ZipStore implements Store {
       maxInflatedBytes: this.#maxInflatedBytes,
     };
     if (options.signal) context.signal = options.signal;
+    // Whether this call has seen the archive's current version (a snapshot it loaded itself, or a check).
+    let checked = false;
     for (let attempt = 0; ; attempt++) {
-      const loaded = this.#snapshot;
+      checked ||= this.#snapshot === undefined;
       let snapshot = await this.#current(options.signal);
       const stale = options.revalidate || (options.ifMatch !== undefined && options.ifMatch !== snapshot.version);
-      if (stale && loaded !== undefined && attempt === 0) snapshot = await this.#revalidated(options.signal, snapshot);
+      if (stale && !checked) {
+        snapshot = await this.#revalidated(options.signal, snapshot);
+        checked = true;
+      }
       if (options.ifMatch !== undefined && options.ifMatch !== snapshot.version) {
         throw new PreconditionFailedError(
           `${key} in zip archive ${JSON.stringify(this.archive)} is no longer at version ${options.ifMatch}`,
@@ -196,8 +201,9 @@ export class ZipStore implements Store {
       }
       const entry = snapshot.entries.get(this.#root + key);
       if (!entry) {
-        if (attempt === 0 && loaded !== undefined && (await this.#revalidated(options.signal, snapshot)) !== snapshot)
-          continue;
+        if (checked) return undefined;
+        checked = true;
+        if ((await this.#revalidated(options.signal, snapshot)) !== snapshot) continue;
         return undefined;
       }
       this.#checkNesting(snapshot, entry);
