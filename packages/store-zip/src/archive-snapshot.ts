@@ -17,6 +17,8 @@ export interface ArchiveSnapshot {
   directoryOffset: number;
   /** Data offsets learnt from local headers, by entry name (valid for this version only). */
   dataOffsets: Map<string, number>;
+  /** Entries whose local header (once read) has a ZIP64 extra field. */
+  zip64Headers: Set<string>;
   /** The first entry that is an archive itself (`.zip`, `.ozx`), if any: found once, checked on every read. */
   nestedArchive: string | undefined;
 }
@@ -85,5 +87,14 @@ export async function loadSnapshot(
   const entries = parseCentralDirectory(directory, end.entryCount, end.directoryOffset, place);
   const nestedArchive = [...entries.keys()].find(isArchiveName);
   const { comment, directoryOffset } = end;
-  return { version, size, entries, comment, directoryOffset, dataOffsets: new Map(), nestedArchive };
+  return {
+    version,
+    size,
+    entries,
+    comment,
+    directoryOffset,
+    dataOffsets: new Map(),
+    zip64Headers: new Set(),
+    nestedArchive,
+  };
 }

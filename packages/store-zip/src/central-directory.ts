@@ -29,6 +29,8 @@ export interface ZipEntry {
   headerOffset: number;
   /** The raw name, which the local header must repeat. */
   rawName: Uint8Array;
+  /** "Version needed to extract": 45 (4.5) or more for ZIP64 entries. */
+  versionNeeded: number;
 }
 
 // Deflate cannot expand data more than 1032:1 (a 258-byte match in 2 bits).
@@ -74,6 +76,7 @@ export function parseCentralDirectory(
     );
     const sizes = zip64Sizes(fields, at, extra, entryPlace);
     const method = fields.u16(at + 10);
+    const versionNeeded = fields.u16(at + 6) & 0xff;
     at = end;
     if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION))
       throw zipError(UnsupportedError, entryPlace, "encrypted entries are not supported");
@@ -87,7 +90,7 @@ export function parseCentralDirectory(
     if (problem) throw zipError(StoreError, entryPlace, `the entry name cannot be a key: ${problem}`);
     if (name.endsWith("/")) continue;
     if (entries.has(name)) throw zipError(StoreError, entryPlace, "the archive holds two entries of this name");
-    const entry: ZipEntry = { name, index, method, flags, ...sizes, rawName };
+    const entry: ZipEntry = { name, index, method, flags, ...sizes, rawName, versionNeeded };
     entries.set(name, checkSizes(entry, dataEnd, entryPlace));
   }
   if (at !== bytes.length) {

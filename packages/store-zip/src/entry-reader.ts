@@ -10,7 +10,7 @@ import { inflateSync } from "fflate";
 import type { ArchiveSnapshot } from "./archive-snapshot.js";
 import type { ZipEntry } from "./central-directory.js";
 import { crc32 } from "./crc32.js";
-import { checkLocalHeader, localHeaderLength } from "./local-header.js";
+import { checkLocalHeader, hasZip64Extra, localHeaderLength } from "./local-header.js";
 import { METHOD_DEFLATED, METHOD_STORED } from "./zip-records.js";
 import { type ZipPlace, zipError } from "./zip-errors.js";
 
@@ -94,6 +94,7 @@ export async function readStoredBytes(
     }
     dataOffset = entry.headerOffset + headerLength;
     snapshot.dataOffsets.set(entry.name, dataOffset);
+    if (hasZip64Extra(bytes, entry, headerLength)) snapshot.zip64Headers.add(entry.name);
     if (bytes.length >= headerLength + end) return bytes.slice(headerLength + start, headerLength + end);
   }
   if (end === start) return new Uint8Array(0);

@@ -11,6 +11,14 @@ import {
 } from "./zip-records.js";
 import { type ZipPlace, zipError } from "./zip-errors.js";
 
+/** Whether the local header at the start of `bytes` (`length` bytes, already checked) has a ZIP64 extra field. */
+export function hasZip64Extra(bytes: Uint8Array, entry: ZipEntry, length: number): boolean {
+  return (
+    findExtra(new Fields(bytes.subarray(LOCAL_HEADER_BYTES + entry.rawName.length, length)), ZIP64_EXTRA_ID) !==
+    undefined
+  );
+}
+
 /** Bytes the local header of `entry` takes when its extra field is as long as `extraLength`. */
 export function localHeaderLength(entry: ZipEntry, extraLength: number): number {
   return LOCAL_HEADER_BYTES + entry.rawName.length + extraLength;

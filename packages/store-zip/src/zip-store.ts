@@ -16,6 +16,7 @@ import type { ZipEntry } from "./central-directory.js";
 import { checkMethod, type EntryReaderContext, readStoredBytes, readWholeEntry } from "./entry-reader.js";
 import { MAX_END_RECORDS_BYTES } from "./end-records.js";
 import { isArchiveName, parseOmeComment, type OmeComment } from "./ome-comment.js";
+import { type Rfc9Layout, rfc9Layout } from "./rfc9-layout.js";
 import { METHOD_STORED } from "./zip-records.js";
 import { zipError } from "./zip-errors.js";
 
@@ -114,6 +115,29 @@ export class ZipStore implements Store {
   /** The RFC-9 comment's `ome` object (`version`, `zipFile.centralDirectory.jsonFirst`), when the comment is one. */
   async ome(): Promise<OmeComment | undefined> {
     return parseOmeComment((await this.#current()).comment);
+  }
+
+  /**
+   * How the archive measures against RFC-9's recommended variant (entry
+   * order, STORED, ZIP64, the comment). Reads every local header not read yet
+   * (one small read each, 8 at a time).
+   */
+  async rfc9Layout(options: RequestOptions = {}): Promise<Rfc9Layout> {
+    const snapshot = await this.#current(options.signal);
+    const context: EntryReaderContext = {
+      store: this.#store,
+      key: this.#key,
+      archive: this.archive,
+      maxInflatedBytes: 0,
+    };
+    if (options.signal) context.signal = options.signal;
+    const entries = [...snapshot.entries.values()];
+    const unread = entries.filter((entry) => !snapshot.dataOffsets.has(entry.name));
+    for (let at = 0; at < unread.length; at += 8) {
+      await Promise.all(unread.slice(at, at + 8).map((entry) => readStoredBytes(context, snapshot, entry, 0, 0)));
+    }
+    const zip64 = (entry: ZipEntry) => snapshot.zip64Headers.has(entry.name);
+    return rfc9Layout(this.#key, entries, parseOmeComment(snapshot.comment), zip64);
   }
 
   async get(key: string, options: RequestOptions = {}): Promise<Uint8Array | undefined> {

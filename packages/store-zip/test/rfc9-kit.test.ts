@@ -56,6 +56,21 @@ describe.skipIf(!root || !expectedPath)("RFC-9 kit cases written by Python's zip
     });
   }
 
+  it("reports how each case measures against RFC-9's recommended variant, the lying comment as an error", async () => {
+    const layout = async (name: string) => ((await openStore(url(name))) as ZipStore).rfc9Layout();
+    const valid = await layout("valid.ozx");
+    expect(valid).toMatchObject({ recommended: true, stored: true, zip64: true, metadataFirst: true, problems: [] });
+    const problems = async (name: string) => (await layout(name)).problems.map((p) => `${p.level}: ${p.message}`);
+    expect(await problems("no-comment.ozx")).toEqual(["warning: no RFC-9 archive comment"]);
+    expect(await problems("unsorted.ozx")).toEqual(["warning: the zarr.json entries do not come first, breadth first"]);
+    expect(await problems("deflated.ozx")).toEqual([expect.stringMatching(/^warning: \d+ entries are compressed/)]);
+    expect(await problems("not-zip64.ozx")).toEqual([expect.stringMatching(/^warning: \d+ entries are not ZIP64/)]);
+    expect(await problems("named.zip")).toEqual(["warning: the name does not end in .ozx"]);
+    expect(await problems("misleading-sort.ozx")).toEqual([
+      "error: the comment says jsonFirst, but the zarr.json entries do not come first, breadth first",
+    ]);
+  });
+
   it("reports the RFC-9 comment, and none where the archive has none", async () => {
     const valid = (await openStore(url("valid.ozx"))) as ZipStore;
     expect(await valid.ome()).toEqual({ version: "0.5", zipFile: { centralDirectory: { jsonFirst: true } } });

@@ -100,6 +100,7 @@ describe.skipIf(!v3 || !v3Expected)("writeZip, read by Python", () => {
       { data_type: string; data: unknown[] }
     >;
     const store = await openStore(pathToFileURL(target).href);
+    expect((await (store as ZipStore).rfc9Layout()).problems).toEqual([]);
     for (const [path, want] of Object.entries(expected)) {
       expect(asExpected((await (await openArray(store, path)).get()).data, want.data_type), path).toEqual(want.data);
     }
