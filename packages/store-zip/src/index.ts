@@ -4,7 +4,7 @@ import { ZipStore, type ZipStoreOptions } from "./zip-store.js";
 export { BlobStore } from "./blob-store.js";
 export { archiveOrder, isMetadataKey } from "./entry-order.js";
 export { type OmeComment, omeComment, parseOmeComment } from "./ome-comment.js";
-export type { Rfc9Layout } from "./rfc9-layout.js";
+export type { Rfc9Layout, Rfc9Problem } from "./rfc9-layout.js";
 export { ZipStore, type ZipStoreOptions } from "./zip-store.js";
 export { type ZipWriteOptions, zipBlob, zipChunks } from "./zip-writer.js";
 

@@ -3,6 +3,14 @@ import { isMetadataKey } from "./entry-order.js";
 import type { OmeComment } from "./ome-comment.js";
 import { METHOD_STORED } from "./zip-records.js";
 
+/** One departure from RFC-9's recommendations. */
+export interface Rfc9Problem {
+  /** "warning": a recommendation not followed; "error": the comment claims what is not so. */
+  level: "warning" | "error";
+  /** What it is, in one line. */
+  message: string;
+}
+
 /**
  * How an archive measures against RFC-9's recommended variant of OME-Zarr zip
  * files. Reading does not depend on any of it; a validator reports it.
@@ -19,7 +27,7 @@ export interface Rfc9Layout {
   /** The root `zarr.json` is the first entry and every other `zarr.json` follows at once, breadth first. */
   metadataFirst: boolean;
   /** What departs from the recommendations (`warning`) or contradicts the comment (`error`), one line each. */
-  problems: { level: "warning" | "error"; message: string }[];
+  problems: Rfc9Problem[];
 }
 
 /**
