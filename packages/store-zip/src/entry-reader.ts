@@ -6,7 +6,6 @@ import {
   StoreError,
   UnsupportedError,
 } from "@zarrkit/registry";
-import { inflateSync } from "fflate";
 import type { ArchiveSnapshot } from "./archive-snapshot.js";
 import type { ZipEntry } from "./central-directory.js";
 import { crc32 } from "./crc32.js";
@@ -117,7 +116,7 @@ export async function readWholeEntry(
     );
   }
   const stored = await readStoredBytes(context, snapshot, entry, 0, entry.compressedSize);
-  const value = entry.method === METHOD_STORED ? stored : inflate(stored, entry, place);
+  const value = entry.method === METHOD_STORED ? stored : await inflate(stored, entry, place);
   const computed = crc32(value);
   if (computed !== entry.crc32) {
     throw zipError(
@@ -140,7 +139,9 @@ export function checkMethod(entry: ZipEntry, place: ZipPlace): void {
   }
 }
 
-function inflate(data: Uint8Array, entry: ZipEntry, place: ZipPlace): Uint8Array {
+// fflate is loaded with the first DEFLATE entry: archives of STORED entries (RFC-9's) never need it in a bundle.
+async function inflate(data: Uint8Array, entry: ZipEntry, place: ZipPlace): Promise<Uint8Array> {
+  const { inflateSync } = await import("fflate");
   // The output buffer has the declared size: fflate cannot write past it, so a lying size cannot cost more memory.
   const out = new Uint8Array(entry.size);
   let inflated: Uint8Array;
