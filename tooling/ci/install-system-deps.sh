@@ -8,6 +8,8 @@
 #  - python3-h5py: the HDF5 files (and their chunk index) that the reference
 #    tests read through kerchunk references (packages/store-reference/test);
 #    python3-venv: the venv those tests install pyarrow into for the Parquet layout
+#  - zip: Info-ZIP's zip, which writes the multi-part and encrypted archives that
+#    the @zarrkit/store-zip tests must refuse
 #  - slurm-wlm, munge: the real batch engine (a single-node SLURM cluster) that
 #    the job-array tests start (see tooling/slurm and shared/notes/slurm.md)
 #  - clang-14, lld-14, wasi-libc, libclang-rt-14-dev-wasm32 at the versions
@@ -31,6 +33,7 @@ python=()
 /usr/bin/python3 -c "import zarr, numcodecs" >/dev/null 2>&1 || python=(python3-zarr)
 /usr/bin/python3 -c "import h5py" >/dev/null 2>&1 || python+=(python3-h5py)
 /usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || python+=(python3-venv)
+command -v zip >/dev/null 2>&1 || python+=(zip)
 
 slurm=()
 for pair in slurmctld:slurm-wlm slurmd:slurm-wlm sbatch:slurm-wlm sinfo:slurm-wlm scancel:slurm-wlm munged:munge munge:munge; do
@@ -48,7 +51,7 @@ done
 command -v zstd >/dev/null 2>&1 || wasm+=(zstd)
 
 if [ ${#browser[@]} -eq 0 ] && [ ${#ceph[@]} -eq 0 ] && [ ${#python[@]} -eq 0 ] && [ ${#slurm[@]} -eq 0 ] && [ ${#wasm[@]} -eq 0 ]; then
-  echo "install-system-deps: chromium, radosgw, python3-zarr, python3-h5py, python3-venv, slurm-wlm, the zstd wasm toolchain and zstd are installed"
+  echo "install-system-deps: chromium, radosgw, python3-zarr, python3-h5py, python3-venv, zip, slurm-wlm, the zstd wasm toolchain and zstd are installed"
   exit 0
 fi
 
@@ -82,6 +85,7 @@ done
 /usr/bin/python3 -c "import zarr, numcodecs" >/dev/null 2>&1 || { echo "install-system-deps: zarr-python (python3-zarr) is still missing" >&2; exit 1; }
 /usr/bin/python3 -c "import h5py" >/dev/null 2>&1 || { echo "install-system-deps: h5py (python3-h5py) is still missing" >&2; exit 1; }
 /usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || { echo "install-system-deps: python3-venv is still missing" >&2; exit 1; }
+command -v zip >/dev/null 2>&1 || { echo "install-system-deps: zip is still missing" >&2; exit 1; }
 for binary in slurmctld slurmd sbatch sinfo scancel munged munge; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "$binary" >/dev/null 2>&1 || { echo "install-system-deps: $binary (slurm-wlm, munge) is still missing" >&2; exit 1; }
 done

@@ -41,11 +41,10 @@ export async function resolveUrl(input: string, command = ""): Promise<ResolvedU
     rest = rest.slice(PRECOMPUTED.length);
     if (rest === "") throw new UsageError(`${JSON.stringify(input)}: precomputed:// needs a URL or path after it`, command);
   }
-  // A URL pipeline ("refs.json|reference:", ZEP 8): the base resolves as below (a file, not a folder);
-  // openStore applies the rest.
-  const pipe = rest.indexOf("|");
-  const pipeline = pipe < 0 ? "" : rest.slice(pipe);
-  rest = pipe < 0 ? rest : rest.slice(0, pipe);
+  // A URL pipeline ("a.ozx|zip:path", ZEP 8) applies to the store URL before its first "|".
+  const pipeAt = rest.indexOf("|");
+  const pipeline = pipeAt < 0 ? "" : rest.slice(pipeAt);
+  if (pipeAt >= 0) rest = rest.slice(0, pipeAt);
   const scheme = URL_SCHEME.exec(rest)?.[1]?.toLowerCase();
   let url: string;
   if (scheme === undefined) {
@@ -53,7 +52,7 @@ export async function resolveUrl(input: string, command = ""): Promise<ResolvedU
   } else if (scheme === "file" || scheme === "http" || scheme === "https" || scheme === "s3") {
     url = rest;
     // A FetchStore's base is a folder: without the slash, keys would replace the last segment.
-    if ((scheme === "http" || scheme === "https") && !url.endsWith("/") && !pipeline) {
+    if ((scheme === "http" || scheme === "https") && !url.endsWith("/") && pipeline === "" && !/\.(zip|ozx)$/i.test(url)) {
       const parsed = new URL(url);
       if (!parsed.pathname.endsWith("/")) parsed.pathname += "/";
       url = parsed.href;

@@ -1,5 +1,5 @@
 // zarrkit for every runtime: the core API, every built-in codec, and the
-// stores that need no Node built-ins (http(s)://, s3://, idb://, the |reference: adapter). The "node"
+// stores that need no Node built-ins (http(s)://, s3://, idb://, zip archives, the |reference: adapter). The "node"
 // entry point adds file:// (here FileSystemStore only throws, so both entries
 // export the same names).
 import "@zarrkit/codecs";
@@ -9,6 +9,7 @@ import "@zarrkit/store-fetch";
 import "@zarrkit/store-idb";
 import "@zarrkit/store-reference";
 import "@zarrkit/store-s3";
+import "@zarrkit/store-zip";
 import { configureCodecWorkers } from "@zarrkit/core";
 
 // Browsers: codec workers run this package's worker entry, which knows every built-in codec. Bundlers emit it from
@@ -24,3 +25,4 @@ export { FileSystemStore } from "./file-system-store-elsewhere.js";
 export { IdbStore } from "@zarrkit/store-idb";
 export { openReferenceStore, type Reference, ReferenceStore, type ReferenceStoreOptions, type ReferenceTable } from "@zarrkit/store-reference";
 export { S3Store } from "@zarrkit/store-s3";
+export { BlobStore, ZipStore, type ZipStoreOptions, type ZipWriteOptions, zipBlob, zipChunks } from "@zarrkit/store-zip";

@@ -12,7 +12,7 @@ import { afterAll, expect, it } from "vitest";
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const PUBLIC = ["packages/cli", "packages/codecs", "packages/core", "packages/crc32c", "packages/neuroglancer", "packages/registry",
-  "packages/sharding", "packages/store-fetch", "packages/store-fs", "packages/store-idb", "packages/store-reference", "packages/store-s3",
+  "packages/sharding", "packages/store-fetch", "packages/store-fs", "packages/store-idb", "packages/store-reference", "packages/store-s3", "packages/store-zip",
   "packages/zarrkit",
   "tooling/test-utils"];
 

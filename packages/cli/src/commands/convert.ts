@@ -28,6 +28,7 @@ import { UsageError } from "../errors.js";
 import type { Output } from "../output.js";
 import { openSource } from "../source.js";
 import { resolveUrl, writableStore } from "../url.js";
+import { archiveDestination } from "../archive-destination.js";
 
 export const CONVERT_HELP = `Usage: zarrkit convert <src> <dst> [options]
 
@@ -175,7 +176,8 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   const [srcUrl, dstUrl] = positionals as [string, string];
 
   const source = await openSource(await resolveUrl(srcUrl, C));
-  const dst = await resolveUrl(dstUrl, C);
+  const archive = archiveDestination(dstUrl, values.overwrite === true, part.count, C);
+  const dst = await resolveUrl(archive?.staging ?? dstUrl, C);
   if (dst.precomputed && to !== "precomputed") throw new UsageError(`${dstUrl}: a precomputed:// destination needs --to precomputed`, C);
   const store = writableStore(dst);
   const single: ConvertSource | undefined =
@@ -280,6 +282,7 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
       ? "1 array"
       : `${arrays} arrays, ${nodes.length - arrays} ${nodes.length - arrays === 1 ? "group" : "groups"}`;
   const partText = part.count > 1 ? ` (part ${part.index}/${part.count})` : "";
+  if (archive && !interrupted) out.error(`wrote ${archive.path}: ${await archive.finish()} bytes`);
   out.error(`${interrupted ? "interrupted" : "converted"} ${srcUrl} -> ${dstUrl}: ${what}; shards: ${c.written} written, ${c.skipped} already present, ${c.done} of ${total}${partText}${c.empty ? `; ${c.empty} all fill value, not stored` : ""}`);
   return interrupted ? 130 : 0;
 }

@@ -3,6 +3,7 @@ import { bz2LzmaTarget } from "./bz2-lzma.js";
 import { metadataTarget } from "./metadata.js";
 import { neuroglancerTarget } from "./neuroglancer.js";
 import { shardTarget } from "./shard.js";
+import { zipTarget } from "./zip.js";
 import { zstdTarget } from "./zstd.js";
 
 /** Every target by name, in the order the runner runs them. */
@@ -12,6 +13,7 @@ export const TARGETS: Record<string, FuzzTarget<never>> = {
   neuroglancer: neuroglancerTarget as FuzzTarget<never>,
   zstd: zstdTarget as FuzzTarget<never>,
   "bz2-lzma": bz2LzmaTarget as FuzzTarget<never>,
+  zip: zipTarget as FuzzTarget<never>,
 };
 
 /** The target called `name`; an unknown name is an error that lists the targets. */
