@@ -95,7 +95,7 @@ describe.skipIf(absent !== undefined)("convert keeps the source's compression (z
     // info of both, side by side: the same compressor in both columns, the stored sizes compared.
     const info = await run(["info", src, dst]);
     expect(info.code, info.stderr).toBe(0);
-    expect(info.stdout).toMatch(/^codecs: +blosc\(5, lz4, 2\) +sharding_indexed\(bytes\(little\), blosc\(lz4, 5, bitshuffle\)\)$/m);
+    expect(info.stdout).toMatch(/^codecs: +blosc\(clevel=5, cname=lz4, shuffle=2\) +sharding_indexed\(bytes\(endian=little\), blosc\(cname=lz4, clevel=5, shuffle=bitshuffle\)\)$/m);
     expect(info.stdout).toMatch(new RegExp(`^chunks: +27 of 27 present, ${from} B .* stored +-$`, "m"));
     expect(info.stdout).toMatch(new RegExp(`^shards: +- +1 of 1 present, ${to} B`, "m"));
     const ratio = Number(/^stored size: +([\d.]+)x \(second over first\)$/m.exec(info.stdout)?.[1]);

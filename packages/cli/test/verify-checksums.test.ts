@@ -43,7 +43,7 @@ describe("--codec ...+crc32c and verify --deep", () => {
   it.each(["none+crc32c", "zstd:3+crc32c", "blosc:lz4:5:shuffle+crc32c"])("%s: a checksum last in the chain; a flipped bit is a ChecksumError", async (codec) => {
     const dst = await convert(codec);
     const array = await openArray(new FileSystemStore(dst), "");
-    const inner = (array.metadata as { codecs: { configuration: { codecs: { name: string }[] } }[] }).codecs[0]!.configuration.codecs;
+    const inner = (array.metadata as unknown as { codecs: { configuration: { codecs: { name: string }[] } }[] }).codecs[0]!.configuration.codecs;
     expect(inner.at(-1)).toEqual({ name: "crc32c" });
     const clean = JSON.parse((await run(["verify", dst, "--deep", "--json"])).stdout);
     expect(clean).toMatchObject({ ok: true, checked: { shards: 15, innerChunks: 60 }, unchecked: [] });

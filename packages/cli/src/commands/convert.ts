@@ -42,22 +42,29 @@ volumes (sharded or not; read as a [c, z, y, x] array). Each destination
 shard is read, encoded in memory and stored with one write, so a shard is
 absent or complete: run the same command again after a failure or kill and it
 skips every shard already present and valid, writing only the rest. Shards
-that are all fill value are not stored.
+that are all fill value are not stored. Temporary files that killed runs left
+in <dst> are removed when unchanged for 60 s before the run and open in no
+process here (others are kept and reported).
 
 Options:
   --chunk-shape a,b,c   inner chunk shape (default: the source's chunk shape)
   --shard-shape a,b,c   shard shape, a multiple of the chunk shape
   --shard-bytes SIZE    or: shards of about SIZE decoded bytes (default 1GiB),
                         a multiple of the chunk shape
-  --codec CODEC         inner compressor: zstd[:LEVEL] (default zstd:3),
-                        gzip[:LEVEL], blosc[:CNAME[:CLEVEL[:SHUFFLE]]], none;
+  --codec CODEC         inner compressor: zstd[:LEVEL], gzip[:LEVEL],
+                        blosc[:CNAME[:CLEVEL[:SHUFFLE]]] or none, each
+                        optionally +crc32c (a checksum verify --deep checks),
+                        e.g. zstd:3+crc32c; default: the source's compression
+                        kept (v2 blosc, zstd, gzip, zlib; v3 blosc, zstd, gzip,
+                        crc32c), zstd:3 for an uncompressed source;
                         with --to precomputed: gzip (default) or none
   --index-location L    start or end (default end)
   --multiscale N        also write N downsampled levels: <dst> becomes an
                         OME-Zarr 0.5 image (group; arrays 0 = the source,
                         1..N halved on the space axes, each computed from the
                         source: the mean of its 2^k block, integers rounded
-                        to nearest, ties away from zero)
+                        to nearest, ties away from zero); with --to
+                        precomputed, scales s0..sN of one volume
   --labels              with --multiscale: the most frequent value instead
                         of the mean (label images); with --to precomputed:
                         a segmentation volume
@@ -93,6 +100,7 @@ Examples:
   zarrkit convert data/em.zarr data/em.ome.zarr --multiscale 5
   zarrkit convert data/seg.zarr data/seg.ome.zarr --multiscale 5 --labels
   zarrkit convert data/em.zarr precomputed://data/em --to precomputed
+  zarrkit convert data/em.zarr precomputed://data/em --to precomputed --multiscale 4
   zarrkit convert precomputed://https://example.org/volume data/volume.zarr`;
 
 const OPTIONS = {

@@ -186,14 +186,14 @@ function storedBytes(report: Record<string, unknown>): number | undefined {
   return (report.shards as { bytes: number } | null | undefined)?.bytes ?? (report.chunks as { bytes: number } | null | undefined)?.bytes;
 }
 
-/** A codec in a few words: its name and its settings' values, e.g. "blosc(lz4, 5, bitshuffle)"; sharding with its inner chain. */
+/** A codec in a few words: its name and settings, e.g. "blosc(cname=lz4, clevel=5, shuffle=bitshuffle)"; sharding with its inner chain. */
 function codecText(codec: Record<string, unknown>): string {
   const name = String(codec.name ?? codec.id);
   const config = (codec.configuration ?? codec) as Record<string, unknown>;
   if (name === "sharding_indexed") return `sharding_indexed(${(config.codecs as Record<string, unknown>[]).map(codecText).join(", ")})`;
   const settings = Object.entries(config)
     .filter(([key, v]) => key !== "id" && key !== "typesize" && key !== "blocksize" && (typeof v !== "object" || v === null))
-    .map(([, v]) => String(v));
+    .map(([key, v]) => `${key}=${String(v)}`);
   return settings.length > 0 ? `${name}(${settings.join(", ")})` : name;
 }
 
