@@ -1,4 +1,5 @@
-import { readdir, readlink, realpath, stat, unlink } from "node:fs/promises";
+import type { Dir } from "node:fs";
+import { opendir, readdir, readlink, realpath, stat, unlink } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { systemCode } from "./write-errors.js";
 
@@ -69,16 +70,35 @@ export async function sweepTemporaryFiles(root: string, runStart: number, option
   return report;
 }
 
-/** Every temporary file under `root` (none when it does not exist). */
+/**
+ * Every temporary file under `root` (none when it does not exist), walking
+ * one directory at a time: a destination of a million shards is never held
+ * in memory as a listing, only the temporary files found.
+ */
 async function temporaryFiles(root: string): Promise<string[]> {
+  let start: string;
   try {
-    // The real path: /proc names open files by theirs.
-    const entries = await readdir(await realpath(root), { recursive: true, withFileTypes: true });
-    return entries.filter((e) => e.isFile() && e.name.startsWith(TEMP_PREFIX)).map((e) => join(e.parentPath, e.name));
+    start = await realpath(root); // the real path: /proc names open files by theirs
   } catch (error) {
     if (systemCode(error) === "ENOENT" || systemCode(error) === "ENOTDIR") return [];
     throw error;
   }
+  const found: string[] = [];
+  const pending = [start];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    let handle: Dir;
+    try {
+      handle = await opendir(dir);
+    } catch (error) {
+      if (systemCode(error) === "ENOENT" || systemCode(error) === "ENOTDIR") continue; // removed since it was listed
+      throw error;
+    }
+    for await (const entry of handle) {
+      if (entry.isDirectory()) pending.push(join(dir, entry.name));
+      else if (entry.isFile() && entry.name.startsWith(TEMP_PREFIX)) found.push(join(dir, entry.name));
+    }
+  }
+  return found;
 }
 
 /**
