@@ -14,6 +14,8 @@ const TEMP_PREFIX = ".zarrkit-tmp.";
  */
 export const SWEEP_AGE_MS = 60_000;
 
+const UNLISTABLE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
+
 /** What a sweep found: the temporary files removed and the ones kept, with why (paths relative to the root, "/"-separated). */
 export interface SweepReport {
   removed: string[];
@@ -80,7 +82,7 @@ async function temporaryFiles(root: string): Promise<string[]> {
   try {
     start = await realpath(root); // the real path: /proc names open files by theirs
   } catch (error) {
-    if (systemCode(error) === "ENOENT" || systemCode(error) === "ENOTDIR") return [];
+    if (UNLISTABLE.has(systemCode(error) ?? "")) return [];
     throw error;
   }
   const found: string[] = [];
@@ -90,7 +92,8 @@ async function temporaryFiles(root: string): Promise<string[]> {
     try {
       handle = await opendir(dir);
     } catch (error) {
-      if (systemCode(error) === "ENOENT" || systemCode(error) === "ENOTDIR") continue; // removed since it was listed
+      // Removed since it was listed, or not ours to list: what cannot be listed cannot be swept.
+      if (UNLISTABLE.has(systemCode(error) ?? "")) continue;
       throw error;
     }
     for await (const entry of handle) {
