@@ -47,8 +47,12 @@ export function parseCommand<O extends OptionSpec>(
 export function positiveIntegerFlag(value: string | undefined, flag: string, command: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1) throw new UsageError(`${flag} ${JSON.stringify(value)}: expected a positive integer`, command);
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} ${value}: too large (at most ${Number.MAX_SAFE_INTEGER})`, command);
+  if (!/^\d+$/.test(value) || n < 1) {
+    throw new UsageError(`${flag} ${JSON.stringify(value)}: expected a positive integer`, command);
+  }
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(`${flag} ${value}: too large (at most ${Number.MAX_SAFE_INTEGER})`, command);
+  }
   return n;
 }
 

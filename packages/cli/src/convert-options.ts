@@ -36,7 +36,10 @@ export const DEFAULT_CODEC = "zstd:3";
 export function parseCodec(text: string, elementBytes: number): CodecMetadata[] {
   const [compressor, ...suffixes] = text.split("+");
   for (const suffix of suffixes) {
-    if (suffix !== "crc32c") throw new UsageError(`--codec ${JSON.stringify(text)}: ${JSON.stringify(`+${suffix}`)} is not +crc32c (the one checksum that follows a compressor)`, C);
+    if (suffix !== "crc32c") {
+      const what = JSON.stringify(`+${suffix}`);
+      throw new UsageError(`--codec ${JSON.stringify(text)}: ${what} is not +crc32c (a checksum after a codec)`, C);
+    }
   }
   if (suffixes.length > 1) throw new UsageError(`--codec ${JSON.stringify(text)}: +crc32c is given more than once`, C);
   const chain = parseCompressor(compressor!, text, elementBytes);
@@ -78,7 +81,11 @@ function parseCompressor(spec: string, text: string, elementBytes: number): Code
       return [bytes, { name: "blosc", configuration: { cname, clevel: level(args[1], 0, 9, 5), shuffle, typesize: elementBytes, blocksize: 0 } }];
     }
     default:
-      throw new UsageError(`--codec ${JSON.stringify(text)}: unknown codec (zstd:LEVEL, gzip:LEVEL, blosc:CNAME:CLEVEL:SHUFFLE or none, each optionally +crc32c)`, C);
+      throw new UsageError(
+        `--codec ${JSON.stringify(text)}: unknown codec (zstd:LEVEL, gzip:LEVEL, blosc:CNAME:CLEVEL:SHUFFLE or none, ` +
+          "each optionally +crc32c)",
+        C,
+      );
   }
 }
 

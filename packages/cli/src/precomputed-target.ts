@@ -62,7 +62,13 @@ export interface PrecomputedPlan {
  */
 export function planPrecomputed(
   source: ConvertSource,
-  options: { chunkShape?: readonly number[]; shardBytes: number; dataEncoding: ShardingEncoding; labels: boolean; levels?: number },
+  options: {
+    chunkShape?: readonly number[];
+    shardBytes: number;
+    dataEncoding: ShardingEncoding;
+    labels: boolean;
+    levels?: number;
+  },
 ): PrecomputedPlan {
   const rank = source.shape.length;
   if (rank < 2 || rank > 4) throw new UnsupportedError(`${source.label}: --to precomputed takes arrays of [y, x], [z, y, x] or [c, z, y, x]; this one has ${rank} dimensions`);
@@ -72,13 +78,18 @@ export function planPrecomputed(
   const zyx = (shape: readonly number[]) => [shape[rank - 1]!, shape[rank - 2]!, rank >= 3 ? shape[rank - 3]! : 1];
   const channels = rank === 4 ? source.shape[0]! : 1;
   if (source.shape.some((n) => n === 0)) {
-    throw new UnsupportedError(`${source.label}: an empty array (shape [${source.shape.join(", ")}]) makes no precomputed volume`);
+    const shape = source.shape.join(", ");
+    throw new UnsupportedError(`${source.label}: an empty array (shape [${shape}]) makes no precomputed volume`);
   }
   const levels = options.levels ?? 0;
   // The channel dimension (of [c, z, y, x]) is never downsampled.
   const spatial = source.shape.map((_, d) => rank < 4 || d > 0);
   if (levels > 0 && !checkFootprint(levels, spatial)) {
-    throw new UsageError(`--multiscale ${levels}: a voxel of the last scale would cover ${2 ** levels} voxels per axis, more than one read may hold; use fewer levels`, "convert");
+    throw new UsageError(
+      `--multiscale ${levels}: a voxel of the last scale would cover ${2 ** levels} voxels per axis, ` +
+        "more than one read may hold; use fewer levels",
+      "convert",
+    );
   }
   const chunk0 = zyx(options.chunkShape ?? source.chunkShape);
   // A resolution in nanometres (a precomputed source's) is kept; anything else has none to give.
@@ -86,7 +97,8 @@ export function planPrecomputed(
   const scales: PrecomputedScale[] = [];
   const infoScales: Record<string, unknown>[] = [];
   for (let level = 0; level <= levels; level++) {
-    const levelSource = level === 0 ? source : downsampledSource(source, level, spatial, options.labels ? "mode" : "mean");
+    const method = options.labels ? "mode" : "mean";
+    const levelSource = level === 0 ? source : downsampledSource(source, level, spatial, method);
     const size = zyx(levelSource.shape);
     const factor = zyx(footprint(level, spatial));
     const chunk = chunk0.map((n, d) => Math.max(1, Math.min(n, size[d]!)));
@@ -100,7 +112,8 @@ export function planPrecomputed(
     });
     const key = scaleKey(level);
     const resolution = resolution0.map((r, d) => r * factor[d]!);
-    infoScales.push({ key, size, resolution, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], encoding: "raw", sharding: spec });
+    const [chunks, offset] = [[chunk], [0, 0, 0]];
+    infoScales.push({ key, size, resolution, voxel_offset: offset, chunk_sizes: chunks, encoding: "raw", sharding: spec });
     scales.push({ key, spec, size, channels, chunk, shards: shardsOf(key, spec, size, chunk), source: levelSource });
   }
   const info = {
@@ -114,7 +127,12 @@ export function planPrecomputed(
 }
 
 /** The shard files of one scale with the chunks each holds, in key order. */
-function shardsOf(scale: string, spec: ShardingSpec, size: readonly number[], chunk: readonly number[]): PrecomputedShard[] {
+function shardsOf(
+  scale: string,
+  spec: ShardingSpec,
+  size: readonly number[],
+  chunk: readonly number[],
+): PrecomputedShard[] {
   const grid = size.map((n, d) => Math.ceil(n / chunk[d]!));
   const byKey = new Map<string, PrecomputedShard>();
   for (let gz = 0; gz < grid[2]!; gz++)
@@ -144,7 +162,11 @@ function sourceBox(rank: number, channels: number, min: readonly number[], max: 
  * write (a temporary file and a rename on the filesystem): the file is absent
  * or complete. Returns the bytes read and stored.
  */
-export async function writePrecomputedShard(store: WritableStore, plan: PrecomputedScale, shard: PrecomputedShard): Promise<{ read: number; stored: number }> {
+export async function writePrecomputedShard(
+  store: WritableStore,
+  plan: PrecomputedScale,
+  shard: PrecomputedShard,
+): Promise<{ read: number; stored: number }> {
   const source = plan.source;
   const rank = source.shape.length;
   // With the identity hash, a shard's chunks are an aligned block of the grid: its bounding box.
@@ -209,7 +231,11 @@ function extractBox(array: NdArray, start: readonly number[], stop: readonly num
  * A shard file already present and complete: its shard index decodes and the
  * file ends exactly where the last minishard index (written last) ends.
  */
-export async function precomputedShardComplete(store: WritableStore, plan: PrecomputedScale, key: string): Promise<boolean> {
+export async function precomputedShardComplete(
+  store: WritableStore,
+  plan: PrecomputedScale,
+  key: string,
+): Promise<boolean> {
   try {
     const size = store.size ? await store.size(key) : (await store.get(key))?.length;
     if (size === undefined) return false;

@@ -34,27 +34,45 @@ export function sourceCompression(array: ZarrArray, elementBytes: number): Sourc
     return { codecs: [], note: `the source's compressor ${JSON.stringify(compressor.id)} has no Zarr v3 codec here` };
   }
   const sharding = metadata.codecs.find((c) => c.name === "sharding_indexed");
-  const chain = (sharding ? (sharding.configuration as { codecs: CodecMetadata[] }).codecs : metadata.codecs) as CodecMetadata[];
+  const chain = (
+    sharding ? (sharding.configuration as { codecs: CodecMetadata[] }).codecs : metadata.codecs
+  ) as CodecMetadata[];
   const serializer = chain.findIndex((c) => c.name === "bytes" || c.name.startsWith("vlen-"));
   const after = chain.slice(serializer + 1);
   const unknown = after.find((c) => !KEPT_V3.has(c.name));
-  if (unknown) return { codecs: [], note: `the source's codec ${JSON.stringify(unknown.name)} is not one convert writes` };
-  return { codecs: after.map((c) => (c.name === "blosc" ? { ...c, configuration: { ...c.configuration, typesize: elementBytes } } : c)) };
+  if (unknown)
+    return { codecs: [], note: `the source's codec ${JSON.stringify(unknown.name)} is not one convert writes` };
+  return {
+    codecs: after.map((c) =>
+      c.name === "blosc" ? { ...c, configuration: { ...c.configuration, typesize: elementBytes } } : c,
+    ),
+  };
 }
 
 function fromNumcodecs(compressor: Record<string, unknown>, elementBytes: number): CodecMetadata | undefined {
-  const int = (value: unknown, fallback: number) => (typeof value === "number" && Number.isInteger(value) ? value : fallback);
+  const int = (value: unknown, fallback: number) =>
+    typeof value === "number" && Number.isInteger(value) ? value : fallback;
   switch (compressor.id) {
     case "blosc": {
-      // numcodecs: 0 no shuffle, 1 byte shuffle, 2 bit shuffle, -1 "auto": bit shuffle for 1-byte elements, else byte shuffle.
+      // numcodecs: 0 no shuffle, 1 byte shuffle, 2 bit shuffle, -1 "auto"
+      // (bit shuffle for 1-byte elements, else byte shuffle).
       const code = int(compressor.shuffle, 1);
       const shuffle = code === -1 ? (elementBytes === 1 ? "bitshuffle" : "shuffle") : BLOSC_SHUFFLES[code];
       if (shuffle === undefined || typeof compressor.cname !== "string") return undefined;
-      const configuration = { cname: compressor.cname, clevel: int(compressor.clevel, 5), shuffle, typesize: elementBytes, blocksize: int(compressor.blocksize, 0) };
+      const configuration = {
+        cname: compressor.cname,
+        clevel: int(compressor.clevel, 5),
+        shuffle,
+        typesize: elementBytes,
+        blocksize: int(compressor.blocksize, 0),
+      };
       return { name: "blosc", configuration };
     }
     case "zstd":
-      return { name: "zstd", configuration: { level: int(compressor.level, 0), checksum: compressor.checksum === true } };
+      return {
+        name: "zstd",
+        configuration: { level: int(compressor.level, 0), checksum: compressor.checksum === true },
+      };
     case "gzip":
     case "zlib":
       return { name: "gzip", configuration: { level: int(compressor.level, 6) } };

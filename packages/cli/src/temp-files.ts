@@ -16,7 +16,7 @@ export const SWEEP_AGE_MS = 60_000;
 
 const UNLISTABLE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
 
-/** What a sweep found: the temporary files removed and the ones kept, with why (paths relative to the root, "/"-separated). */
+/** What a sweep found: the temporary files removed and those kept, with why (paths relative to the root). */
 export interface SweepReport {
   removed: string[];
   kept: { key: string; reason: string }[];
@@ -32,10 +32,9 @@ export interface SweepReport {
  * - ownership: no process on this machine holds it open (on Linux, from
  *   /proc/<pid>/fd), so a writer that is stopped (Ctrl-Z) or stuck keeps it.
  * Everything else is kept and reported, as are files that could not be
- * removed (a read-only destination). With `remove: false` nothing is removed
- * and every file is reported as kept.
+ * removed (a read-only destination).
  */
-export async function sweepTemporaryFiles(root: string, runStart: number, options: { remove?: boolean } = {}): Promise<SweepReport> {
+export async function sweepTemporaryFiles(root: string, runStart: number): Promise<SweepReport> {
   const report: SweepReport = { removed: [], kept: [] };
   const found = await temporaryFiles(root);
   const base = await realpath(root).catch(() => root);
@@ -52,9 +51,12 @@ export async function sweepTemporaryFiles(root: string, runStart: number, option
     const idle = runStart - mtimeMs;
     const holder = open.get(path);
     let reason: string | undefined;
-    if (idle < SWEEP_AGE_MS) reason = `changed ${seconds(Math.max(0, Date.now() - mtimeMs))} ago: a write in flight, or left too recently to tell`;
-    else if (holder !== undefined) reason = `open by process ${holder}: a write in flight`;
-    else if (options.remove === false) reason = `left by an interrupted write (${seconds(idle)} before this run)`;
+    if (idle < SWEEP_AGE_MS) {
+      const ago = seconds(Math.max(0, Date.now() - mtimeMs));
+      reason = `changed ${ago} ago: a write in flight, or left too recently to tell`;
+    } else if (holder !== undefined) {
+      reason = `open by process ${holder}: a write in flight`;
+    }
     if (reason === undefined) {
       try {
         await unlink(path);

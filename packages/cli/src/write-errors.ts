@@ -38,15 +38,21 @@ export async function explainWriteError(error: unknown, dst: ResolvedUrl): Promi
   const where = `${key === undefined ? "" : `${key} in `}${dst.display}`;
   const full = FULL[code];
   if (full) {
-    return new StoreError(`${full} while writing ${where}: free some space and run the same command again (complete shards are kept)`, {
-      ...(key !== undefined && { key }),
-      cause: error,
-    });
+    return new StoreError(
+      `${full} while writing ${where}: free some space and run the same command again (complete shards are kept)`,
+      {
+        ...(key !== undefined && { key }),
+        cause: error,
+      },
+    );
   }
   const dir = await nearestDirectory(key === undefined ? dst.store.root : dirname(join(dst.store.root, key)));
   const refused = REFUSED[(await writeProbe(dir)) ?? code];
   if (!refused) return error;
-  return new StoreError(`${refused}: cannot write ${where} (${dir} is not writable)`, { ...(key !== undefined && { key }), cause: error });
+  return new StoreError(`${refused}: cannot write ${where} (${dir} is not writable)`, {
+    ...(key !== undefined && { key }),
+    cause: error,
+  });
 }
 
 /** `path` or its nearest ancestor that exists. */

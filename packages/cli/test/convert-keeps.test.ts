@@ -67,14 +67,22 @@ async function storedBytes(dir: string): Promise<number> {
 
 /** The inner codecs of the destination's sharding codec. */
 async function innerCodecs(dir: string): Promise<unknown[]> {
-  const metadata = JSON.parse(await readFile(join(dir, "zarr.json"), "utf8")) as { codecs: { name: string; configuration: { codecs: unknown[] } }[] };
+  const metadata = JSON.parse(await readFile(join(dir, "zarr.json"), "utf8")) as {
+    codecs: { name: string; configuration: { codecs: unknown[] } }[];
+  };
   return metadata.codecs.find((c) => c.name === "sharding_indexed")!.configuration.codecs;
 }
 
 async function sameValues(dst: string): Promise<void> {
   const got = await (await openArray(new FileSystemStore(dst), "")).get();
   const raw = await readFile(join(root, "values.u2"));
-  expect(Buffer.from((got.data as Uint16Array).buffer, (got.data as Uint16Array).byteOffset, (got.data as Uint16Array).byteLength).equals(raw)).toBe(true);
+  expect(
+    Buffer.from(
+      (got.data as Uint16Array).buffer,
+      (got.data as Uint16Array).byteOffset,
+      (got.data as Uint16Array).byteLength,
+    ).equals(raw),
+  ).toBe(true);
 }
 
 const BYTES = { name: "bytes", configuration: { endian: "little" } };
@@ -86,7 +94,10 @@ describe.skipIf(absent !== undefined)("convert keeps the source's compression (z
     const dst = join(root, "blosc-v3.zarr");
     const r = await run(["convert", src, dst, "--progress", "none"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(await innerCodecs(dst)).toEqual([BYTES, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "bitshuffle", typesize: 2, blocksize: 0 } }]);
+    expect(await innerCodecs(dst)).toEqual([
+      BYTES,
+      { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "bitshuffle", typesize: 2, blocksize: 0 } },
+    ]);
     const from = await storedBytes(src);
     const to = await storedBytes(dst);
     expect(from).toBeLessThan((48 * 192 * 160 * 2) / 8); // the source really is compressed well
@@ -95,12 +106,17 @@ describe.skipIf(absent !== undefined)("convert keeps the source's compression (z
     // info of both, side by side: the same compressor in both columns, the stored sizes compared.
     const info = await run(["info", src, dst]);
     expect(info.code, info.stderr).toBe(0);
-    expect(info.stdout).toMatch(/^codecs: +blosc\(clevel=5, cname=lz4, shuffle=2\) +sharding_indexed\(bytes\(endian=little\), blosc\(cname=lz4, clevel=5, shuffle=bitshuffle\)\)$/m);
+    expect(info.stdout).toMatch(
+      /^codecs: +blosc\(clevel=5, cname=lz4, shuffle=2\) +sharding_indexed\(bytes\(endian=little\), blosc\(cname=lz4, clevel=5, shuffle=bitshuffle\)\)$/m,
+    );
     expect(info.stdout).toMatch(new RegExp(`^chunks: +27 of 27 present, ${from} B .* stored +-$`, "m"));
     expect(info.stdout).toMatch(new RegExp(`^shards: +- +1 of 1 present, ${to} B`, "m"));
     const ratio = Number(/^stored size: +([\d.]+)x \(second over first\)$/m.exec(info.stdout)?.[1]);
     expect(ratio).toBeCloseTo(to / from, 2);
-    const json = JSON.parse((await run(["info", src, dst, "--json"])).stdout) as { chunks?: { bytes: number }; shards?: { bytes: number } }[];
+    const json = JSON.parse((await run(["info", src, dst, "--json"])).stdout) as {
+      chunks?: { bytes: number };
+      shards?: { bytes: number };
+    }[];
     expect(json).toHaveLength(2);
     expect(json[0]!.chunks!.bytes).toBe(from);
     expect(json[1]!.shards!.bytes).toBe(to);
@@ -118,7 +134,8 @@ describe.skipIf(absent !== undefined)("convert keeps the source's compression (z
       const r = await run(["convert", join(root, `${name}.zarr`), dst, "--progress", "none"]);
       expect(r.code, r.stderr).toBe(0);
       expect(await innerCodecs(dst), name).toEqual([BYTES, codec]);
-      if (name !== "none") expect((await storedBytes(dst)) / (await storedBytes(join(root, `${name}.zarr`))), name).toBeLessThan(1.1);
+      if (name !== "none")
+        expect((await storedBytes(dst)) / (await storedBytes(join(root, `${name}.zarr`))), name).toBeLessThan(1.1);
       await sameValues(dst);
     }
   });
@@ -131,7 +148,9 @@ describe.skipIf(absent !== undefined)("convert keeps the source's compression (z
     expect(await innerCodecs(dst)).toEqual([BYTES, { name: "zstd", configuration: { level: 3, checksum: false } }]);
     await sameValues(dst);
     const chosen = join(root, "blosc-gzip.zarr");
-    expect((await run(["convert", join(root, "blosc.zarr"), chosen, "--codec", "gzip:1", "--progress", "none"])).code).toBe(0);
+    expect(
+      (await run(["convert", join(root, "blosc.zarr"), chosen, "--codec", "gzip:1", "--progress", "none"])).code,
+    ).toBe(0);
     expect(await innerCodecs(chosen)).toEqual([BYTES, { name: "gzip", configuration: { level: 1 } }]);
   });
 });

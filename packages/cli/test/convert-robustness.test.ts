@@ -21,11 +21,25 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "zarrkit-robust-"));
   // Readable by the unprivileged user the permission test runs as.
   await chmod(root, 0o755);
-  const small = await createArray(new FileSystemStore(join(root, "small.zarr")), "", { shape: [40, 30], dataType: "int32", chunkShape: [4, 5] });
-  await small.set(null, Int32Array.from({ length: 1200 }, (_, i) => i * 7 - 3));
+  const small = await createArray(new FileSystemStore(join(root, "small.zarr")), "", {
+    shape: [40, 30],
+    dataType: "int32",
+    chunkShape: [4, 5],
+  });
+  await small.set(
+    null,
+    Int32Array.from({ length: 1200 }, (_, i) => i * 7 - 3),
+  );
   // 8 MiB shards of values that do not compress (each takes a while to write and fsync: a kill lands inside one).
-  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", { shape: [2048, 2048], dataType: "uint32", chunkShape: [256, 256] });
-  await big.set(null, Uint32Array.from({ length: 2048 * 2048 }, (_, i) => Math.imul(i + 1, 2654435761) >>> 0));
+  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", {
+    shape: [2048, 2048],
+    dataType: "uint32",
+    chunkShape: [256, 256],
+  });
+  await big.set(
+    null,
+    Uint32Array.from({ length: 2048 * 2048 }, (_, i) => Math.imul(i + 1, 2654435761) >>> 0),
+  );
   execFileSync("chmod", ["-R", "a+rX", root]);
 }, 120_000);
 
@@ -68,9 +82,15 @@ describe("numeric flags", () => {
       [["convert", src, join(root, "n1"), "--jobs", "99999999999999999999"], /--jobs 99999999999999999999: too large/],
       [["convert", src, join(root, "n1"), "--jobs", "1e3"], /--jobs "1e3": expected a positive integer/],
       [["convert", src, join(root, "n1"), "--jobs", "0"], /--jobs "0": expected a positive integer/],
-      [["convert", src, join(root, "n1"), "--multiscale", "99999999999999999999"], /--multiscale 99999999999999999999: too large/],
+      [
+        ["convert", src, join(root, "n1"), "--multiscale", "99999999999999999999"],
+        /--multiscale 99999999999999999999: too large/,
+      ],
       [["convert", src, join(root, "n1"), "--part", "0/99999999999999999999"], /--part count "99999999999999999999"/],
-      [["convert", src, join(root, "n1"), "--shard-shape", "8,99999999999999999999"], /--shard-shape "8,99999999999999999999"/],
+      [
+        ["convert", src, join(root, "n1"), "--shard-shape", "8,99999999999999999999"],
+        /--shard-shape "8,99999999999999999999"/,
+      ],
       [["verify", src, "--concurrency", "99999999999999999999"], /--concurrency 99999999999999999999: too large/],
       [["info", src, "--concurrency", "99999999999999999999"], /--concurrency 99999999999999999999: too large/],
     ];
@@ -85,7 +105,17 @@ describe("numeric flags", () => {
 
   it("--jobs 100000000 is capped at the shards to write (no allocation of 10^8 workers); verify and info likewise", async () => {
     const dst = join(root, "jobs.zarr");
-    const r = await run(["convert", join(root, "small.zarr"), dst, "--shard-shape", "8,10", "--jobs", "100000000", "--progress", "none"]);
+    const r = await run([
+      "convert",
+      join(root, "small.zarr"),
+      dst,
+      "--shard-shape",
+      "8,10",
+      "--jobs",
+      "100000000",
+      "--progress",
+      "none",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("shards: 15 written, 0 already present, 15 of 15");
     expect(await values(dst)).toEqual(await values(join(root, "small.zarr")));
@@ -98,7 +128,19 @@ describe("temporary files of interrupted writes", () => {
   it("a kill -9 leaves one; reruns keep it while recent, remove it once old, never one open in a process", async () => {
     const src = join(root, "big.zarr");
     const dst = join(root, "killed.zarr");
-    const args = ["convert", src, dst, "--shard-shape", "1024,2048", "--codec", "none", "--jobs", "1", "--progress", "none"];
+    const args = [
+      "convert",
+      src,
+      dst,
+      "--shard-shape",
+      "1024,2048",
+      "--codec",
+      "none",
+      "--jobs",
+      "1",
+      "--progress",
+      "none",
+    ];
     const [left] = await killMidWrite(args, dst);
     // Just left: as young as a write in flight, so a rerun keeps it, and verify says so.
     const rerun = await run(args);
@@ -107,7 +149,10 @@ describe("temporary files of interrupted writes", () => {
     expect(await temporaryFiles(dst)).toEqual([left]);
     const kept = await run(["verify", dst, "--json"]);
     expect(kept.code).toBe(0);
-    expect(JSON.parse(kept.stdout).temporaryFiles).toMatchObject({ removed: [], kept: [{ reason: expect.stringMatching(/^changed/) }] });
+    expect(JSON.parse(kept.stdout).temporaryFiles).toMatchObject({
+      removed: [],
+      kept: [{ reason: expect.stringMatching(/^changed/) }],
+    });
 
     // Unchanged for two minutes before the run, but held open by a running process (a stopped writer): kept.
     const old = new Date(Date.now() - 120_000);
@@ -118,7 +163,12 @@ describe("temporary files of interrupted writes", () => {
     try {
       const held = await run(["verify", dst]);
       expect(held.code).toBe(0);
-      expect(held.stdout).toMatch(new RegExp(`^KEPT .*\\.zarrkit-tmp\\.[0-9a-f]+: temporary file open by process ${holder.pid}: a write in flight$`, "m"));
+      expect(held.stdout).toMatch(
+        new RegExp(
+          `^KEPT .*\\.zarrkit-tmp\\.[0-9a-f]+: temporary file open by process ${holder.pid}: a write in flight$`,
+          "m",
+        ),
+      );
       expect(await temporaryFiles(dst)).toEqual([left]);
     } finally {
       holder.kill("SIGKILL");
@@ -128,7 +178,9 @@ describe("temporary files of interrupted writes", () => {
     // Old and open nowhere: verify removes it and says so; the array stays whole.
     const swept = await run(["verify", dst]);
     expect(swept.code, swept.stdout).toBe(0);
-    expect(swept.stdout).toMatch(/^REMOVED (?:c\/\d\/)?\.zarrkit-tmp\.[0-9a-f]+: a temporary file left by an interrupted write$/m);
+    expect(swept.stdout).toMatch(
+      /^REMOVED (?:c\/\d\/)?\.zarrkit-tmp\.[0-9a-f]+: a temporary file left by an interrupted write$/m,
+    );
     expect(await temporaryFiles(dst)).toEqual([]);
     expect(await values(dst)).toEqual(await values(src));
 
@@ -169,7 +221,9 @@ describe("write errors say their cause", () => {
     for (const dst of [join(target, "new.zarr"), target]) {
       const r = await run(["convert", join(root, "small.zarr"), dst, "--progress", "none"]);
       expect(r.code, dst).toBe(1);
-      expect(r.stderr).toMatch(/^zarrkit: StoreError: read-only filesystem \(EROFS\): cannot write zarr\.json in .* is not writable\)$/m);
+      expect(r.stderr).toMatch(
+        /^zarrkit: StoreError: read-only filesystem \(EROFS\): cannot write zarr\.json in .* is not writable\)$/m,
+      );
       expect(r.stderr).not.toMatch(/ENOENT/);
     }
     expect(await readdir(backing)).toEqual([]);
@@ -179,9 +233,15 @@ describe("write errors say their cause", () => {
     const dir = join(root, "locked");
     await mkdir(dir, { mode: 0o555 });
     await chmod(dir, 0o555);
-    const r = await run(["convert", join(root, "small.zarr"), join(dir, "a.zarr"), "--progress", "none"], {}, isRoot ? NOBODY : undefined);
+    const r = await run(
+      ["convert", join(root, "small.zarr"), join(dir, "a.zarr"), "--progress", "none"],
+      {},
+      isRoot ? NOBODY : undefined,
+    );
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`zarrkit: StoreError: no permission to write (EACCES): cannot write zarr.json in ${join(dir, "a.zarr")} (${dir} is not writable)`);
+    expect(r.stderr).toContain(
+      `zarrkit: StoreError: no permission to write (EACCES): cannot write zarr.json in ${join(dir, "a.zarr")} (${dir} is not writable)`,
+    );
   });
 
   it("a full filesystem (a 1 MiB tmpfs): disk full (ENOSPC), not 'Could not lock'; a rerun with room finishes", async (ctx) => {
@@ -189,12 +249,34 @@ describe("write errors say their cause", () => {
     await mkdir(target);
     if (!mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs"], target)) return ctx.skip();
     const dst = join(target, "big.zarr");
-    const r = await run(["convert", join(root, "big.zarr"), dst, "--shard-shape", "256,512", "--codec", "none", "--progress", "none"]);
+    const r = await run([
+      "convert",
+      join(root, "big.zarr"),
+      dst,
+      "--shard-shape",
+      "256,512",
+      "--codec",
+      "none",
+      "--progress",
+      "none",
+    ]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^zarrkit: StoreError: disk full \(ENOSPC\) while writing c\/\d+\/\d+ in .*: free some space and run the same command again/m);
+    expect(r.stderr).toMatch(
+      /^zarrkit: StoreError: disk full \(ENOSPC\) while writing c\/\d+\/\d+ in .*: free some space and run the same command again/m,
+    );
     expect(r.stderr).not.toMatch(/Could not lock/);
     execFileSync("mount", ["-o", "remount,size=24m", target]);
-    const again = await run(["convert", join(root, "big.zarr"), dst, "--shard-shape", "256,512", "--codec", "none", "--progress", "none"]);
+    const again = await run([
+      "convert",
+      join(root, "big.zarr"),
+      dst,
+      "--shard-shape",
+      "256,512",
+      "--codec",
+      "none",
+      "--progress",
+      "none",
+    ]);
     expect(again.code, again.stderr).toBe(0);
     expect(await values(dst)).toEqual(await values(join(root, "big.zarr")));
   }, 60_000);

@@ -11,15 +11,22 @@ let root: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "zarrkit-checksums-"));
-  const src = await createArray(new FileSystemStore(join(root, "src.zarr")), "", { shape: [40, 30], dataType: "int32", chunkShape: [4, 5] });
-  await src.set(null, Int32Array.from({ length: 1200 }, (_, i) => Math.imul(i + 1, 2654435761)));
+  const src = await createArray(new FileSystemStore(join(root, "src.zarr")), "", {
+    shape: [40, 30],
+    dataType: "int32",
+    chunkShape: [4, 5],
+  });
+  await src.set(
+    null,
+    Int32Array.from({ length: 1200 }, (_, i) => Math.imul(i + 1, 2654435761)),
+  );
 });
 
 afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-/** Flip a byte in the middle of the first inner chunk of shard c/0/0 (index at the end: 4 entries of offset, length). */
+/** Flip a byte in the middle of the first inner chunk of shard c/0/0 (index at the end: 4 x offset, length). */
 async function flipFirstChunk(dst: string): Promise<void> {
   const file = join(dst, "c/0/0");
   const bytes = new Uint8Array(await readFile(file));
@@ -34,24 +41,40 @@ const SHARDS = Array.from({ length: 15 }, (_, i) => `c/${Math.floor(i / 3)}/${i 
 
 async function convert(codec: string): Promise<string> {
   const dst = join(root, `${codec.replace(/[^a-z0-9]/g, "_")}.zarr`);
-  const r = await run(["convert", join(root, "src.zarr"), dst, "--codec", codec, "--shard-shape", "8,10", "--progress", "none"]);
+  const r = await run([
+    "convert",
+    join(root, "src.zarr"),
+    dst,
+    "--codec",
+    codec,
+    "--shard-shape",
+    "8,10",
+    "--progress",
+    "none",
+  ]);
   expect(r.code, r.stderr).toBe(0);
   return dst;
 }
 
 describe("--codec ...+crc32c and verify --deep", () => {
-  it.each(["none+crc32c", "zstd:3+crc32c", "blosc:lz4:5:shuffle+crc32c"])("%s: a checksum last in the chain; a flipped bit is a ChecksumError", async (codec) => {
-    const dst = await convert(codec);
-    const array = await openArray(new FileSystemStore(dst), "");
-    const inner = (array.metadata as unknown as { codecs: { configuration: { codecs: { name: string }[] } }[] }).codecs[0]!.configuration.codecs;
-    expect(inner.at(-1)).toEqual({ name: "crc32c" });
-    const clean = JSON.parse((await run(["verify", dst, "--deep", "--json"])).stdout);
-    expect(clean).toMatchObject({ ok: true, checked: { shards: 15, innerChunks: 60 }, unchecked: [] });
-    await flipFirstChunk(dst);
-    const bad = await run(["verify", dst, "--deep", "--json"]);
-    expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout).problems).toEqual([{ key: "c/0/0", error: "ChecksumError", message: expect.stringMatching(/crc32c/i) }]);
-  });
+  it.each(["none+crc32c", "zstd:3+crc32c", "blosc:lz4:5:shuffle+crc32c"])(
+    "%s: a checksum last in the chain; a flipped bit is a ChecksumError",
+    async (codec) => {
+      const dst = await convert(codec);
+      const array = await openArray(new FileSystemStore(dst), "");
+      const inner = (array.metadata as unknown as { codecs: { configuration: { codecs: { name: string }[] } }[] })
+        .codecs[0]!.configuration.codecs;
+      expect(inner.at(-1)).toEqual({ name: "crc32c" });
+      const clean = JSON.parse((await run(["verify", dst, "--deep", "--json"])).stdout);
+      expect(clean).toMatchObject({ ok: true, checked: { shards: 15, innerChunks: 60 }, unchecked: [] });
+      await flipFirstChunk(dst);
+      const bad = await run(["verify", dst, "--deep", "--json"]);
+      expect(bad.code).toBe(1);
+      expect(JSON.parse(bad.stdout).problems).toEqual([
+        { key: "c/0/0", error: "ChecksumError", message: expect.stringMatching(/crc32c/i) },
+      ]);
+    },
+  );
 
   it("without a checksum (none, blosc): a flipped bit decodes unseen, and verify --deep lists every shard as unchecked", async () => {
     for (const codec of ["none", "blosc:lz4:5:shuffle"]) {
@@ -68,7 +91,9 @@ describe("--codec ...+crc32c and verify --deep", () => {
       const lines = text.stdout.trim().split("\n");
       expect(lines.filter((l) => l.startsWith("UNCHECKED c/"))).toHaveLength(10);
       expect(lines).toContain("UNCHECKED ... 5 more (--json lists them all)");
-      expect(lines.at(-1)).toBe("ok: checked 15 shards, 60 inner chunks; 0 problems; 15 without a checksum (bit flips unseen)");
+      expect(lines.at(-1)).toBe(
+        "ok: checked 15 shards, 60 inner chunks; 0 problems; 15 without a checksum (bit flips unseen)",
+      );
       // Without --deep nothing is decoded, so nothing is claimed about the chunks.
       expect(JSON.parse((await run(["verify", dst, "--json"])).stdout).unchecked).toEqual([]);
     }

@@ -19,11 +19,25 @@ import {
   type ZarrNode,
 } from "zarrkit";
 import { parseCommand, positiveIntegerFlag } from "../args.js";
-import { DEFAULT_CODEC, parseBytes, parseCodec, parseShape, type Part, resolvePart, shardShapeForBytes } from "../convert-options.js";
+import {
+  DEFAULT_CODEC,
+  parseBytes,
+  parseCodec,
+  parseShape,
+  type Part,
+  resolvePart,
+  shardShapeForBytes,
+} from "../convert-options.js";
 import { type ConvertSource, precomputedSource, zarrSource } from "../convert-source.js";
 import { checkFootprint, downsampledSource, levelShape } from "../downsample.js";
 import { multiscaleAttributes, omeAxes } from "../ome.js";
-import { type PrecomputedPlan, type PrecomputedScale, planPrecomputed, precomputedShardComplete, writePrecomputedShard } from "../precomputed-target.js";
+import {
+  type PrecomputedPlan,
+  type PrecomputedScale,
+  planPrecomputed,
+  precomputedShardComplete,
+  writePrecomputedShard,
+} from "../precomputed-target.js";
 import { createProgress, type ProgressMode, progressMode } from "../progress.js";
 import { type SweepReport, sweepTemporaryFiles } from "../temp-files.js";
 import { explainWriteError } from "../write-errors.js";
@@ -224,7 +238,8 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   }
 
   for (const note of layout.notes) out.error(`zarrkit: ${note}`);
-  const conversion: Conversion = { store, srcUrl, dstUrl, nodes, overwrite: values.overwrite === true, part, jobs, mode, levels, runStart, out };
+  const overwrite = values.overwrite === true;
+  const conversion: Conversion = { store, srcUrl, dstUrl, nodes, overwrite, part, jobs, mode, levels, runStart, out };
   if (precomputed) conversion.precomputed = precomputed;
   try {
     return await execute(conversion);
@@ -270,7 +285,8 @@ async function execute(conversion: Conversion): Promise<number> {
   }) as WritableStore;
   const taskLists: { total: number; tasks: (stop: () => boolean) => Iterable<Task> }[] = [];
   for (const scale of precomputed?.scales ?? []) {
-    taskLists.push({ total: partSize(scale.shards.length, part), tasks: (stop) => precomputedTasks(store, scale, part, stop) });
+    const total = partSize(scale.shards.length, part);
+    taskLists.push({ total, tasks: (stop) => precomputedTasks(store, scale, part, stop) });
   }
   for (const node of nodes) {
     if (!node.source || precomputed) continue;
@@ -329,12 +345,11 @@ async function execute(conversion: Conversion): Promise<number> {
 
 /** One line each for the temporary files removed and those kept (none: nothing printed). */
 function reportSweep(sweep: SweepReport, out: Output): void {
-  if (sweep.removed.length > 0) {
-    out.error(`removed ${sweep.removed.length} temporary file${sweep.removed.length === 1 ? "" : "s"} left by interrupted writes`);
-  }
-  if (sweep.kept.length > 0) {
-    out.error(`kept ${sweep.kept.length} temporary file${sweep.kept.length === 1 ? "" : "s"} (${sweep.kept[0]!.key}: ${sweep.kept[0]!.reason}${sweep.kept.length > 1 ? "; ..." : ""})`);
-  }
+  const files = (n: number) => `${n} temporary file${n === 1 ? "" : "s"}`;
+  if (sweep.removed.length > 0) out.error(`removed ${files(sweep.removed.length)} left by interrupted writes`);
+  const first = sweep.kept[0];
+  const others = sweep.kept.length > 1 ? "; ..." : "";
+  if (first) out.error(`kept ${files(sweep.kept.length)} (${first.key}: ${first.reason}${others})`);
 }
 
 /** The part's shards of a Zarr destination array, each read from the source region it covers. */
@@ -357,11 +372,20 @@ function* zarrTasks(src: ConvertSource, dest: ZarrArray, storedBytes: Map<string
 }
 
 /** The part's shard files of a precomputed destination (the i-th of the sorted keys, i modulo N). */
-function* precomputedTasks(store: WritableStore, scale: PrecomputedScale, part: Part, stop: () => boolean): Generator<Task> {
+function* precomputedTasks(
+  store: WritableStore,
+  scale: PrecomputedScale,
+  part: Part,
+  stop: () => boolean,
+): Generator<Task> {
   for (const [i, shard] of scale.shards.entries()) {
     if (stop()) return;
     if (i % part.count !== part.index) continue;
-    yield { key: shard.key, complete: () => precomputedShardComplete(store, scale, shard.key), write: () => writePrecomputedShard(store, scale, shard) };
+    yield {
+      key: shard.key,
+      complete: () => precomputedShardComplete(store, scale, shard.key),
+      write: () => writePrecomputedShard(store, scale, shard),
+    };
   }
 }
 
@@ -416,7 +440,8 @@ async function planArray(path: string, src: ConvertSource, layout: Layout): Prom
   } else {
     shardShape = shardShapeForBytes(src.shape, chunkShape, type.byteSize ?? VARIABLE_ELEMENT_BYTES, layout.shardBytes);
   }
-  const codecs: CodecMetadata[] = layout.codec !== undefined ? parseCodec(layout.codec, type.byteSize ?? 1) : keptCodecs(src, layout);
+  const codecs: CodecMetadata[] =
+    layout.codec !== undefined ? parseCodec(layout.codec, type.byteSize ?? 1) : keptCodecs(src, layout);
   // Variable-length elements (v3 string and bytes, v2 "|O" vlen arrays) are framed by the vlen codecs instead of bytes.
   if (type.kind === "string") codecs[0] = { name: "vlen-utf8" };
   else if (type.kind === "bytes") codecs[0] = { name: "vlen-bytes" };
@@ -450,8 +475,9 @@ async function planArray(path: string, src: ConvertSource, layout: Layout): Prom
 function keptCodecs(src: ConvertSource, layout: Layout): CodecMetadata[] {
   const elementBytes = src.type.byteSize ?? 1;
   const kept = src.compression ?? { codecs: [] };
-  if (kept.note) layout.notes.push(`${src.label}: ${kept.note}; writing ${DEFAULT_CODEC} instead (or choose with --codec)`);
-  if (kept.codecs.some((c) => c.name !== "crc32c")) return [{ name: "bytes", configuration: { endian: "little" } }, ...kept.codecs];
+  if (kept.note) layout.notes.push(`${src.label}: ${kept.note}; writing ${DEFAULT_CODEC} instead (or choose --codec)`);
+  const bytes: CodecMetadata = { name: "bytes", configuration: { endian: "little" } };
+  if (kept.codecs.some((c) => c.name !== "crc32c")) return [bytes, ...kept.codecs];
   return [...parseCodec(DEFAULT_CODEC, elementBytes), ...kept.codecs];
 }
 

@@ -145,13 +145,16 @@ function textReport(report: Record<string, unknown>): string {
     .join("\n");
 }
 
+/** Report fields shown as statistics lines after the others. */
+const STATISTICS = new Set(["shards", "innerChunks", "chunks", "bytesPerInnerChunk", "compressionRatio"]);
+
 /** Fields shown as rows of text; `compact` (side by side) drops the long ones and shortens codecs. */
 function textRows(report: Record<string, unknown>, compact: boolean): [string, string][] {
   const lines: [string, string][] = [];
   const line = (label: string, value: string) => lines.push([label, value]);
   for (const [field, value] of Object.entries(report)) {
     if (value === null || value === undefined) continue;
-    if (field === "shards" || field === "innerChunks" || field === "chunks" || field === "bytesPerInnerChunk" || field === "compressionRatio") continue;
+    if (STATISTICS.has(field)) continue;
     if (compact && (field === "chunkGrid" || field === "attributes")) continue;
     if (field === "scales") {
       for (const scale of value as { key: string; size: number[]; chunkSize: number[]; encoding: string; sharding: unknown }[]) {
@@ -183,32 +186,47 @@ function textRows(report: Record<string, unknown>, compact: boolean): [string, s
 
 /** The bytes an array stores (shards or chunks), when known. */
 function storedBytes(report: Record<string, unknown>): number | undefined {
-  return (report.shards as { bytes: number } | null | undefined)?.bytes ?? (report.chunks as { bytes: number } | null | undefined)?.bytes;
+  type Sized = { bytes: number } | null | undefined;
+  return (report.shards as Sized)?.bytes ?? (report.chunks as Sized)?.bytes;
 }
 
-/** A codec in a few words: its name and settings, e.g. "blosc(cname=lz4, clevel=5, shuffle=bitshuffle)"; sharding with its inner chain. */
+/**
+ * A codec in a few words: its name and settings, e.g.
+ * "blosc(cname=lz4, clevel=5, shuffle=bitshuffle)"; sharding with its inner chain.
+ */
 function codecText(codec: Record<string, unknown>): string {
   const name = String(codec.name ?? codec.id);
   const config = (codec.configuration ?? codec) as Record<string, unknown>;
-  if (name === "sharding_indexed") return `sharding_indexed(${(config.codecs as Record<string, unknown>[]).map(codecText).join(", ")})`;
+  if (name === "sharding_indexed") {
+    return `sharding_indexed(${(config.codecs as Record<string, unknown>[]).map(codecText).join(", ")})`;
+  }
   const settings = Object.entries(config)
-    .filter(([key, v]) => key !== "id" && key !== "typesize" && key !== "blocksize" && (typeof v !== "object" || v === null))
+    .filter(([key, v]) => !["id", "typesize", "blocksize"].includes(key) && (typeof v !== "object" || v === null))
     .map(([key, v]) => `${key}=${String(v)}`);
   return settings.length > 0 ? `${name}(${settings.join(", ")})` : name;
 }
 
 /** Two reports side by side (a conversion's source and destination), stored sizes compared. */
-function sideBySide(firstUrl: string, first: Record<string, unknown>, secondUrl: string, second: Record<string, unknown>): string {
+function sideBySide(
+  firstUrl: string,
+  first: Record<string, unknown>,
+  secondUrl: string,
+  second: Record<string, unknown>,
+): string {
   const a = new Map(textRows(first, true));
   const b = new Map(textRows(second, true));
   const labels = [...new Set([...a.keys(), ...b.keys()])];
   const width = Math.min(SIDE_COLUMN, Math.max(firstUrl.length, ...[...a.values()].map((v) => v.length)));
   const cell = (v: string) => (v.length > width ? `${v.slice(0, width - 1)}…` : v).padEnd(width);
   const lines = [`${"".padEnd(20)} ${cell(firstUrl)}  ${secondUrl}`];
-  for (const label of labels) lines.push(`${`${label}:`.padEnd(20)} ${cell(a.get(label) ?? "-")}  ${b.get(label) ?? "-"}`);
+  for (const label of labels) {
+    lines.push(`${`${label}:`.padEnd(20)} ${cell(a.get(label) ?? "-")}  ${b.get(label) ?? "-"}`);
+  }
   const from = storedBytes(first);
   const to = storedBytes(second);
-  if (from !== undefined && to !== undefined && from > 0) lines.push(`${"stored size:".padEnd(20)} ${(to / from).toFixed(2)}x (second over first)`);
+  if (from !== undefined && to !== undefined && from > 0) {
+    lines.push(`${"stored size:".padEnd(20)} ${(to / from).toFixed(2)}x (second over first)`);
+  }
   return lines.join("\n");
 }
 

@@ -1,5 +1,18 @@
 import { describeShard } from "@zarrkit/sharding";
-import { FileSystemStore, forEachConcurrent, open, rangeBounds, type Slice, type Store, slice, UnsupportedError, ZarrArray, ZarrkitError, type ZarrGroup, type ZarrNode } from "zarrkit";
+import {
+  FileSystemStore,
+  forEachConcurrent,
+  open,
+  rangeBounds,
+  type Slice,
+  type Store,
+  slice,
+  UnsupportedError,
+  ZarrArray,
+  ZarrkitError,
+  type ZarrGroup,
+  type ZarrNode,
+} from "zarrkit";
 import { parseCommand, positiveIntegerFlag } from "../args.js";
 import type { Output } from "../output.js";
 import { createProgress, type ProgressMode, progressMode } from "../progress.js";
@@ -72,7 +85,7 @@ export interface VerifyReport {
   };
   /** The bad keys, sorted by key. */
   problems: VerifyProblem[];
-  /** With `deep`: the shards and chunks decoded without a checksum to check (bit flips in them go unseen), sorted by key. */
+  /** With `deep`: the shards and chunks decoded without a checksum (bit flips in them go unseen), sorted by key. */
   unchecked: { key: string; reason: string }[];
 }
 
@@ -87,7 +100,8 @@ export async function verifyCommand(args: readonly string[], out: Output): Promi
     throw new UnsupportedError(`verify checks Zarr arrays and groups; ${source.url.display} is a precomputed volume`);
   }
   const store = source.url.store;
-  const temporaryFiles: SweepReport = store instanceof FileSystemStore ? await sweepTemporaryFiles(store.root, runStart) : { removed: [], kept: [] };
+  const temporaryFiles: SweepReport =
+    store instanceof FileSystemStore ? await sweepTemporaryFiles(store.root, runStart) : { removed: [], kept: [] };
   const report = await verify(source.kind === "array" ? source.array : source.group, {
     deep: values.deep === true,
     concurrency,
@@ -98,15 +112,19 @@ export async function verifyCommand(args: readonly string[], out: Output): Promi
   } else {
     for (const p of report.problems) out.write(`BAD ${p.key}: ${p.error}: ${p.message}`);
     for (const u of report.unchecked.slice(0, UNCHECKED_LINES)) out.write(`UNCHECKED ${u.key}: ${u.reason}`);
-    if (report.unchecked.length > UNCHECKED_LINES) out.write(`UNCHECKED ... ${report.unchecked.length - UNCHECKED_LINES} more (--json lists them all)`);
-    for (const key of temporaryFiles.removed) out.write(`REMOVED ${key}: a temporary file left by an interrupted write`);
+    const more = report.unchecked.length - UNCHECKED_LINES;
+    if (more > 0) out.write(`UNCHECKED ... ${more} more (--json lists them all)`);
+    for (const key of temporaryFiles.removed) {
+      out.write(`REMOVED ${key}: a temporary file left by an interrupted write`);
+    }
     for (const k of temporaryFiles.kept) out.write(`KEPT ${k.key}: temporary file ${k.reason}`);
     const { shards, innerChunks, chunks } = report.checked;
     const what = [`${shards} shard${shards === 1 ? "" : "s"}`, values.deep && `${innerChunks} inner chunk${innerChunks === 1 ? "" : "s"}`, chunks > 0 && `${chunks} chunk${chunks === 1 ? "" : "s"}`];
     const n = report.problems.length;
     const u = report.unchecked.length;
     const unchecked = u > 0 ? `; ${u} without a checksum (bit flips unseen)` : "";
-    out.write(`${report.ok ? "ok" : "FAILED"}: checked ${what.filter(Boolean).join(", ")}; ${n} problem${n === 1 ? "" : "s"}${unchecked}`);
+    const problems = `${n} problem${n === 1 ? "" : "s"}`;
+    out.write(`${report.ok ? "ok" : "FAILED"}: checked ${what.filter(Boolean).join(", ")}; ${problems}${unchecked}`);
   }
   return report.ok ? 0 : 1;
 }
@@ -160,7 +178,8 @@ export async function verify(
   try {
     await forEachConcurrent(work, Math.max(1, Math.min(options.concurrency ?? 16, work.length)), async (item) => {
       try {
-        const present = item.array.shardShape !== undefined ? await checkShard(item, deep, checked) : await checkChunk(item, checked);
+        const sharded = item.array.shardShape !== undefined;
+        const present = sharded ? await checkShard(item, deep, checked) : await checkChunk(item, checked);
         const checksum = checksumCodec(item.array);
         if (deep && present && checksum !== true) unchecked.push({ key: item.key, reason: checksum });
       } catch (error) {
@@ -224,6 +243,9 @@ async function checkShard(item: Work, deep: boolean, checked: VerifyReport["chec
   return true;
 }
 
+/** Codecs whose decoding checks a checksum of the bytes, whatever their configuration. */
+const CHECKED = new Set(["crc32c", "gzip", "zlib"]);
+
 /**
  * True when decoding the array's chunks checks a checksum of their bytes
  * (crc32c, gzip's CRC-32, zlib's Adler-32, zstd frames written with their
@@ -233,18 +255,22 @@ export function checksumCodec(array: ZarrArray): true | string {
   const chain = codecChain(array);
   const checks = chain.some((c) => {
     const config = (c.configuration ?? {}) as Record<string, unknown>;
-    return ["crc32c", "gzip", "zlib", "numcodecs.gzip", "numcodecs.zlib", "numcodecs.crc32c"].includes(c.name) || (c.name.endsWith("zstd") && config.checksum === true);
+    return CHECKED.has(c.name.replace(/^numcodecs\./, "")) || (c.name.endsWith("zstd") && config.checksum === true);
   });
   if (checks) return true;
-  return `decoded, but its codecs (${chain.map((c) => c.name).join(", ") || "none"}) hold no checksum: bit flips in it cannot be seen (convert with --codec ...+crc32c to add one)`;
+  const names = chain.map((c) => c.name).join(", ") || "none";
+  return (
+    `decoded, but its codecs (${names}) hold no checksum: bit flips in it cannot be seen ` +
+    "(convert with --codec ...+crc32c to add one)"
+  );
 }
 
 /** The codecs that encode the array's chunks (for sharded arrays, the inner chunks') as {name, configuration}. */
 function codecChain(array: ZarrArray): { name: string; configuration?: unknown }[] {
   const metadata = array.metadata;
   if (metadata.zarr_format === 2) {
-    const entries = [...(metadata.filters ?? []), ...(metadata.compressor ? [metadata.compressor] : [])] as Record<string, unknown>[];
-    return entries.map((e) => ({ name: String(e.id), configuration: e }));
+    const entries = [...(metadata.filters ?? []), ...(metadata.compressor ? [metadata.compressor] : [])];
+    return (entries as Record<string, unknown>[]).map((e) => ({ name: String(e.id), configuration: e }));
   }
   const sharding = metadata.codecs.find((c) => c.name === "sharding_indexed");
   return sharding ? (sharding.configuration as { codecs: { name: string }[] }).codecs : metadata.codecs;
