@@ -112,8 +112,8 @@ export function planPrecomputed(
     });
     const key = scaleKey(level);
     const resolution = resolution0.map((r, d) => r * factor[d]!);
-    const [chunks, offset] = [[chunk], [0, 0, 0]];
-    infoScales.push({ key, size, resolution, voxel_offset: offset, chunk_sizes: chunks, encoding: "raw", sharding: spec });
+    const scale = { key, size, resolution, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], encoding: "raw", sharding: spec };
+    infoScales.push(scale);
     scales.push({ key, spec, size, channels, chunk, shards: shardsOf(key, spec, size, chunk), source: levelSource });
   }
   const info = {
