@@ -38,6 +38,24 @@ export function parseCommand<O extends OptionSpec>(
   return { values, positionals: parsed.positionals };
 }
 
+/**
+ * A flag's positive integer value (undefined when the flag is absent). Digits
+ * only, at least 1 and a safe integer: "1e3", "2.5" and
+ * "99999999999999999999" are usage errors naming the flag, not a number that
+ * fails later (a RangeError, or an allocation that exhausts memory).
+ */
+export function positiveIntegerFlag(value: string | undefined, flag: string, command: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1) {
+    throw new UsageError(`${flag} ${JSON.stringify(value)}: expected a positive integer`, command);
+  }
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(`${flag} ${value}: too large (at most ${Number.MAX_SAFE_INTEGER})`, command);
+  }
+  return n;
+}
+
 /** Node's parseArgs messages, shortened to one line. */
 function usageMessage(error: unknown): string {
   const code = (error as { code?: string }).code;

@@ -25,10 +25,30 @@ export function parseBytes(text: string, flag: string): number {
   return bytes;
 }
 
-/** `--codec`: zstd[:level] | gzip[:level] | blosc[:cname[:clevel[:shuffle]]] | none, as the inner codec chain. */
+/** The compression of conversions whose source has none (or none that Zarr v3 expresses). */
+export const DEFAULT_CODEC = "zstd:3";
+
+/**
+ * `--codec`: zstd[:level] | gzip[:level] | blosc[:cname[:clevel[:shuffle]]] |
+ * none, optionally followed by "+crc32c" (a checksum of each inner chunk,
+ * which `verify --deep` checks), as the inner codec chain.
+ */
 export function parseCodec(text: string, elementBytes: number): CodecMetadata[] {
+  const [compressor, ...suffixes] = text.split("+");
+  for (const suffix of suffixes) {
+    if (suffix !== "crc32c") {
+      const what = JSON.stringify(`+${suffix}`);
+      throw new UsageError(`--codec ${JSON.stringify(text)}: ${what} is not +crc32c (a checksum after a codec)`, C);
+    }
+  }
+  if (suffixes.length > 1) throw new UsageError(`--codec ${JSON.stringify(text)}: +crc32c is given more than once`, C);
+  const chain = parseCompressor(compressor!, text, elementBytes);
+  return suffixes.length === 1 ? [...chain, { name: "crc32c" }] : chain;
+}
+
+function parseCompressor(spec: string, text: string, elementBytes: number): CodecMetadata[] {
   const bytes: CodecMetadata = { name: "bytes", configuration: { endian: "little" } };
-  const [name, ...args] = text.split(":");
+  const [name, ...args] = spec.split(":");
   const level = (value: string | undefined, min: number, max: number, fallback: number): number => {
     if (value === undefined || value === "") return fallback;
     const n = Number(value);
@@ -61,7 +81,11 @@ export function parseCodec(text: string, elementBytes: number): CodecMetadata[] 
       return [bytes, { name: "blosc", configuration: { cname, clevel: level(args[1], 0, 9, 5), shuffle, typesize: elementBytes, blocksize: 0 } }];
     }
     default:
-      throw new UsageError(`--codec ${JSON.stringify(text)}: unknown codec (zstd:LEVEL, gzip:LEVEL, blosc:CNAME:CLEVEL:SHUFFLE or none)`, C);
+      throw new UsageError(
+        `--codec ${JSON.stringify(text)}: unknown codec (zstd:LEVEL, gzip:LEVEL, blosc:CNAME:CLEVEL:SHUFFLE or none, ` +
+          "each optionally +crc32c)",
+        C,
+      );
   }
 }
 

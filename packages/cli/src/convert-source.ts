@@ -1,6 +1,7 @@
 import type { PrecomputedImage } from "@zarrkit/neuroglancer";
 import { type DataType, dataType, type NdArray, type Scalar, slice, type ZarrArray } from "zarrkit";
 import { dataTypeOf } from "./source.js";
+import { type SourceCompression, sourceCompression } from "./source-compression.js";
 
 /**
  * What convert reads from: an array-like with a shape, a data type and a
@@ -20,15 +21,19 @@ export interface ConvertSource {
   readonly dimensionNames?: readonly (string | null)[];
   /** Physical size of one element along each dimension, when the source says (precomputed resolutions). */
   readonly voxelSize?: { size: readonly number[]; unit: string };
+  /** The source's compression as v3 codecs, which a conversion keeps unless --codec says otherwise. */
+  readonly compression?: SourceCompression;
   read(start: readonly number[], stop: readonly number[]): Promise<NdArray>;
 }
 
 export function zarrSource(array: ZarrArray, label: string): ConvertSource {
+  const type = dataTypeOf(array);
   return {
     label,
     shape: array.shape,
     dataType: array.dataType,
-    type: dataTypeOf(array),
+    type,
+    compression: sourceCompression(array, type.byteSize ?? 1),
     chunkShape: array.chunkShape,
     fillValue: array.fillValue,
     attributes: array.attributes,

@@ -42,6 +42,7 @@ export function downsampledSource(base: ConvertSource, level: number, spatial: r
     fillValue: base.fillValue,
     attributes: {},
     ...(base.dimensionNames && { dimensionNames: base.dimensionNames }),
+    ...(base.compression && { compression: base.compression }),
     async read(start, stop) {
       const outShape = start.map((s, d) => stop[d]! - s);
       const out = base.type.allocate(outShape.reduce((a, b) => a * b, 1));

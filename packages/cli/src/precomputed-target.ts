@@ -10,12 +10,16 @@ import {
 } from "@zarrkit/neuroglancer";
 import { type NdArray, UnsupportedError, type WritableStore, ZarrkitError } from "zarrkit";
 import type { ConvertSource } from "./convert-source.js";
+import { UsageError } from "./errors.js";
+import { checkFootprint, downsampledSource, footprint } from "./downsample.js";
 
 /** Voxel types a precomputed volume holds (neuroglancer's set). */
 const PRECOMPUTED_TYPES = new Set(["uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "float32"]);
 
-/** The scale written: one, "s0", at full resolution. */
-export const SCALE_KEY = "s0";
+/** Scale k's key: "s0" at full resolution, "s1" halved, and so on. */
+export function scaleKey(level: number): string {
+  return `s${level}`;
+}
 
 export interface PrecomputedShard {
   /** Store key of the shard file, e.g. "s0/0a.shard". */
@@ -24,28 +28,47 @@ export interface PrecomputedShard {
   chunks: { position: number[]; id: bigint }[];
 }
 
-export interface PrecomputedPlan {
-  /** The volume's `info` document. */
-  info: Uint8Array;
+/** One scale of the volume: where it is stored, how it is sharded, and what it is read from. */
+export interface PrecomputedScale {
+  /** "s0", "s1", ...: the folder of its shard files. */
+  key: string;
   spec: ShardingSpec;
-  /** [x, y, z] voxels, channels. */
+  /** [x, y, z] voxels. */
   size: number[];
   channels: number;
   chunk: number[];
   /** Every shard file, in key order (the order parts split). */
   shards: PrecomputedShard[];
+  /** The source (level 0) or its downsampled level, in the source's dimension order. */
+  source: ConvertSource;
+}
+
+export interface PrecomputedPlan {
+  /** The volume's `info` document. */
+  info: Uint8Array;
+  /** Finest first, as Neuroglancer lists them. */
+  scales: PrecomputedScale[];
 }
 
 /**
- * A sharded precomputed volume (one scale, raw chunks) holding `source`:
- * Zarr arrays of [y, x], [z, y, x] or [c, z, y, x] (C order, x fastest: the
- * raw chunk layout). `chunkShape` is in the source's dimension order; the
- * channel dimension is always whole. Sharding parameters come from
- * `computeShardParamsForImage` with shards of about `shardBytes`.
+ * A sharded precomputed volume (raw or gzip chunks) holding `source`: Zarr
+ * arrays of [y, x], [z, y, x] or [c, z, y, x] (C order, x fastest: the raw
+ * chunk layout). `chunkShape` is in the source's dimension order; the channel
+ * dimension is always whole. With `levels` N, scales 1..N follow scale 0,
+ * each halved on x, y and z (the axes of size 1 stay 1), its resolution
+ * doubled, and computed from the source like --multiscale's levels (the mean,
+ * or with `labels` the most frequent value). Sharding parameters come from
+ * `computeShardParamsForImage` with shards of about `shardBytes`, per scale.
  */
 export function planPrecomputed(
   source: ConvertSource,
-  options: { chunkShape?: readonly number[]; shardBytes: number; dataEncoding: ShardingEncoding; labels: boolean },
+  options: {
+    chunkShape?: readonly number[];
+    shardBytes: number;
+    dataEncoding: ShardingEncoding;
+    labels: boolean;
+    levels?: number;
+  },
 ): PrecomputedPlan {
   const rank = source.shape.length;
   if (rank < 2 || rank > 4) throw new UnsupportedError(`${source.label}: --to precomputed takes arrays of [y, x], [z, y, x] or [c, z, y, x]; this one has ${rank} dimensions`);
@@ -53,28 +76,63 @@ export function planPrecomputed(
     throw new UnsupportedError(`${source.label}: precomputed volumes hold ${[...PRECOMPUTED_TYPES].join(", ")}, not ${source.dataType}`);
   }
   const zyx = (shape: readonly number[]) => [shape[rank - 1]!, shape[rank - 2]!, rank >= 3 ? shape[rank - 3]! : 1];
-  const size = zyx(source.shape);
   const channels = rank === 4 ? source.shape[0]! : 1;
-  const chunk = zyx(options.chunkShape ?? source.chunkShape).map((n, d) => Math.max(1, Math.min(n, size[d]!)));
-  if (size.some((n) => n === 0) || channels === 0) throw new UnsupportedError(`${source.label}: an empty array (shape [${source.shape.join(", ")}]) makes no precomputed volume`);
-  const spec = computeShardParamsForImage({
-    size,
-    chunkSize: chunk,
-    encoding: "raw",
-    dataType: source.dataType,
-    uncompressedShardBytes: options.shardBytes / channels,
-    dataEncoding: options.dataEncoding,
-  });
+  if (source.shape.some((n) => n === 0)) {
+    const shape = source.shape.join(", ");
+    throw new UnsupportedError(`${source.label}: an empty array (shape [${shape}]) makes no precomputed volume`);
+  }
+  const levels = options.levels ?? 0;
+  // The channel dimension (of [c, z, y, x]) is never downsampled.
+  const spatial = source.shape.map((_, d) => rank < 4 || d > 0);
+  if (levels > 0 && !checkFootprint(levels, spatial)) {
+    throw new UsageError(
+      `--multiscale ${levels}: a voxel of the last scale would cover ${2 ** levels} voxels per axis, ` +
+        "more than one read may hold; use fewer levels",
+      "convert",
+    );
+  }
+  const chunk0 = zyx(options.chunkShape ?? source.chunkShape);
   // A resolution in nanometres (a precomputed source's) is kept; anything else has none to give.
-  const resolution = source.voxelSize?.unit === "nanometer" ? zyx(source.voxelSize.size) : [1, 1, 1];
-  const scale = { key: SCALE_KEY, size, resolution, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], encoding: "raw", sharding: spec };
+  const resolution0 = source.voxelSize?.unit === "nanometer" ? zyx(source.voxelSize.size) : [1, 1, 1];
+  const scales: PrecomputedScale[] = [];
+  const infoScales: Record<string, unknown>[] = [];
+  for (let level = 0; level <= levels; level++) {
+    const method = options.labels ? "mode" : "mean";
+    const levelSource = level === 0 ? source : downsampledSource(source, level, spatial, method);
+    const size = zyx(levelSource.shape);
+    const factor = zyx(footprint(level, spatial));
+    const chunk = chunk0.map((n, d) => Math.max(1, Math.min(n, size[d]!)));
+    const spec = computeShardParamsForImage({
+      size,
+      chunkSize: chunk,
+      encoding: "raw",
+      dataType: source.dataType,
+      uncompressedShardBytes: options.shardBytes / channels,
+      dataEncoding: options.dataEncoding,
+    });
+    const key = scaleKey(level);
+    const resolution = resolution0.map((r, d) => r * factor[d]!);
+    const scale = { key, size, resolution, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], encoding: "raw", sharding: spec };
+    infoScales.push(scale);
+    scales.push({ key, spec, size, channels, chunk, shards: shardsOf(key, spec, size, chunk), source: levelSource });
+  }
   const info = {
     "@type": "neuroglancer_multiscale_volume",
     type: options.labels ? "segmentation" : "image",
     data_type: source.dataType,
     num_channels: channels,
-    scales: [scale],
+    scales: infoScales,
   };
+  return { info: new TextEncoder().encode(JSON.stringify(info)), scales };
+}
+
+/** The shard files of one scale with the chunks each holds, in key order. */
+function shardsOf(
+  scale: string,
+  spec: ShardingSpec,
+  size: readonly number[],
+  chunk: readonly number[],
+): PrecomputedShard[] {
   const grid = size.map((n, d) => Math.ceil(n / chunk[d]!));
   const byKey = new Map<string, PrecomputedShard>();
   for (let gz = 0; gz < grid[2]!; gz++)
@@ -82,13 +140,12 @@ export function planPrecomputed(
       for (let gx = 0; gx < grid[0]!; gx++) {
         const position = [gx, gy, gz];
         const id = compressedMortonCode(position, grid);
-        const key = `${SCALE_KEY}/${shardLocation(spec, id).key}`;
+        const key = `${scale}/${shardLocation(spec, id).key}`;
         let shard = byKey.get(key);
         if (!shard) byKey.set(key, (shard = { key, chunks: [] }));
         shard.chunks.push({ position, id });
       }
-  const shards = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { info: new TextEncoder().encode(JSON.stringify(info)), spec, size, channels, chunk, shards };
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** The source box (in its own dimension order) of voxels [min, max) in x, y, z. */
@@ -105,7 +162,12 @@ function sourceBox(rank: number, channels: number, min: readonly number[], max: 
  * write (a temporary file and a rename on the filesystem): the file is absent
  * or complete. Returns the bytes read and stored.
  */
-export async function writePrecomputedShard(store: WritableStore, plan: PrecomputedPlan, shard: PrecomputedShard, source: ConvertSource): Promise<{ read: number; stored: number }> {
+export async function writePrecomputedShard(
+  store: WritableStore,
+  plan: PrecomputedScale,
+  shard: PrecomputedShard,
+): Promise<{ read: number; stored: number }> {
+  const source = plan.source;
   const rank = source.shape.length;
   // With the identity hash, a shard's chunks are an aligned block of the grid: its bounding box.
   const min = [0, 1, 2].map((d) => shard.chunks.reduce((m, c) => Math.min(m, c.position[d]! * plan.chunk[d]!), Number.POSITIVE_INFINITY));
@@ -136,7 +198,7 @@ export async function writePrecomputedShard(store: WritableStore, plan: Precompu
   const files = synthesizeShards(plan.spec, chunks);
   let stored = 0;
   for (const [name, bytes] of files) {
-    await store.set(`${SCALE_KEY}/${name}`, bytes);
+    await store.set(`${plan.key}/${name}`, bytes);
     stored += bytes.length;
   }
   return { read: read * source.type.byteSize!, stored };
@@ -169,7 +231,11 @@ function extractBox(array: NdArray, start: readonly number[], stop: readonly num
  * A shard file already present and complete: its shard index decodes and the
  * file ends exactly where the last minishard index (written last) ends.
  */
-export async function precomputedShardComplete(store: WritableStore, plan: PrecomputedPlan, key: string): Promise<boolean> {
+export async function precomputedShardComplete(
+  store: WritableStore,
+  plan: PrecomputedScale,
+  key: string,
+): Promise<boolean> {
   try {
     const size = store.size ? await store.size(key) : (await store.get(key))?.length;
     if (size === undefined) return false;

@@ -80,7 +80,8 @@ export async function shardStatistics(array: ZarrArray, options: { concurrency?:
     compressionRatio: null,
     indexLocation: metadataIndexLocation(array),
   };
-  await forEachConcurrent(candidates, options.concurrency ?? 16, async ({ coords, key }) => {
+  const workers = Math.max(1, Math.min(options.concurrency ?? 16, candidates.length));
+  await forEachConcurrent(candidates, workers, async ({ coords, key }) => {
     const shard = await describeShard(array, coords);
     stats.indexLocation = shard.indexLocation;
     if (!shard.exists) return;
@@ -115,4 +116,43 @@ function metadataIndexLocation(array: ZarrArray): "start" | "end" {
     | { configuration?: { index_location?: string } }
     | undefined;
   return sharding?.configuration?.index_location === "start" ? "start" : "end";
+}
+
+export interface ChunkStatistics {
+  chunks: { total: number; present: number; bytes: number };
+  /** Decoded bytes of the present chunks over their stored bytes (null: variable-size types, nothing stored). */
+  compressionRatio: number | null;
+}
+
+/**
+ * What an unsharded array stores: its chunks present and their bytes, from
+ * one listing and one size per chunk (at most `concurrency` at once).
+ * Undefined where the store cannot list (probing every key of the grid is
+ * left to sharded arrays, whose grids are small).
+ */
+export async function chunkStatistics(
+  array: ZarrArray,
+  options: { concurrency?: number } = {},
+): Promise<ChunkStatistics | undefined> {
+  const listed = await listedKeys(array.store, array.path === "" ? "" : `${array.path}/`);
+  if (!listed) return undefined;
+  const keys: string[] = [];
+  for (const coords of gridCoords(array.gridShape)) {
+    const key = array.chunkKey(coords);
+    if (listed.has(key)) keys.push(key);
+  }
+  const total = array.gridShape.reduce((a, b) => a * b, 1);
+  const stats: ChunkStatistics = { chunks: { total, present: 0, bytes: 0 }, compressionRatio: null };
+  await forEachConcurrent(keys, Math.max(1, Math.min(options.concurrency ?? 16, keys.length)), async (key) => {
+    const size = array.store.size ? await array.store.size(key) : (await array.store.get(key))?.length;
+    if (size === undefined) return;
+    stats.chunks.present++;
+    stats.chunks.bytes += size;
+  });
+  const elementBytes = array.chunkSpec(array.shape.map(() => 0)).dataType.byteSize;
+  if (elementBytes !== undefined && stats.chunks.bytes > 0) {
+    const chunkBytes = array.chunkShape.reduce((a, b) => a * b, 1) * elementBytes;
+    stats.compressionRatio = (stats.chunks.present * chunkBytes) / stats.chunks.bytes;
+  }
+  return stats;
 }

@@ -325,7 +325,7 @@ describe("bad input", () => {
     await usage(["info", plain(), "--json=yes"], /option --json takes no value/);
     await usage(["get"], /missing argument <url>/);
     await usage(["tree", plain(), "extra"], /unexpected argument "extra"/);
-    await usage(["info", plain(), "--concurrency", "0"], /--concurrency must be a positive integer, got "0"/);
+    await usage(["info", plain(), "--concurrency", "0"], /--concurrency "0": expected a positive integer/);
     await usage(["frobnicate"], /unknown command "frobnicate"/);
     await usage(["info", "ftp://host/x"], /unsupported store URL scheme "ftp:\/\/"/);
   });

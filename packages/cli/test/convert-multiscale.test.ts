@@ -241,7 +241,7 @@ describe("convert --multiscale", () => {
       [["--multiscale", "two"], /--multiscale "two"/],
       [["--multiscale", "30"], /--multiscale 30: an element of the last level/],
       [["--labels"], /--labels applies to --multiscale/],
-      [["--multiscale", "1", "--to", "precomputed"], /does not combine with --to precomputed/],
+      [["--multiscale", "30", "--to", "precomputed"], /--multiscale 30: a voxel of the last scale would cover/],
     ];
     for (const [flags, message] of cases) {
       const dst = join(root, "bad.zarr");

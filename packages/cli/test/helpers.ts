@@ -15,12 +15,16 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Run the CLI's TypeScript entry as a child process (with the workspace loader from vitest's execArgv). */
-export function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+/**
+ * Run the CLI's TypeScript entry as a child process (with the workspace loader from vitest's execArgv),
+ * as another user with `as` (when running as root).
+ */
+export function run(args: string[], env: NodeJS.ProcessEnv = {}, as?: { uid: number; gid: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, ...env },
+      ...as,
     });
     let stdout = "";
     let stderr = "";

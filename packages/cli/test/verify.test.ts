@@ -104,11 +104,14 @@ describe("verify", () => {
     expect(text.stderr).toBe("");
     const deep = await run(["verify", clean, "--deep", "--json", "--progress", "none"]);
     expect(deep.code).toBe(0);
-    expect(json(deep.stdout)).toEqual({ ok: true, checked: { shards: 4, innerChunks: 16, chunks: 6 }, problems: [] });
+    // The shards' inner chains end in crc32c; the unsharded array's chunks have no checksum: listed as unchecked.
+    const plainChunks = ["0/0", "0/1", "1/0", "1/1", "2/0", "2/1"].map((c) => ({ key: `plain/c/${c}`, reason: expect.stringMatching(/hold no checksum/) }));
+    const none = { removed: [], kept: [] };
+    expect(json(deep.stdout)).toEqual({ ok: true, checked: { shards: 4, innerChunks: 16, chunks: 6 }, problems: [], unchecked: plainChunks, temporaryFiles: none });
     // HTTP cannot list: every shard key of the grid is probed (all present); the group's children come from zarr.json.
     const http = await run(["verify", `${server.url}clean.zarr/a`, "--deep", "--json"]);
     expect(http.code, http.stderr).toBe(0);
-    expect(json(http.stdout)).toEqual({ ok: true, checked: { shards: 4, innerChunks: 16, chunks: 0 }, problems: [] });
+    expect(json(http.stdout)).toEqual({ ok: true, checked: { shards: 4, innerChunks: 16, chunks: 0 }, problems: [], unchecked: [], temporaryFiles: none });
   });
 
   it("passes the zarr-python v3 fixture: every array below the root with --deep, and a consolidated group over HTTP", async (ctx) => {

@@ -3,6 +3,7 @@ import {
   type CodecMetadata,
   createArray,
   createGroup,
+  FileSystemStore,
   forEachConcurrent,
   MemoryStore,
   NodeExistsError,
@@ -17,13 +18,29 @@ import {
   ZarrkitError,
   type ZarrNode,
 } from "zarrkit";
-import { parseCommand } from "../args.js";
-import { parseBytes, parseCodec, parseShape, type Part, resolvePart, shardShapeForBytes } from "../convert-options.js";
+import { parseCommand, positiveIntegerFlag } from "../args.js";
+import {
+  DEFAULT_CODEC,
+  parseBytes,
+  parseCodec,
+  parseShape,
+  type Part,
+  resolvePart,
+  shardShapeForBytes,
+} from "../convert-options.js";
 import { type ConvertSource, precomputedSource, zarrSource } from "../convert-source.js";
 import { checkFootprint, downsampledSource, levelShape } from "../downsample.js";
 import { multiscaleAttributes, omeAxes } from "../ome.js";
-import { type PrecomputedPlan, planPrecomputed, precomputedShardComplete, writePrecomputedShard } from "../precomputed-target.js";
-import { createProgress, progressMode } from "../progress.js";
+import {
+  type PrecomputedPlan,
+  type PrecomputedScale,
+  planPrecomputed,
+  precomputedShardComplete,
+  writePrecomputedShard,
+} from "../precomputed-target.js";
+import { createProgress, type ProgressMode, progressMode } from "../progress.js";
+import { type SweepReport, sweepTemporaryFiles } from "../temp-files.js";
+import { explainWriteError } from "../write-errors.js";
 import { UsageError } from "../errors.js";
 import type { Output } from "../output.js";
 import { openSource } from "../source.js";
@@ -40,22 +57,29 @@ volumes (sharded or not; read as a [c, z, y, x] array). Each destination
 shard is read, encoded in memory and stored with one write, so a shard is
 absent or complete: run the same command again after a failure or kill and it
 skips every shard already present and valid, writing only the rest. Shards
-that are all fill value are not stored.
+that are all fill value are not stored. Temporary files that killed runs left
+in <dst> are removed when unchanged for 60 s before the run and open in no
+process here (others are kept and reported).
 
 Options:
   --chunk-shape a,b,c   inner chunk shape (default: the source's chunk shape)
   --shard-shape a,b,c   shard shape, a multiple of the chunk shape
   --shard-bytes SIZE    or: shards of about SIZE decoded bytes (default 1GiB),
                         a multiple of the chunk shape
-  --codec CODEC         inner compressor: zstd[:LEVEL] (default zstd:3),
-                        gzip[:LEVEL], blosc[:CNAME[:CLEVEL[:SHUFFLE]]], none;
+  --codec CODEC         inner compressor: zstd[:LEVEL], gzip[:LEVEL],
+                        blosc[:CNAME[:CLEVEL[:SHUFFLE]]] or none, each
+                        optionally +crc32c (a checksum verify --deep checks),
+                        e.g. zstd:3+crc32c; default: the source's compression
+                        kept (v2 blosc, zstd, gzip, zlib; v3 blosc, zstd, gzip,
+                        crc32c), zstd:3 for an uncompressed source;
                         with --to precomputed: gzip (default) or none
   --index-location L    start or end (default end)
   --multiscale N        also write N downsampled levels: <dst> becomes an
                         OME-Zarr 0.5 image (group; arrays 0 = the source,
                         1..N halved on the space axes, each computed from the
                         source: the mean of its 2^k block, integers rounded
-                        to nearest, ties away from zero)
+                        to nearest, ties away from zero); with --to
+                        precomputed, scales s0..sN of one volume
   --labels              with --multiscale: the most frequent value instead
                         of the mean (label images); with --to precomputed:
                         a segmentation volume
@@ -63,8 +87,8 @@ Options:
                         (neuroglancer_uint64_sharded_v1, raw chunks), its
                         parameters chosen from --shard-bytes; arrays of
                         [y, x], [z, y, x] or [c, z, y, x]
-  --jobs N              shards in flight (default 2); memory is about
-                        2 x N decoded shards
+  --jobs N              shards in flight (default 2, at most the shards to
+                        write); memory is about 2 x N decoded shards
   --part i/N            write part i of N: the shards whose linear index in
                         the grid is i modulo N (metadata is written by every
                         part, idempotently, so parts may run in any order;
@@ -91,6 +115,7 @@ Examples:
   zarrkit convert data/em.zarr data/em.ome.zarr --multiscale 5
   zarrkit convert data/seg.zarr data/seg.ome.zarr --multiscale 5 --labels
   zarrkit convert data/em.zarr precomputed://data/em --to precomputed
+  zarrkit convert data/em.zarr precomputed://data/em --to precomputed --multiscale 4
   zarrkit convert precomputed://https://example.org/volume data/volume.zarr`;
 
 const OPTIONS = {
@@ -111,6 +136,7 @@ const OPTIONS = {
 
 const C = "convert";
 const DEFAULT_SHARD_BYTES = 2 ** 30;
+const DEFAULT_JOBS = 2;
 /** The default index codecs (bytes + crc32c): 16 bytes per inner chunk and a 4-byte checksum. */
 const INDEX_ENTRY_BYTES = 16;
 const INDEX_CHECKSUM_BYTES = 4;
@@ -121,8 +147,11 @@ interface Layout {
   chunkShape?: number[];
   shardShape?: number[];
   shardBytes: number;
-  codec: string;
+  /** --codec; undefined: keep each source's compression. */
+  codec: string | undefined;
   indexLocation: "start" | "end";
+  /** What could not be kept from a source (printed before converting). */
+  notes: string[];
 }
 
 /** One node of the destination: its metadata document's key and bytes, and for arrays the source. */
@@ -142,6 +171,7 @@ interface Task {
 }
 
 export async function convertCommand(args: readonly string[], out: Output): Promise<number> {
+  const runStart = Date.now();
   const { values, positionals } = parseCommand(C, args, OPTIONS, { min: 2, max: 2, names: "<src> <dst>" });
   if (values.help) return out.help(CONVERT_HELP);
   if (values["shard-shape"] !== undefined && values["shard-bytes"] !== undefined) {
@@ -151,25 +181,21 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   if (indexLocation !== "start" && indexLocation !== "end") {
     throw new UsageError(`--index-location ${JSON.stringify(indexLocation)}: expected start or end`, C);
   }
-  const jobs = values.jobs === undefined ? 2 : Number(values.jobs);
-  if (!/^\d+$/.test(values.jobs ?? "2") || jobs < 1) throw new UsageError(`--jobs ${JSON.stringify(values.jobs)}: expected a positive integer`, C);
+  const jobs = positiveIntegerFlag(values.jobs, "--jobs", C) ?? DEFAULT_JOBS;
   const shardBytes = values["shard-bytes"] === undefined ? DEFAULT_SHARD_BYTES : parseBytes(values["shard-bytes"], "--shard-bytes");
   const to = values.to ?? "zarr";
   if (to !== "zarr" && to !== "precomputed") throw new UsageError(`--to ${JSON.stringify(to)}: expected zarr or precomputed`, C);
-  const codec = values.codec ?? (to === "precomputed" ? "gzip" : "zstd:3");
+  // Unset for Zarr: each array keeps its source's compression (the default codec when it has none).
+  const codec = values.codec ?? (to === "precomputed" ? "gzip" : undefined);
   if (to === "precomputed") {
     if (codec !== "gzip" && codec !== "none") throw new UsageError(`--codec ${JSON.stringify(codec)} with --to precomputed: expected gzip or none (the format's data encodings)`, C);
     if (values["shard-shape"] !== undefined || values["index-location"] !== undefined) {
       throw new UsageError(`--${values["shard-shape"] !== undefined ? "shard-shape" : "index-location"} does not apply to --to precomputed (its sharding parameters are chosen from --shard-bytes)`, C);
     }
-  } else {
+  } else if (codec !== undefined) {
     parseCodec(codec, 1); // the form is checked before anything is opened
   }
-  const levels = values.multiscale === undefined ? 0 : Number(values.multiscale);
-  if (values.multiscale !== undefined && (!/^\d+$/.test(values.multiscale) || levels < 1)) {
-    throw new UsageError(`--multiscale ${JSON.stringify(values.multiscale)}: expected a positive integer (the number of downsampled levels)`, C);
-  }
-  if (levels > 0 && to === "precomputed") throw new UsageError("--multiscale writes OME-Zarr; it does not combine with --to precomputed", C);
+  const levels = positiveIntegerFlag(values.multiscale, "--multiscale", C) ?? 0;
   if (values.labels && levels === 0 && to !== "precomputed") throw new UsageError("--labels applies to --multiscale (mode instead of mean) and --to precomputed (a segmentation)", C);
   const part = resolvePart(values.part, values.parts, process.env);
   const mode = progressMode(values.progress, C);
@@ -187,23 +213,23 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
     throw new UsageError("--chunk-shape and --shard-shape apply to arrays; a group's arrays keep their own chunk shape (or use --shard-bytes)", C);
   };
 
-  const layout: Layout = { shardBytes, codec, indexLocation };
+  const layout: Layout = { shardBytes, codec, indexLocation, notes: [] };
   if (values["chunk-shape"] !== undefined) layout.chunkShape = parseShape(values["chunk-shape"], "--chunk-shape", rank());
   if (values["shard-shape"] !== undefined) layout.shardShape = parseShape(values["shard-shape"], "--shard-shape", rank());
 
   // Everything is planned (and every flag checked against every array) before the first write.
   const nodes: PlannedNode[] = [];
-  let precomputed: { plan: PrecomputedPlan; source: ConvertSource } | undefined;
+  let precomputed: PrecomputedPlan | undefined;
   if (to === "precomputed") {
     if (!single) throw new UsageError(`${srcUrl} is a group: --to precomputed converts one array`, C);
-    const plan = planPrecomputed(single, {
+    precomputed = planPrecomputed(single, {
       ...(layout.chunkShape && { chunkShape: layout.chunkShape }),
       shardBytes,
       dataEncoding: codec === "none" ? "raw" : "gzip",
       labels: values.labels === true,
+      levels,
     });
-    precomputed = { plan, source: single };
-    nodes.push({ path: "", key: "info", metadata: plan.info });
+    nodes.push({ path: "", key: "info", metadata: precomputed.info });
   } else if (levels > 0) {
     if (!single) throw new UsageError(`${srcUrl} is a group: --multiscale makes a pyramid of one array`, C);
     await planPyramid(single, levels, layout, values.labels === true, nodes, srcUrl);
@@ -213,8 +239,40 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
     await planGroup("", source.group, layout, nodes);
   }
 
-  await prepareDestination(store, dstUrl, nodes, values.overwrite === true);
+  for (const note of layout.notes) out.error(`zarrkit: ${note}`);
+  const overwrite = values.overwrite === true;
+  const conversion: Conversion = { store, srcUrl, dstUrl, nodes, overwrite, part, jobs, mode, levels, runStart, out };
+  if (precomputed) conversion.precomputed = precomputed;
+  try {
+    return await execute(conversion);
+  } catch (error) {
+    throw await explainWriteError(error, dst);
+  }
+}
+
+/** A planned conversion: what to write where, and how. */
+interface Conversion {
+  store: WritableStore;
+  srcUrl: string;
+  dstUrl: string;
+  nodes: PlannedNode[];
+  precomputed?: PrecomputedPlan;
+  overwrite: boolean;
+  part: Part;
+  jobs: number;
+  mode: ProgressMode;
+  levels: number;
+  /** When the command started: temporary files unchanged since well before are an interrupted run's. */
+  runStart: number;
+  out: Output;
+}
+
+/** Write the planned metadata and the part's shards (skipping complete ones); the exit code. */
+async function execute(conversion: Conversion): Promise<number> {
+  const { store, srcUrl, dstUrl, nodes, precomputed, part, jobs, mode, levels, out } = conversion;
+  await prepareDestination(store, dstUrl, nodes, conversion.overwrite);
   if (part.from !== "") out.error(`part ${part.index}/${part.count} (from ${part.from})`);
+  if (store instanceof FileSystemStore) reportSweep(await sweepTemporaryFiles(store.root, conversion.runStart), out);
 
   // Metadata first, by every part, idempotently: a shard is never stored without its array's zarr.json.
   for (const node of nodes) {
@@ -228,9 +286,9 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
     if (request.method === "set") storedBytes.set(request.key, (storedBytes.get(request.key) ?? 0) + request.bytes);
   }) as WritableStore;
   const taskLists: { total: number; tasks: (stop: () => boolean) => Iterable<Task> }[] = [];
-  if (precomputed) {
-    const { plan, source: src } = precomputed;
-    taskLists.push({ total: partSize(plan.shards.length, part), tasks: (stop) => precomputedTasks(store, plan, src, part, stop) });
+  for (const scale of precomputed?.scales ?? []) {
+    const total = partSize(scale.shards.length, part);
+    taskLists.push({ total, tasks: (stop) => precomputedTasks(store, scale, part, stop) });
   }
   for (const node of nodes) {
     if (!node.source || precomputed) continue;
@@ -252,7 +310,8 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   try {
     for (const list of taskLists) {
       if (interrupted) break;
-      await forEachConcurrent(list.tasks(() => interrupted), jobs, async (task) => {
+      // Never more workers than shards: each would hold a shard's memory, and a huge --jobs would allocate them all.
+      await forEachConcurrent(list.tasks(() => interrupted), Math.max(1, Math.min(jobs, list.total)), async (task) => {
         // A killed run may have left this shard's write half-done (the store's lock, a journal): settle it first.
         await store.recover?.(task.key);
         if (await task.complete()) {
@@ -275,7 +334,7 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   }
   const arrays = nodes.filter((n) => n.source).length;
   const what = precomputed
-    ? "1 precomputed volume"
+    ? `1 precomputed volume${levels > 0 ? ` of ${levels + 1} scales` : ""}`
     : levels > 0
       ? `1 multiscale image of ${arrays} arrays`
       : nodes.length === 1
@@ -285,6 +344,15 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   if (archive && !interrupted) out.error(`wrote ${archive.path}: ${await archive.finish()} bytes`);
   out.error(`${interrupted ? "interrupted" : "converted"} ${srcUrl} -> ${dstUrl}: ${what}; shards: ${c.written} written, ${c.skipped} already present, ${c.done} of ${total}${partText}${c.empty ? `; ${c.empty} all fill value, not stored` : ""}`);
   return interrupted ? 130 : 0;
+}
+
+/** One line each for the temporary files removed and those kept (none: nothing printed). */
+function reportSweep(sweep: SweepReport, out: Output): void {
+  const files = (n: number) => `${n} temporary file${n === 1 ? "" : "s"}`;
+  if (sweep.removed.length > 0) out.error(`removed ${files(sweep.removed.length)} left by interrupted writes`);
+  const first = sweep.kept[0];
+  const others = sweep.kept.length > 1 ? "; ..." : "";
+  if (first) out.error(`kept ${files(sweep.kept.length)} (${first.key}: ${first.reason}${others})`);
 }
 
 /** The part's shards of a Zarr destination array, each read from the source region it covers. */
@@ -307,11 +375,20 @@ function* zarrTasks(src: ConvertSource, dest: ZarrArray, storedBytes: Map<string
 }
 
 /** The part's shard files of a precomputed destination (the i-th of the sorted keys, i modulo N). */
-function* precomputedTasks(store: WritableStore, plan: PrecomputedPlan, src: ConvertSource, part: Part, stop: () => boolean): Generator<Task> {
-  for (const [i, shard] of plan.shards.entries()) {
+function* precomputedTasks(
+  store: WritableStore,
+  scale: PrecomputedScale,
+  part: Part,
+  stop: () => boolean,
+): Generator<Task> {
+  for (const [i, shard] of scale.shards.entries()) {
     if (stop()) return;
     if (i % part.count !== part.index) continue;
-    yield { key: shard.key, complete: () => precomputedShardComplete(store, plan, shard.key), write: () => writePrecomputedShard(store, plan, shard, src) };
+    yield {
+      key: shard.key,
+      complete: () => precomputedShardComplete(store, scale, shard.key),
+      write: () => writePrecomputedShard(store, scale, shard),
+    };
   }
 }
 
@@ -366,7 +443,8 @@ async function planArray(path: string, src: ConvertSource, layout: Layout): Prom
   } else {
     shardShape = shardShapeForBytes(src.shape, chunkShape, type.byteSize ?? VARIABLE_ELEMENT_BYTES, layout.shardBytes);
   }
-  const codecs: CodecMetadata[] = parseCodec(layout.codec, type.byteSize ?? 1);
+  const codecs: CodecMetadata[] =
+    layout.codec !== undefined ? parseCodec(layout.codec, type.byteSize ?? 1) : keptCodecs(src, layout);
   // Variable-length elements (v3 string and bytes, v2 "|O" vlen arrays) are framed by the vlen codecs instead of bytes.
   if (type.kind === "string") codecs[0] = { name: "vlen-utf8" };
   else if (type.kind === "bytes") codecs[0] = { name: "vlen-bytes" };
@@ -390,6 +468,20 @@ async function planArray(path: string, src: ConvertSource, layout: Layout): Prom
     throw error;
   }
   return { path, key: metadataKey(path), metadata: (await memory.get("zarr.json"))!, source: src, chunkShape, shardShape };
+}
+
+/**
+ * The source's compression, kept (see sourceCompression); the default codec
+ * when the source is uncompressed (a checksum it had is kept after it) or
+ * compressed in a way this cannot write (noted).
+ */
+function keptCodecs(src: ConvertSource, layout: Layout): CodecMetadata[] {
+  const elementBytes = src.type.byteSize ?? 1;
+  const kept = src.compression ?? { codecs: [] };
+  if (kept.note) layout.notes.push(`${src.label}: ${kept.note}; writing ${DEFAULT_CODEC} instead (or choose --codec)`);
+  const bytes: CodecMetadata = { name: "bytes", configuration: { endian: "little" } };
+  if (kept.codecs.some((c) => c.name !== "crc32c")) return [bytes, ...kept.codecs];
+  return [...parseCodec(DEFAULT_CODEC, elementBytes), ...kept.codecs];
 }
 
 async function planGroup(path: string, group: ZarrGroup<ZarrNode>, layout: Layout, nodes: PlannedNode[]): Promise<void> {

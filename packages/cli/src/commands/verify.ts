@@ -1,12 +1,25 @@
 import { describeShard } from "@zarrkit/sharding";
-import { forEachConcurrent, open, rangeBounds, type Slice, type Store, slice, UnsupportedError, ZarrArray, ZarrkitError, type ZarrGroup, type ZarrNode } from "zarrkit";
-import { parseCommand } from "../args.js";
+import {
+  FileSystemStore,
+  forEachConcurrent,
+  open,
+  rangeBounds,
+  type Slice,
+  type Store,
+  slice,
+  UnsupportedError,
+  ZarrArray,
+  ZarrkitError,
+  type ZarrGroup,
+  type ZarrNode,
+} from "zarrkit";
+import { parseCommand, positiveIntegerFlag } from "../args.js";
 import type { Output } from "../output.js";
 import { createProgress, type ProgressMode, progressMode } from "../progress.js";
 import { candidateChunks } from "../shards.js";
+import { type SweepReport, sweepTemporaryFiles } from "../temp-files.js";
 import { openSource } from "../source.js";
 import { resolveUrl } from "../url.js";
-import { positiveInt } from "./info.js";
 
 export const VERIFY_HELP = `Usage: zarrkit verify <url> [--deep] [--json] [--concurrency N] [--progress MODE]
 
@@ -15,12 +28,18 @@ group and everything below it): its index decodes and its checksum holds,
 every entry lies inside the shard's data, no two entries overlap each other
 or the index, and nothing points past the end. With --deep, also decode every
 inner chunk (checksum codecs of the inner chain are checked then), and every
-chunk of unsharded arrays. Prints each bad key and why; exits 1 when anything
-is wrong, 0 when all is well.
+chunk of unsharded arrays; shards and chunks whose codecs hold no checksum
+(crc32c, gzip's CRC-32, zlib's Adler-32, zstd's with checksum) are listed as
+unchecked: bit flips in them cannot be seen. Prints each bad key and why;
+exits 1 when anything is wrong, 0 when all is well. On the filesystem it also
+removes the temporary files of writes interrupted before it started (unchanged
+for a minute, open in no process here) and lists the ones it keeps.
 
 Options:
   --deep            decode every inner chunk (and every chunk of unsharded arrays)
-  --json            print one JSON object: {ok, checked: {shards, innerChunks, chunks}, problems: [{key, error, message}]}
+  --json            print one JSON object: {ok, checked: {shards, innerChunks,
+                    chunks}, problems: [{key, error, message}], unchecked:
+                    [{key, reason}], temporaryFiles: {removed, kept}}
   --concurrency N   shards checked at once (default 16); memory: one shard per worker
   --progress MODE   auto (a bar on a TTY, else a line every few seconds), bar,
                     plain, json (one {"done","total"} object per line), none;
@@ -66,33 +85,52 @@ export interface VerifyReport {
   };
   /** The bad keys, sorted by key. */
   problems: VerifyProblem[];
+  /** With `deep`: the shards and chunks decoded without a checksum (bit flips in them go unseen), sorted by key. */
+  unchecked: { key: string; reason: string }[];
 }
 
 export async function verifyCommand(args: readonly string[], out: Output): Promise<number> {
+  const runStart = Date.now();
   const { values, positionals } = parseCommand("verify", args, OPTIONS, { min: 1, max: 1, names: "<url>" });
   if (values.help) return out.help(VERIFY_HELP);
-  const concurrency = positiveInt(values.concurrency, "--concurrency", "verify") ?? 16;
+  const concurrency = positiveIntegerFlag(values.concurrency, "--concurrency", "verify") ?? 16;
   const mode = progressMode(values.progress, "verify");
   const source = await openSource(await resolveUrl(positionals[0]!, "verify"));
   if (source.kind === "precomputed") {
     throw new UnsupportedError(`verify checks Zarr arrays and groups; ${source.url.display} is a precomputed volume`);
   }
+  const store = source.url.store;
+  const temporaryFiles: SweepReport =
+    store instanceof FileSystemStore ? await sweepTemporaryFiles(store.root, runStart) : { removed: [], kept: [] };
   const report = await verify(source.kind === "array" ? source.array : source.group, {
     deep: values.deep === true,
     concurrency,
     progress: mode,
   });
   if (values.json) {
-    out.write(JSON.stringify(report));
+    out.write(JSON.stringify({ ...report, temporaryFiles }));
   } else {
     for (const p of report.problems) out.write(`BAD ${p.key}: ${p.error}: ${p.message}`);
+    for (const u of report.unchecked.slice(0, UNCHECKED_LINES)) out.write(`UNCHECKED ${u.key}: ${u.reason}`);
+    const more = report.unchecked.length - UNCHECKED_LINES;
+    if (more > 0) out.write(`UNCHECKED ... ${more} more (--json lists them all)`);
+    for (const key of temporaryFiles.removed) {
+      out.write(`REMOVED ${key}: a temporary file left by an interrupted write`);
+    }
+    for (const k of temporaryFiles.kept) out.write(`KEPT ${k.key}: temporary file ${k.reason}`);
     const { shards, innerChunks, chunks } = report.checked;
     const what = [`${shards} shard${shards === 1 ? "" : "s"}`, values.deep && `${innerChunks} inner chunk${innerChunks === 1 ? "" : "s"}`, chunks > 0 && `${chunks} chunk${chunks === 1 ? "" : "s"}`];
     const n = report.problems.length;
-    out.write(`${report.ok ? "ok" : "FAILED"}: checked ${what.filter(Boolean).join(", ")}; ${n} problem${n === 1 ? "" : "s"}`);
+    const u = report.unchecked.length;
+    const unchecked = u > 0 ? `; ${u} without a checksum (bit flips unseen)` : "";
+    const problems = `${n} problem${n === 1 ? "" : "s"}`;
+    out.write(`${report.ok ? "ok" : "FAILED"}: checked ${what.filter(Boolean).join(", ")}; ${problems}${unchecked}`);
   }
   return report.ok ? 0 : 1;
 }
+
+/** Unchecked keys printed one per line; the rest are counted (--json lists every one). */
+const UNCHECKED_LINES = 10;
 
 interface Work {
   array: ZarrArray;
@@ -119,6 +157,7 @@ export async function verify(
   },
 ): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
+  const unchecked: VerifyReport["unchecked"] = [];
   const checked = { shards: 0, innerChunks: 0, chunks: 0 };
   const arrays: ZarrArray[] = [];
   if (node instanceof ZarrArray) arrays.push(node);
@@ -137,10 +176,12 @@ export async function verify(
   }
   const progress = createProgress({ mode: options.progress ?? "none", total: work.length, unit: "shards" });
   try {
-    await forEachConcurrent(work, options.concurrency ?? 16, async (item) => {
+    await forEachConcurrent(work, Math.max(1, Math.min(options.concurrency ?? 16, work.length)), async (item) => {
       try {
-        if (item.array.shardShape !== undefined) await checkShard(item, deep, checked);
-        else await checkChunk(item, checked);
+        const sharded = item.array.shardShape !== undefined;
+        const present = sharded ? await checkShard(item, deep, checked) : await checkChunk(item, checked);
+        const checksum = checksumCodec(item.array);
+        if (deep && present && checksum !== true) unchecked.push({ key: item.key, reason: checksum });
       } catch (error) {
         if (!(error instanceof ZarrkitError)) throw error;
         problems.push(problem(item.key, error));
@@ -150,8 +191,10 @@ export async function verify(
   } finally {
     progress.finish();
   }
-  problems.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { ok: problems.length === 0, checked, problems };
+  const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  problems.sort(byKey);
+  unchecked.sort(byKey);
+  return { ok: problems.length === 0, checked, problems, unchecked };
 }
 
 function problem(key: string, error: unknown): VerifyProblem {
@@ -185,17 +228,52 @@ export function cellSelection(array: ZarrArray, coords: readonly number[]): Slic
   });
 }
 
-async function checkShard(item: Work, deep: boolean, checked: VerifyReport["checked"]): Promise<void> {
+/** Check a shard's index (and with `deep` decode its chunks); whether the shard is present. */
+async function checkShard(item: Work, deep: boolean, checked: VerifyReport["checked"]): Promise<boolean> {
   const { array, coords } = item;
   // describeShard reads the index through the codec: its checksum, offsets inside the data, no overlaps, and,
   // the shard's size being known (sizedStore), nothing past the end.
   const shard = await describeShard(array, coords);
-  if (!shard.exists) return;
+  if (!shard.exists) return false;
   checked.shards++;
-  if (!deep) return;
+  if (!deep) return true;
   // One shard at a time per worker: read and decode its region (every present inner chunk).
   await array.get(cellSelection(array, coords));
   checked.innerChunks += shard.chunks.filter((c) => !("empty" in c)).length;
+  return true;
+}
+
+/** Codecs whose decoding checks a checksum of the bytes, whatever their configuration. */
+const CHECKED = new Set(["crc32c", "gzip", "zlib"]);
+
+/**
+ * True when decoding the array's chunks checks a checksum of their bytes
+ * (crc32c, gzip's CRC-32, zlib's Adler-32, zstd frames written with their
+ * checksum), else why not: then a flipped bit decodes to wrong values unseen.
+ */
+export function checksumCodec(array: ZarrArray): true | string {
+  const chain = codecChain(array);
+  const checks = chain.some((c) => {
+    const config = (c.configuration ?? {}) as Record<string, unknown>;
+    return CHECKED.has(c.name.replace(/^numcodecs\./, "")) || (c.name.endsWith("zstd") && config.checksum === true);
+  });
+  if (checks) return true;
+  const names = chain.map((c) => c.name).join(", ") || "none";
+  return (
+    `decoded, but its codecs (${names}) hold no checksum: bit flips in it cannot be seen ` +
+    "(convert with --codec ...+crc32c to add one)"
+  );
+}
+
+/** The codecs that encode the array's chunks (for sharded arrays, the inner chunks') as {name, configuration}. */
+function codecChain(array: ZarrArray): { name: string; configuration?: unknown }[] {
+  const metadata = array.metadata;
+  if (metadata.zarr_format === 2) {
+    const entries = [...(metadata.filters ?? []), ...(metadata.compressor ? [metadata.compressor] : [])];
+    return (entries as Record<string, unknown>[]).map((e) => ({ name: String(e.id), configuration: e }));
+  }
+  const sharding = metadata.codecs.find((c) => c.name === "sharding_indexed");
+  return sharding ? (sharding.configuration as { codecs: { name: string }[] }).codecs : metadata.codecs;
 }
 
 /**
@@ -220,10 +298,12 @@ export function sizedStore(store: Store): Store {
   });
 }
 
-async function checkChunk({ array, coords, key }: Work, checked: VerifyReport["checked"]): Promise<void> {
+/** Decode a chunk of an unsharded array; whether it is present. */
+async function checkChunk({ array, coords, key }: Work, checked: VerifyReport["checked"]): Promise<boolean> {
   const store = array.store;
   const size = store.size ? await store.size(key) : (await store.get(key))?.length;
-  if (size === undefined) return;
+  if (size === undefined) return false;
   await array.get(cellSelection(array, coords));
   checked.chunks++;
+  return true;
 }
