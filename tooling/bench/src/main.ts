@@ -1,4 +1,4 @@
-// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,browser,memory,convert]
+// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,scaling,browser,memory,convert]
 // Issue 7's suite: zarrkit beside zarrita.js and the floor, on one machine.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { memoryReads } from "./cases/memory.js";
 import { planeReads } from "./cases/plane-reads.js";
 import { randomReads } from "./cases/random-reads.js";
 import { rewrites } from "./cases/rewrites.js";
+import { scaling } from "./cases/scaling.js";
 import { wholeReads } from "./cases/whole-read.js";
 import { wholeWrites } from "./cases/whole-writes.js";
 import { zstdDecodes } from "./cases/zstd-decode.js";
@@ -27,8 +28,10 @@ import { HttpSource, LocalSource } from "./sources.js";
 import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
 import { verdicts } from "./targets.js";
+import { tensorstoreSeconds } from "./tensorstore/cost.js";
+import { startTensorstore, stopTensorstore } from "./tensorstore/session.js";
 
-const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "browser", "memory", "convert"];
+const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "scaling", "browser", "memory", "convert"];
 const { values: args } = parseArgs({
   options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, only: { type: "string" } },
 });
@@ -45,12 +48,18 @@ const env = environment(profile.name, await backgroundCpu());
 log(`background CPU ${(env.backgroundCpu.before * 100).toFixed(0)}% of ${env.cores} cores`);
 const content = new Content(profile.size);
 const data = content.all();
+// Cases 1, 3 and 6 compare with tensorstore.
+const tensorstoreStart = performance.now();
+const tensorstore = await startTensorstore(profile, ["1", "3", "6"].some((o) => only.has(o)), log);
+const tensorstoreStartup = (performance.now() - tensorstoreStart) / 1000;
+env.tensorstore = "child" in tensorstore ? tensorstore.version : `skipped: ${tensorstore.skip}`;
 const ctx: SuiteContext = {
   profile,
   content,
   dataRoot: await ensureData(profile, content, data, log),
   scratchRoot: join(DATA_DIR, `${profile.name}-scratch`),
   zstd: await zarrkitZstd(3),
+  tensorstore,
   log,
 };
 
@@ -74,6 +83,7 @@ if (only.has("1")) await attempt("1: whole reads", () => wholeReads(ctx, local, 
 if (only.has("2")) await attempt("2: chunk reads", () => chunkReads(ctx, local, profile.concurrencies));
 if (only.has("3")) await attempt("3: random reads", () => randomReads(ctx, local, 1));
 if (only.has("4")) await attempt("4: z-plane", () => planeReads(ctx, local));
+if (only.has("scaling")) await attempt("10: scaling", () => scaling(ctx, local));
 if (only.has("5")) {
   const server = await LatencyServer.start(DATA_DIR, profile.latencyMs);
   try {
@@ -103,6 +113,11 @@ if (only.has("memory")) {
 }
 // Last: its writes and fsyncs leave nothing behind for the cases above to pay for.
 if (only.has("convert")) await attempt("8: conversion", () => conversion(ctx));
+await stopTensorstore(tensorstore);
+if ("child" in tensorstore) {
+  env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases, profile);
+  log(`the comparison with tensorstore added ${env.tensorstoreSeconds.toFixed(0)} s to this run`);
+}
 
 env.backgroundCpu.after = await backgroundCpu();
 const measured = { environment: env, cases, memory, failures, elapsedSeconds: (performance.now() - started) / 1000 };

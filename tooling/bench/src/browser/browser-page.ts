@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
+import type { BusyProbe } from "../contest.js";
 import type { BrowserPeer, PageApi, PageFacts, PageRead } from "./page.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -17,6 +18,8 @@ export class BrowserPage {
     private readonly page: Page,
     /** Errors the page threw outside any call (a failed worker, a bad bundle). */
     readonly errors: string[],
+    /** The DevTools protocol session whose Performance metrics give the page thread's task time. */
+    private readonly devtools: CDPSession,
   ) {}
 
   /** Chromium on `url` (served with COOP/COEP), once the page's bundle has loaded. */
@@ -28,7 +31,9 @@ export class BrowserPage {
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(url);
       await page.waitForFunction(() => "bench" in globalThis, undefined, { timeout: 30_000 });
-      return new BrowserPage(browser, page, errors);
+      const devtools = await page.context().newCDPSession(page);
+      await devtools.send("Performance.enable");
+      return new BrowserPage(browser, page, errors, devtools);
     } catch (error) {
       await browser.close();
       throw error;
@@ -61,6 +66,26 @@ export class BrowserPage {
   collect(): Promise<void> {
     return this.call("collect");
   }
+
+  /** Chromium's own tally: time spent in tasks on the page's main thread (not its workers'), and when, in seconds. */
+  private async mainThreadTasks(): Promise<{ taskSeconds: number; at: number }> {
+    const { metrics } = await this.devtools.send("Performance.getMetrics");
+    const value = (name: string) => {
+      const metric = metrics.find((m) => m.name === name);
+      if (!metric) throw new Error(`Chromium's Performance.getMetrics has no ${name}`);
+      return metric.value;
+    };
+    return { taskSeconds: value("TaskDuration"), at: value("Timestamp") };
+  }
+
+  /** The page thread's busy share between the probe's start and end: its task time over the time elapsed. */
+  readonly busy: BusyProbe = async () => {
+    const start = await this.mainThreadTasks();
+    return async () => {
+      const end = await this.mainThreadTasks();
+      return (end.taskSeconds - start.taskSeconds) / (end.at - start.at);
+    };
+  };
 
   version(): string {
     return this.browser.version();

@@ -1,7 +1,8 @@
+import { join } from "node:path";
 import * as zk from "zarrkit";
 import { blockOrigins } from "../blocks.js";
-import { checkBox } from "../check.js";
-import { contest } from "../contest.js";
+import { checkBox, wholeBox } from "../check.js";
+import { type Contender, contest } from "../contest.js";
 import { form } from "../forms.js";
 import { type Box, READ_PEERS, type Reader } from "../peers.js";
 import { prng } from "@zarrkit/test-utils/noise";
@@ -9,13 +10,17 @@ import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
+import { tensorstoreReads } from "../tensorstore/contenders.js";
 
 /**
  * Case 3 (and 5): `randomChunks` inner chunks of the sharded form, picked
  * with a fixed seed, each read by its own call, `concurrency` at a time.
  * Cold: every read on a fresh array object, so no shard index is cached
  * (metadata already in hand, so no zarr.json request). Warm: one array
- * whose index cache was filled, untimed, by one read per shard.
+ * whose index cache was filled, untimed, by one read per shard. tensorstore
+ * (locally, warm only) reads the same boxes one by one after the same untimed
+ * reads, on an array opened afresh each run with its default context (no
+ * chunk cache: it reads each shard's index again).
  */
 export async function randomReads(ctx: SuiteContext, source: Source, concurrency: number): Promise<CaseResult[]> {
   const { profile, content } = ctx;
@@ -35,7 +40,7 @@ export async function randomReads(ctx: SuiteContext, source: Source, concurrency
     });
   const results: CaseResult[] = [];
   for (const temperature of ["cold", "warm"] as const) {
-    const contenders = READ_PEERS.map((peer) =>
+    const contenders: Contender[] = READ_PEERS.map((peer) =>
       temperature === "cold"
         ? readContender(peer, source, sharded.path, (_, checking, fresh) => readAll(undefined, fresh, checking, `${peer.name} cold read`))
         : readContender(
@@ -46,6 +51,19 @@ export async function randomReads(ctx: SuiteContext, source: Source, concurrency
             (reader) => Promise.all(oneInnerChunkPerShard.map((box) => reader.read(box))),
           ),
     );
+    const { tensorstore } = ctx;
+    if (temperature === "warm" && source.kind === "local" && "child" in tensorstore) {
+      contenders.push(
+        tensorstoreReads(tensorstore.child, {
+          arrayDir: join(ctx.dataRoot, sharded.path),
+          scratch: ctx.scratchRoot,
+          boxes,
+          whole: wholeBox(profile.size),
+          setup: oneInnerChunkPerShard,
+          check: (data, box) => checkBox(content, data, box, "tensorstore warm read"),
+        }),
+      );
+    }
     const spec = {
       id: `random-${temperature}/${source.kind}`,
       group: 3,

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { checkBox, wholeBox } from "../check.js";
 import { type Contender, contest } from "../contest.js";
 import { floorRead } from "../floor.js";
@@ -7,8 +8,12 @@ import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
+import { tensorstoreReads } from "../tensorstore/contenders.js";
 
-/** Case 1 (and 5 over HTTP): read the whole array, each of `forms`; the floor too, from local files. */
+/**
+ * Case 1 (and 5 over HTTP): read the whole array, each of `forms`; the floor
+ * too, from local files, and tensorstore the forms of issue 20's comparison.
+ */
 export async function wholeReads(ctx: SuiteContext, source: Source, forms: readonly Form[]): Promise<CaseResult[]> {
   const { profile, content } = ctx;
   const box = wholeBox(profile.size);
@@ -31,6 +36,11 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
           };
         },
       });
+    }
+    const { tensorstore } = ctx;
+    if (source.kind === "local" && "child" in tensorstore && profile.tensorstoreForms.includes(form.name)) {
+      const arrayDir = join(ctx.dataRoot, form.path);
+      contenders.push(tensorstoreReads(tensorstore.child, { arrayDir, scratch: ctx.scratchRoot, whole: box, check: (data) => check(data, "tensorstore") }));
     }
     const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${formTitle(form, profile)}`, source: source.kind, form: form.name } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));
