@@ -5,6 +5,8 @@
 #    @zarrkit/store-s3 tests start (see tooling/rgw and shared/notes/s3-rgw.md)
 #  - python3-zarr: Debian's zarr-python 2 for /usr/bin/python3, which the Zarr
 #    v2 interop test of zarrkit runs (packages/zarrkit/test/zarr-python-v2-interop.test.ts)
+#  - python3-venv: the venv the bench installs tensorstore into from the Python
+#    package index (tooling/bench/src/tensorstore/install.ts, its test)
 #  - slurm-wlm, munge: the real batch engine (a single-node SLURM cluster) that
 #    the job-array tests start (see tooling/slurm and shared/notes/slurm.md)
 #  - clang-14, lld-14, wasi-libc, libclang-rt-14-dev-wasm32 at the versions
@@ -26,6 +28,7 @@ done
 
 python=()
 /usr/bin/python3 -c "import zarr, numcodecs" >/dev/null 2>&1 || python=(python3-zarr)
+/usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || python+=(python3-venv)
 
 slurm=()
 for pair in slurmctld:slurm-wlm slurmd:slurm-wlm sbatch:slurm-wlm sinfo:slurm-wlm scancel:slurm-wlm munged:munge munge:munge; do
@@ -43,7 +46,7 @@ done
 command -v zstd >/dev/null 2>&1 || wasm+=(zstd)
 
 if [ ${#browser[@]} -eq 0 ] && [ ${#ceph[@]} -eq 0 ] && [ ${#python[@]} -eq 0 ] && [ ${#slurm[@]} -eq 0 ] && [ ${#wasm[@]} -eq 0 ]; then
-  echo "install-system-deps: chromium, radosgw, python3-zarr, slurm-wlm, the zstd wasm toolchain and zstd are installed"
+  echo "install-system-deps: chromium, radosgw, python3-zarr, python3-venv, slurm-wlm, the zstd wasm toolchain and zstd are installed"
   exit 0
 fi
 
@@ -75,6 +78,7 @@ for binary in radosgw radosgw-admin ceph-mon ceph-osd ceph monmaptool; do
   command -v "$binary" >/dev/null 2>&1 || { echo "install-system-deps: $binary is still missing" >&2; exit 1; }
 done
 /usr/bin/python3 -c "import zarr, numcodecs" >/dev/null 2>&1 || { echo "install-system-deps: zarr-python (python3-zarr) is still missing" >&2; exit 1; }
+/usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || { echo "install-system-deps: python3-venv is still missing" >&2; exit 1; }
 for binary in slurmctld slurmd sbatch sinfo scancel munged munge; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "$binary" >/dev/null 2>&1 || { echo "install-system-deps: $binary (slurm-wlm, munge) is still missing" >&2; exit 1; }
 done

@@ -155,7 +155,11 @@ function browserNote(facts: BrowserFacts): string {
   const workers = facts.workerFailure
     ? `zarrkit's codec workers did not start (${facts.workerFailure})`
     : `zarrkit: ${facts.codecWorkers} codec worker(s), ${facts.chunksOnWorkers} chunks decoded there over all runs`;
-  return `Chromium ${facts.chromium}, crossOriginIsolated ${facts.crossOriginIsolated}, navigator.hardwareConcurrency ${facts.hardwareConcurrency}, ${facts.latencyMs} ms added latency; ${workers}.`;
+  return (
+    `Chromium ${facts.chromium}, crossOriginIsolated ${facts.crossOriginIsolated}, navigator.hardwareConcurrency ${facts.hardwareConcurrency}, ` +
+    `${facts.latencyMs} ms added latency; ${workers}. Calling thread busy: the page's main thread's task time (Chromium's DevTools ` +
+    "Performance metric TaskDuration, which counts no worker) over the time of the read."
+  );
 }
 
 const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (cases: CaseResult[]) => string }[] = [

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 import type { BusyProbe } from "../contest.js";
+import { mainThreadBusy } from "./main-thread-busy.js";
 import type { BrowserPeer, PageApi, PageFacts, PageRead } from "./page.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -18,7 +19,7 @@ export class BrowserPage {
     private readonly page: Page,
     /** Errors the page threw outside any call (a failed worker, a bad bundle). */
     readonly errors: string[],
-    /** The DevTools protocol session whose Performance metrics give the page thread's task time. */
+    /** A DevTools protocol session on the page, its Performance metrics on. */
     private readonly devtools: CDPSession,
   ) {}
 
@@ -67,25 +68,10 @@ export class BrowserPage {
     return this.call("collect");
   }
 
-  /** Chromium's own tally: time spent in tasks on the page's main thread (not its workers'), and when, in seconds. */
-  private async mainThreadTasks(): Promise<{ taskSeconds: number; at: number }> {
-    const { metrics } = await this.devtools.send("Performance.getMetrics");
-    const value = (name: string) => {
-      const metric = metrics.find((m) => m.name === name);
-      if (!metric) throw new Error(`Chromium's Performance.getMetrics has no ${name}`);
-      return metric.value;
-    };
-    return { taskSeconds: value("TaskDuration"), at: value("Timestamp") };
+  /** The page thread's busy share during a run (see main-thread-busy.ts). */
+  get busy(): BusyProbe {
+    return mainThreadBusy(this.devtools);
   }
-
-  /** The page thread's busy share between the probe's start and end: its task time over the time elapsed. */
-  readonly busy: BusyProbe = async () => {
-    const start = await this.mainThreadTasks();
-    return async () => {
-      const end = await this.mainThreadTasks();
-      return (end.taskSeconds - start.taskSeconds) / (end.at - start.at);
-    };
-  };
 
   version(): string {
     return this.browser.version();

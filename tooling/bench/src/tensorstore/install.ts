@@ -12,6 +12,9 @@ export const TENSORSTORE_VENV = join(tmpdir(), `zarrkit-bench-tensorstore-${TENS
 /** The child's program: the suite runs it from src/ whether it runs from src/ or dist/. */
 export const CHILD_SCRIPT = join(BENCH_DIR, "src", "tensorstore", "child.py");
 
+/** Debian's Python, whose venv module tooling/ci/install-system-deps.sh installs (python3-venv); else the one on PATH. */
+const SYSTEM_PYTHON = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+
 /** pip may retry unreachable indexes for a while before it falls back to the local one. */
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -45,8 +48,8 @@ export function setUpTensorstore(log: (line: string) => void, venv = TENSORSTORE
   let version = installedVersion(python);
   if (version === undefined) {
     log(`installing tensorstore ${TENSORSTORE_VERSION} into ${venv} (once)`);
-    const created = run("python3", ["-m", "venv", venv]);
-    if (!created.ok) return { skip: `python3 -m venv ${venv} failed: ${lastLine(created.output)}` };
+    const created = run(SYSTEM_PYTHON, ["-m", "venv", venv]);
+    if (!created.ok) return { skip: `${SYSTEM_PYTHON} -m venv ${venv} failed: ${lastLine(created.output)}` };
     const pip = run(join(venv, "bin", "pip"), ["install", "--quiet", `tensorstore==${TENSORSTORE_VERSION}`], INSTALL_TIMEOUT_MS);
     if (!pip.ok) return { skip: `pip install tensorstore==${TENSORSTORE_VERSION} failed: ${lastLine(pip.output)}` };
     version = installedVersion(python);
