@@ -13,6 +13,8 @@ import { Content } from "../src/content.js";
 import { definition, form } from "../src/forms.js";
 import type { Box } from "../src/peers.js";
 import { QUICK } from "../src/profile.js";
+import type { CaseResult, Environment } from "../src/results.js";
+import { summary } from "../src/table.js";
 import { TensorstoreChild } from "../src/tensorstore/child-process.js";
 import { tensorstoreReads, tensorstoreWrite, valuesLoader } from "../src/tensorstore/contenders.js";
 import { setUpTensorstore } from "../src/tensorstore/install.js";
@@ -129,6 +131,23 @@ describe.skipIf(skip !== undefined)("tensorstore as a contender", () => {
   test("a failed request rejects with tensorstore's message; the child goes on serving", async () => {
     await expect(child!.request({ op: "open", path: join(root, "absent") })).rejects.toThrow(/^tensorstore: .*NOT_FOUND/);
     expect((await child!.request({ op: "version" })).version).toBe("0.1.85");
+  });
+});
+
+describe("without tensorstore", () => {
+  test("a venv that cannot be made is a reason to skip, not an error", () => {
+    const lines: string[] = [];
+    const setup = setUpTensorstore((line) => lines.push(line), "/dev/null/venv");
+    expect(setup).toEqual({ skip: expect.stringMatching(/^\S*python3 -m venv \/dev\/null\/venv failed: .+/) });
+    expect(lines).toEqual(["installing tensorstore 0.1.85 into /dev/null/venv (once)"]);
+  });
+
+  test("the summary says why under the cases it would have been in, and the targets say it was not measured", () => {
+    const environment = { cores: 2, tensorstore: "skipped: pip install tensorstore==0.1.85 failed: no index" } as Environment;
+    const whole: CaseResult = { id: "whole/sharded/local", group: 1, title: "whole", source: "local", load: [0, 0], contenders: [] };
+    const text = summary({ environment, cases: [whole], memory: [], failures: [], elapsedSeconds: 0, targets: [] });
+    expect(text).toContain("### 1. Whole array");
+    expect(text).toContain("tensorstore skipped: pip install tensorstore==0.1.85 failed: no index.");
   });
 });
 

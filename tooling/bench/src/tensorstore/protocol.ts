@@ -7,8 +7,8 @@ export type TensorstoreRequest =
   /** Open the array at `path` (a directory) for the reads that follow; untimed. */
   | { op: "open"; path: string }
   /**
-   * Read the whole opened array (`boxes` null) or each box in turn, timed in the child;
-   * with `out`, then write every result there (C order, little-endian uint16), untimed.
+   * Read the whole opened array (`boxes` null) or each box in turn, timed in the child; with `out`,
+   * also write each result there as it comes (C order, little-endian uint16): the checking run, whose time is discarded.
    */
   | { op: "read"; boxes: Box[] | null; out: string | null }
   /** Load the values the writes write from a file of little-endian uint16 of `shape`; untimed. */
