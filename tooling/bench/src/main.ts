@@ -28,7 +28,7 @@ import { HttpSource, LocalSource } from "./sources.js";
 import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
 import { verdicts } from "./targets.js";
-import { tensorstoreSeconds } from "./tensorstore/cost.js";
+import { QUICK_BUDGET_SECONDS, tensorstoreSeconds } from "./tensorstore/cost.js";
 import { startTensorstore, stopTensorstore } from "./tensorstore/session.js";
 
 const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "scaling", "browser", "memory", "convert"];
@@ -117,6 +117,9 @@ await stopTensorstore(tensorstore);
 if ("child" in tensorstore) {
   env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases, profile);
   log(`the comparison with tensorstore added ${env.tensorstoreSeconds.toFixed(0)} s to this run`);
+  if (profile.name === "quick" && env.tensorstoreSeconds > QUICK_BUDGET_SECONDS) {
+    log(`that is over bench:quick's ${QUICK_BUDGET_SECONDS} s for it: on an idle machine too, set tensorstoreSkip in the quick profile`);
+  }
 }
 
 env.backgroundCpu.after = await backgroundCpu();

@@ -2,6 +2,9 @@ import type { Profile } from "../profile.js";
 import type { CaseResult } from "../results.js";
 import { TENSORSTORE } from "./contenders.js";
 
+/** What the comparison with tensorstore may add to `bench:quick` (BENCHMARKS.md). */
+export const QUICK_BUDGET_SECONDS = 30;
+
 /**
  * Seconds the comparison with tensorstore added to a run: its contenders'
  * time (warm-ups, preparations, runs), and the whole of the write rows only
