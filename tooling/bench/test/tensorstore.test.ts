@@ -16,7 +16,7 @@ import { QUICK } from "../src/profile.js";
 import type { CaseResult, Environment } from "../src/results.js";
 import { summary } from "../src/table.js";
 import { TensorstoreChild } from "../src/tensorstore/child-process.js";
-import { tensorstoreReads, tensorstoreWrite, valuesLoader } from "../src/tensorstore/contenders.js";
+import { runningChild, tensorstoreReads, tensorstoreWrite, valuesLoader } from "../src/tensorstore/contenders.js";
 import { setUpTensorstore } from "../src/tensorstore/install.js";
 
 /** Two 32^3 shards a side of 16^3 zstd inner chunks: small, and every path of a sharded read. */
@@ -156,6 +156,9 @@ describe("the child process", () => {
     const dying = TensorstoreChild.start(["python3", "-c", "import sys; sys.stdin.readline(); sys.stderr.write('gone'); sys.exit(3)"]);
     await expect(dying.request({ op: "version" })).rejects.toThrow("tensorstore child exited (code 3): gone");
     await expect(dying.request({ op: "version" })).rejects.toThrow(/exited/);
+    // The cases after it leave tensorstore out.
+    expect(dying.running).toBe(false);
+    expect(runningChild({ child: dying, version: "0.1.85" })).toBeUndefined();
   });
 
   test("a reply without a time is an error for timed work", async () => {

@@ -10,7 +10,7 @@ import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
-import { tensorstoreReads } from "../tensorstore/contenders.js";
+import { runningChild, tensorstoreReads } from "../tensorstore/contenders.js";
 
 /**
  * Case 3 (and 5): `randomChunks` inner chunks of the sharded form, picked
@@ -51,10 +51,10 @@ export async function randomReads(ctx: SuiteContext, source: Source, concurrency
             (reader) => Promise.all(oneInnerChunkPerShard.map((box) => reader.read(box))),
           ),
     );
-    const { tensorstore } = ctx;
-    if (temperature === "warm" && source.kind === "local" && "child" in tensorstore) {
+    const tensorstore = runningChild(ctx.tensorstore);
+    if (temperature === "warm" && source.kind === "local" && tensorstore) {
       contenders.push(
-        tensorstoreReads(tensorstore.child, {
+        tensorstoreReads(tensorstore, {
           arrayDir: join(ctx.dataRoot, sharded.path),
           scratch: ctx.scratchRoot,
           boxes,

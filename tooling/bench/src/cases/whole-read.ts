@@ -8,7 +8,7 @@ import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
-import { tensorstoreReads } from "../tensorstore/contenders.js";
+import { runningChild, tensorstoreReads } from "../tensorstore/contenders.js";
 
 /**
  * Case 1 (and 5 over HTTP): read the whole array, each of `forms`; the floor
@@ -37,10 +37,10 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
         },
       });
     }
-    const { tensorstore } = ctx;
-    if (source.kind === "local" && "child" in tensorstore && profile.tensorstoreForms.includes(form.name)) {
+    const tensorstore = runningChild(ctx.tensorstore);
+    if (source.kind === "local" && tensorstore && profile.tensorstoreForms.includes(form.name)) {
       const arrayDir = join(ctx.dataRoot, form.path);
-      contenders.push(tensorstoreReads(tensorstore.child, { arrayDir, scratch: ctx.scratchRoot, whole: box, check: (data) => check(data, "tensorstore") }));
+      contenders.push(tensorstoreReads(tensorstore, { arrayDir, scratch: ctx.scratchRoot, whole: box, check: (data) => check(data, "tensorstore") }));
     }
     const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${formTitle(form, profile)}`, source: source.kind, form: form.name } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));

@@ -10,7 +10,7 @@ import { BYTES_LE, definition, type Form, form, formTitle } from "../forms.js";
 import type { CaseResult } from "../results.js";
 import { LocalSource } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
-import { tensorstoreWrite, valuesLoader } from "../tensorstore/contenders.js";
+import { runningChild, tensorstoreWrite, valuesLoader } from "../tensorstore/contenders.js";
 
 interface WriteRow {
   id: string;
@@ -46,7 +46,7 @@ const ROWS: readonly WriteRow[] = [
 
 /** The rows the profile writes: its own forms, and those compared with tensorstore when it runs. */
 function rowsOf(ctx: SuiteContext): WriteRow[] {
-  const forms: string[] = [...ctx.profile.writeForms, ...("child" in ctx.tensorstore ? ctx.profile.tensorstoreForms : [])];
+  const forms: string[] = [...ctx.profile.writeForms, ...(runningChild(ctx.tensorstore) ? ctx.profile.tensorstoreForms : [])];
   return ROWS.filter((row) => forms.includes(row.form.name));
 }
 
@@ -60,7 +60,8 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
   const dir = join(ctx.scratchRoot, "write");
   const shape = [profile.size, profile.size, profile.size];
   const checksum = await zarrkitCrc32c();
-  const loadValues = "child" in ctx.tensorstore ? valuesLoader(ctx.tensorstore.child, ctx.scratchRoot, data, shape) : async () => {};
+  const tensorstore = runningChild(ctx.tensorstore);
+  const loadValues = tensorstore ? valuesLoader(tensorstore, ctx.scratchRoot, data, shape) : async () => {};
   const results: CaseResult[] = [];
   for (const row of rowsOf(ctx)) {
     const options: zk.CreateArrayOptions = { ...definition(row.form, profile), ...(row.codecs ? { codecs: row.codecs } : {}) };
@@ -123,11 +124,10 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
         },
       });
     }
-    const { tensorstore } = ctx;
-    if ("child" in tensorstore && profile.tensorstoreForms.includes(row.form.name)) {
+    if (tensorstore && profile.tensorstoreForms.includes(row.form.name)) {
       const key = `${row.form.path}/zarr.json`;
       contenders.push(
-        tensorstoreWrite(tensorstore.child, {
+        tensorstoreWrite(tensorstore, {
           dir,
           path: row.form.path,
           // The metadata zarrkit wrote for the same form, so both write the same array.

@@ -16,14 +16,19 @@ export class TensorstoreChild {
   private stderr = "";
   private exited: Error | undefined;
 
-  private constructor(private readonly process: ChildProcessWithoutNullStreams) {
-    process.stderr.setEncoding("utf8");
-    process.stderr.on("data", (chunk: string) => {
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
     });
-    createInterface({ input: process.stdout }).on("line", (line) => this.receive(line));
-    process.on("error", (error) => this.fail(new Error(`tensorstore child: ${error.message}`)));
-    process.on("exit", (code, signal) => this.fail(new Error(`tensorstore child exited (${signal ?? `code ${code}`}): ${this.stderr.trim()}`)));
+    createInterface({ input: child.stdout }).on("line", (line) => this.receive(line));
+    child.on("error", (error) => this.fail(new Error(`tensorstore child: ${error.message}`)));
+    child.on("exit", (code, signal) => this.fail(new Error(`tensorstore child exited (${signal ?? `code ${code}`}): ${this.stderr.trim()}`)));
+  }
+
+  /** False once the child has exited or could not start. */
+  get running(): boolean {
+    return this.exited === undefined;
   }
 
   /** Starts `command` (the program, then its arguments). */
@@ -39,7 +44,7 @@ export class TensorstoreChild {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.process.stdin.write(`${JSON.stringify({ ...request, id })}\n`);
+      this.child.stdin.write(`${JSON.stringify({ ...request, id })}\n`);
     });
   }
 
@@ -53,8 +58,8 @@ export class TensorstoreChild {
   /** Ends the child (closing its stdin ends its loop) and waits for it. */
   async close(): Promise<void> {
     if (this.exited) return;
-    const exit = new Promise<void>((resolve) => this.process.once("exit", () => resolve()));
-    this.process.stdin.end();
+    const exit = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin.end();
     await exit;
   }
 
@@ -64,7 +69,7 @@ export class TensorstoreChild {
       reply = JSON.parse(line) as TensorstoreReply;
     } catch {
       this.fail(new Error(`tensorstore child: not a reply: ${line.slice(0, 200)}`));
-      this.process.kill();
+      this.child.kill();
       return;
     }
     const waiter = this.pending.get(reply.id);

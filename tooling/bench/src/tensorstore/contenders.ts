@@ -10,6 +10,11 @@ export const TENSORSTORE = "tensorstore";
 /** tensorstore for the cases: its running child, or why it does not run. */
 export type TensorstorePeer = { child: TensorstoreChild; version: string } | { skip: string };
 
+/** The child, while it runs: after it died in a case (that case's failure says why), the others go on without it. */
+export function runningChild(peer: TensorstorePeer): TensorstoreChild | undefined {
+  return "child" in peer && peer.child.running ? peer.child : undefined;
+}
+
 export interface TensorstoreReadOptions {
   /** The array's directory (the same files the other contenders read). */
   arrayDir: string;
