@@ -118,7 +118,7 @@ if ("child" in tensorstore) {
   env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases, profile);
   log(`the comparison with tensorstore added ${env.tensorstoreSeconds.toFixed(0)} s to this run`);
   if (profile.name === "quick" && env.tensorstoreSeconds > QUICK_BUDGET_SECONDS) {
-    log(`that is over bench:quick's ${QUICK_BUDGET_SECONDS} s for it: on an idle machine too, set tensorstoreSkip in the quick profile`);
+    log(`over bench:quick's budget of ${QUICK_BUDGET_SECONDS} s for it; if an idle machine shows that too, set tensorstoreSkip in the quick profile`);
   }
 }
 
