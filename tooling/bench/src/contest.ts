@@ -36,6 +36,8 @@ export interface CaseSpec {
   title: string;
   source: "local" | "http";
   form?: CaseResult["form"];
+  /** The case is there only for the comparison with tensorstore (its cost is tensorstore's). */
+  forTensorstore?: boolean;
 }
 
 export function median(values: number[]): number {

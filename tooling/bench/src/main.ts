@@ -9,7 +9,7 @@ import { conversion } from "./cases/conversion.js";
 import { floorChecksum } from "./cases/floor-checksum.js";
 import { memoryReads } from "./cases/memory.js";
 import { planeReads } from "./cases/plane-reads.js";
-import { randomReads } from "./cases/random-reads.js";
+import { issue20Pick, randomReads } from "./cases/random-reads.js";
 import { rewrites } from "./cases/rewrites.js";
 import { scaling } from "./cases/scaling.js";
 import { wholeReads } from "./cases/whole-read.js";
@@ -81,7 +81,10 @@ async function attempt(step: string, run: () => Promise<CaseResult | CaseResult[
 const local = new LocalSource(ctx.dataRoot);
 if (only.has("1")) await attempt("1: whole reads", () => wholeReads(ctx, local, FORMS));
 if (only.has("2")) await attempt("2: chunk reads", () => chunkReads(ctx, local, profile.concurrencies));
-if (only.has("3")) await attempt("3: random reads", () => randomReads(ctx, local, 1));
+if (only.has("3")) {
+  await attempt("3: random reads", () => randomReads(ctx, local, 1));
+  await attempt("3: random 64^3 reads (issue 20)", () => randomReads(ctx, local, 1, issue20Pick(profile)));
+}
 if (only.has("4")) await attempt("4: z-plane", () => planeReads(ctx, local));
 if (only.has("scaling")) await attempt("10: scaling", () => scaling(ctx, local));
 if (only.has("5")) {
@@ -115,7 +118,7 @@ if (only.has("memory")) {
 if (only.has("convert")) await attempt("8: conversion", () => conversion(ctx));
 await stopTensorstore(tensorstore);
 if ("child" in tensorstore) {
-  env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases, profile);
+  env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases);
   log(`the comparison with tensorstore added ${env.tensorstoreSeconds.toFixed(0)} s to this run`);
   if (profile.name === "quick" && env.tensorstoreSeconds > QUICK_BUDGET_SECONDS) {
     log(`over bench:quick's budget of ${QUICK_BUDGET_SECONDS} s for it; if an idle machine shows that too, set tensorstoreSkip in the quick profile`);

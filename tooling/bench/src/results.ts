@@ -41,6 +41,8 @@ export interface CaseResult {
   title: string;
   source: "local" | "http";
   form?: FormName;
+  /** The case is there only for the comparison with tensorstore (its cost is tensorstore's). */
+  forTensorstore?: boolean;
   /** Load average (1 min) when the case started and ended: other work on this machine skews the times. */
   load: [number, number];
   contenders: Measured[];

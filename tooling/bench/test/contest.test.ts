@@ -25,8 +25,9 @@ describe("contest", () => {
   });
 
   test("the calling thread's busy share, per timed run, for contenders with a probe: near 1 when it computes, low when it waits", async () => {
-    const computing: Contender = { name: "computing", busy: eventLoopBusy, prepare: async () => async () => spin(30) };
-    const waiting: Contender = { name: "waiting", busy: eventLoopBusy, prepare: async () => () => sleep(30) };
+    // Long enough that the loop's own turns around the work (slow on a loaded machine) weigh little.
+    const computing: Contender = { name: "computing", busy: eventLoopBusy, prepare: async () => async () => spin(100) };
+    const waiting: Contender = { name: "waiting", busy: eventLoopBusy, prepare: async () => () => sleep(200) };
     const unprobed: Contender = { name: "unprobed", prepare: async () => async () => spin(1) };
     const [busy, idle, none] = (await contest(spec, [computing, waiting, unprobed], rounds, quiet)).contenders;
     expect(busy!.busyShares).toHaveLength(3);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as zk from "zarrkit";
-import { randomReads } from "../src/cases/random-reads.js";
+import { type RandomPick, randomReads } from "../src/cases/random-reads.js";
 import { wholeReads } from "../src/cases/whole-read.js";
 import { wholeWrites } from "../src/cases/whole-writes.js";
 import { Content } from "../src/content.js";
@@ -15,6 +15,7 @@ import { zarrkitZstd } from "../src/direct-codecs.js";
 import { definition, FORMS, form } from "../src/forms.js";
 import { type Profile, QUICK } from "../src/profile.js";
 import type { CaseResult, Environment } from "../src/results.js";
+import { READ_PEERS } from "../src/peers.js";
 import { LocalSource } from "../src/sources.js";
 import type { SuiteContext } from "../src/suite-context.js";
 import { summary } from "../src/table.js";
@@ -79,17 +80,24 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
     expect(text).toContain("tensorstore 0.1.85: a Python child process on the same files");
   });
 
-  test("warm random reads: tensorstore reads the same boxes (the cold case is zarrkit's index cache's alone)", async () => {
-    const [cold, warm] = await randomReads(ctx, new LocalSource(ctx.dataRoot), 1);
+  test("random reads: tensorstore reads the same boxes warm, where the pick says (issue 20's, not issue 7's)", async () => {
+    const pick: RandomPick = { id: "random-16", form: form("sharded"), count: 5, temperatures: ["cold", "warm"], peers: READ_PEERS, tensorstore: true };
+    const [cold, warm] = await randomReads(ctx, new LocalSource(ctx.dataRoot), 1, pick);
+    expect([cold!.id, warm!.id]).toEqual(["random-16-cold/local", "random-16-warm/local"]);
     expect(names(cold)).not.toContain("tensorstore");
     expect(names(warm)).toContain("tensorstore");
+    const issue7 = await randomReads(ctx, new LocalSource(ctx.dataRoot), 1);
+    expect(issue7.map((c) => [c.id, names(c)!.includes("tensorstore")])).toEqual([
+      ["random-cold/local", false],
+      ["random-warm/local", false],
+    ]);
   });
 
   test("whole writes: the rows of the compared forms, zarrkit and tensorstore alone, what tensorstore wrote read back", async () => {
     const cases = await wholeWrites(ctx, ctx.content.all());
-    expect(cases.map((c) => [c.id, names(c)])).toEqual([
-      ["write/sharded", ["zarrkit", "tensorstore"]],
-      ["write/sharded-raw", ["zarrkit", "tensorstore"]],
+    expect(cases.map((c) => [c.id, names(c), c.forTensorstore])).toEqual([
+      ["write/sharded", ["zarrkit", "tensorstore"], true],
+      ["write/sharded-raw", ["zarrkit", "tensorstore"], true],
     ]);
   });
 });

@@ -138,7 +138,8 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
       );
     }
     const title = row.title ?? `write whole array, ${formTitle(row.form, profile)}`;
-    const spec = { id: row.id, group: 6, title, source: "local", form: row.form.name } as const;
+    const forTensorstore = !profile.writeForms.includes(row.form.name);
+    const spec = { id: row.id, group: 6, title, source: "local", form: row.form.name, forTensorstore } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));
   }
   rmSync(dir, { recursive: true, force: true });
