@@ -11,7 +11,7 @@ export class SelfTimed {
   constructor(readonly ms: number) {}
 }
 
-/** Starts measuring how busy the calling thread is; the function returned ends it: the busy share of the time between. */
+/** Starts measuring how busy the calling thread is; the function returned ends it: the busy share in between. */
 export type BusyProbe = () => Promise<() => Promise<number>>;
 
 export interface Contender {
@@ -90,7 +90,9 @@ export async function contest(spec: CaseSpec, contenders: readonly Contender[], 
     }
   };
   for (let round = 0; round < Math.max(1, warmups); round++) {
-    for (const [i, contender] of contenders.entries()) await timing(i, async () => (await contender.prepare(round === 0))());
+    for (const [i, contender] of contenders.entries()) {
+      await timing(i, async () => (await contender.prepare(round === 0))());
+    }
   }
   for (let round = 0; round < runs; round++) {
     for (let k = 0; k < contenders.length; k++) {

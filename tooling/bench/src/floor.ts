@@ -91,7 +91,8 @@ export async function floorWrite(root: string, form: Form, profile: Profile, dat
     return;
   }
   for (const shardOrigin of blockOrigins(size, profile.shard)) {
-    const shard = await encodeShard(data, size, shardOrigin, profile, options, innerEdge(form, profile), form.compressed);
+    const edge = innerEdge(form, profile);
+    const shard = await encodeShard(data, size, shardOrigin, profile, options, edge, form.compressed);
     writeFile(chunkPath(root, form.path, shardOrigin, profile.shard), shard, options.fsync);
   }
 }

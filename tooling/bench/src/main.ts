@@ -121,7 +121,10 @@ if ("child" in tensorstore) {
   env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases);
   log(`the comparison with tensorstore added ${env.tensorstoreSeconds.toFixed(0)} s to this run`);
   if (profile.name === "quick" && env.tensorstoreSeconds > QUICK_BUDGET_SECONDS) {
-    log(`over bench:quick's budget of ${QUICK_BUDGET_SECONDS} s for it; if an idle machine shows that too, set tensorstoreSkip in the quick profile`);
+    log(
+      `over bench:quick's budget of ${QUICK_BUDGET_SECONDS} s for it; ` +
+        "if an idle machine shows that too, set tensorstoreSkip in the quick profile",
+    );
   }
 }
 

@@ -76,8 +76,9 @@ export const READ_PEERS: readonly ReadPeer[] = [zarritaPeer("zarrita", false), z
 /** The memory case's peers: also zarrkit asked for a result over shared memory, which codec workers decode straight into. */
 export const MEMORY_PEERS: readonly ReadPeer[] = [...READ_PEERS, zarrkitPeer("zarrkit shared", { shared: true })];
 
-/** zarrkit with its codec workers off, or on with `workers` of them at most (the array's own setting; other limits the defaults). */
+/** zarrkit with codec workers off, or on with `workers` of them at most (the array's setting; other limits default). */
 export function zarrkitWorkersPeer(workers: number | false): ReadPeer {
-  const name: PeerName = workers === false ? "zarrkit, workers off" : `zarrkit, ${workers} worker${workers === 1 ? "" : "s"}`;
+  const count = `${workers} worker${workers === 1 ? "" : "s"}`;
+  const name: PeerName = workers === false ? "zarrkit, workers off" : `zarrkit, ${count}`;
   return zarrkitPeer(name, {}, { workers: workers === false ? false : { size: workers } });
 }

@@ -3,7 +3,16 @@ import { maxPeakRssMiB, median, medianCpuMs } from "./contest.js";
 import { zstdDecodeTable } from "./cases/zstd-decode.js";
 import { verdictTable } from "./targets.js";
 
-const ORDER = ["zarrkit", "zarrkit, workers off", "tensorstore", "zarrita", "zarrita+coalescing", "fetch only", "floor", "floor+fsync"];
+const ORDER = [
+  "zarrkit",
+  "zarrkit, workers off",
+  "tensorstore",
+  "zarrita",
+  "zarrita+coalescing",
+  "fetch only",
+  "floor",
+  "floor+fsync",
+];
 const MiB = 2 ** 20;
 
 function mib(bytes: number): string {
@@ -138,9 +147,9 @@ function busyCell(m: Measured | undefined): string {
   return m?.busyShares?.length ? percent(median(m.busyShares)) : "";
 }
 
-/** Case 10: per read, each worker setting's time, its speed-up over workers off, and the calling thread's busy share. */
+/** Case 10: per read, each worker setting's time, speed-up over workers off, and the calling thread's busy share. */
 function scalingTable(cases: CaseResult[]): string {
-  const header = ["read", "codec workers", "median ms", "speed-up over workers off", "calling thread busy (median of runs)"];
+  const header = ["read", "codec workers", "median ms", "speed-up over workers off", "calling thread busy (median)"];
   const lines = [row(header), row(header.map(() => "---"))];
   for (const c of cases) {
     const off = c.contenders.find((m) => m.name === "zarrkit, workers off");
@@ -156,9 +165,10 @@ function browserNote(facts: BrowserFacts): string {
     ? `zarrkit's codec workers did not start (${facts.workerFailure})`
     : `zarrkit: ${facts.codecWorkers} codec worker(s), ${facts.chunksOnWorkers} chunks decoded there over all runs`;
   return (
-    `Chromium ${facts.chromium}, crossOriginIsolated ${facts.crossOriginIsolated}, navigator.hardwareConcurrency ${facts.hardwareConcurrency}, ` +
-    `${facts.latencyMs} ms added latency; ${workers}. Calling thread busy: the page's main thread's task time (Chromium's DevTools ` +
-    "Performance metric TaskDuration, which counts no worker) over the time of the read."
+    `Chromium ${facts.chromium}, crossOriginIsolated ${facts.crossOriginIsolated}, ` +
+    `navigator.hardwareConcurrency ${facts.hardwareConcurrency}, ${facts.latencyMs} ms added latency; ${workers}. ` +
+    "Calling thread busy: the page's main thread's task time (Chromium's DevTools Performance metric TaskDuration, " +
+    "which counts no worker) over the time of the read."
   );
 }
 
@@ -176,7 +186,9 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (c
     render: (cases) => cases.map((c) => `${c.title}\n\n${conversionTable(c, c.conversion!)}`).join("\n\n"),
   },
   {
-    title: "10. Scaling with codec workers: whole reads, the calling thread's busy share is its event loop's utilisation during the read",
+    title:
+      "10. Scaling with codec workers: whole reads, the calling thread's busy share is its event loop's " +
+      "utilisation during the read",
     select: (c) => c.group === 10,
     render: scalingTable,
   },
@@ -194,7 +206,8 @@ function tensorstoreNote(results: SuiteResults): string {
   if (tensorstore.startsWith("skipped")) return `tensorstore ${tensorstore}.`;
   return (
     `tensorstore ${tensorstore}: a Python child process on the same files (\`file\` kvstore), timed in-process, ` +
-    `with its default context: its thread pools use all ${cores} cores, no chunk cache; each run opens the array afresh (untimed).`
+    `with its default context: its thread pools use all ${cores} cores, no chunk cache; ` +
+    "each run opens the array afresh (untimed)."
   );
 }
 
@@ -208,7 +221,8 @@ export function summary(results: SuiteResults): string {
     const compared = cases.some((c) => c.contenders.some((m) => m.name === "tensorstore"));
     // Where tensorstore would have been compared (cases 1, 3, 6): why it was not.
     const skipped = results.environment.tensorstore?.startsWith("skipped") && /^[136]\./.test(section.title);
-    parts.push(`### ${section.title}\n\n${(section.render ?? caseTable)(cases)}${compared || skipped ? `\n\n${note}` : ""}`);
+    const table = (section.render ?? caseTable)(cases);
+    parts.push(`### ${section.title}\n\n${table}${compared || skipped ? `\n\n${note}` : ""}`);
   }
   const zstd = results.cases.filter((c) => c.group === 8);
   if (zstd.length) parts.push(`### 8. zstd decoders (ms per decode, best run)\n\n${zstdDecodeTable(zstd)}`);

@@ -24,7 +24,7 @@ describe("contest", () => {
     expect(result.contenders[0]).toMatchObject({ runsMs: [7, 6, 9], medianMs: 7, minMs: 6, maxMs: 9 });
   });
 
-  test("the calling thread's busy share, per timed run, for contenders with a probe: near 1 when it computes, low when it waits", async () => {
+  test("the calling thread's busy share per timed run, where probed: near 1 computing, low waiting", async () => {
     // Long enough that the loop's own turns around the work (slow on a loaded machine) weigh little.
     const computing: Contender = { name: "computing", busy: eventLoopBusy, prepare: async () => async () => spin(100) };
     const waiting: Contender = { name: "waiting", busy: eventLoopBusy, prepare: async () => () => sleep(200) };
@@ -36,7 +36,7 @@ describe("contest", () => {
     expect(none!.busyShares).toBeUndefined();
   });
 
-  test("each contender's cost to the suite includes its warm-ups and preparations, not only its timed runs", async () => {
+  test("each contender's cost to the suite: its warm-ups and preparations too, not only its timed runs", async () => {
     const slowToPrepare: Contender = {
       name: "slow",
       prepare: async () => {

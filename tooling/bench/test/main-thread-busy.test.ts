@@ -28,7 +28,10 @@ async function shareDuring(work: () => Promise<unknown>): Promise<number> {
 
 describe.skipIf(skipReason !== undefined)("the page thread's busy share", () => {
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu"],
+    });
     page = await browser.newPage();
     const devtools = await page.context().newCDPSession(page);
     await devtools.send("Performance.enable");

@@ -54,7 +54,8 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
     const dataRoot = join(root, "data");
     const store = new zk.FileSystemStore(dataRoot);
     const shape = [PROFILE.size, PROFILE.size, PROFILE.size];
-    for (const f of FORMS) await (await zk.createArray(store, f.path, definition(f, PROFILE))).set(null, { data: content.all(), shape });
+    for (const f of FORMS)
+      await (await zk.createArray(store, f.path, definition(f, PROFILE))).set(null, { data: content.all(), shape });
     const child = "command" in setup ? TensorstoreChild.start(setup.command) : undefined;
     ctx = {
       profile: PROFILE,
@@ -67,8 +68,12 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
     };
   });
 
-  test("whole reads: tensorstore reads the forms compared with it, checked, and the table gives its ratio", async () => {
-    const cases = await wholeReads(ctx, new LocalSource(ctx.dataRoot), [form("sharded"), form("sharded-raw"), form("zstd")]);
+  test("whole reads: tensorstore reads the forms compared with it, checked; the table gives its ratio", async () => {
+    const cases = await wholeReads(ctx, new LocalSource(ctx.dataRoot), [
+      form("sharded"),
+      form("sharded-raw"),
+      form("zstd"),
+    ]);
     expect(cases.map(names)).toEqual([
       ["zarrita", "zarrita+coalescing", "zarrkit", "floor", "tensorstore"],
       ["zarrita", "zarrita+coalescing", "zarrkit", "floor", "tensorstore"],
@@ -80,8 +85,15 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
     expect(text).toContain("tensorstore 0.1.85: a Python child process on the same files");
   });
 
-  test("random reads: tensorstore reads the same boxes warm, where the pick says (issue 20's, not issue 7's)", async () => {
-    const pick: RandomPick = { id: "random-16", form: form("sharded"), count: 5, temperatures: ["cold", "warm"], peers: READ_PEERS, tensorstore: true };
+  test("random reads: tensorstore reads the same boxes warm where the pick says (issue 20's, not 7's)", async () => {
+    const pick: RandomPick = {
+      id: "random-16",
+      form: form("sharded"),
+      count: 5,
+      temperatures: ["cold", "warm"],
+      peers: READ_PEERS,
+      tensorstore: true,
+    };
     const [cold, warm] = await randomReads(ctx, new LocalSource(ctx.dataRoot), 1, pick);
     expect([cold!.id, warm!.id]).toEqual(["random-16-cold/local", "random-16-warm/local"]);
     expect(names(cold)).not.toContain("tensorstore");
@@ -93,7 +105,7 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
     ]);
   });
 
-  test("whole writes: the rows of the compared forms, zarrkit and tensorstore alone, what tensorstore wrote read back", async () => {
+  test("whole writes: rows of the compared forms, zarrkit and tensorstore alone, its writes read back", async () => {
     const cases = await wholeWrites(ctx, ctx.content.all());
     expect(cases.map((c) => [c.id, names(c), c.forTensorstore])).toEqual([
       ["write/sharded", ["zarrkit", "tensorstore"], true],

@@ -64,7 +64,12 @@ describe.skipIf(skip !== undefined)("tensorstore as a contender", () => {
 
   test("reads the whole array, timed in the child, and its values pass the suite's check", async () => {
     const arrayDir = await writeArray("right", 0);
-    const contender = tensorstoreReads(child!, { arrayDir, scratch, whole: box, check: (data) => checkBox(content, data, box, "tensorstore") });
+    const contender = tensorstoreReads(child!, {
+      arrayDir,
+      scratch,
+      whole: box,
+      check: (data) => checkBox(content, data, box, "tensorstore"),
+    });
     const done = await checkingRun(contender.prepare);
     expect(done).toBeInstanceOf(SelfTimed);
     expect((done as SelfTimed).ms).toBeGreaterThan(0);
@@ -74,8 +79,15 @@ describe.skipIf(skip !== undefined)("tensorstore as a contender", () => {
 
   test("a wrong result is reported as a mismatch: the whole array and boxes read in turn", async () => {
     const arrayDir = await writeArray("shifted", 1);
-    const whole = tensorstoreReads(child!, { arrayDir, scratch, whole: box, check: (data) => checkBox(content, data, box, "tensorstore") });
-    await expect(checkingRun(whole.prepare)).rejects.toThrow(/tensorstore: wrong data in box \[0,0,0\]\.\.\[64,64,64\] at element 0/);
+    const whole = tensorstoreReads(child!, {
+      arrayDir,
+      scratch,
+      whole: box,
+      check: (data) => checkBox(content, data, box, "tensorstore"),
+    });
+    await expect(checkingRun(whole.prepare)).rejects.toThrow(
+      /tensorstore: wrong data in box \[0,0,0\]\.\.\[64,64,64\] at element 0/,
+    );
     const checked: Box[] = [];
     const inTurn = tensorstoreReads(child!, {
       arrayDir,
@@ -89,7 +101,9 @@ describe.skipIf(skip !== undefined)("tensorstore as a contender", () => {
       },
     });
     // The first box's values are one too high; the second is checked with that shift, so only the first fails.
-    await expect(checkingRun(inTurn.prepare)).rejects.toThrow(/tensorstore box: wrong data in box \[0,0,0\]\.\.\[16,16,16\]/);
+    await expect(checkingRun(inTurn.prepare)).rejects.toThrow(
+      /tensorstore box: wrong data in box \[0,0,0\]\.\.\[16,16,16\]/,
+    );
     expect(checked).toEqual([boxes[0]]);
   });
 
@@ -120,16 +134,20 @@ describe.skipIf(skip !== undefined)("tensorstore as a contender", () => {
     const load = valuesLoader(child!, scratch, content.all(), shape);
     const write = tensorstoreWrite(child!, { dir, path: "w", metadata, load, readBack: () => readBack(0) });
     expect(await checkingRun(write.prepare)).toBeInstanceOf(SelfTimed);
-    // What it wrote is zarrkit's form: the same inner chunks and codecs (tensorstore leaves out the default index_location).
+    // What it wrote is zarrkit's form: the same inner chunks and codecs (tensorstore omits the default index_location).
     const written = await zk.openArray(new zk.FileSystemStore(dir), "w");
-    expect((await zk.openArray(new zk.FileSystemStore(root), "right")).metadata.codecs).toMatchObject(written.metadata.codecs as object[]);
+    expect((await zk.openArray(new zk.FileSystemStore(root), "right")).metadata.codecs).toMatchObject(
+      written.metadata.codecs as object[],
+    );
     // The read-back check fails on values other than the content.
     const wrong = tensorstoreWrite(child!, { dir, path: "w", metadata, load, readBack: () => readBack(1) });
     await expect(checkingRun(wrong.prepare)).rejects.toThrow(/tensorstore's write: wrong data/);
   });
 
   test("a failed request rejects with tensorstore's message; the child goes on serving", async () => {
-    await expect(child!.request({ op: "open", path: join(root, "absent") })).rejects.toThrow(/^tensorstore: .*NOT_FOUND/);
+    await expect(child!.request({ op: "open", path: join(root, "absent") })).rejects.toThrow(
+      /^tensorstore: .*NOT_FOUND/,
+    );
     expect((await child!.request({ op: "version" })).version).toBe("0.1.85");
   });
 });
@@ -143,8 +161,18 @@ describe("without tensorstore", () => {
   });
 
   test("the summary says why under the cases it would have been in, and the targets say it was not measured", () => {
-    const environment = { cores: 2, tensorstore: "skipped: pip install tensorstore==0.1.85 failed: no index" } as Environment;
-    const whole: CaseResult = { id: "whole/sharded/local", group: 1, title: "whole", source: "local", load: [0, 0], contenders: [] };
+    const environment = {
+      cores: 2,
+      tensorstore: "skipped: pip install tensorstore==0.1.85 failed: no index",
+    } as Environment;
+    const whole: CaseResult = {
+      id: "whole/sharded/local",
+      group: 1,
+      title: "whole",
+      source: "local",
+      load: [0, 0],
+      contenders: [],
+    };
     const text = summary({ environment, cases: [whole], memory: [], failures: [], elapsedSeconds: 0, targets: [] });
     expect(text).toContain("### 1. Whole array");
     expect(text).toContain("tensorstore skipped: pip install tensorstore==0.1.85 failed: no index.");
@@ -153,7 +181,11 @@ describe("without tensorstore", () => {
 
 describe("the child process", () => {
   test("exiting rejects the request in flight with its exit code and stderr", async () => {
-    const dying = TensorstoreChild.start(["python3", "-c", "import sys; sys.stdin.readline(); sys.stderr.write('gone'); sys.exit(3)"]);
+    const dying = TensorstoreChild.start([
+      "python3",
+      "-c",
+      "import sys; sys.stdin.readline(); sys.stderr.write('gone'); sys.exit(3)",
+    ]);
     await expect(dying.request({ op: "version" })).rejects.toThrow("tensorstore child exited (code 3): gone");
     await expect(dying.request({ op: "version" })).rejects.toThrow(/exited/);
     // The cases after it leave tensorstore out.
@@ -162,8 +194,14 @@ describe("the child process", () => {
   });
 
   test("a reply without a time is an error for timed work", async () => {
-    const silent = TensorstoreChild.start(["python3", "-c", "import sys, json\nfor l in sys.stdin: print(json.dumps({'id': json.loads(l)['id']}), flush=True)"]);
-    await expect(silent.timed({ op: "read", boxes: null, out: null })).rejects.toThrow("tensorstore child: no time in the reply to read");
+    const silent = TensorstoreChild.start([
+      "python3",
+      "-c",
+      "import sys, json\nfor l in sys.stdin: print(json.dumps({'id': json.loads(l)['id']}), flush=True)",
+    ]);
+    await expect(silent.timed({ op: "read", boxes: null, out: null })).rejects.toThrow(
+      "tensorstore child: no time in the reply to read",
+    );
     await silent.close();
   });
 });

@@ -28,7 +28,9 @@ export interface RandomPick {
 
 /** Issue 7's pick: `randomChunks` inner chunks of the sharded form, cold and warm. */
 export function issue7Pick(profile: Profile): RandomPick {
-  return { id: "random", form: form("sharded"), count: profile.randomChunks, temperatures: ["cold", "warm"], peers: READ_PEERS, tensorstore: false };
+  const count = profile.randomChunks;
+  const temperatures = ["cold", "warm"] as const;
+  return { id: "random", form: form("sharded"), count, temperatures, peers: READ_PEERS, tensorstore: false };
 }
 
 /** Issue 20's: 120 inner chunks of 64^3 (zstd), warm, as zarrkit was measured against tensorstore. */
@@ -49,7 +51,12 @@ export function issue20Pick(profile: Profile): RandomPick {
  * after the same untimed reads, on an array opened afresh each run with its
  * default context (no chunk cache: it reads each shard's index again).
  */
-export async function randomReads(ctx: SuiteContext, source: Source, concurrency: number, pick = issue7Pick(ctx.profile)): Promise<CaseResult[]> {
+export async function randomReads(
+  ctx: SuiteContext,
+  source: Source,
+  concurrency: number,
+  pick = issue7Pick(ctx.profile),
+): Promise<CaseResult[]> {
   const { profile, content } = ctx;
   const sharded = pick.form;
   const edge = innerEdge(sharded, profile);

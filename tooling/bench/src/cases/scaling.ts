@@ -38,7 +38,13 @@ export async function scaling(ctx: SuiteContext, source: Source): Promise<CaseRe
       });
       return { ...contender, busy: eventLoopBusy };
     });
-    const spec = { id: `scaling/${zstd.name}`, group: 10, title: `whole array, ${formTitle(zstd, profile)}`, source: source.kind, form: zstd.name } as const;
+    const spec = {
+      id: `scaling/${zstd.name}`,
+      group: 10,
+      title: `whole array, ${formTitle(zstd, profile)}`,
+      source: source.kind,
+      form: zstd.name,
+    } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));
   }
   return results;

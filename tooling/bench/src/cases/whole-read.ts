@@ -40,7 +40,9 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
     const tensorstore = runningChild(ctx.tensorstore);
     if (source.kind === "local" && tensorstore && profile.tensorstoreForms.includes(form.name)) {
       const arrayDir = join(ctx.dataRoot, form.path);
-      contenders.push(tensorstoreReads(tensorstore, { arrayDir, scratch: ctx.scratchRoot, whole: box, check: (data) => check(data, "tensorstore") }));
+      const byTensorstore = (data: Uint16Array) => check(data, "tensorstore");
+      const scratch = ctx.scratchRoot;
+      contenders.push(tensorstoreReads(tensorstore, { arrayDir, scratch, whole: box, check: byTensorstore }));
     }
     const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${formTitle(form, profile)}`, source: source.kind, form: form.name } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));

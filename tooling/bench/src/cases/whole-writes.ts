@@ -46,7 +46,8 @@ const ROWS: readonly WriteRow[] = [
 
 /** The rows the profile writes: its own forms, and those compared with tensorstore when it runs. */
 function rowsOf(ctx: SuiteContext): WriteRow[] {
-  const forms: string[] = [...ctx.profile.writeForms, ...(runningChild(ctx.tensorstore) ? ctx.profile.tensorstoreForms : [])];
+  const compared = runningChild(ctx.tensorstore) ? ctx.profile.tensorstoreForms : [];
+  const forms: string[] = [...ctx.profile.writeForms, ...compared];
   return ROWS.filter((row) => forms.includes(row.form.name));
 }
 

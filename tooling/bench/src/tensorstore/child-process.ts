@@ -12,7 +12,10 @@ const STDERR_TAIL = 4096;
  */
 export class TensorstoreChild {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (reply: TensorstoreReply) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (reply: TensorstoreReply) => void; reject: (error: Error) => void }
+  >();
   private stderr = "";
   private exited: Error | undefined;
 
@@ -23,7 +26,9 @@ export class TensorstoreChild {
     });
     createInterface({ input: child.stdout }).on("line", (line) => this.receive(line));
     child.on("error", (error) => this.fail(new Error(`tensorstore child: ${error.message}`)));
-    child.on("exit", (code, signal) => this.fail(new Error(`tensorstore child exited (${signal ?? `code ${code}`}): ${this.stderr.trim()}`)));
+    child.on("exit", (code, signal) =>
+      this.fail(new Error(`tensorstore child exited (${signal ?? `code ${code}`}): ${this.stderr.trim()}`)),
+    );
   }
 
   /** False once the child has exited or could not start. */
@@ -51,7 +56,8 @@ export class TensorstoreChild {
   /** Sends `request`, whose reply must carry the time the child measured; returns it, in ms. */
   async timed(request: TensorstoreRequest): Promise<number> {
     const { ms } = await this.request(request);
-    if (typeof ms !== "number" || !(ms >= 0)) throw new Error(`tensorstore child: no time in the reply to ${request.op}`);
+    if (typeof ms !== "number" || !(ms >= 0))
+      throw new Error(`tensorstore child: no time in the reply to ${request.op}`);
     return ms;
   }
 

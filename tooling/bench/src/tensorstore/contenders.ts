@@ -35,7 +35,8 @@ function checkResults(file: string, boxes: readonly Box[], check: TensorstoreRea
   const values = uint16View(readFileSync(file));
   const sizes = boxes.map((box) => box.stop.reduce((n, stop, d) => n * (stop - box.start[d]!), 1));
   const expected = sizes.reduce((a, b) => a + b, 0);
-  if (values.length !== expected) throw new Error(`tensorstore returned ${values.length} values for ${expected} expected`);
+  if (values.length !== expected)
+    throw new Error(`tensorstore returned ${values.length} values for ${expected} expected`);
   let at = 0;
   boxes.forEach((box, i) => {
     check(values.subarray(at, at + sizes[i]!), box);
@@ -102,7 +103,12 @@ export function tensorstoreWrite(child: TensorstoreChild, options: TensorstoreWr
 }
 
 /** Hands the values to the child, once: a file of them in `scratch`, loaded by the child, then removed. */
-export function valuesLoader(child: TensorstoreChild, scratch: string, data: Uint16Array, shape: number[]): () => Promise<void> {
+export function valuesLoader(
+  child: TensorstoreChild,
+  scratch: string,
+  data: Uint16Array,
+  shape: number[],
+): () => Promise<void> {
   let loading: Promise<void> | undefined;
   return () => {
     loading ??= (async () => {

@@ -12,7 +12,7 @@ export const TENSORSTORE_VENV = join(tmpdir(), `zarrkit-bench-tensorstore-${TENS
 /** The child's program: the suite runs it from src/ whether it runs from src/ or dist/. */
 export const CHILD_SCRIPT = join(BENCH_DIR, "src", "tensorstore", "child.py");
 
-/** Debian's Python, whose venv module tooling/ci/install-system-deps.sh installs (python3-venv); else the one on PATH. */
+/** Debian's Python, whose venv module install-system-deps.sh installs (python3-venv); else the one on PATH. */
 const SYSTEM_PYTHON = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 
 /** pip may retry unreachable indexes for a while before it falls back to the local one. */
@@ -29,12 +29,20 @@ function run(program: string, args: string[], timeout = 60_000): { ok: boolean; 
 
 /** The last line of a tool's output, for a one-line reason. */
 function lastLine(output: string): string {
-  return output.split("\n").filter((l) => l.trim()).at(-1) ?? "no output";
+  return (
+    output
+      .split("\n")
+      .filter((l) => l.trim())
+      .at(-1) ?? "no output"
+  );
 }
 
 function installedVersion(python: string): string | undefined {
   if (!existsSync(python)) return undefined;
-  const probe = run(python, ["-c", "import importlib.metadata, tensorstore, numpy; print(importlib.metadata.version('tensorstore'))"]);
+  const probe = run(python, [
+    "-c",
+    "import importlib.metadata, tensorstore, numpy; print(importlib.metadata.version('tensorstore'))",
+  ]);
   return probe.ok ? probe.output.split("\n").at(-1) : undefined;
 }
 
@@ -50,11 +58,16 @@ export function setUpTensorstore(log: (line: string) => void, venv = TENSORSTORE
     log(`installing tensorstore ${TENSORSTORE_VERSION} into ${venv} (once)`);
     const created = run(SYSTEM_PYTHON, ["-m", "venv", venv]);
     if (!created.ok) return { skip: `${SYSTEM_PYTHON} -m venv ${venv} failed: ${lastLine(created.output)}` };
-    const pip = run(join(venv, "bin", "pip"), ["install", "--quiet", `tensorstore==${TENSORSTORE_VERSION}`], INSTALL_TIMEOUT_MS);
+    const pip = run(
+      join(venv, "bin", "pip"),
+      ["install", "--quiet", `tensorstore==${TENSORSTORE_VERSION}`],
+      INSTALL_TIMEOUT_MS,
+    );
     if (!pip.ok) return { skip: `pip install tensorstore==${TENSORSTORE_VERSION} failed: ${lastLine(pip.output)}` };
     version = installedVersion(python);
     if (version === undefined) return { skip: `tensorstore does not import after its install in ${venv}` };
   }
-  if (version !== TENSORSTORE_VERSION) return { skip: `${venv} holds tensorstore ${version}, not ${TENSORSTORE_VERSION}` };
+  if (version !== TENSORSTORE_VERSION)
+    return { skip: `${venv} holds tensorstore ${version}, not ${TENSORSTORE_VERSION}` };
   return { command: [python, CHILD_SCRIPT], version };
 }

@@ -8,12 +8,13 @@ export type TensorstoreRequest =
   | { op: "open"; path: string }
   /**
    * Read the whole opened array (`boxes` null) or each box in turn, timed in the child; with `out`,
-   * also write each result there as it comes (C order, little-endian uint16): the checking run, whose time is discarded.
+   * also write each result there as it comes (C order, little-endian uint16): the checking run, whose time is
+   * discarded.
    */
   | { op: "read"; boxes: Box[] | null; out: string | null }
   /** Load the values the writes write from a file of little-endian uint16 of `shape`; untimed. */
   | { op: "load"; file: string; shape: number[] }
-  /** Create the array at `path` with `metadata` (a zarr.json document) and write the loaded values; timed in the child. */
+  /** Create the array at `path` with `metadata` (a zarr.json document), write the loaded values; timed in the child. */
   | { op: "write"; path: string; metadata: unknown };
 
 /** A reply: `ms` for timed work, `version` for "version", `error` when the request failed (the child stays up). */

@@ -8,7 +8,11 @@ import { setUpTensorstore } from "./install.js";
  * for its version; or, when the run does not compare with it or it cannot be
  * had, why not (logged; its rows are then skipped and the run goes on).
  */
-export async function startTensorstore(profile: Profile, wanted: boolean, log: (line: string) => void): Promise<TensorstorePeer> {
+export async function startTensorstore(
+  profile: Profile,
+  wanted: boolean,
+  log: (line: string) => void,
+): Promise<TensorstorePeer> {
   const skip = (reason: string): TensorstorePeer => {
     log(`tensorstore skipped: ${reason}`);
     return { skip: reason };
