@@ -2,7 +2,8 @@
 // its venv (installed on first use from the machine's Python index), reading and
 // writing arrays zarrkit writes, each result checked as the suite checks every
 // contender's. Skipped, with the reason printed, where tensorstore cannot be had.
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -158,6 +159,26 @@ describe("without tensorstore", () => {
     const setup = setUpTensorstore((line) => lines.push(line), "/dev/null/venv");
     expect(setup).toEqual({ skip: expect.stringMatching(/^\S*python3 -m venv \/dev\/null\/venv failed: .+/) });
     expect(lines).toEqual(["installing tensorstore 0.1.85 into /dev/null/venv (once)"]);
+  });
+
+  test("one process installs at a time: the others wait for its lock, then look again", () => {
+    const dir = mkdtempSync(join(tmpdir(), "zarrkit-bench-tensorstore-lock-"));
+    try {
+      // A file where the venv should be: the install, once this process gets to it, fails at once.
+      const venv = join(dir, "venv");
+      writeFileSync(venv, "");
+      mkdirSync(`${venv}.lock`);
+      const done = join(dir, "done");
+      // "Another process" holds the lock a while, leaves a mark, then lets go.
+      const holder = spawn("sh", ["-c", `sleep 2; touch '${done}'; rmdir '${venv}.lock'`], { stdio: "ignore" });
+      const setup = setUpTensorstore(() => {}, venv);
+      expect(existsSync(done)).toBe(true);
+      expect(setup).toEqual({ skip: expect.stringMatching(/-m venv .* failed/) });
+      expect(existsSync(`${venv}.lock`)).toBe(false);
+      holder.unref();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the summary says why under the cases it would have been in, and the targets say it was not measured", () => {

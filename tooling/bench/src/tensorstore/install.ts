@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_DIR } from "../paths.js";
@@ -46,28 +46,66 @@ function installedVersion(python: string): string | undefined {
   return probe.ok ? probe.output.split("\n").at(-1) : undefined;
 }
 
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Takes the lock `lock` (a directory), waiting while another process holds it
+ * (test files run at once may each want the venv); one older than an install
+ * can take is stale. Returns its release. Where no lock can be made at all,
+ * goes on without (the install then fails with its own reason).
+ */
+function lockInstall(lock: string): () => void {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return () => {};
+    }
+    const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+    if (since !== undefined && Date.now() - since > INSTALL_TIMEOUT_MS) rmSync(lock, { recursive: true, force: true });
+    else sleepSync(1000);
+  }
+}
+
+/** Makes the venv and installs tensorstore there; returns why not, if it could not. */
+function install(venv: string, log: (line: string) => void): string | undefined {
+  log(`installing tensorstore ${TENSORSTORE_VERSION} into ${venv} (once)`);
+  const created = run(SYSTEM_PYTHON, ["-m", "venv", venv]);
+  if (!created.ok) return `${SYSTEM_PYTHON} -m venv ${venv} failed: ${lastLine(created.output)}`;
+  const args = ["install", "--quiet", `tensorstore==${TENSORSTORE_VERSION}`];
+  const pip = run(join(venv, "bin", "pip"), args, INSTALL_TIMEOUT_MS);
+  if (!pip.ok) return `pip install tensorstore==${TENSORSTORE_VERSION} failed: ${lastLine(pip.output)}`;
+  return undefined;
+}
+
 /**
  * tensorstore in its venv, installed there from the machine's Python package
  * index (`python3 -m venv`, `pip install tensorstore==0.1.85`) when it is not
- * there yet. Never throws: when it cannot be had, says why.
+ * there yet, by one process at a time. Never throws: when it cannot be had, says why.
  */
 export function setUpTensorstore(log: (line: string) => void, venv = TENSORSTORE_VENV): TensorstoreSetup {
   const python = join(venv, "bin", "python");
   let version = installedVersion(python);
   if (version === undefined) {
-    log(`installing tensorstore ${TENSORSTORE_VERSION} into ${venv} (once)`);
-    const created = run(SYSTEM_PYTHON, ["-m", "venv", venv]);
-    if (!created.ok) return { skip: `${SYSTEM_PYTHON} -m venv ${venv} failed: ${lastLine(created.output)}` };
-    const pip = run(
-      join(venv, "bin", "pip"),
-      ["install", "--quiet", `tensorstore==${TENSORSTORE_VERSION}`],
-      INSTALL_TIMEOUT_MS,
-    );
-    if (!pip.ok) return { skip: `pip install tensorstore==${TENSORSTORE_VERSION} failed: ${lastLine(pip.output)}` };
-    version = installedVersion(python);
-    if (version === undefined) return { skip: `tensorstore does not import after its install in ${venv}` };
+    const release = lockInstall(`${venv}.lock`);
+    try {
+      // Another process may have installed it while this one waited.
+      version = installedVersion(python);
+      if (version === undefined) {
+        const failure = install(venv, log);
+        if (failure) return { skip: failure };
+        version = installedVersion(python);
+        if (version === undefined) return { skip: `tensorstore does not import after its install in ${venv}` };
+      }
+    } finally {
+      release();
+    }
   }
-  if (version !== TENSORSTORE_VERSION)
+  if (version !== TENSORSTORE_VERSION) {
     return { skip: `${venv} holds tensorstore ${version}, not ${TENSORSTORE_VERSION}` };
+  }
   return { command: [python, CHILD_SCRIPT], version };
 }
