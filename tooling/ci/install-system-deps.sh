@@ -7,7 +7,8 @@
 #    v2 interop test of zarrkit runs (packages/zarrkit/test/zarr-python-v2-interop.test.ts)
 #  - python3-h5py: the HDF5 files (and their chunk index) that the reference
 #    tests read through kerchunk references (packages/store-reference/test);
-#    python3-venv: the venv those tests install pyarrow into for the Parquet layout
+#    python3-venv: the venvs those tests install pyarrow into (the Parquet layout)
+#    and the bench installs tensorstore into (tooling/bench/src/tensorstore/install.ts)
 #  - zip: Info-ZIP's zip, which writes the multi-part and encrypted archives that
 #    the @zarrkit/store-zip tests must refuse
 #  - slurm-wlm, munge: the real batch engine (a single-node SLURM cluster) that

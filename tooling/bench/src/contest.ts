@@ -2,6 +2,18 @@ import { loadavg } from "node:os";
 import type { CaseGroup, CaseResult, Measured, ProcessFigures } from "./results.js";
 import type { Source } from "./sources.js";
 
+/**
+ * What timed work returns when it was timed where it ran (a child process
+ * timing its own work in-process): that time is the run's, not the wall time
+ * around the request.
+ */
+export class SelfTimed {
+  constructor(readonly ms: number) {}
+}
+
+/** Starts measuring how busy the calling thread is; the function returned ends it: the busy share in between. */
+export type BusyProbe = () => Promise<() => Promise<number>>;
+
 export interface Contender {
   name: string;
   /**
@@ -10,6 +22,8 @@ export interface Contender {
    * expected content and throws on a mismatch.
    */
   prepare(checking: boolean): Promise<() => Promise<unknown>>;
+  /** Measures the calling thread's busy share over each timed run. */
+  busy?: BusyProbe;
   /** Where the timed work's requests are counted, if anywhere. */
   source?: Source;
   /** After each timed run: the figures of the child processes the work ran, if it ran any. */
@@ -22,9 +36,11 @@ export interface CaseSpec {
   title: string;
   source: "local" | "http";
   form?: CaseResult["form"];
+  /** The case is there only for the comparison with tensorstore (its cost is tensorstore's). */
+  forTensorstore?: boolean;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
@@ -62,19 +78,36 @@ export async function contest(spec: CaseSpec, contenders: readonly Contender[], 
   const times = contenders.map(() => [] as number[]);
   const stats: Measured["stats"][] = contenders.map(() => undefined);
   const processes = contenders.map(() => [] as ProcessFigures[]);
+  const busy = contenders.map(() => [] as number[]);
+  const spent = contenders.map(() => 0);
+  /** Runs `step` for contender `i`, adding its wall time to the contender's total. */
+  const timing = async <T>(i: number, step: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await step();
+    } finally {
+      spent[i]! += performance.now() - start;
+    }
+  };
   for (let round = 0; round < Math.max(1, warmups); round++) {
-    for (const contender of contenders) await (await contender.prepare(round === 0))();
+    for (const [i, contender] of contenders.entries()) {
+      await timing(i, async () => (await contender.prepare(round === 0))());
+    }
   }
   for (let round = 0; round < runs; round++) {
     for (let k = 0; k < contenders.length; k++) {
       const i = (k + round) % contenders.length;
       const contender = contenders[i]!;
-      const work = await contender.prepare(false);
+      const work = await timing(i, () => contender.prepare(false));
       await contender.source?.resetStats();
       collect();
+      const stopProbe = await contender.busy?.();
       const start = performance.now();
-      await work();
-      times[i]!.push(performance.now() - start);
+      const done = await work();
+      const wall = performance.now() - start;
+      spent[i]! += wall;
+      if (stopProbe) busy[i]!.push(await stopProbe());
+      times[i]!.push(done instanceof SelfTimed ? done.ms : wall);
       stats[i] = await contender.source?.stats();
       if (contender.processes) processes[i]!.push(await contender.processes());
     }
@@ -87,8 +120,10 @@ export async function contest(spec: CaseSpec, contenders: readonly Contender[], 
       minMs: Math.min(...runsMs),
       maxMs: Math.max(...runsMs),
       runsMs,
+      spentMs: spent[i]!,
       ...(stats[i] ? { stats: stats[i] } : {}),
       ...(processes[i]!.length ? { processes: processes[i] } : {}),
+      ...(busy[i]!.length ? { busyShares: busy[i] } : {}),
     };
   });
   log(`${spec.id}: ${measured.map((m) => `${m.name} ${m.medianMs.toFixed(1)} ms${m.stats ? ` (${m.stats.requests + m.stats.writes} req)` : ""}`).join(", ")}`);

@@ -91,7 +91,8 @@ export async function floorWrite(root: string, form: Form, profile: Profile, dat
     return;
   }
   for (const shardOrigin of blockOrigins(size, profile.shard)) {
-    const shard = await encodeShard(data, size, shardOrigin, profile, options);
+    const edge = innerEdge(form, profile);
+    const shard = await encodeShard(data, size, shardOrigin, profile, options, edge, form.compressed);
     writeFile(chunkPath(root, form.path, shardOrigin, profile.shard), shard, options.fsync);
   }
 }
@@ -99,17 +100,26 @@ export async function floorWrite(root: string, form: Form, profile: Profile, dat
 /**
  * The shard at `shardOrigin` of `source` (a cube of edge `size`): each inner
  * chunk cut out and compressed, the index (offset, length per inner chunk)
- * checksummed, all in one buffer, index at the end.
+ * checksummed, all in one buffer, index at the end. Inner chunks of edge
+ * `edge`, compressed or stored as they are.
  */
-async function encodeShard(source: Uint16Array, size: number, shardOrigin: readonly number[], profile: Profile, options: FloorWriteOptions): Promise<Uint8Array> {
-  const perShard = (profile.shard / profile.inner) ** 3;
+async function encodeShard(
+  source: Uint16Array,
+  size: number,
+  shardOrigin: readonly number[],
+  profile: Profile,
+  options: FloorWriteOptions,
+  edge = profile.inner,
+  compressed = true,
+): Promise<Uint8Array> {
+  const perShard = (profile.shard / edge) ** 3;
   const parts: Uint8Array[] = [];
   const index = new DataView(new ArrayBuffer(perShard * 16));
   let position = 0;
   let i = 0;
-  for (const inner of blockOrigins(profile.shard, profile.inner)) {
-    const block = gatherBlock(source, size, profile.inner, inner.map((o, d) => o + shardOrigin[d]!));
-    const encoded = await options.zstd.encode(bytesOf(block));
+  for (const inner of blockOrigins(profile.shard, edge)) {
+    const block = bytesOf(gatherBlock(source, size, edge, inner.map((o, d) => o + shardOrigin[d]!)));
+    const encoded = compressed ? await options.zstd.encode(block) : block;
     index.setBigUint64(16 * i, BigInt(position), true);
     index.setBigUint64(16 * i + 8, BigInt(encoded.length), true);
     parts.push(encoded);

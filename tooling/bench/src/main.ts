@@ -1,4 +1,4 @@
-// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,browser,memory,convert]
+// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,scaling,browser,memory,convert]
 // Issue 7's suite: zarrkit beside zarrita.js and the floor, on one machine.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,8 +9,9 @@ import { conversion } from "./cases/conversion.js";
 import { floorChecksum } from "./cases/floor-checksum.js";
 import { memoryReads } from "./cases/memory.js";
 import { planeReads } from "./cases/plane-reads.js";
-import { randomReads } from "./cases/random-reads.js";
+import { issue20Pick, randomReads } from "./cases/random-reads.js";
 import { rewrites } from "./cases/rewrites.js";
+import { scaling } from "./cases/scaling.js";
 import { wholeReads } from "./cases/whole-read.js";
 import { wholeWrites } from "./cases/whole-writes.js";
 import { zstdDecodes } from "./cases/zstd-decode.js";
@@ -27,8 +28,10 @@ import { HttpSource, LocalSource } from "./sources.js";
 import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
 import { verdicts } from "./targets.js";
+import { QUICK_BUDGET_SECONDS, tensorstoreSeconds } from "./tensorstore/cost.js";
+import { startTensorstore, stopTensorstore } from "./tensorstore/session.js";
 
-const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "browser", "memory", "convert"];
+const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "scaling", "browser", "memory", "convert"];
 const { values: args } = parseArgs({
   options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, only: { type: "string" } },
 });
@@ -45,12 +48,18 @@ const env = environment(profile.name, await backgroundCpu());
 log(`background CPU ${(env.backgroundCpu.before * 100).toFixed(0)}% of ${env.cores} cores`);
 const content = new Content(profile.size);
 const data = content.all();
+// Cases 1, 3 and 6 compare with tensorstore.
+const tensorstoreStart = performance.now();
+const tensorstore = await startTensorstore(profile, ["1", "3", "6"].some((o) => only.has(o)), log);
+const tensorstoreStartup = (performance.now() - tensorstoreStart) / 1000;
+env.tensorstore = "child" in tensorstore ? tensorstore.version : `skipped: ${tensorstore.skip}`;
 const ctx: SuiteContext = {
   profile,
   content,
   dataRoot: await ensureData(profile, content, data, log),
   scratchRoot: join(DATA_DIR, `${profile.name}-scratch`),
   zstd: await zarrkitZstd(3),
+  tensorstore,
   log,
 };
 
@@ -72,8 +81,12 @@ async function attempt(step: string, run: () => Promise<CaseResult | CaseResult[
 const local = new LocalSource(ctx.dataRoot);
 if (only.has("1")) await attempt("1: whole reads", () => wholeReads(ctx, local, FORMS));
 if (only.has("2")) await attempt("2: chunk reads", () => chunkReads(ctx, local, profile.concurrencies));
-if (only.has("3")) await attempt("3: random reads", () => randomReads(ctx, local, 1));
+if (only.has("3")) {
+  await attempt("3: random reads", () => randomReads(ctx, local, 1));
+  await attempt("3: random 64^3 reads (issue 20)", () => randomReads(ctx, local, 1, issue20Pick(profile)));
+}
 if (only.has("4")) await attempt("4: z-plane", () => planeReads(ctx, local));
+if (only.has("scaling")) await attempt("10: scaling", () => scaling(ctx, local));
 if (only.has("5")) {
   const server = await LatencyServer.start(DATA_DIR, profile.latencyMs);
   try {
@@ -103,6 +116,17 @@ if (only.has("memory")) {
 }
 // Last: its writes and fsyncs leave nothing behind for the cases above to pay for.
 if (only.has("convert")) await attempt("8: conversion", () => conversion(ctx));
+await stopTensorstore(tensorstore);
+if ("child" in tensorstore) {
+  env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases);
+  log(`the comparison with tensorstore added ${env.tensorstoreSeconds.toFixed(0)} s to this run`);
+  if (profile.name === "quick" && env.tensorstoreSeconds > QUICK_BUDGET_SECONDS) {
+    log(
+      `over bench:quick's budget of ${QUICK_BUDGET_SECONDS} s for it; ` +
+        "if an idle machine shows that too, set tensorstoreSkip in the quick profile",
+    );
+  }
+}
 
 env.backgroundCpu.after = await backgroundCpu();
 const measured = { environment: env, cases, memory, failures, elapsedSeconds: (performance.now() - started) / 1000 };

@@ -2,7 +2,7 @@ import * as zarr from "zarrita";
 import * as zk from "zarrkit";
 import type { Source } from "./sources.js";
 
-export type PeerName = "zarrita" | "zarrita+coalescing" | "zarrkit" | "zarrkit shared";
+export type PeerName = "zarrita" | "zarrita+coalescing" | "zarrkit" | "zarrkit shared" | `zarrkit, ${string}`;
 
 /** A box of the array: [start, stop) per dimension. */
 export interface Box {
@@ -49,8 +49,8 @@ function zarritaPeer(name: PeerName, coalescing: boolean): ReadPeer {
   };
 }
 
-/** zarrkit with its default options, reading with the `get` options given. */
-const zarrkitPeer = (name: PeerName, options: zk.GetOptions): ReadPeer => ({
+/** zarrkit with its default options (or the array options given), reading with the `get` options given. */
+const zarrkitPeer = (name: PeerName, options: zk.GetOptions, arrayOptions: zk.ArrayOptions = {}): ReadPeer => ({
   name,
   async prepare(source, path) {
     const store = source.zarrkitStore();
@@ -59,7 +59,7 @@ const zarrkitPeer = (name: PeerName, options: zk.GetOptions): ReadPeer => ({
     if (!bytes) throw new Error(`no array at ${path}`);
     const doc = zk.parseJson(bytes, key);
     return async () => {
-      const array = await zk.ZarrArray.create(store, path, zk.parseArrayMetadata(doc, key));
+      const array = await zk.ZarrArray.create(store, path, zk.parseArrayMetadata(doc, key), arrayOptions);
       return {
         async read(box) {
           const selection = box ? box.start.map((s, d) => zk.slice(s, box.stop[d]!)) : null;
@@ -75,3 +75,10 @@ export const READ_PEERS: readonly ReadPeer[] = [zarritaPeer("zarrita", false), z
 
 /** The memory case's peers: also zarrkit asked for a result over shared memory, which codec workers decode straight into. */
 export const MEMORY_PEERS: readonly ReadPeer[] = [...READ_PEERS, zarrkitPeer("zarrkit shared", { shared: true })];
+
+/** zarrkit with codec workers off, or on with `workers` of them at most (the array's setting; other limits default). */
+export function zarrkitWorkersPeer(workers: number | false): ReadPeer {
+  const count = `${workers} worker${workers === 1 ? "" : "s"}`;
+  const name: PeerName = workers === false ? "zarrkit, workers off" : `zarrkit, ${count}`;
+  return zarrkitPeer(name, {}, { workers: workers === false ? false : { size: workers } });
+}

@@ -39,6 +39,14 @@ export interface Profile {
   memoryForms: FormName[];
   /** Forms written whole (case 6). */
   writeForms: FormName[];
+  /**
+   * Issue 20's comparison with tensorstore: the sharded forms of 32^3 raw,
+   * 32^3 zstd and 64^3 zstd inner chunks, which tensorstore reads and writes
+   * whole (and zarrkit writes whole too); it also reads the warm random inner chunks.
+   */
+  tensorstoreForms: FormName[];
+  /** Why this profile leaves tensorstore out, if it does. */
+  tensorstoreSkip?: string;
 }
 
 export const FULL: Profile = {
@@ -58,6 +66,7 @@ export const FULL: Profile = {
   latencyMs: 20,
   memoryForms: ["raw", "zstd", "sharded"],
   writeForms: ["raw", "zstd", "sharded"],
+  tensorstoreForms: ["sharded-other-raw", "sharded-other", "sharded"],
 };
 
 export const QUICK: Profile = {
@@ -77,4 +86,5 @@ export const QUICK: Profile = {
   latencyMs: 20,
   memoryForms: ["sharded"],
   writeForms: ["raw", "sharded"],
+  tensorstoreForms: ["sharded-raw", "sharded", "sharded-other"],
 };

@@ -8,10 +8,14 @@ export interface Measured {
   minMs: number;
   maxMs: number;
   runsMs: number[];
+  /** Wall time the case spent on this contender: warm-ups, preparations and timed runs (what it costs the suite). */
+  spentMs?: number;
   /** Requests and bytes of the last timed run. */
   stats?: RequestStats;
   /** Per timed run, for contenders that run in child processes: their CPU time and peak resident set. */
   processes?: ProcessFigures[];
+  /** Per timed run, where measured: the share of its wall time the calling thread was busy (0..1). */
+  busyShares?: number[];
 }
 
 /** The child processes of one timed run, measured by themselves (see process-probe.ts). */
@@ -24,8 +28,11 @@ export interface ProcessFigures {
   bytesWritten: number;
 }
 
-/** The numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is 1-4 over HTTP); 8 zstd decoders; "convert" conversion with the CLI; 9 in Chromium. */
-export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7 | 8 | 9;
+/**
+ * The issue's numbering: 1 whole read, 2 chunk by chunk, 3 random inner chunks, 4 z-plane, 6 writes, 7 floor (5 is
+ * 1-4 over HTTP); 8 zstd decoders; "convert" conversion with the CLI; 9 in Chromium; 10 scaling with codec workers.
+ */
+export type CaseGroup = 1 | 2 | 3 | 4 | 6 | 7 | 8 | 9 | 10;
 
 export interface CaseResult {
   /** Unique, e.g. "whole/sharded/http". */
@@ -34,6 +41,8 @@ export interface CaseResult {
   title: string;
   source: "local" | "http";
   form?: FormName;
+  /** The case is there only for the comparison with tensorstore (its cost is tensorstore's). */
+  forTensorstore?: boolean;
   /** Load average (1 min) when the case started and ended: other work on this machine skews the times. */
   load: [number, number];
   contenders: Measured[];
@@ -98,6 +107,10 @@ export interface Environment {
   os: string;
   versions: Record<string, string>;
   commit: string;
+  /** tensorstore's version, or why it was skipped. */
+  tensorstore?: string;
+  /** Seconds the comparison with tensorstore added to the run (tensorstore/cost.ts). */
+  tensorstoreSeconds?: number;
   /** Share of the machine's CPU used by other processes, sampled before and after the suite. */
   backgroundCpu: { before: number; after: number };
 }

@@ -1,9 +1,18 @@
 import type { BrowserFacts, CaseResult, ConversionFacts, Measured, MemoryResult, SuiteResults } from "./results.js";
-import { maxPeakRssMiB, medianCpuMs } from "./contest.js";
+import { maxPeakRssMiB, median, medianCpuMs } from "./contest.js";
 import { zstdDecodeTable } from "./cases/zstd-decode.js";
 import { verdictTable } from "./targets.js";
 
-const ORDER = ["zarrkit", "zarrkit, workers off", "zarrita", "zarrita+coalescing", "fetch only", "floor", "floor+fsync"];
+const ORDER = [
+  "zarrkit",
+  "zarrkit, workers off",
+  "tensorstore",
+  "zarrita",
+  "zarrita+coalescing",
+  "fetch only",
+  "floor",
+  "floor+fsync",
+];
 const MiB = 2 ** 20;
 
 function mib(bytes: number): string {
@@ -26,14 +35,16 @@ function row(cells: string[]): string {
 /** One markdown table: medians in ms, ratios of medians (above 1: zarrkit is faster), requests and MiB read per contender. */
 function caseTable(cases: CaseResult[]): string {
   const names = ORDER.filter((n) => cases.some((c) => c.contenders.some((m) => m.name === n)));
-  const peers = names.filter((n) => n.startsWith("zarrita"));
+  const peers = names.filter((n) => n.startsWith("zarrita") || n === "tensorstore");
   const hasFloor = names.includes("floor") && names.includes("zarrkit");
   const counted = names.filter((n) => cases.some((c) => c.contenders.find((m) => m.name === n)?.stats));
+  const busy = names.filter((n) => cases.some((c) => c.contenders.find((m) => m.name === n)?.busyShares));
   const header = [
     "case",
     ...names.map((n) => `${n} ms`),
     ...peers.map((n) => `${n} ÷ zarrkit`),
     ...(hasFloor ? ["zarrkit ÷ floor"] : []),
+    ...busy.map((n) => `${n}: calling thread busy`),
     ...(counted.length ? [`requests (${counted.join(" / ")})`, `MiB read + written (${counted.join(" / ")})`] : []),
   ];
   const lines = [row(header), row(header.map(() => "---"))];
@@ -47,6 +58,7 @@ function caseTable(cases: CaseResult[]): string {
         ...names.map((n) => (get(n) ? ms(get(n)!.medianMs) : "")),
         ...peers.map((n) => ratio(get(n), zarrkit)),
         ...(hasFloor ? [ratio(zarrkit, get("floor"))] : []),
+        ...busy.map((n) => busyCell(get(n))),
         ...(counted.length
           ? [stats.map((s) => (s ? String(s.requests + s.writes) : "-")).join(" / "), stats.map((s) => (s ? mib(s.bytes + s.bytesWritten) : "-")).join(" / ")]
           : []),
@@ -126,11 +138,38 @@ function conversionTable(c: CaseResult, facts: ConversionFacts): string {
   return `${lines.join("\n")}\n\n${notes}`;
 }
 
+function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+/** The calling thread's median busy share over a contender's timed runs, where measured. */
+function busyCell(m: Measured | undefined): string {
+  return m?.busyShares?.length ? percent(median(m.busyShares)) : "";
+}
+
+/** Case 10: per read, each worker setting's time, speed-up over workers off, and the calling thread's busy share. */
+function scalingTable(cases: CaseResult[]): string {
+  const header = ["read", "codec workers", "median ms", "speed-up over workers off", "calling thread busy (median)"];
+  const lines = [row(header), row(header.map(() => "---"))];
+  for (const c of cases) {
+    const off = c.contenders.find((m) => m.name === "zarrkit, workers off");
+    for (const m of c.contenders) {
+      lines.push(row([c.title, m.name.replace(/^zarrkit, /, ""), ms(m.medianMs), ratio(off, m), busyCell(m)]));
+    }
+  }
+  return lines.join("\n");
+}
+
 function browserNote(facts: BrowserFacts): string {
   const workers = facts.workerFailure
     ? `zarrkit's codec workers did not start (${facts.workerFailure})`
     : `zarrkit: ${facts.codecWorkers} codec worker(s), ${facts.chunksOnWorkers} chunks decoded there over all runs`;
-  return `Chromium ${facts.chromium}, crossOriginIsolated ${facts.crossOriginIsolated}, navigator.hardwareConcurrency ${facts.hardwareConcurrency}, ${facts.latencyMs} ms added latency; ${workers}.`;
+  return (
+    `Chromium ${facts.chromium}, crossOriginIsolated ${facts.crossOriginIsolated}, ` +
+    `navigator.hardwareConcurrency ${facts.hardwareConcurrency}, ${facts.latencyMs} ms added latency; ${workers}. ` +
+    "Calling thread busy: the page's main thread's task time (Chromium's DevTools Performance metric TaskDuration, " +
+    "which counts no worker) over the time of the read."
+  );
 }
 
 const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (cases: CaseResult[]) => string }[] = [
@@ -147,18 +186,43 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (c
     render: (cases) => cases.map((c) => `${c.title}\n\n${conversionTable(c, c.conversion!)}`).join("\n\n"),
   },
   {
+    title:
+      "10. Scaling with codec workers: whole reads, the calling thread's busy share is its event loop's " +
+      "utilisation during the read",
+    select: (c) => c.group === 10,
+    render: scalingTable,
+  },
+  {
     title: "9. In Chromium: whole array over local HTTP, zarrkit and zarrita.js in one page (requests and bytes counted by the server)",
     select: (c) => c.group === 9,
     render: (cases) => cases.map((c) => `${caseTable([c])}\n\n${browserNote(c.browser!)}`).join("\n\n"),
   },
 ];
 
+/** How tensorstore ran, under the tables it is in. */
+function tensorstoreNote(results: SuiteResults): string {
+  const { tensorstore, cores } = results.environment;
+  if (tensorstore === undefined) return "";
+  if (tensorstore.startsWith("skipped")) return `tensorstore ${tensorstore}.`;
+  return (
+    `tensorstore ${tensorstore}: a Python child process on the same files (\`file\` kvstore), timed in-process, ` +
+    `with its default context: its thread pools use all ${cores} cores, no chunk cache; ` +
+    "each run opens the array afresh (untimed)."
+  );
+}
+
 /** The summary printed after a run and pasted into BENCHMARKS.md: the targets, then every case. */
 export function summary(results: SuiteResults): string {
-  const parts: string[] = [`### Targets of issue 7\n\n${verdictTable(results.targets)}`];
+  const parts: string[] = [`### Targets of issues 7, 16 and 20\n\n${verdictTable(results.targets)}`];
+  const note = tensorstoreNote(results);
   for (const section of SECTIONS) {
     const cases = results.cases.filter(section.select);
-    if (cases.length) parts.push(`### ${section.title}\n\n${(section.render ?? caseTable)(cases)}`);
+    if (!cases.length) continue;
+    const compared = cases.some((c) => c.contenders.some((m) => m.name === "tensorstore"));
+    // Where tensorstore would have been compared (cases 1, 3, 6): why it was not.
+    const skipped = results.environment.tensorstore?.startsWith("skipped") && /^[136]\./.test(section.title);
+    const table = (section.render ?? caseTable)(cases);
+    parts.push(`### ${section.title}\n\n${table}${compared || skipped ? `\n\n${note}` : ""}`);
   }
   const zstd = results.cases.filter((c) => c.group === 8);
   if (zstd.length) parts.push(`### 8. zstd decoders (ms per decode, best run)\n\n${zstdDecodeTable(zstd)}`);

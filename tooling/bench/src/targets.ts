@@ -1,5 +1,6 @@
 import type { CaseResult, MemoryResult, SuiteResults, Verdict } from "./results.js";
 import { maxPeakRssMiB, medianCpuMs } from "./contest.js";
+import { issue20Verdicts } from "./issue20-targets.js";
 
 function median(results: Omit<SuiteResults, "targets">, id: string, name: string): number | undefined {
   return find(results.cases, id)?.contenders.find((c) => c.name === name)?.medianMs;
@@ -24,7 +25,7 @@ function memory(results: Omit<SuiteResults, "targets">, id: string): MemoryResul
   return results.memory.find((m) => m.id === id);
 }
 
-/** The targets of issues 7 and 16 checked against one run's figures. */
+/** The targets of issues 7, 16 and 20 checked against one run's figures. */
 export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: number, randomChunks: number, shardsInPlane: number): Verdict[] {
   const out: Verdict[] = [];
   const zk = (id: string) => median(results, id, "zarrkit");
@@ -72,6 +73,7 @@ export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: num
   });
   out.push(speedup("sharded write within 1.5x of the floor's encode-and-write time", zk("write/sharded"), median(results, "write/sharded", "floor"), (r) => r <= 1.5));
   out.push(...conversionVerdicts(find(results.cases, CONVERSION)));
+  out.push(...issue20Verdicts(results));
   return out;
 }
 

@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
+import type { BusyProbe } from "../contest.js";
+import { mainThreadBusy } from "./main-thread-busy.js";
 import type { BrowserPeer, PageApi, PageFacts, PageRead } from "./page.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -17,6 +19,8 @@ export class BrowserPage {
     private readonly page: Page,
     /** Errors the page threw outside any call (a failed worker, a bad bundle). */
     readonly errors: string[],
+    /** A DevTools protocol session on the page, its Performance metrics on. */
+    private readonly devtools: CDPSession,
   ) {}
 
   /** Chromium on `url` (served with COOP/COEP), once the page's bundle has loaded. */
@@ -28,7 +32,9 @@ export class BrowserPage {
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(url);
       await page.waitForFunction(() => "bench" in globalThis, undefined, { timeout: 30_000 });
-      return new BrowserPage(browser, page, errors);
+      const devtools = await page.context().newCDPSession(page);
+      await devtools.send("Performance.enable");
+      return new BrowserPage(browser, page, errors, devtools);
     } catch (error) {
       await browser.close();
       throw error;
@@ -60,6 +66,11 @@ export class BrowserPage {
 
   collect(): Promise<void> {
     return this.call("collect");
+  }
+
+  /** The page thread's busy share during a run (see main-thread-busy.ts). */
+  get busy(): BusyProbe {
+    return mainThreadBusy(this.devtools);
   }
 
   version(): string {

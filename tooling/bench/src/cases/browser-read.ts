@@ -19,8 +19,9 @@ const LATENCY_MS = 0;
  * workers on; and, to see what they bring, zarrkit with them off) and
  * zarrita.js (its FetchStore) reads the whole sharded array over local HTTP,
  * alternating with the shard files fetched whole, undecoded (the I/O alone); the page is bundled by esbuild here
- * and served with COOP/COEP, so it is cross-origin isolated. Skipped, with
- * the reason logged, without Chromium.
+ * and served with COOP/COEP, so it is cross-origin isolated. Each read also
+ * gives the page thread's busy share (Chromium's task time on it, over the
+ * read). Skipped, with the reason logged, without Chromium.
  */
 export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
   const skip = browserSkipReason();
@@ -43,6 +44,7 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
     const contenders: Contender[] = (["zarrkit", "zarrkit, workers off", "zarrita"] as const).map((peer) => ({
       name: peer,
       source,
+      busy: opened.busy,
       async prepare(checking) {
         if (!prepared.has(peer)) {
           await opened.prepare(peer, base, sharded.path);

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { checkBox, wholeBox } from "../check.js";
 import { type Contender, contest } from "../contest.js";
 import { floorRead } from "../floor.js";
@@ -7,8 +8,12 @@ import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
+import { runningChild, tensorstoreReads } from "../tensorstore/contenders.js";
 
-/** Case 1 (and 5 over HTTP): read the whole array, each of `forms`; the floor too, from local files. */
+/**
+ * Case 1 (and 5 over HTTP): read the whole array, each of `forms`; the floor
+ * too, from local files, and tensorstore the forms of issue 20's comparison.
+ */
 export async function wholeReads(ctx: SuiteContext, source: Source, forms: readonly Form[]): Promise<CaseResult[]> {
   const { profile, content } = ctx;
   const box = wholeBox(profile.size);
@@ -31,6 +36,13 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
           };
         },
       });
+    }
+    const tensorstore = runningChild(ctx.tensorstore);
+    if (source.kind === "local" && tensorstore && profile.tensorstoreForms.includes(form.name)) {
+      const arrayDir = join(ctx.dataRoot, form.path);
+      const byTensorstore = (data: Uint16Array) => check(data, "tensorstore");
+      const scratch = ctx.scratchRoot;
+      contenders.push(tensorstoreReads(tensorstore, { arrayDir, scratch, whole: box, check: byTensorstore }));
     }
     const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${formTitle(form, profile)}`, source: source.kind, form: form.name } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));
