@@ -238,7 +238,9 @@ export class ShardingCodec implements ArrayToBytesCodec {
       const wanted = full.map((part) => ({ key: innerKey(ctx.key, part), offset: sourceOffset(part) }));
       const encoded = full.length > 0 ? await this.layout.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
       if (encoded) {
-        full.forEach((part, i) => (chunks[part.linear] = encoded[i]));
+        full.forEach((part, i) => {
+          chunks[part.linear] = encoded[i];
+        });
         rest = parts.filter((part) => !part.full);
       }
     }
