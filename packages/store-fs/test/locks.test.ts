@@ -4,10 +4,11 @@ import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StoreError } from "@zarrkit/registry";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { me } from "../src/file-lock.js";
 import { FileSystemStore } from "../src/index.js";
+import { thisProcess } from "../src/process-identity.js";
 import { tempDir } from "./temp-dir.js";
 
+const me = thisProcess();
 const text = (s: string) => new TextEncoder().encode(s);
 const decode = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
 
