@@ -141,7 +141,7 @@ describe("the lock file", () => {
     expect(await storeFiles(root)).toEqual([]);
   });
 
-  it("recover() keeps a write its dead holder completed (a reader may have seen it) and undoes one it tore", async () => {
+  it("recover() keeps a write its dead holder completed (a reader may have seen it), undoes one it tore", async () => {
     const sha = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
     const store = new FileSystemStore(root);
     const path = join(root, "k");
@@ -184,7 +184,7 @@ describe("the lock file", () => {
     expect(await store.get("k")).toBe(undefined);
   });
 
-  it("ignores a journal written only in part (the value was not touched yet) and one for a value replaced since", async () => {
+  it("ignores a journal written in part (the value was untouched) and one for a value replaced since", async () => {
     const store = new FileSystemStore(root);
     await store.set("k", text("0123456789"));
     const path = join(root, "k");
