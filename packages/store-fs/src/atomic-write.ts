@@ -13,7 +13,8 @@ import { advanceMtime } from "./version.js";
  * before any lock is taken); `commit` renames it over the target, so readers
  * (and a crash) see the old value or the new one, never a torn mix. On
  * failure, or with `discard`, the temporary file is removed and the old value
- * is untouched.
+ * is untouched. Steps 3 and 8.3 of the package README's "The cross-process
+ * protocol".
  */
 export class PreparedWrite {
   readonly #temp: string;
@@ -25,7 +26,13 @@ export class PreparedWrite {
   }
 
   /** `sync`: fsync the temporary file (the store's `durability`). */
-  static async prepare(guard: PathGuard, dir: string, key: string, value: Uint8Array, sync: boolean): Promise<PreparedWrite> {
+  static async prepare(
+    guard: PathGuard,
+    dir: string,
+    key: string,
+    value: Uint8Array,
+    sync: boolean,
+  ): Promise<PreparedWrite> {
     const temp = join(dir, TEMP_PREFIX + randomBytes(12).toString("hex"));
     const file = await guard.open(temp, key, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
     const prepared = new PreparedWrite(temp, file);

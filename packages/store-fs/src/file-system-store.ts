@@ -1,13 +1,10 @@
 import { type BigIntStats, constants, fstatSync } from "node:fs";
 import { type FileHandle, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   checkRange,
   checkRangeInto,
-  KeyedLock,
   type ListDirResult,
-  PreconditionFailedError,
   type RangeQuery,
   type ReadOptions,
   type RequestOptions,
@@ -18,87 +15,35 @@ import {
   StoreError,
   type VersionedValue,
   type WindowQuery,
-  ZarrkitError,
 } from "@zarrkit/registry";
 import { PreparedWrite } from "./atomic-write.js";
 import { errorCode, isMissing, readAt, readInto, writeAt } from "./file-io.js";
-import { type Acquired, acquireLock, fingerprint, type HeldLock, type LockSettings, lockPathOf } from "./file-lock.js";
+import type { HeldLock, LockSettings } from "./file-lock.js";
+import { fingerprint } from "./journal-record.js";
+import { type KeyLockMode, type LockState, withKeyLock } from "./key-lock.js";
 import { keyPath, prefixLocation } from "./keys.js";
 import { PathGuard } from "./paths.js";
+import { checkPreconditions, versionMismatch } from "./preconditions.js";
 import { type ReadLease, ReadHandles } from "./read-handles.js";
+import { storeError } from "./store-error.js";
+import { type FileSystemStoreOptions, resolveOptions } from "./store-options.js";
 import { advanceMtime, versionOf } from "./version.js";
 import { keyEntries, walkKeys } from "./walk.js";
 
-/** Options of `FileSystemStore` (also accepted by `openStore("file:///...", options)`). */
-export interface FileSystemStoreOptions {
-  /** Remove the directories a delete leaves empty, up to (not including) the root. Default: true. */
-  removeEmptyDirectories?: boolean;
-  /**
-   * Follow symbolic links found under the root, as long as they lead to a
-   * place inside the root (links leading outside are always refused).
-   * Default: false, every symbolic link under the root is refused.
-   */
-  followSymlinks?: boolean;
-  /**
-   * The most bytes one read may return (`get`, `getVersioned`, a range). A
-   * larger read is a StoreError naming the key and the size, raised before
-   * anything is allocated. Default 2 GiB - 1: every read that Node could ever
-   * do in one call still works, and a read of a larger value, which used to
-   * abort the whole process, is an error unless the caller opts in (larger
-   * reads are done in pieces of 1 GiB).
-   */
-  maxReadBytes?: number;
-  /**
-   * How long a lock held by a process on another machine (or one whose owner
-   * cannot be read) must stay unchanged before it counts as stale and is
-   * broken. Holders refresh their lock every staleLockMs / 4. Locks of dead
-   * processes on this machine are broken at once. Default 30 000.
-   */
-  staleLockMs?: number;
-  /**
-   * How whole-value writes (`set`: every shard rewrite, every chunk) reach the
-   * disk. `"each-write"` (the default): the new value is fsynced before it is
-   * renamed over the old one, so once `set` returns the value survives a
-   * crash or power loss. `"none"`: no fsync; the rename still makes every
-   * reader see the old value or the new one, but after a power loss a value
-   * written shortly before may be lost or, on some filesystems, empty. For
-   * data that can be written again (a conversion rerun). Appends and in-place
-   * writes always fsync: their crash recovery depends on it.
-   */
-  durability?: "each-write" | "none";
-}
-
-const DEFAULT_MAX_READ_BYTES = 2 ** 31 - 1;
-const DEFAULT_STALE_LOCK_MS = 30_000;
-/** Windows up to this length are read without a stat (allocating the requested length); longer ones are clipped to the file first. */
+/** Windows up to this length are read without a stat (allocating the requested length); longer ones are clipped. */
 const FAST_RANGE_BYTES = 16 * 2 ** 20;
-/** Lock files cannot be created here: reads that would take the lock only wait for other holders. */
-const readOnlyCodes = new Set(["EACCES", "EROFS", "EPERM"]);
 
-// Module-wide and keyed by absolute path, so stores sharing a root in this process also share locks.
-const fileLocks = new KeyedLock();
-// Module-wide too: the bound on open files holds for the process, however many stores it opens.
+// Module-wide: the bound on open files holds for the process, however many stores it opens.
 const readHandles = new ReadHandles(64, 2000);
-
-interface LockState {
-  /** Another holder (in this process or another) had the key's lock first. */
-  waited: boolean;
-  /** A dead holder's torn write was undone. */
-  undid: boolean;
-}
 
 /**
  * A store over a directory: key "a/b/c" is the file <root>/a/b/c.
  *
- * Across processes (and machines sharing the directory): every write (set,
- * conditional or not, append, setRange, truncate, delete) and getVersioned
- * holds the key's lock file `.zarrkit-lock.<name>` for its compare-and-write
- * only; see file-lock.ts for the stale-lock rule (a dead holder on this
- * machine: at once; on another machine: `staleLockMs` without a heartbeat).
- * Whole-value writes are atomic (temporary file + fsync + rename); appends
- * and in-place writes journal what they overwrite into the lock file first,
- * so a writer that dies part-way is undone by the next holder or by
- * `recover`. Reads take no lock. Symbolic links are refused (or, with
+ * Any number of processes (and machines sharing the directory) may use one
+ * store: writes and `getVersioned` hold the key's lock file, appends and
+ * in-place writes are journaled so that a writer dying part-way is undone,
+ * reads take no lock. How, step by step: the package README, "The
+ * cross-process protocol". Symbolic links are refused (or, with
  * `followSymlinks`, allowed inside the root) on every operation, and no read
  * returns more than `maxReadBytes`.
  */
@@ -113,15 +58,12 @@ export class FileSystemStore implements Store {
 
   constructor(root: string, options: FileSystemStoreOptions = {}) {
     this.root = resolve(root);
-    this.#removeEmptyDirectories = options.removeEmptyDirectories ?? true;
-    this.#maxReadBytes = checkedOption("maxReadBytes", options.maxReadBytes, DEFAULT_MAX_READ_BYTES, 0);
-    this.#lockSettings = { staleLockMs: checkedOption("staleLockMs", options.staleLockMs, DEFAULT_STALE_LOCK_MS, 1) };
-    this.#guard = new PathGuard(this.root, options.followSymlinks ?? false);
-    const durability = options.durability ?? "each-write";
-    if (durability !== "each-write" && durability !== "none") {
-      throw new StoreError(`FileSystemStore option durability must be "each-write" or "none", got ${JSON.stringify(durability)}.`);
-    }
-    this.#syncWrites = durability === "each-write";
+    const resolved = resolveOptions(options);
+    this.#removeEmptyDirectories = resolved.removeEmptyDirectories;
+    this.#maxReadBytes = resolved.maxReadBytes;
+    this.#lockSettings = { staleLockMs: resolved.staleLockMs };
+    this.#guard = new PathGuard(this.root, resolved.followSymlinks);
+    this.#syncWrites = resolved.syncWrites;
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
@@ -129,9 +71,8 @@ export class FileSystemStore implements Store {
   }
 
   async getRange(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined> {
-    if ("suffixLength" in range || options?.ifMatch !== undefined || range.length > Math.min(FAST_RANGE_BYTES, this.#maxReadBytes)) {
-      return (await this.getRangeWithSize(key, range, options))?.value;
-    }
+    const long = "suffixLength" in range || range.length > Math.min(FAST_RANGE_BYTES, this.#maxReadBytes);
+    if (long || options?.ifMatch !== undefined) return (await this.getRangeWithSize(key, range, options))?.value;
     checkRange(key, range);
     // An offset range needs no stat: a read past the end returns what is there. With the close
     // not waited for, a ranged read (a shard's inner chunk) costs two trips to the I/O threads, not four.
@@ -143,7 +84,12 @@ export class FileSystemStore implements Store {
    * buffer is allocated, whatever the length, so `maxReadBytes` does not
    * apply. Without `ifMatch` no stat is needed, as in `getRange`.
    */
-  async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions): Promise<number | undefined> {
+  async getRangeInto(
+    key: string,
+    range: WindowQuery,
+    target: Uint8Array,
+    options?: ReadOptions,
+  ): Promise<number | undefined> {
     checkRangeInto(key, range, target);
     const ifMatch = options?.ifMatch;
     const read = await this.#open(key, options, async (file) => {
@@ -164,22 +110,26 @@ export class FileSystemStore implements Store {
    * that version is compared before reading.
    */
   async getRangeWithSize(key: string, range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined> {
+    const ifMatch = options?.ifMatch;
     const sized = await this.#read(key, options, async (file, stats) => {
       const size = Number(stats.size);
       const version = versionOf(stats);
-      if (options?.ifMatch !== undefined && version !== options.ifMatch) throw versionMismatch(key, true, options.ifMatch);
+      if (ifMatch !== undefined && version !== ifMatch) throw versionMismatch(key, true, ifMatch);
       const [start, end] = checkedBounds(key, range, size);
       return { value: await readAt(file, start, this.#readable(key, end - start)), size, version };
     });
-    if (sized === undefined && options?.ifMatch !== undefined) throw versionMismatch(key, false, options.ifMatch);
+    if (sized === undefined && ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
     return sized;
   }
 
   /** The value and its version, read under the key's lock so no write of any process lands in between. */
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
-    const path = this.#path(key);
-    return this.#locked(key, path, "getVersioned", options?.signal, { create: false, readOnly: true }, () =>
-      this.#read(key, undefined, async (file, stats) => ({ value: await readAt(file, 0, this.#readable(key, Number(stats.size))), version: versionOf(stats) })),
+    const mode = { create: false, readOnly: true };
+    return this.#locked(key, "getVersioned", options?.signal, mode, () =>
+      this.#read(key, undefined, async (file, stats) => {
+        const value = await readAt(file, 0, this.#readable(key, Number(stats.size)));
+        return { value, version: versionOf(stats) };
+      }),
     );
   }
 
@@ -207,7 +157,7 @@ export class FileSystemStore implements Store {
       throw storeError("write", key, error);
     }
     try {
-      await this.#locked(key, path, "set", options.signal, { create: true, dirChecked: true }, async () => {
+      await this.#locked(key, "set", options.signal, { create: true, dirChecked: true }, async () => {
         const current = await this.#current(path, key);
         checkPreconditions(key, current, options);
         await prepared.commit(path, current);
@@ -221,7 +171,7 @@ export class FileSystemStore implements Store {
 
   async delete(key: string, options?: RequestOptions): Promise<void> {
     const path = this.#path(key);
-    await this.#locked(key, path, "delete", options?.signal, { create: false }, async () => {
+    await this.#locked(key, "delete", options?.signal, { create: false }, async () => {
       try {
         const stats = await this.#guard.checkEntry(path, key);
         if (!stats || stats.isDirectory()) return; // a directory is a prefix, not a key
@@ -270,18 +220,21 @@ export class FileSystemStore implements Store {
    */
   async append(key: string, value: Uint8Array, options: SetOptions = {}): Promise<number> {
     const path = this.#path(key);
-    return this.#locked(key, path, "append", options.signal, { create: options.ifMatch === undefined }, async (lock) => {
+    return this.#locked(key, "append", options.signal, { create: options.ifMatch === undefined }, async (lock) => {
       try {
         const current = await this.#current(path, key);
         checkPreconditions(key, current, options);
         const size = Number(current?.size ?? 0n);
         if (value.length === 0 && current) return size;
         const written = { added: value.length, written: fingerprint(value) };
-        await lock!.journal(
-          current ? { op: "append", ino: current.ino.toString(), size, created: false, ...written } : { op: "append", size: 0, created: true, ...written },
+        await lock!.journal.record(
+          current
+            ? { op: "append", ino: current.ino.toString(), size, created: false, ...written }
+            : { op: "append", size: 0, created: true, ...written },
         );
         try {
-          const file = await this.#guard.open(path, key, constants.O_WRONLY | constants.O_APPEND | (current ? 0 : constants.O_CREAT), 0o644);
+          const flags = constants.O_WRONLY | constants.O_APPEND | (current ? 0 : constants.O_CREAT);
+          const file = await this.#guard.open(path, key, flags, 0o644);
           try {
             await writeAt(file, value, null);
             await advanceMtime(file, current);
@@ -290,7 +243,7 @@ export class FileSystemStore implements Store {
             await file.close();
           }
         } catch (error) {
-          await lock!.undo(this.#guard, path, key).catch(() => {});
+          await lock!.journal.undo().catch(() => {});
           throw error;
         }
         return size;
@@ -313,14 +266,14 @@ export class FileSystemStore implements Store {
       checkPreconditions(key, stats, options);
       const size = Number(stats.size);
       if (offset + value.length > size) {
+        const write = `setRange of ${value.length} bytes at offset ${offset}`;
         throw new StoreError(
-          `setRange of ${value.length} bytes at offset ${offset} would run past the end of ${JSON.stringify(key)} (${size} bytes); use append to grow a value.`,
+          `${write} would run past the end of ${JSON.stringify(key)} (${size} bytes); use append to grow a value.`,
           { key },
         );
       }
       if (value.length === 0) return versionOf(stats);
-      const path = this.#path(key);
-      await lock.journal(
+      await lock.journal.record(
         { op: "setRange", ino: stats.ino.toString(), offset, length: value.length, written: fingerprint(value) },
         await readAt(file, offset, value.length),
       );
@@ -329,7 +282,7 @@ export class FileSystemStore implements Store {
         await advanceMtime(file, stats);
         await file.sync();
       } catch (error) {
-        await lock.undo(this.#guard, path, key).catch(() => {});
+        await lock.journal.undo().catch(() => {});
         throw error;
       }
       return versionOf(await file.stat({ bigint: true }));
@@ -341,7 +294,11 @@ export class FileSystemStore implements Store {
     checkCount(key, "length", length);
     await this.#modify(key, "truncate", options ?? {}, async (file, stats) => {
       const size = Number(stats.size);
-      if (length > size) throw new StoreError(`Cannot truncate ${JSON.stringify(key)} (${size} bytes) to a larger length ${length}.`, { key });
+      if (length > size) {
+        throw new StoreError(`Cannot truncate ${JSON.stringify(key)} (${size} bytes) to a larger length ${length}.`, {
+          key,
+        });
+      }
       if (length < size) {
         await file.truncate(length); // one call: a crash leaves the old length or the new one
         await advanceMtime(file, stats);
@@ -357,7 +314,8 @@ export class FileSystemStore implements Store {
    */
   async recover(key: string, options?: RequestOptions): Promise<boolean> {
     const path = this.#path(key);
-    return this.#locked(key, path, "recover", options?.signal, { create: false, readOnly: true }, async (_lock, state) => {
+    const mode = { create: false, readOnly: true };
+    return this.#locked(key, "recover", options?.signal, mode, async (_lock, state) => {
       await this.#guard.checkEntry(path, key); // refuses a link as every other operation does
       return state.waited || state.undid;
     });
@@ -367,10 +325,14 @@ export class FileSystemStore implements Store {
     return keyPath(this.root, key);
   }
 
-  /** `n` when one read may return that many bytes; a StoreError naming the key before anything is allocated otherwise. */
+  /** `n` when one read may return that many bytes; a StoreError naming the key before anything is allocated. */
   #readable(key: string, n: number): number {
     if (n > this.#maxReadBytes) {
-      throw new StoreError(`Reading ${n} bytes of ${JSON.stringify(key)} exceeds maxReadBytes (${this.#maxReadBytes}); read it in ranges or raise the option.`, { key });
+      throw new StoreError(
+        `Reading ${n} bytes of ${JSON.stringify(key)} exceeds maxReadBytes (${this.#maxReadBytes}); ` +
+          "read it in ranges or raise the option.",
+        { key },
+      );
     }
     return n;
   }
@@ -379,68 +341,47 @@ export class FileSystemStore implements Store {
   async #current(path: string, key: string): Promise<BigIntStats | undefined> {
     const entry = await this.#guard.checkEntry(path, key);
     if (!entry) return undefined;
-    const stats = entry.isSymbolicLink() ? await stat(path, { bigint: true }).catch((e: unknown) => (isMissing(e) ? undefined : Promise.reject(e))) : entry;
+    const stats = entry.isSymbolicLink()
+      ? await stat(path, { bigint: true }).catch((e: unknown) => (isMissing(e) ? undefined : Promise.reject(e)))
+      : entry;
     return stats?.isFile() ? stats : undefined;
   }
 
-  /**
-   * Run `task` holding the key's lock: this process's KeyedLock first, then
-   * the lock file. Without `create`, a missing directory means a missing
-   * value and `task` runs without a lock file. With `readOnly`, a directory
-   * where lock files cannot be created only waits while another holder's
-   * lock exists.
-   */
-  async #locked<T>(
+  /** Run `task` holding the key's lock (see `withKeyLock`). */
+  #locked<T>(
     key: string,
-    path: string,
     op: string,
     signal: AbortSignal | undefined,
-    mode: { create: boolean; readOnly?: boolean; dirChecked?: boolean },
+    mode: KeyLockMode,
     task: (lock: HeldLock | undefined, state: LockState) => Promise<T>,
   ): Promise<T> {
-    signal?.throwIfAborted();
-    const busy = fileLocks.busy(path);
-    return fileLocks.run(path, async () => {
-      for (let attempt = 1; ; attempt++) {
-        let acquired: Acquired;
-        try {
-          // On a first attempt a caller that just checked (and made) the directory saves checking it again.
-          const dirReady = (mode.dirChecked && attempt === 1) || (await this.#guard.checkDir(dirname(path), key, mode.create));
-          if (!dirReady) return await task(undefined, { waited: busy, undid: false });
-          acquired = await acquireLock(this.#guard, path, key, op, this.#lockSettings, signal);
-        } catch (error) {
-          // A delete elsewhere may remove the directory between its check and the lock's creation.
-          if (isMissing(error) && attempt < 4) continue;
-          if (mode.readOnly && readOnlyCodes.has(errorCode(error) ?? "")) {
-            const waited = await waitWhileLocked(path, signal);
-            return await task(undefined, { waited: busy || waited, undid: false });
-          }
-          throw storeError("lock", key, error);
-        }
-        let result: T;
-        try {
-          result = await task(acquired.lock, { waited: busy || acquired.waited, undid: acquired.undid });
-        } catch (error) {
-          await acquired.lock.release(key).catch(() => {});
-          throw error;
-        }
-        await acquired.lock.release(key);
-        return result;
-      }
-    });
+    const request = { guard: this.#guard, settings: this.#lockSettings, key, path: this.#path(key), op, signal, mode };
+    return withKeyLock(request, task);
   }
 
   /** Open the key's file for reading and run `use` with its stats, or return undefined when there is no value. */
-  #read<T>(key: string, options: RequestOptions | undefined, use: (file: FileHandle, stats: BigIntStats) => Promise<T>): Promise<T | undefined> {
+  #read<T>(
+    key: string,
+    options: RequestOptions | undefined,
+    use: (file: FileHandle, stats: BigIntStats) => Promise<T>,
+  ): Promise<T | undefined> {
     return this.#open(key, options, async (file) => {
-      // The stat of a file just opened reads what open() already loaded: synchronously it costs microseconds, not a trip to the I/O threads.
+      // The stat of a file just opened reads what open() already loaded:
+      // synchronously it costs microseconds, not a trip to the I/O threads.
       const stats = fstatSync(file.fd, { bigint: true });
       return stats.isFile() ? await use(file, stats) : undefined;
     });
   }
 
-  /** Open the key's file for reading (or reuse one kept open) and run `use`, or return undefined when there is no file (or a directory). */
-  async #open<T>(key: string, options: RequestOptions | undefined, use: (file: FileHandle) => Promise<T | undefined>): Promise<T | undefined> {
+  /**
+   * Open the key's file for reading (or reuse one kept open) and run `use`,
+   * or return undefined when there is no file (or a directory).
+   */
+  async #open<T>(
+    key: string,
+    options: RequestOptions | undefined,
+    use: (file: FileHandle) => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     const path = this.#path(key);
     options?.signal?.throwIfAborted();
     let lease: ReadLease;
@@ -467,9 +408,14 @@ export class FileSystemStore implements Store {
   }
 
   /** Open an existing value for an in-place change under the key's lock. */
-  async #modify<T>(key: string, op: string, options: RequestOptions, change: (file: FileHandle, stats: BigIntStats, lock: HeldLock) => Promise<T>): Promise<T> {
+  async #modify<T>(
+    key: string,
+    op: string,
+    options: RequestOptions,
+    change: (file: FileHandle, stats: BigIntStats, lock: HeldLock) => Promise<T>,
+  ): Promise<T> {
     const path = this.#path(key);
-    return this.#locked(key, path, op, options.signal, { create: false }, async (lock) => {
+    return this.#locked(key, op, options.signal, { create: false }, async (lock) => {
       const noValue = () => new StoreError(`No value at ${JSON.stringify(key)} to modify.`, { key });
       if (!lock) throw noValue(); // no directory
       let file: FileHandle;
@@ -504,51 +450,14 @@ export class FileSystemStore implements Store {
   }
 }
 
-/** Poll (with backoff) until no lock file of `path` exists; true when one did. */
-async function waitWhileLocked(path: string, signal: AbortSignal | undefined): Promise<boolean> {
-  const lockPath = lockPathOf(path);
-  let waited = false;
-  for (let delay = 1; ; delay = Math.min(delay * 2, 64)) {
-    const exists = await stat(lockPath).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) return waited;
-    waited = true;
-    await sleep(delay, undefined, { signal }).catch(() => signal?.throwIfAborted());
-  }
-}
-
-function checkedOption(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) throw new StoreError(`FileSystemStore option ${name} must be an integer >= ${min}, got ${value}.`);
-  return value;
-}
-
-function versionMismatch(key: string, exists: boolean, expected: string): PreconditionFailedError {
-  return new PreconditionFailedError(`${JSON.stringify(key)} is ${exists ? "at another version" : "missing"}; expected version ${expected}.`, { key });
-}
-
-function checkPreconditions(key: string, current: BigIntStats | undefined, options: SetOptions): void {
-  if (options.ifNoneMatch === "*" && current) throw new PreconditionFailedError(`${JSON.stringify(key)} already exists.`, { key });
-  if (options.ifMatch !== undefined && (!current || versionOf(current) !== options.ifMatch)) throw versionMismatch(key, current !== undefined, options.ifMatch);
-}
-
 function checkCount(key: string, name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new StoreError(`${name} must be a non-negative integer, got ${value} (key ${JSON.stringify(key)}).`, { key });
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new StoreError(`${name} must be a non-negative integer, got ${value} (key ${JSON.stringify(key)}).`, { key });
+  }
 }
 
 /** [start, end) of the checked `range` in a value of `size` bytes, clipped to the value. */
 function checkedBounds(key: string, range: RangeQuery, size: number): [number, number] {
   checkRange(key, range);
   return rangeBounds(range, size);
-}
-
-
-/** Wrap filesystem errors in a StoreError naming the key; zarrkit errors and aborts (an AbortSignal's reason) pass through. */
-function storeError(action: string, key: string, error: unknown): Error {
-  if (error instanceof ZarrkitError || (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError"))) return error;
-  const code = errorCode(error);
-  const reason = code === "ENOTDIR" || code === "EEXIST" ? "a parent of the key is a value, not a directory" : code === "EISDIR" ? "the key is a directory" : String(error);
-  return new StoreError(`Could not ${action} ${JSON.stringify(key)}: ${reason}.`, { key, cause: error });
 }

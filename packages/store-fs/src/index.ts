@@ -1,15 +1,18 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerPathStore, registerStore, StoreError } from "@zarrkit/registry";
-import { FileSystemStore, type FileSystemStoreOptions } from "./file-system-store.js";
+import { FileSystemStore } from "./file-system-store.js";
+import type { FileSystemStoreOptions } from "./store-options.js";
 
 export { FileSystemStore, type FileSystemStoreOptions };
 
 registerStore("file", (url, options) => {
   if (url.host !== "" && url.host !== "localhost") {
     // file://data/x reads as the host "data" and the path /x: almost always a path was meant.
+    const path = `${url.host}${url.pathname}`;
     throw new StoreError(
-      `${url.href} names the host "${url.host}": local files have none. Write file:///${url.host}${url.pathname} for the absolute path /${url.host}${url.pathname}, or the path itself (${url.host}${url.pathname}) for a relative one.`,
+      `${url.href} names the host "${url.host}": local files have none. Write file:///${path} for the absolute ` +
+        `path /${path}, or the path itself (${path}) for a relative one.`,
     );
   }
   let root: string;

@@ -1,4 +1,5 @@
-import { join, sep } from "node:path";
+import { createHash } from "node:crypto";
+import { basename, dirname, join, sep } from "node:path";
 import { keySegmentProblem, StoreError } from "@zarrkit/registry";
 
 /** Names of in-flight atomic writes; keys may not use them, listings skip them. */
@@ -7,6 +8,22 @@ export const TEMP_PREFIX = ".zarrkit-tmp.";
 export const LOCK_PREFIX = ".zarrkit-lock.";
 /** `.zarrkit-break.<name>`: taken by whoever breaks a stale lock of `<name>`, so only one does. */
 export const BREAK_PREFIX = ".zarrkit-break.";
+
+/** A file name for `prefix + name`, hashed when too long for one path segment. */
+function reservedName(prefix: string, name: string): string {
+  const full = prefix + name;
+  return Buffer.byteLength(full) <= 255 ? full : prefix + createHash("sha256").update(name).digest("hex");
+}
+
+/** The lock file of the value at `path`. */
+export function lockPathOf(path: string): string {
+  return join(dirname(path), reservedName(LOCK_PREFIX, basename(path)));
+}
+
+/** The break lock of the value at `path`. */
+export function breakPathOf(path: string): string {
+  return join(dirname(path), reservedName(BREAK_PREFIX, basename(path)));
+}
 
 /** Prefixes of the store's own files: never keys, never listed. */
 const RESERVED_PREFIXES = [TEMP_PREFIX, LOCK_PREFIX, BREAK_PREFIX];
@@ -26,7 +43,10 @@ function invalid(key: string, problem: string): StoreError {
   return new StoreError(`Invalid key ${JSON.stringify(key)}: ${problem}.`, { key });
 }
 
-/** The file of `key` under `root` (an absolute, resolved path). Throws a StoreError for keys that could reach elsewhere. */
+/**
+ * The file of `key` under `root` (an absolute, resolved path). Throws a
+ * StoreError for keys that could reach elsewhere.
+ */
 export function keyPath(root: string, key: string): string {
   return pathOf(root, key, key);
 }
@@ -39,7 +59,9 @@ function pathOf(root: string, key: string, reportAs: string): string {
   }
   const path = join(root, ...key.split("/"));
   // Belt and braces: whatever the checks above missed must still land under the root.
-  if (!path.startsWith(root.endsWith(sep) ? root : root + sep)) throw invalid(reportAs, "it resolves outside the store");
+  if (!path.startsWith(root.endsWith(sep) ? root : root + sep)) {
+    throw invalid(reportAs, "it resolves outside the store");
+  }
   return path;
 }
 

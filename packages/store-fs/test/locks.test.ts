@@ -4,10 +4,11 @@ import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StoreError } from "@zarrkit/registry";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { me } from "../src/file-lock.js";
 import { FileSystemStore } from "../src/index.js";
+import { thisProcess } from "../src/process-identity.js";
 import { tempDir } from "./temp-dir.js";
 
+const me = thisProcess();
 const text = (s: string) => new TextEncoder().encode(s);
 const decode = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
 
@@ -34,8 +35,21 @@ interface OwnerFields {
 }
 
 /** A lock file as a holder would have left it: owner line, optional journal line and old bytes. */
-async function plantLock(path: string, owner: OwnerFields, journal?: object, old: Uint8Array = new Uint8Array(0)): Promise<string> {
-  const line = JSON.stringify({ host: me.host, machine: me.machine, start: "", nonce: "planted", time: Date.now(), op: "test", ...owner });
+async function plantLock(
+  path: string,
+  owner: OwnerFields,
+  journal?: object,
+  old: Uint8Array = new Uint8Array(0),
+): Promise<string> {
+  const line = JSON.stringify({
+    host: me.host,
+    machine: me.machine,
+    start: "",
+    nonce: "planted",
+    time: Date.now(),
+    op: "test",
+    ...owner,
+  });
   const lockPath = join(path, "..", `.zarrkit-lock.${path.split("/").pop()}`);
   const parts = [Buffer.from(`${line}\n`)];
   if (journal) parts.push(Buffer.from(`${JSON.stringify(journal)}\n`), Buffer.from(old));
@@ -93,7 +107,11 @@ describe("the lock file", () => {
     await store.set("k", text("committed"));
     const path = join(root, "k");
     await writeFile(path, "committed+torn appe"); // what the dead writer managed
-    const lockPath = await plantLock(path, { pid: await deadPid() }, { op: "append", ino: await inode(path), size: 9, created: false });
+    const lockPath = await plantLock(
+      path,
+      { pid: await deadPid() },
+      { op: "append", ino: await inode(path), size: 9, created: false },
+    );
     const began = performance.now();
     expect(await store.append("k", text("!"))).toBe(9);
     expect(performance.now() - began).toBeLessThan(5000); // not the 60 s age rule
@@ -106,30 +124,51 @@ describe("the lock file", () => {
     await store.set("k", text("0123456789"));
     const path = join(root, "k");
     await writeFile(path, "01XXX56789");
-    await plantLock(path, { pid: await deadPid() }, { op: "setRange", ino: await inode(path), offset: 2, length: 3 }, text("234"));
+    await plantLock(
+      path,
+      { pid: await deadPid() },
+      { op: "setRange", ino: await inode(path), offset: 2, length: 3 },
+      text("234"),
+    );
     const version = (await store.getRangeWithSize("k", { suffixLength: 0 }))!.version!;
     expect(await store.recover("k")).toBe(true);
     expect(decode(await store.get("k"))).toBe("0123456789");
-    expect((await store.getRangeWithSize("k", { suffixLength: 0 }))!.version, "the undone value has a new version").not.toBe(version);
+    expect(
+      (await store.getRangeWithSize("k", { suffixLength: 0 }))!.version,
+      "the undone value has a new version",
+    ).not.toBe(version);
     expect(await store.recover("k")).toBe(false);
     expect(await storeFiles(root)).toEqual([]);
   });
 
-  it("recover() keeps a write its dead holder completed (a reader may have seen it) and undoes one it tore", async () => {
+  it("recover() keeps a write its dead holder completed (a reader may have seen it), undoes one it tore", async () => {
     const sha = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
     const store = new FileSystemStore(root);
     const path = join(root, "k");
     await store.set("k", text("0123456789"));
     await writeFile(path, "01ABC56789"); // the whole new range landed, then the writer died before dropping its lock
-    await plantLock(path, { pid: await deadPid() }, { op: "setRange", ino: await inode(path), offset: 2, length: 3, written: sha("ABC") }, text("234"));
+    await plantLock(
+      path,
+      { pid: await deadPid() },
+      { op: "setRange", ino: await inode(path), offset: 2, length: 3, written: sha("ABC") },
+      text("234"),
+    );
     expect(await store.recover("k")).toBe(true);
     expect(decode(await store.get("k"))).toBe("01ABC56789");
     await writeFile(path, "01ABC56789+tail"); // an append of "+tail" landed whole
-    await plantLock(path, { pid: await deadPid() }, { op: "append", ino: await inode(path), size: 10, created: false, added: 5, written: sha("+tail") });
+    await plantLock(
+      path,
+      { pid: await deadPid() },
+      { op: "append", ino: await inode(path), size: 10, created: false, added: 5, written: sha("+tail") },
+    );
     await store.recover("k");
     expect(decode(await store.get("k"))).toBe("01ABC56789+tail");
     await writeFile(path, "01ABC56789+tail+mo"); // an append of "+more" torn after three bytes
-    await plantLock(path, { pid: await deadPid() }, { op: "append", ino: await inode(path), size: 15, created: false, added: 5, written: sha("+more") });
+    await plantLock(
+      path,
+      { pid: await deadPid() },
+      { op: "append", ino: await inode(path), size: 15, created: false, added: 5, written: sha("+more") },
+    );
     await store.recover("k");
     expect(decode(await store.get("k"))).toBe("01ABC56789+tail");
     expect(await storeFiles(root)).toEqual([]);
@@ -145,14 +184,24 @@ describe("the lock file", () => {
     expect(await store.get("k")).toBe(undefined);
   });
 
-  it("ignores a journal written only in part (the value was not touched yet) and one for a value replaced since", async () => {
+  it("ignores a journal written in part (the value was untouched) and one for a value replaced since", async () => {
     const store = new FileSystemStore(root);
     await store.set("k", text("0123456789"));
     const path = join(root, "k");
-    const lockPath = await plantLock(path, { pid: await deadPid() }, { op: "setRange", ino: await inode(path), offset: 2, length: 3 }, text("ab"));
+    const lockPath = await plantLock(
+      path,
+      { pid: await deadPid() },
+      { op: "setRange", ino: await inode(path), offset: 2, length: 3 },
+      text("ab"),
+    );
     expect(await store.recover("k")).toBe(true); // it broke the lock
     expect(decode(await store.get("k"))).toBe("0123456789");
-    await plantLock(path, { pid: await deadPid() }, { op: "setRange", ino: "12345", offset: 2, length: 3 }, text("abc"));
+    await plantLock(
+      path,
+      { pid: await deadPid() },
+      { op: "setRange", ino: "12345", offset: 2, length: 3 },
+      text("abc"),
+    );
     expect(await store.recover("k")).toBe(true);
     expect(decode(await store.get("k"))).toBe("0123456789");
     expect(await exists(lockPath)).toBe(false);
@@ -166,7 +215,9 @@ describe("the lock file", () => {
     await utimes(lockPath, old, old);
     const signal = AbortSignal.timeout(600);
     await expect(store.set("k", text("v2"), { signal })).rejects.toMatchObject({ name: "TimeoutError" });
-    await expect(store.append("k", text("x"), { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: "TimeoutError" });
+    await expect(store.append("k", text("x"), { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({
+      name: "TimeoutError",
+    });
     expect(decode(await store.get("k"))).toBe("v1");
     expect(await exists(lockPath)).toBe(true);
   });
@@ -188,7 +239,9 @@ describe("the lock file", () => {
       utimes(lockPath, now, now).catch(() => {});
     }, 50);
     try {
-      await expect(store.set("k", text("v2"), { signal: AbortSignal.timeout(1500) })).rejects.toMatchObject({ name: "TimeoutError" });
+      await expect(store.set("k", text("v2"), { signal: AbortSignal.timeout(1500) })).rejects.toMatchObject({
+        name: "TimeoutError",
+      });
     } finally {
       clearInterval(heartbeat);
     }
@@ -212,7 +265,15 @@ describe("the lock file", () => {
     const store = new FileSystemStore(root, { staleLockMs: 60_000 });
     await store.set("k", text("v1"));
     await plantLock(join(root, "k"), { pid: await deadPid() });
-    const breaker = JSON.stringify({ pid: await deadPid(), host: me.host, machine: me.machine, start: "", nonce: "b", time: 0, op: "break" });
+    const breaker = JSON.stringify({
+      pid: await deadPid(),
+      host: me.host,
+      machine: me.machine,
+      start: "",
+      nonce: "b",
+      time: 0,
+      op: "break",
+    });
     await writeFile(join(root, ".zarrkit-break.k"), `${breaker}\n`);
     await store.set("k", text("v2"));
     expect(decode(await store.get("k"))).toBe("v2");
