@@ -45,7 +45,7 @@ import { UsageError } from "../errors.js";
 import type { Output } from "../output.js";
 import { openSource } from "../source.js";
 import { resolveUrl, writableStore } from "../url.js";
-import { archiveDestination } from "../archive-destination.js";
+import { type ArchiveDestination, archiveDestination } from "../archive-destination.js";
 
 export const CONVERT_HELP = `Usage: zarrkit convert <src> <dst> [options]
 
@@ -243,6 +243,7 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   const overwrite = values.overwrite === true;
   const conversion: Conversion = { store, srcUrl, dstUrl, nodes, overwrite, part, jobs, mode, levels, runStart, out };
   if (precomputed) conversion.precomputed = precomputed;
+  if (archive) conversion.archive = archive;
   try {
     return await execute(conversion);
   } catch (error) {
@@ -265,11 +266,13 @@ interface Conversion {
   /** When the command started: temporary files unchanged since well before are an interrupted run's. */
   runStart: number;
   out: Output;
+  /** A .zip/.ozx destination: the conversion writes into its staging folder, packed into the archive at the end. */
+  archive?: ArchiveDestination;
 }
 
 /** Write the planned metadata and the part's shards (skipping complete ones); the exit code. */
 async function execute(conversion: Conversion): Promise<number> {
-  const { store, srcUrl, dstUrl, nodes, precomputed, part, jobs, mode, levels, out } = conversion;
+  const { store, srcUrl, dstUrl, nodes, precomputed, part, jobs, mode, levels, out, archive } = conversion;
   await prepareDestination(store, dstUrl, nodes, conversion.overwrite);
   if (part.from !== "") out.error(`part ${part.index}/${part.count} (from ${part.from})`);
   if (store instanceof FileSystemStore) reportSweep(await sweepTemporaryFiles(store.root, conversion.runStart), out);
