@@ -67,6 +67,14 @@ export function normalizeCodecMetadata(entry: unknown, field: string): CodecMeta
   return entry as CodecMetadata;
 }
 
+/** An array->array codec of a chain and the spec of the chunks it encodes. */
+export interface ArrayToArrayStep {
+  /** The codec. */
+  codec: ArrayToArrayCodec;
+  /** The spec of the chunks it sees when encoding. */
+  spec: ChunkSpec;
+}
+
 /** How `CodecChain.create` reads a codec list. */
 export interface CodecChainOptions {
   /**
@@ -101,11 +109,13 @@ export class CodecChain {
   private constructor(
     /** The spec of the chunks the chain encodes. */
     readonly spec: ChunkSpec,
-    readonly arrayToArray: readonly { codec: ArrayToArrayCodec; spec: ChunkSpec }[],
+    /** The chain's array->array codecs, in order, each with the spec of the chunks it sees. */
+    readonly arrayToArray: readonly ArrayToArrayStep[],
     /** The chain's array->bytes codec. */
     readonly arrayToBytes: ArrayToBytesCodec,
     /** The spec the array->bytes codec sees (after the array->array codecs). */
     readonly bytesSpec: ChunkSpec,
+    /** The chain's bytes->bytes codecs, in the order they encode. */
     readonly bytesToBytes: readonly BytesToBytesCodec[],
     /** The bound used when the array->bytes codec's output has no fixed size; undefined: the default. */
     readonly maxDecodedChunkBytes: number | undefined,

@@ -56,6 +56,7 @@ export {
 } from "./metadata/v2.js";
 export {
   type ArrayPipelineContext,
+  type ArrayToArrayStep,
   CodecChain,
   type CodecChainOptions,
   DEFAULT_MAX_DECODED_CHUNK_BYTES,

@@ -86,7 +86,12 @@ export interface VerifyReport {
   /** The bad keys, sorted by key. */
   problems: VerifyProblem[];
   /** With `deep`: the shards and chunks decoded without a checksum (bit flips in them go unseen), sorted by key. */
-  unchecked: { key: string; reason: string }[];
+  unchecked: {
+    /** The shard's or chunk's key. */
+    key: string;
+    /** Why it could not be checked (its codecs hold no checksum). */
+    reason: string;
+  }[];
 }
 
 export async function verifyCommand(args: readonly string[], out: Output): Promise<number> {
