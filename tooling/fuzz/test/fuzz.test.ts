@@ -5,7 +5,7 @@ import { knownFinding } from "../src/known.js";
 import { runTarget } from "../src/runner.js";
 
 const SEED = 20240601;
-const SLICE: Record<string, number> = { shard: 2000, metadata: 3000, neuroglancer: 4000, zstd: 1500 };
+const SLICE: Record<string, number> = { shard: 2000, metadata: 3000, neuroglancer: 4000, zstd: 1500, xml: 2000 };
 
 describe("fuzz slice (seed 20240601)", () => {
   for (const [target, numRuns] of Object.entries(SLICE)) {

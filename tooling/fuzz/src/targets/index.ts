@@ -2,6 +2,7 @@ import type { FuzzTarget } from "../target.js";
 import { metadataTarget } from "./metadata.js";
 import { neuroglancerTarget } from "./neuroglancer.js";
 import { shardTarget } from "./shard.js";
+import { xmlTarget } from "./xml.js";
 import { zstdTarget } from "./zstd.js";
 
 /** Every target by name, in the order the runner runs them. */
@@ -10,6 +11,7 @@ export const TARGETS: Record<string, FuzzTarget<never>> = {
   metadata: metadataTarget as FuzzTarget<never>,
   neuroglancer: neuroglancerTarget as FuzzTarget<never>,
   zstd: zstdTarget as FuzzTarget<never>,
+  xml: xmlTarget as FuzzTarget<never>,
 };
 
 /** The target called `name`; an unknown name is an error that lists the targets. */
