@@ -162,10 +162,31 @@ describe("reading part of a body", () => {
     attempt.end();
   });
 
+  it("keeps only the tail past keepTail.after, whatever the chunks' sizes", async () => {
+    const value = Uint8Array.from({ length: 10_000 }, (_, i) => i % 251);
+    for (const chunk of [1, 7, 100, 3000, 10_000]) {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < value.length; at += chunk) controller.enqueue(value.slice(at, at + chunk));
+          controller.close();
+        },
+      });
+      const attempt = new Attempt(0, undefined);
+      const part = await readBodyPart(new Response(body), { limit: 2 ** 31 - 1, attempt, tooLarge: () => new Error("too large"), keepTail: { after: 1000, bytes: 37 } });
+      expect(part, `chunks of ${chunk}`).toEqual({ body: value.slice(-37), complete: true, tail: true, total: 10_000 });
+      attempt.end();
+    }
+    const attempt = new Attempt(0, undefined);
+    const short = await readBodyPart(new Response(value.slice(0, 500)), { limit: 10_000, attempt, tooLarge: () => new Error("too large"), keepTail: { after: 1000, bytes: 37 } });
+    expect(short).toEqual({ body: value.slice(0, 500), complete: true, tail: false, total: 500 });
+    await expect(readBodyPart(endless(), { limit: 50_000, attempt, tooLarge: () => new Error("too large"), keepTail: { after: 0, bytes: 16 } })).rejects.toThrow("too large");
+    attempt.end();
+  });
+
   it("reads a body shorter than stopAt whole", async () => {
     const attempt = new Attempt(0, undefined);
     const part = await readBodyPart(new Response(new Uint8Array(10)), { limit: 100, attempt, tooLarge: () => new Error("too large"), stopAt: 50 });
-    expect(part).toEqual({ body: new Uint8Array(10), complete: true });
+    expect(part).toEqual({ body: new Uint8Array(10), complete: true, tail: false, total: 10 });
     attempt.end();
   });
 });

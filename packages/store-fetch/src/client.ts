@@ -7,7 +7,7 @@ import {
   discard,
   fetchFollowing,
   PROTOCOL_HEADERS,
-  RETRY,
+  type RETRY,
   type RetryAfter,
   type RetryOptions,
   readBodyPart,
@@ -32,6 +32,10 @@ export interface HttpResult {
   body: Uint8Array<ArrayBuffer>;
   /** False when reading stopped at the limit's `stopAt` and the rest of the body was abandoned. */
   complete: boolean;
+  /** True when only the end of the body was kept (the limit's `keepTail`); `total` is then its length. */
+  tail: boolean;
+  /** Bytes of body read in all. */
+  total: number;
 }
 
 export interface SendOptions {
@@ -141,20 +145,21 @@ export class HttpClient {
     }
     if (!options.limit || unsatisfied) {
       await discard(response);
-      return { status: response.status, headers: response.headers, body: new Uint8Array(0), complete: true };
+      return { status: response.status, headers: response.headers, body: new Uint8Array(0), complete: true, tail: false, total: 0 };
     }
-    const { bytes, why, stopAt } = options.limit(response.status, response.headers);
-    const { body, complete } = await readBodyPart(response, {
+    const { bytes, why, stopAt, keepTail } = options.limit(response.status, response.headers);
+    const { body, complete, tail, total } = await readBodyPart(response, {
       limit: bytes,
       attempt,
       ...(stopAt !== undefined && { stopAt }),
+      ...(keepTail !== undefined && { keepTail }),
       tooLarge: (detail) =>
         new ResponseTooLargeError(
           `The reply to ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
           { key },
         ),
     });
-    return { status: response.status, headers: response.headers, body, complete };
+    return { status: response.status, headers: response.headers, body, complete, tail, total };
   }
 }
 

@@ -166,6 +166,8 @@ export class FetchStore implements Store {
   readonly #secrets: readonly string[];
   /** False once the server was seen sending a new ETag for every request: versions then come from Last-Modified only. */
   #etags = true;
+  /** Whether the server allows HEAD, with which values versioned by Last-Modified are revalidated. */
+  #headAllowed = true;
   /** The ETag of the last reply that failed a read's If-Match, by key: the next read of the key tells whether the value changed or the ETag did. */
   readonly #conflicts = new LruCache<string, string>(1000, () => 1);
 
@@ -270,8 +272,9 @@ export class FetchStore implements Store {
       const version = this.#confirmVersion(key, result, ifMatch, size);
       return withVersion(size === undefined ? { value: result.body } : { value: result.body, size }, version);
     }
-    // 200: the server ignores Range and sends the value, whole or (a long value, a window near its start) up to the window's end.
+    // 200: the server ignores Range and sends the value: whole, or (a long value) up to a window's end, or only its end kept for a suffix.
     learnRangeSupport(this.#base.origin, false);
+    if (result.tail) return withVersion({ value: result.body, size: result.total }, this.#confirmVersion(key, result, ifMatch, result.total));
     const size = result.complete ? result.body.byteLength : bodyLength(result.headers);
     const version = this.#confirmVersion(key, result, ifMatch, size);
     if (result.complete) this.#keepBody(key, result.body, version);
@@ -377,21 +380,38 @@ export class FetchStore implements Store {
 
   /**
    * The cached whole value of `key` (servers that ignore Range), once the
-   * server has confirmed it is current: a GET with `If-None-Match` of its
-   * ETag (or `If-Modified-Since` of its Last-Modified) answers 304 without a
-   * body while it is (with `ifMatch`, also `If-Match` or
-   * `If-Unmodified-Since`, so a changed value is a 412). A changed value
-   * comes back whole and replaces the entry. "missing" when the key is gone;
-   * undefined when there is nothing cached to use. Only values with a
-   * version are cached; an immutable store's are used without asking.
+   * server has confirmed it is current. A value versioned by its ETag: a GET
+   * with `If-None-Match` answers 304 without a body while it is (with
+   * `ifMatch`, also `If-Match`, so a changed value is a 412). A value
+   * versioned by Last-Modified and size: a HEAD, whose Last-Modified and
+   * Content-Length must be the cached ones exactly (`If-Modified-Since` would
+   * answer 304 for a value replaced by one with an older Last-Modified, a copy
+   * that keeps times); where HEAD is not allowed, a GET with
+   * `If-Modified-Since` instead. A changed value comes back whole and
+   * replaces the entry. "missing" when the key is gone; undefined when there
+   * is nothing cached to use. Only values with a version are cached; an
+   * immutable store's are used without asking.
    */
   async #cachedBody(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<CachedBody | "missing" | undefined> {
     const cached = this.#ignoresRanges() ? this.#bodies.get(key) : undefined;
     if (!cached || cached.version === undefined) return undefined;
     if (this.#immutable) return cached;
     if (ifMatch !== undefined && !sameVersion(cached.version, ifMatch)) return undefined;
-    const headers = { ...ifNoneMatchHeaders(cached.version), ...this.#conditions(ifMatch) };
     try {
+      if (isLastModifiedVersion(cached.version) && this.#headAllowed) {
+        const current = await this.#headVersion(key, signal);
+        if (current !== "no HEAD") {
+          if (current === "missing") {
+            this.#bodies.delete(key);
+            this.#gone(key, ifMatch);
+            return "missing";
+          }
+          if (current === cached.version) return cached;
+          this.#bodies.delete(key);
+          return undefined;
+        }
+      }
+      const headers = { ...ifNoneMatchHeaders(cached.version), ...this.#conditions(ifMatch) };
       const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
       if (!result) {
         this.#bodies.delete(key);
@@ -408,6 +428,22 @@ export class FetchStore implements Store {
       this.#bodies.delete(key);
       throw error;
     }
+  }
+
+  /** The version a HEAD of `key` reports (Last-Modified with Content-Length), "missing", or "no HEAD" when the server does not allow HEAD (then never tried again). */
+  async #headVersion(key: string, signal: AbortSignal | undefined): Promise<string | undefined | "missing" | "no HEAD"> {
+    let result: HttpResult | undefined;
+    try {
+      result = await this.#client.send("HEAD", key, { signal, missingIsUndefined: true });
+    } catch (error) {
+      // 405 Method Not Allowed, 501 Not Implemented, 403 from a URL signed for GET only.
+      const status = error instanceof StoreError ? /^HTTP (\d{3})/.exec(error.message)?.[1] : undefined;
+      if (status !== "405" && status !== "501" && status !== "403") throw error;
+      this.#headAllowed = false;
+      return "no HEAD";
+    }
+    if (!result) return "missing";
+    return replyVersion(result.headers, bodyLength(result.headers), this.#etags);
   }
 
   /**
@@ -488,13 +524,16 @@ export class FetchStore implements Store {
    * `maxBodyBytes`. Of a 200 answering a window, only the bytes up to the
    * window's end (and a margin) are read when the value is too large to
    * cache or of unknown length: a huge or endless body is not read to the cap.
+   * Of one answering a suffix, only the suffix is kept once the value is
+   * larger than what is worth caching: memory stays bounded.
    */
   #rangeLimit(range: RangeQuery): BodyLimit {
     const max = this.#maxBodyBytes;
     return (status, headers) => {
       if (status === 206) return { bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max), why: "the range asked for" };
       const whole = { bytes: max, why: "maxBodyBytes allows" };
-      if ("suffixLength" in range) return whole;
+      // A suffix needs the end: past what is worth caching, only the end is kept.
+      if ("suffixLength" in range) return { ...whole, keepTail: { after: this.#fullBodyCacheBytes, bytes: range.suffixLength } };
       const announced = bodyLength(headers);
       if (announced !== undefined && announced <= this.#fullBodyCacheBytes) return whole;
       return { ...whole, stopAt: range.offset + range.length + WINDOW_MARGIN_BYTES };

@@ -98,10 +98,17 @@ describe.skipIf(!existsSync(PYTHON))("a sharded array served by Python's http.se
       const want = Array.from({ length: 16 }, (_, i) => base + Math.floor(i / 4) * 8 + 4 + (i % 4));
       expect(seen, `after the shard was replaced with values from ${base}`).toEqual(want);
     }
-    // Replaced, then dated back (a copy that keeps times): still another Last-Modified than the one cached.
+    // A shard read when its Last-Modified is a strong validator (and so cached on it), then replaced by a
+    // copy that keeps an older time (rsync -t, cp -p): If-Modified-Since would answer 304; the HEAD's
+    // Last-Modified is not the one cached.
+    const shard = join(dir, "c", "0", "0");
+    const earlier = new Date(Date.now() - 20_000);
+    await utimes(shard, earlier, earlier);
+    const cachedFrom = Array.from((await inner(array, 1, 0)).data as Int32Array);
+    expect(cachedFrom).toEqual(Array.from({ length: 16 }, (_, i) => 3000 + (4 + Math.floor(i / 4)) * 8 + (i % 4)));
     await writer.set([slice(0, 8), slice(0, 8)], { data: values(4000).subarray(0, 64), shape: [8, 8] });
-    const older = new Date(Date.now() - 30_000);
-    await utimes(join(dir, "c", "0", "0"), older, older);
+    const older = new Date(Date.now() - 40_000);
+    await utimes(shard, older, older);
     expect(Array.from((await inner(array, 1, 1)).data as Int32Array)).toEqual(Array.from({ length: 16 }, (_, i) => 4000 + (4 + Math.floor(i / 4)) * 8 + 4 + (i % 4)));
   });
 });

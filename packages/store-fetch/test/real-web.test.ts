@@ -149,6 +149,24 @@ describe("bodies that never end", () => {
   });
 });
 
+describe("a suffix answered with the whole value", () => {
+  it("keeps only the suffix of a value too large to cache, and reports its size", async () => {
+    const value = sequence(300_000);
+    const server = await serve((req, res) => {
+      if (req.url!.endsWith("/chunked")) {
+        res.writeHead(200);
+        for (let at = 0; at < value.length; at += 4096) res.write(value.subarray(at, at + 4096));
+        return void res.end();
+      }
+      send(res, 200, value);
+    });
+    const store = new FetchStore(server.url, { fullBodyCacheBytes: 1000 });
+    for (const key of ["sized", "chunked"]) {
+      expect(await store.getRangeWithSize(key, { suffixLength: 10 })).toEqual({ value: value.slice(-10), size: 300_000 });
+    }
+  });
+});
+
 describe("Retry-After", () => {
   it("waits as long as a 503 asks before the next attempt", async () => {
     const times: number[] = [];
@@ -170,9 +188,10 @@ describe("Retry-After", () => {
   });
 });
 
-/** A static server over `files` without ETags: Last-Modified (seconds) and Date, If-Modified-Since honoured, Range ignored (Python's http.server). */
-function lastModifiedServer(files: Map<string, { value: Uint8Array; modified: number }>) {
+/** A static server over `files` without ETags: Last-Modified (seconds) and Date, If-Modified-Since honoured, Range ignored (Python's http.server); HEAD unless `head: false`. */
+function lastModifiedServer(files: Map<string, { value: Uint8Array; modified: number }>, head = true) {
   return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "HEAD" && !head) return send(res, 405);
     const file = files.get(new URL(req.url!, "http://x").pathname.slice("/store/".length));
     if (!file) return send(res, 404);
     const headers = { "Last-Modified": new Date(file.modified * 1000).toUTCString(), Date: new Date().toUTCString() };
@@ -185,7 +204,7 @@ function lastModifiedServer(files: Map<string, { value: Uint8Array; modified: nu
 describe("servers without ETags", () => {
   const past = () => Math.floor(Date.now() / 1000) - 60;
 
-  it("version values by Last-Modified and size, and revalidate a cached body with If-Modified-Since: one request, a 304, per warm read", async () => {
+  it("version values by Last-Modified and size, and revalidate a cached body with a HEAD: one request, no body, per warm read", async () => {
     const files = new Map([["shard", { value: sequence(100), modified: past() }]]);
     const server = await serve(lastModifiedServer(files));
     const store = new FetchStore(server.url);
@@ -193,11 +212,21 @@ describe("servers without ETags", () => {
     expect(first).toEqual({ value: sequence(10, 90), size: 100, version: `last-modified:${files.get("shard")!.modified}:100` });
     server.requests.length = 0;
     expect(await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: first!.version! })).toEqual(sequence(3, 5));
-    expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]!.headers["if-modified-since"]).toBe(new Date(files.get("shard")!.modified * 1000).toUTCString());
+    expect(server.requests.map((r) => r.method)).toEqual(["HEAD"]);
   });
 
-  it("never reads a replaced value through the old copy", async () => {
+  it("revalidate with If-Modified-Since where HEAD is not allowed: one request, a 304", async () => {
+    const files = new Map([["shard", { value: sequence(100), modified: past() }]]);
+    const server = await serve(lastModifiedServer(files, false));
+    const store = new FetchStore(server.url);
+    const { version } = (await store.getRangeWithSize("shard", { suffixLength: 10 }))!;
+    await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: version! });
+    server.requests.length = 0;
+    expect(await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: version! })).toEqual(sequence(3, 5));
+    expect(server.requests.map((r) => [r.method, r.headers["if-modified-since"]])).toEqual([["GET", new Date(files.get("shard")!.modified * 1000).toUTCString()]]);
+  });
+
+  it("never read a replaced value through the old copy, even one dated back", async () => {
     const files = new Map([["shard", { value: sequence(100), modified: past() }]]);
     const server = await serve(lastModifiedServer(files));
     const store = new FetchStore(server.url);
@@ -206,7 +235,12 @@ describe("servers without ETags", () => {
     files.set("shard", { value: sequence(100, 7), modified: past() + 30 });
     const error = await rejection(store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: version! }));
     expect(error).toBeInstanceOf(PreconditionFailedError);
-    expect(await store.getRange("shard", { offset: 5, length: 3 })).toEqual(sequence(3, 12));
+    const again = (await store.getRangeWithSize("shard", { offset: 5, length: 3 }))!;
+    expect(again.value).toEqual(sequence(3, 12));
+    // Replaced by a copy that keeps an older time: If-Modified-Since would say 304; the HEAD's Last-Modified differs.
+    files.set("shard", { value: sequence(100, 50), modified: past() - 30 });
+    await expect(store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: again.version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(await store.getRange("shard", { offset: 5, length: 3 })).toEqual(sequence(3, 55));
   });
 
   it("take a Last-Modified within the second of the reply's Date for no version: nothing is cached on it", async () => {

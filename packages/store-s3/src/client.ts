@@ -7,7 +7,7 @@ import {
   MAX_RETRY_AFTER_MS,
   PROTOCOL_HEADERS,
   type RetryAfter,
-  RETRY,
+  type RETRY,
   readBodyPart,
   redactError,
   redactText,
@@ -40,6 +40,10 @@ export interface S3Reply {
   body: Uint8Array<ArrayBuffer>;
   /** False when reading stopped at the limit's `stopAt` and the rest of the body was abandoned. */
   complete: boolean;
+  /** True when only the end of the body was kept (the limit's `keepTail`); `total` is then its length. */
+  tail: boolean;
+  /** Bytes of body read in all. */
+  total: number;
 }
 
 /** S3 error documents are a few hundred bytes; more is not read (a hostile server could send gigabytes). */
@@ -143,20 +147,21 @@ export class S3Client {
     if (response.ok || accept.includes(status)) {
       if (!request.limit || !response.ok) {
         await discard(response);
-        return { status, headers, body: new Uint8Array(0), complete: true };
+        return { status, headers, body: new Uint8Array(0), complete: true, tail: false, total: 0 };
       }
-      const { bytes, why, stopAt } = request.limit(status, headers);
-      const { body, complete } = await readBodyPart(response, {
+      const { bytes, why, stopAt, keepTail } = request.limit(status, headers);
+      const { body, complete, tail, total } = await readBodyPart(response, {
         limit: bytes,
         attempt: timer,
         ...(stopAt !== undefined && { stopAt }),
+        ...(keepTail !== undefined && { keepTail }),
         tooLarge: (detail) =>
           new ResponseTooLargeError(
             `S3 ${request.what} failed: the reply ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
             request.key === undefined ? {} : { key: request.key },
           ),
       });
-      return { status, headers, body, complete };
+      return { status, headers, body, complete, tail, total };
     }
     const text = request.method === "HEAD" ? "" : await readPrefix(response, ERROR_BODY_BYTES, timer);
     return responseError(status, headers, text, this.#config.secrets);

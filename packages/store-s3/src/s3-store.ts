@@ -95,7 +95,8 @@ export class S3Store implements Store {
     const version = this.#confirmVersion(key, reply, ifMatch);
     const bytes = reply.body;
     if (reply.status === 200) {
-      // The whole object, or (a window of a large one) its start up to the window's end.
+      // The whole object: for a suffix only its end was kept, for a window its start up to the window's end.
+      if (reply.tail) return withVersion({ value: bytes, size: reply.total }, version);
       const size = reply.complete ? bytes.byteLength : bodyLength(reply.headers);
       return withVersion(size === undefined ? { value: sliceLocally(bytes, range) } : { value: sliceLocally(bytes, range), size }, version);
     }
@@ -220,14 +221,15 @@ export class S3Store implements Store {
    * A 206 holds at most the range; a 200 (a server that ignores Range) is the
    * whole object, up to `maxBodyBytes`, of which a window needs only the start:
    * reading stops after the window's end and a margin, so a huge or endless
-   * body is not read to the cap.
+   * body is not read to the cap; a suffix keeps only the object's end.
    */
   #rangeLimit(range: RangeQuery): BodyLimit {
     const max = this.#config.maxBodyBytes;
     return (status) => {
       if (status === 206) return { bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max), why: "the range asked for" };
       const whole = { bytes: max, why: "maxBodyBytes allows" };
-      return "suffixLength" in range ? whole : { ...whole, stopAt: range.offset + range.length + WINDOW_MARGIN_BYTES };
+      if ("suffixLength" in range) return { ...whole, keepTail: { after: 0, bytes: range.suffixLength } };
+      return { ...whole, stopAt: range.offset + range.length + WINDOW_MARGIN_BYTES };
     };
   }
 

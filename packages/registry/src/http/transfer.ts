@@ -164,6 +164,8 @@ export type BodyLimit = (
   why: string;
   /** Read no further than this many bytes: the rest is abandoned without error (see `BodyLimits.stopAt`). */
   stopAt?: number;
+  /** Keep only the body's end once it passes a size (see `BodyLimits.keepTail`). */
+  keepTail?: { after: number; bytes: number };
 };
 
 /** Drop an unused body so the connection can be reused. */
@@ -187,13 +189,24 @@ export interface BodyLimits {
    * Range): the bytes needed plus a margin, rather than up to `limit`.
    */
   stopAt?: number;
+  /**
+   * Once the body passes `after` bytes, keep only its last `bytes` (`limit`
+   * still bounds the bytes read): for a suffix of a value answered with all of
+   * it, whose length is not known before its end, memory stays bounded.
+   */
+  keepTail?: { after: number; bytes: number };
 }
 
 /** A body read with `readBodyPart`. */
 export interface BodyPart {
+  /** The body; only its last `keepTail.bytes` when `tail`. */
   body: Uint8Array<ArrayBuffer>;
   /** Whether the body ended (false: reading stopped at `stopAt` and the rest was abandoned). */
   complete: boolean;
+  /** Whether only the tail of the body was kept (it passed `keepTail.after`). */
+  tail: boolean;
+  /** Bytes of body read in all. */
+  total: number;
 }
 
 /**
@@ -204,11 +217,11 @@ export interface BodyPart {
  * chunk that crosses it. Either way the connection is closed, not drained.
  */
 export async function readBody(response: Response, limits: BodyLimits): Promise<Uint8Array<ArrayBuffer>> {
-  return (await readBodyPart(response, { ...limits, stopAt: undefined })).body;
+  return (await readBodyPart(response, { ...limits, stopAt: undefined, keepTail: undefined })).body;
 }
 
-/** `readBody`, stopping at `limits.stopAt` bytes when given (then `complete` says whether the body had ended). */
-export async function readBodyPart(response: Response, { limit, attempt, tooLarge, stopAt }: BodyLimits): Promise<BodyPart> {
+/** `readBody`, stopping at `limits.stopAt` bytes, or keeping only a tail past `limits.keepTail.after`, when given. */
+export async function readBodyPart(response: Response, { limit, attempt, tooLarge, stopAt, keepTail }: BodyLimits): Promise<BodyPart> {
   const announced = bodyLength(response.headers);
   if (announced !== undefined && announced > limit && (stopAt === undefined || stopAt > limit)) {
     const error = tooLarge(`announces ${announced} bytes (Content-Length)`);
@@ -216,16 +229,19 @@ export async function readBodyPart(response: Response, { limit, attempt, tooLarg
     await response.body?.cancel(error).catch(() => {});
     throw error;
   }
-  if (!response.body) return { body: new Uint8Array(0), complete: true };
+  if (!response.body) return { body: new Uint8Array(0), complete: true, tail: false, total: 0 };
   const reader = response.body.getReader();
   const { signal } = attempt;
   const onAbort = () => void reader.cancel(signal.reason).catch(() => {});
   if (signal.aborted) onAbort();
   else signal.addEventListener("abort", onAbort, { once: true });
   const cap = stopAt === undefined ? limit : Math.min(limit, stopAt);
-  let buffer = new Uint8Array(Math.min(cap, announced === undefined ? UNKNOWN_LENGTH_START : Math.min(announced, PREALLOCATE_MAX)));
+  const startAt = Math.min(cap, keepTail?.after ?? cap);
+  let buffer = new Uint8Array(Math.min(startAt, announced === undefined ? UNKNOWN_LENGTH_START : Math.min(announced, PREALLOCATE_MAX)));
   let length = 0;
+  let total = 0;
   let complete = true;
+  let tail = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -234,24 +250,49 @@ export async function readBodyPart(response: Response, { limit, attempt, tooLarg
       if (done) break;
       attempt.received(value.byteLength);
       let chunk = value;
-      const needed = length + chunk.byteLength;
-      if (stopAt !== undefined && needed >= stopAt && stopAt <= limit) {
-        chunk = chunk.subarray(0, stopAt - length);
+      if (stopAt !== undefined && total + chunk.byteLength >= stopAt && stopAt <= limit) {
+        chunk = chunk.subarray(0, stopAt - total);
         complete = false;
-      } else if (needed > limit) {
+      } else if (total + chunk.byteLength > limit) {
         const error = tooLarge(`sent more than ${limit} bytes`);
         attempt.cancel(error);
         throw error;
       }
-      const total = length + chunk.byteLength;
-      if (total > buffer.byteLength) {
-        const target = announced !== undefined && total <= announced ? Math.min(announced, cap) : cap;
-        const grown = new Uint8Array(Math.min(target, Math.max(total, buffer.byteLength * 2)));
-        grown.set(buffer.subarray(0, length));
-        buffer = grown;
+      total += chunk.byteLength;
+      if (keepTail && !tail && total > keepTail.after) {
+        // From here on only the last keepTail.bytes matter: a buffer of twice that, shifted when full.
+        tail = true;
+        const kept = buffer.subarray(Math.max(0, length - keepTail.bytes), length);
+        const ring = new Uint8Array(Math.max(2 * keepTail.bytes, 1));
+        ring.set(kept);
+        buffer = ring;
+        length = kept.byteLength;
       }
-      buffer.set(chunk, length);
-      length = total;
+      if (tail) {
+        const keep = keepTail!.bytes;
+        if (chunk.byteLength >= keep) {
+          buffer.set(chunk.subarray(chunk.byteLength - keep));
+          length = keep;
+        } else {
+          if (length + chunk.byteLength > buffer.byteLength) {
+            const from = length - (keep - chunk.byteLength);
+            buffer.copyWithin(0, from, length);
+            length -= from;
+          }
+          buffer.set(chunk, length);
+          length += chunk.byteLength;
+        }
+      } else {
+        const needed = length + chunk.byteLength;
+        if (needed > buffer.byteLength) {
+          const target = announced !== undefined && needed <= announced ? Math.min(announced, cap) : cap;
+          const grown = new Uint8Array(Math.min(target, Math.max(needed, buffer.byteLength * 2)));
+          grown.set(buffer.subarray(0, length));
+          buffer = grown;
+        }
+        buffer.set(chunk, length);
+        length = needed;
+      }
       if (!complete) {
         // Abandon the rest: the connection is closed, not drained.
         signal.removeEventListener("abort", onAbort);
@@ -266,6 +307,10 @@ export async function readBodyPart(response: Response, { limit, attempt, tooLarg
     signal.removeEventListener("abort", onAbort);
   }
   // A body that ends exactly at stopAt: the announced length tells it was complete.
-  if (!complete && announced !== undefined && announced === length) complete = true;
-  return { body: length === buffer.byteLength ? buffer : buffer.slice(0, length), complete };
+  if (!complete && announced !== undefined && announced === total) complete = true;
+  if (tail) {
+    const keep = Math.min(length, keepTail!.bytes);
+    return { body: buffer.slice(length - keep, length), complete, tail, total };
+  }
+  return { body: length === buffer.byteLength ? buffer : buffer.slice(0, length), complete, tail, total };
 }

@@ -83,26 +83,29 @@ export function parseXml(xml: string, what: string, limits: XmlLimits = {}): Xml
     if (textEnd > i) addText(decodeText(xml, i, textEnd, fail), i);
     if (lt < 0) break;
     i = lt;
-    if (xml.startsWith("<?", i)) {
+    const next = xml.charCodeAt(i + 1);
+    if (next === 0x3f /* ? */) {
       const end = xml.indexOf("?>", i + 2);
       if (end < 0) fail(i, "an unclosed processing instruction");
       i = end + 2;
-    } else if (xml.startsWith("<!--", i)) {
-      const end = xml.indexOf("-->", i + 4);
-      if (end < 0) fail(i, "an unclosed comment");
-      i = end + 3;
-    } else if (xml.startsWith("<![CDATA[", i)) {
-      const end = xml.indexOf("]]>", i + 9);
-      if (end < 0) fail(i, "an unclosed CDATA section");
-      if (stack.length === 0) fail(i, "CDATA outside the root element");
-      addText(xml.slice(i + 9, end), i);
-      i = end + 3;
-    } else if (xml.startsWith("<!", i)) {
-      fail(i, "a DOCTYPE or declaration (not accepted: entities are not expanded)");
-    } else if (xml.startsWith("</", i)) {
+    } else if (next === 0x21 /* ! */) {
+      if (xml.startsWith("<!--", i)) {
+        const end = xml.indexOf("-->", i + 4);
+        if (end < 0) fail(i, "an unclosed comment");
+        i = end + 3;
+      } else if (xml.startsWith("<![CDATA[", i)) {
+        const end = xml.indexOf("]]>", i + 9);
+        if (end < 0) fail(i, "an unclosed CDATA section");
+        if (stack.length === 0) fail(i, "CDATA outside the root element");
+        addText(xml.slice(i + 9, end), i);
+        i = end + 3;
+      } else {
+        fail(i, "a DOCTYPE or declaration (not accepted: entities are not expanded)");
+      }
+    } else if (next === 0x2f /* / */) {
       const closing = name(i + 2);
       const after = space(i + 2 + closing.length);
-      if (xml[after] !== ">") fail(after, `">" was expected to end </${closing}`);
+      if (xml.charCodeAt(after) !== 0x3e) fail(after, `">" was expected to end </${closing}`);
       const open = stack.pop();
       if (!open) fail(i, `</${closing}> closes no element`);
       if (open!.name !== closing) fail(i, `</${closing}> closes <${open!.name}>`);
@@ -116,8 +119,11 @@ export function parseXml(xml: string, what: string, limits: XmlLimits = {}): Xml
       const parent = stack[stack.length - 1];
       if (parent) parent.children.push(element);
       else root = element;
-      i = attributes(xml, i + 1 + opening.length, name, space, fail);
-      if (xml.startsWith("/>", i)) i += 2;
+      const at = i + 1 + opening.length;
+      // The common case, no attributes: ">" or "/>" right after the name.
+      const c = xml.charCodeAt(at);
+      i = c === 0x3e || (c === 0x2f && xml.charCodeAt(at + 1) === 0x3e) ? at : attributes(xml, at, name, space, fail);
+      if (xml.charCodeAt(i) === 0x2f) i += 2;
       else {
         stack.push(element);
         i += 1;

@@ -105,20 +105,20 @@ const xmlCaseArb: fc.Arbitrary<XmlCase> = fc.record({
   mutations: fc.array(mutationArb, { minLength: 0, maxLength: 3 }),
 });
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.codePointAt(0)};`);
+const escapeText = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.codePointAt(0)};`);
 
 function writeKey(entry: XmlEntry): string {
   const text = `p/${String.fromCodePoint(...entry.key)}`;
   if (entry.form === "refs") return [...text].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join("");
   if (entry.form === "cdata") return `<![CDATA[${text.replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
-  return escape(text);
+  return escapeText(text);
 }
 
 /** The document as a well-behaved server writes it, and the keys it lists (in order). */
 export function xmlDocument(c: XmlCase): { text: string; keys: string[] } {
   const keys = c.entries.map((e) => `p/${String.fromCodePoint(...e.key)}`);
   if (c.kind === "error") {
-    const message = keys.map(escape).join(", ");
+    const message = keys.map(escapeText).join(", ");
     return { text: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>${message}</Message><RequestId>r1</RequestId></Error>`, keys: [] };
   }
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">', "<Name>bkt</Name><Prefix>p/</Prefix>"];
