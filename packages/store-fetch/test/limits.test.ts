@@ -144,7 +144,7 @@ describe("the idle timeout against a real socket", () => {
 
   it("gives up on a server that never answers", async () => {
     const server = await serve(() => {});
-    const error = await new FetchStore(server.url, { idleTimeoutMs: 50, retry: { retries: 1, baseDelayMs: 1 } }).getRange("k", { offset: 0, length: 4 }).catch((e: unknown) => e);
+    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 1, baseDelayMs: 1 } }).getRange("k", { offset: 0, length: 4 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "STORE_TIMEOUT", key: "k" });
     // The server logs a request once its handler runs, which on a loaded machine can come after the client gave up.
     await vi.waitFor(() => expect(server.requests).toHaveLength(2));
