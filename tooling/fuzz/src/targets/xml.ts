@@ -9,6 +9,7 @@
 // S3Store (which also checks keys against its prefix, tokens and pages).
 // XML carries no checksum: any parsed result may differ; only untyped errors,
 // hangs and memory count as failures.
+import { concatBytes } from "@zarrkit/registry";
 import { parseXml, type XmlElement, xmlChildren, xmlChildText } from "@zarrkit/registry/http";
 import { S3Store } from "@zarrkit/store-s3";
 import fc from "fast-check";
@@ -137,12 +138,12 @@ function mutate(original: Uint8Array, mutations: readonly XmlMutation[]): Uint8A
     if (m.op === "repeat") {
       const fragment = encoder.encode(itemAt(FRAGMENTS, m.fragment).repeat(m.times));
       const at = bytes.lastIndexOf(0x3c); // before the closing tag
-      bytes = concat([bytes.subarray(0, Math.max(0, at)), fragment, bytes.subarray(Math.max(0, at))]);
+      bytes = concatBytes([bytes.subarray(0, Math.max(0, at)), fragment, bytes.subarray(Math.max(0, at))]);
       continue;
     }
     if (m.op === "insert") {
       const p = bytes.length === 0 ? 0 : m.pos % (bytes.length + 1);
-      bytes = concat([bytes.subarray(0, p), encoder.encode(itemAt(FRAGMENTS, m.fragment)), bytes.subarray(p)]);
+      bytes = concatBytes([bytes.subarray(0, p), encoder.encode(itemAt(FRAGMENTS, m.fragment)), bytes.subarray(p)]);
       continue;
     }
     if (bytes.length === 0) continue;
@@ -153,16 +154,6 @@ function mutate(original: Uint8Array, mutations: readonly XmlMutation[]): Uint8A
     else bytes = bytes.slice(0, p);
   }
   return bytes;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Every key a parsed listing holds, in document order (what a reader of the tree would see). */
