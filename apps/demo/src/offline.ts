@@ -1,7 +1,7 @@
 // Saved data sets: copies of arrays in IndexedDB (@zarrkit/store-idb), listed
 // with their size, opened as idb:// sources, resumed after a reload, deleted.
 import { FetchStore, IdbStore, openArray, type ZarrArray } from "zarrkit";
-import { arrayKeys, type CopyProgress, copyArray } from "./offline-copy.js";
+import { arrayKeys, type CopyProgress, checkCopy, copyArray } from "./offline-copy.js";
 import { formatBytes } from "./request-text.js";
 import { formatUrlState } from "./url-state.js";
 
@@ -93,6 +93,8 @@ export class OfflinePanel {
           saveEntry(entry);
         },
       });
+      this.status.textContent = `Checking the copy of ${entry.name}…`;
+      await checkCopy(storeOf(entry));
       entry.complete = true;
       saveEntry(entry);
       this.status.textContent = `Saved ${entry.name} (${formatBytes(entry.bytes)}).`;

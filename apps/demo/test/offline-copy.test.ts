@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as zk from "zarrkit";
-import { arrayKeys, type CopyProgress, copyArray } from "../src/offline-copy.js";
+import { arrayKeys, type CopyProgress, checkCopy, copyArray } from "../src/offline-copy.js";
 
 async function sample() {
   const store = new zk.MemoryStore();
@@ -48,5 +48,37 @@ describe("copying an array for offline use", () => {
     await copyArray(counted, array.path, keys, target, { present });
     expect(reads).toEqual(["group/a/c/0/1", "group/a/c/1/0", "group/a/c/1/1"]);
     expect(await (await zk.openArray(target, "")).get()).toEqual(await array.get());
+  });
+
+  it("reads back what it stored: a store that keeps half of a value fails the copy", async () => {
+    const { store, array } = await sample();
+    const target = new zk.MemoryStore();
+    const halving: zk.Store = {
+      get: async (key) => {
+        const value = await target.get(key);
+        return value && key.startsWith("c/") ? value.subarray(0, value.byteLength >> 1) : value;
+      },
+      set: (key, value) => target.set(key, value),
+    };
+    await expect(copyArray(store, array.path, arrayKeys(array), halving)).rejects.toThrow(/The saved copy of c\/0\/0 is not what was read \(\d+ bytes stored of \d+\)/);
+  });
+
+  it("checks that the copy can be read: a shard cut in half is found, a whole copy passes", async () => {
+    const { store, array } = await sample();
+    const target = new zk.MemoryStore();
+    await copyArray(store, array.path, arrayKeys(array), target);
+    await expect(checkCopy(target)).resolves.toBeUndefined();
+    const shard = (await target.get("c/0/1"))!;
+    await target.set("c/0/1", shard.subarray(0, shard.byteLength >> 1));
+    await expect(checkCopy(target)).rejects.toBeInstanceOf(zk.ZarrkitError);
+  });
+
+  it("checks an unsharded copy by its metadata", async () => {
+    const store = new zk.MemoryStore();
+    const array = await zk.createArray(store, "", { shape: [4], dataType: "uint8", chunkShape: [2] });
+    await array.set(null, 1);
+    const target = new zk.MemoryStore();
+    await copyArray(store, "", arrayKeys(array), target);
+    await expect(checkCopy(target)).resolves.toBeUndefined();
   });
 });

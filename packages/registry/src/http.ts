@@ -1,13 +1,60 @@
 /**
  * Helpers for store implementers whose stores speak HTTP (`FetchStore`,
  * `S3Store`, third-party stores over fetch): the `Range` header and checks of
- * a `Content-Range` answer, bounded body reads under an idle timeout, strong
- * ETags as versions, redaction of credentials from anything an error carries,
- * and one retry policy (retryable statuses, backoff, the error for a final status). Import them from
- * "@zarrkit/registry/http"; they are not part of the main entry point.
+ * a `Content-Range` answer and of whole values, bounded body reads under an
+ * idle timeout, a deadline and a minimum rate, versions (strong ETags, else a
+ * strong Last-Modified with the size), redirects that keep credentials with
+ * their origin, redaction of credentials from anything an error carries, one
+ * retry policy (retryable statuses, backoff, Retry-After, the error for a
+ * final status), and one XML reader for the documents servers send. Import
+ * them from "@zarrkit/registry/http"; they are not part of the main entry point.
  */
-export { checkIfMatch, confirmVersion, isWeak, strongEtag, unquoteEtag, withVersion } from "./http/etag.js";
-export { contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize } from "./http/ranges.js";
+export {
+  checkIfMatch,
+  confirmVersion,
+  httpDate,
+  ifMatchHeaders,
+  ifNoneMatchHeaders,
+  isLastModifiedVersion,
+  isWeak,
+  lastModifiedOf,
+  lastModifiedVersion,
+  replyVersion,
+  sameVersion,
+  strongEtag,
+  unquoteEtag,
+  withVersion,
+} from "./http/etag.js";
+export { contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize, wholeValueProblem } from "./http/ranges.js";
+export { type CrossOriginRedirects, fetchFollowing, PROTOCOL_HEADERS, type RedirectPolicy } from "./http/redirect.js";
 export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./http/redact.js";
-export { abortableSleep, backoffMs, isRetryableStatus, RETRY, type RetryLoop, type RetryOptions, retrying, statusError } from "./http/retry.js";
-export { Attempt, type BodyLimit, type BodyLimits, bodyLength, discard, readBody, untilAborted } from "./http/transfer.js";
+export {
+  abortableSleep,
+  backoffMs,
+  isRetryableStatus,
+  MAX_RETRY_AFTER_MS,
+  RETRY,
+  RetryAfter,
+  type RetryLoop,
+  type RetryOptions,
+  retryAfterMs,
+  retryAfterNote,
+  retryFor,
+  retrying,
+  statusError,
+} from "./http/retry.js";
+export {
+  Attempt,
+  type AttemptLimits,
+  type BodyLimit,
+  type BodyLimits,
+  type BodyPart,
+  bodyLength,
+  discard,
+  RATE_WINDOW_MS,
+  readBody,
+  readBodyPart,
+  type TimeoutKind,
+  untilAborted,
+} from "./http/transfer.js";
+export { escapeXml, parseXml, type XmlElement, type XmlLimits, xmlChild, xmlChildren, xmlChildText } from "./http/xml.js";

@@ -1,18 +1,24 @@
 import { ResponseTooLargeError, StoreError, StoreTimeoutError } from "@zarrkit/registry";
 import {
+  type Attempt,
+  type AttemptLimits,
   type BodyLimit,
+  type CrossOriginRedirects,
   discard,
-  isRetryableStatus,
-  RETRY,
+  fetchFollowing,
+  PROTOCOL_HEADERS,
+  type RETRY,
+  type RetryAfter,
   type RetryOptions,
-  readBody,
+  readBodyPart,
   redactError,
   redactText,
   redactUrl,
+  retryAfterNote,
+  retryFor,
   retrying,
   statusError,
   untilAborted,
-  type Attempt,
 } from "@zarrkit/registry/http";
 import { keyUrl } from "./urls.js";
 
@@ -24,6 +30,12 @@ export interface HttpResult {
   headers: Headers;
   /** Empty unless `limit` was given and the status is a success. */
   body: Uint8Array<ArrayBuffer>;
+  /** False when reading stopped at the limit's `stopAt` and the rest of the body was abandoned. */
+  complete: boolean;
+  /** True when only the end of the body was kept (the limit's `keepTail`); `total` is then its length. */
+  tail: boolean;
+  /** Bytes of body read in all. */
+  total: number;
 }
 
 export interface SendOptions {
@@ -47,6 +59,10 @@ export interface ClientConfig {
   missing: ReadonlySet<number>;
   retry: Required<RetryOptions>;
   idleTimeoutMs: number;
+  /** Each attempt's deadline and its body's minimum rate. */
+  limits: AttemptLimits;
+  /** What a redirect to another origin does. */
+  crossOriginRedirects: CrossOriginRedirects;
   /** Credentials looked for in text the client did not write (causes from fetch, status texts). */
   secrets: readonly string[];
 }
@@ -73,15 +89,15 @@ export class HttpClient {
       {
         retry: this.#config.retry,
         idleTimeoutMs: this.#config.idleTimeoutMs,
+        limits: this.#config.limits,
         signal,
         upload: options.body !== undefined,
         retryFailures: options.retryNetworkErrors !== false,
-        failure: (error, timedOut, tries) =>
+        failure: (error, timedOut, tries, timeout) =>
           timedOut
-            ? new StoreTimeoutError(
-                `No bytes for ${this.#config.idleTimeoutMs} ms from ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${tries} attempt(s).`,
-                { key },
-              )
+            ? new StoreTimeoutError(`${timeoutText(timeout, this.#config)} ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${tries} attempt(s).`, {
+                key,
+              })
             : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
               new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${tries} attempt(s).`, {
                 key,
@@ -102,42 +118,54 @@ export class HttpClient {
     attempt: Attempt,
     canRetry: boolean,
     retry: number,
-  ): Promise<HttpResult | undefined | typeof RETRY> {
-    const init: RequestInit = { ...this.#config.init, method, headers, body: options.body ?? null, signal: attempt.signal };
-    const response = await untilAborted(this.#config.fetch(url, init), attempt.signal);
-    attempt.touch();
+  ): Promise<HttpResult | undefined | typeof RETRY | RetryAfter> {
+    const init = { ...this.#config.init, method, headers, body: options.body ?? null, signal: attempt.signal };
+    const policy = { crossOrigin: this.#config.crossOriginRedirects, keepAcrossOrigins: PROTOCOL_HEADERS, show: redactUrl };
+    const response = await untilAborted(fetchFollowing(this.#config.fetch, url, init, policy), attempt.signal);
+    attempt.replied();
     if (options.missingIsUndefined && this.#config.missing.has(response.status)) {
       await discard(response);
       return undefined;
     }
-    if (isRetryableStatus(response.status) && canRetry) {
+    const again = retryFor(response.status, response.headers, canRetry, this.#config.retry);
+    if (again !== undefined) {
       await discard(response);
-      return RETRY;
+      return again;
     }
     // A 416 answer to a Range, or a 304 to If-None-Match, is left to the caller, which knows what it asked for.
-    const unsatisfied = (response.status === 416 && headers.has("Range")) || (response.status === 304 && headers.has("If-None-Match"));
+    const unsatisfied = (response.status === 416 && headers.has("Range")) || (response.status === 304 && (headers.has("If-None-Match") || headers.has("If-Modified-Since")));
     if (!response.ok && !unsatisfied) {
       await discard(response);
       const after = retry > 0 ? ` after ${retry} ${retry === 1 ? "retry" : "retries"}` : "";
       const statusText = redactText(response.statusText, this.#config.secrets);
-      const message = `HTTP ${response.status}${statusText ? ` ${statusText}` : ""} for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)})${after}.`;
+      const note = retryAfterNote(response.status, response.headers, this.#config.retry);
+      const message = `HTTP ${response.status}${statusText ? ` ${statusText}` : ""} for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)})${after}${note}.`;
       const hint = response.status === 401 || response.status === 403 ? " Check the credentials or headers given to FetchStore." : "";
       throw statusError(response.status, message + hint, { key });
     }
     if (!options.limit || unsatisfied) {
       await discard(response);
-      return { status: response.status, headers: response.headers, body: new Uint8Array(0) };
+      return { status: response.status, headers: response.headers, body: new Uint8Array(0), complete: true, tail: false, total: 0 };
     }
-    const { bytes, why } = options.limit(response.status);
-    const body = await readBody(response, {
+    const { bytes, why, stopAt, keepTail } = options.limit(response.status, response.headers);
+    const { body, complete, tail, total } = await readBodyPart(response, {
       limit: bytes,
       attempt,
+      ...(stopAt !== undefined && { stopAt }),
+      ...(keepTail !== undefined && { keepTail }),
       tooLarge: (detail) =>
         new ResponseTooLargeError(
           `The reply to ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
           { key },
         ),
     });
-    return { status: response.status, headers: response.headers, body };
+    return { status: response.status, headers: response.headers, body, complete, tail, total };
   }
+}
+
+/** The start of a StoreTimeoutError's message: which time bound ended the request. */
+function timeoutText(timeout: string | undefined, config: ClientConfig): string {
+  if (timeout === "deadline") return `Not done within requestTimeoutMs (${config.limits.deadlineMs} ms):`;
+  if (timeout === "slow") return `A body slower than minBytesPerSecond (${config.limits.minBytesPerSecond} bytes/s) from`;
+  return `No bytes for ${config.idleTimeoutMs} ms from`;
 }

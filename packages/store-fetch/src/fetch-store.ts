@@ -11,7 +11,31 @@ import {
   StoreError,
   type VersionedValue,
 } from "@zarrkit/registry";
-import { type BodyLimit, checkIfMatch, confirmVersion, configuredSecrets, contentRangeProblem, contentRangeTotal, isWeak, rangeHeader, type RetryOptions, redactText, redactUrl, strongEtag, unsatisfiedRangeSize, withVersion } from "@zarrkit/registry/http";
+import {
+  type BodyLimit,
+  bodyLength,
+  type CrossOriginRedirects,
+  checkIfMatch,
+  confirmVersion,
+  configuredSecrets,
+  contentRangeProblem,
+  contentRangeTotal,
+  ifMatchHeaders,
+  ifNoneMatchHeaders,
+  isLastModifiedVersion,
+  isWeak,
+  MAX_RETRY_AFTER_MS,
+  rangeHeader,
+  type RetryOptions,
+  redactText,
+  redactUrl,
+  replyVersion,
+  sameVersion,
+  strongEtag,
+  unsatisfiedRangeSize,
+  wholeValueProblem,
+  withVersion,
+} from "@zarrkit/registry/http";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
 import { HttpClient, type HttpResult } from "./client.js";
@@ -56,14 +80,50 @@ export interface FetchStoreOptions {
    * 2 GiB - 1 (2^31 - 1), the largest buffer every JavaScript engine allocates.
    */
   maxBodyBytes?: number;
+  /**
+   * Milliseconds an attempt of a request may take in all, headers and body,
+   * however steadily bytes arrive; past it the request is cancelled with a
+   * `StoreTimeoutError` and not retried. Default 600 000 (10 minutes); 0
+   * disables it. A non-negative integer.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * The slowest body accepted, in bytes per second, measured over every
+   * 10 seconds once the reply's headers are in: a body that brings fewer
+   * bytes in a window (a server trickling a byte every few seconds, which the
+   * idle timeout never sees) is cancelled with a `StoreTimeoutError` and not
+   * retried. Default 1024; 0 disables it. A non-negative integer.
+   */
+  minBytesPerSecond?: number;
+  /**
+   * Redirects to another origin (scheme, host, port): "strip-headers" (the
+   * default) follows them without the headers given in `headers` or built
+   * from the URL's credentials (only the request's own Range and conditions
+   * go on); "refuse" makes them a `StoreError`. Caller headers always follow
+   * redirects within the origin; a redirect from https to http is always
+   * refused.
+   */
+  crossOriginRedirects?: CrossOriginRedirects;
+  /**
+   * The data behind this URL never changes (a published, versioned data
+   * set): cached whole values and the shard indexes readers cache are reused
+   * without asking the server again, so a warm read costs one request at most,
+   * and values are reported at the constant version "immutable". A value
+   * replaced on the server anyway is not noticed. Not with `writable`.
+   */
+  immutable?: boolean;
 }
 
 /** Default `coalesceGapBytes`: over HTTP a request costs a round trip, worth megabytes of transfer. */
 const DEFAULT_COALESCE_GAP_BYTES = 4 * 2 ** 20;
 /** Default `idleTimeoutMs`: longer than any healthy server stays silent, short enough that a stuck read fails visibly. */
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/** Default `requestTimeoutMs`: a 2 GiB value at under 4 MB/s still fits; a request that never ends does not. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
+/** Default `minBytesPerSecond`: far below any link data is worth reading over, far above a trickle. */
+const DEFAULT_MIN_BYTES_PER_SECOND = 1024;
 /** Retries of FetchStore: 3, backing off from 200 ms (S3Store starts at 50 ms: a conditional write racing another gets its answer sooner). */
-const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, baseDelayMs: 200, maxDelayMs: 5000 };
+const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, baseDelayMs: 200, maxDelayMs: 5000, maxRetryAfterMs: MAX_RETRY_AFTER_MS };
 /**
  * Default `maxBodyBytes`: 2^31 - 1, the largest ArrayBuffer browsers allocate
  * everywhere (and the largest value whose offsets fit an int32, which codecs
@@ -71,6 +131,15 @@ const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, baseDelayMs: 200, ma
  * RangeError from deep inside fetch.
  */
 const DEFAULT_MAX_BODY_BYTES = 2 ** 31 - 1;
+/**
+ * Bytes read past the end of a window when a server answers it with the whole
+ * value (200) and reading stops there: enough to see a value that ends just
+ * after the window end (then it is whole, and its size known), little next to
+ * what an endless or huge body would cost.
+ */
+const WINDOW_MARGIN_BYTES = 64 * 2 ** 10;
+/** The version of every value of an `immutable` store. */
+const IMMUTABLE = "immutable";
 
 /**
  * A store over HTTP(S) with fetch, for browsers and Node. Key "a/b" is
@@ -88,11 +157,19 @@ export class FetchStore implements Store {
 
   readonly #base: URL;
   readonly #client: HttpClient;
-  /** The last whole values fetched from a server that ignores Range, so ranged reads of one key (an index, then chunks) fetch it once. */
+  /** The last whole values fetched from a server that ignores Range, so ranged reads of one key (an index, then chunks) fetch it once. Only values with a version (or of an immutable store): others cannot be revalidated. */
   readonly #bodies: LruCache<string, CachedBody>;
+  readonly #fullBodyCacheBytes: number;
   readonly #maxBodyBytes: number;
+  readonly #immutable: boolean;
   /** Credentials this store was given, looked for in text it did not write (causes from fetch, status texts). */
   readonly #secrets: readonly string[];
+  /** False once the server was seen sending a new ETag for every request: versions then come from Last-Modified only. */
+  #etags = true;
+  /** Whether the server allows HEAD, with which values versioned by Last-Modified are revalidated. */
+  #headAllowed = true;
+  /** The ETag of the last reply that failed a read's If-Match, by key: the next read of the key tells whether the value changed or the ETag did. */
+  readonly #conflicts = new LruCache<string, string>(1000, () => 1);
 
   constructor(url: string | URL, options: FetchStoreOptions = {}) {
     const { url: base, authorization, secrets } = parseBaseUrl(url);
@@ -106,6 +183,12 @@ export class FetchStore implements Store {
     }
     if (authorization && !headers.has("Authorization")) headers.set("Authorization", authorization);
     this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, headers)])].sort((a, b) => b.length - a.length);
+    const crossOriginRedirects = options.crossOriginRedirects ?? "strip-headers";
+    if (crossOriginRedirects !== "strip-headers" && crossOriginRedirects !== "refuse") {
+      throw new StoreError(`FetchStore option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(crossOriginRedirects))}.`);
+    }
+    this.#immutable = options.immutable === true;
+    if (this.#immutable && options.writable) throw new StoreError("FetchStore options immutable and writable exclude each other: an immutable store's values never change.");
     this.#client = new HttpClient(base, {
       headers,
       init: options.init,
@@ -113,9 +196,15 @@ export class FetchStore implements Store {
       missing: new Set(options.missingStatuses ?? [404]),
       retry: { ...DEFAULT_RETRY, ...options.retry },
       idleTimeoutMs: integerOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
+      limits: {
+        deadlineMs: integerOption("requestTimeoutMs", options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
+        minBytesPerSecond: integerOption("minBytesPerSecond", options.minBytesPerSecond, DEFAULT_MIN_BYTES_PER_SECOND),
+      },
+      crossOriginRedirects,
       secrets: this.#secrets,
     });
-    this.#bodies = new LruCache(options.fullBodyCacheBytes ?? 32 * 2 ** 20, (body) => body.value.byteLength);
+    this.#fullBodyCacheBytes = integerOption("fullBodyCacheBytes", options.fullBodyCacheBytes, 32 * 2 ** 20);
+    this.#bodies = new LruCache(this.#fullBodyCacheBytes, (body) => body.value.byteLength);
     this.coalesceGapBytes = integerOption("coalesceGapBytes", options.coalesceGapBytes, DEFAULT_COALESCE_GAP_BYTES);
     this.#maxBodyBytes = integerOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
     if (options.writable) {
@@ -139,10 +228,11 @@ export class FetchStore implements Store {
 
   /**
    * A ranged read that also reports the value's size (from the Content-Range
-   * total, or the whole body) and its version: the strong ETag of the reply.
-   * With `ifMatch`, the request carries `If-Match` and the reply must come
-   * from that version (412, another ETag, no ETag, or a missing key are a
-   * `PreconditionFailedError`).
+   * total, or the whole body) and its version: the strong ETag of the reply,
+   * else its Last-Modified with the size when that is strong (see the README).
+   * With `ifMatch`, the request carries `If-Match` (or `If-Unmodified-Since`)
+   * and the reply must come from that version (412, another version, none,
+   * or a missing key are a `PreconditionFailedError`).
    */
   async getRangeWithSize(key: string, range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined> {
     checkRange(key, range);
@@ -157,9 +247,8 @@ export class FetchStore implements Store {
     const cached = await this.#cachedBody(key, signal, ifMatch);
     if (cached === "missing") return undefined;
     if (cached) return withVersion({ value: sliceRange(cached.value, range), size: cached.value.byteLength }, cached.version);
-    const headers: Record<string, string> = { Range: rangeHeader(range) };
-    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
-    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(wanted) });
+    const headers: Record<string, string> = { Range: rangeHeader(range), ...this.#conditions(ifMatch) };
+    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(range) });
     if (!result) return this.#gone(key, ifMatch);
     if (result.status === 416) {
       const size = unsatisfiedRangeSize(result.headers.get("Content-Range"));
@@ -169,39 +258,46 @@ export class FetchStore implements Store {
         return whole && withVersion({ value: sliceRange(whole.value, range), size: whole.value.byteLength }, whole.version);
       }
       // Servers (nginx) often send no ETag with a 416: then a probe of the first byte, with If-Match, says which version it was.
-      if (ifMatch !== undefined && strongEtag(result.headers) === undefined) {
+      if (ifMatch !== undefined && !this.#immutable && replyVersion(result.headers, size, this.#etags) === undefined) {
         const probed = await this.#probe(key, signal, ifMatch);
         return probed && { value: new Uint8Array(0), ...probed };
       }
-      const version = this.#confirmVersion(key, result, ifMatch);
+      const version = this.#confirmVersion(key, result, ifMatch, size);
       return withVersion(size === undefined ? { value: new Uint8Array(0) } : { value: new Uint8Array(0), size }, version);
     }
-    const version = this.#confirmVersion(key, result, ifMatch);
     if (result.status === 206) {
       learnRangeSupport(this.#base.origin, true);
       this.#checkContentRange(key, range, result);
       const size = contentRangeTotal(result.headers.get("Content-Range"));
+      const version = this.#confirmVersion(key, result, ifMatch, size);
       return withVersion(size === undefined ? { value: result.body } : { value: result.body, size }, version);
     }
-    this.#rememberWholeBody(key, result.body, version);
-    return withVersion({ value: sliceRange(result.body, range), size: result.body.byteLength }, version);
+    // 200: the server ignores Range and sends the value: whole, or (a long value) up to a window's end, or only its end kept for a suffix.
+    learnRangeSupport(this.#base.origin, false);
+    if (result.tail) return withVersion({ value: result.body, size: result.total }, this.#confirmVersion(key, result, ifMatch, result.total));
+    const size = result.complete ? result.body.byteLength : bodyLength(result.headers);
+    const version = this.#confirmVersion(key, result, ifMatch, size);
+    if (result.complete) this.#keepBody(key, result.body, version);
+    const value = sliceRange(result.body, range);
+    return withVersion(size === undefined ? { value } : { value, size }, version);
   }
 
   /**
-   * The value and its ETag as the version. A `StoreError` when the server
-   * sends no ETag or only a weak one (`W/"..."`): a weak ETag does not promise
-   * identical bytes and never matches `If-Match`, so it is no version.
+   * The value and its version: its strong ETag, else its Last-Modified with
+   * its size when that is strong. A `StoreError` when the server sends
+   * neither (a weak ETag does not promise identical bytes and never matches
+   * `If-Match`, so it is no version).
    */
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
-    const result = await this.#client.send("GET", key, { signal: options?.signal, missingIsUndefined: true, limit: this.#wholeLimit() });
-    if (!result) return undefined;
-    const etag = result.headers.get("ETag");
-    const version = strongEtag(result.headers);
-    if (version === undefined) {
-      const why = etag && isWeak(etag) ? "only a weak ETag (W/...), which does not promise identical bytes and never matches If-Match" : "no ETag";
-      throw new StoreError(`${this.url} sent ${why} for ${JSON.stringify(key)}, so it has no version to offer.`, { key });
+    const whole = await this.#getWhole(key, options?.signal, undefined);
+    if (!whole) return undefined;
+    if (whole.version === undefined) {
+      const etag = whole.headers.get("ETag");
+      const why = etag && isWeak(etag) ? "only a weak ETag (W/...), which does not promise identical bytes and never matches If-Match," : "no ETag";
+      const modified = whole.headers.get("Last-Modified") ? " and a Last-Modified within the second of its Date (not a strong validator)" : " and no Last-Modified";
+      throw new StoreError(`${this.url} sent ${why}${modified} for ${JSON.stringify(key)}, so it has no version to offer.`, { key });
     }
-    return { value: result.body, version };
+    return { value: whole.value, version: whole.version };
   }
 
   /** From the Content-Range of a one-byte ranged GET (no HEAD, which presigned URLs often do not allow). */
@@ -211,15 +307,15 @@ export class FetchStore implements Store {
     return probed.size ?? (await this.get(key, options))?.byteLength;
   }
 
-  /** The whole value and its version (strong ETag), checked against `ifMatch` when given. */
-  async #getWhole(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<CachedBody | undefined> {
-    const headers: Record<string, string> = ifMatch === undefined ? {} : { "If-Match": ifMatch };
-    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
+  /** The whole value and its version, checked against `ifMatch` when given; only a complete value (see `wholeValueProblem`). */
+  async #getWhole(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<(CachedBody & { headers: Headers }) | undefined> {
+    const result = await this.#client.send("GET", key, { signal, headers: this.#conditions(ifMatch), missingIsUndefined: true, limit: this.#wholeLimit() });
     if (!result) return this.#gone(key, ifMatch);
-    const version = this.#confirmVersion(key, result, ifMatch);
+    this.#checkWhole(key, result);
+    const version = this.#confirmVersion(key, result, ifMatch, result.body.byteLength);
     // On a server that ignores Range, a later ranged read of this key can use this body (a copy: the caller may change its own).
-    if (this.#ignoresRanges()) this.#bodies.set(key, { value: result.body.slice(), version });
-    return { value: result.body, version };
+    if (this.#ignoresRanges()) this.#keepBody(key, result.body.slice(), version);
+    return { value: result.body, version, headers: result.headers };
   }
 
   /** Whether the key exists and, when the server says, its size and version: a GET of its first byte. */
@@ -227,26 +323,30 @@ export class FetchStore implements Store {
     const cached = await this.#cachedBody(key, signal, ifMatch);
     if (cached === "missing") return undefined;
     if (cached) return withVersion({ size: cached.value.byteLength }, cached.version);
-    const headers: Record<string, string> = { Range: "bytes=0-0" };
-    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
-    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(1) });
+    const range = { offset: 0, length: 1 };
+    const headers: Record<string, string> = { Range: "bytes=0-0", ...this.#conditions(ifMatch) };
+    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(range) });
     if (!result) return this.#gone(key, ifMatch);
-    const version = this.#confirmVersion(key, result, ifMatch);
-    if (result.status === 416) return withVersion({ size: unsatisfiedRangeSize(result.headers.get("Content-Range")) ?? 0 }, version);
+    if (result.status === 416) {
+      const size = unsatisfiedRangeSize(result.headers.get("Content-Range")) ?? 0;
+      return withVersion({ size }, this.#confirmVersion(key, result, ifMatch, size));
+    }
     if (result.status === 206) {
       learnRangeSupport(this.#base.origin, true);
-      this.#checkContentRange(key, { offset: 0, length: 1 }, result);
+      this.#checkContentRange(key, range, result);
       const total = contentRangeTotal(result.headers.get("Content-Range"));
-      return withVersion(total === undefined ? {} : { size: total }, version);
+      return withVersion(total === undefined ? {} : { size: total }, this.#confirmVersion(key, result, ifMatch, total));
     }
-    this.#rememberWholeBody(key, result.body, version);
-    return withVersion({ size: result.body.byteLength }, version);
+    learnRangeSupport(this.#base.origin, false);
+    const size = result.complete ? result.body.byteLength : bodyLength(result.headers);
+    const version = this.#confirmVersion(key, result, ifMatch, size);
+    if (result.complete) this.#keepBody(key, result.body, version);
+    return withVersion(size === undefined ? {} : { size }, version);
   }
 
   async #put(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
-    const headers: Record<string, string> = { "Content-Type": "application/octet-stream" };
     const ifMatch = checkIfMatch(key, options.ifMatch, "write");
-    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
+    const headers: Record<string, string> = { "Content-Type": "application/octet-stream", ...(ifMatch !== undefined && ifMatchHeaders(ifMatch)) };
     if (options.ifNoneMatch !== undefined) {
       if (options.ifNoneMatch !== "*") throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
       headers["If-None-Match"] = options.ifNoneMatch;
@@ -273,22 +373,45 @@ export class FetchStore implements Store {
     return ignoresRanges(this.#base.origin);
   }
 
+  /** The headers that make the server check `ifMatch` (none for an immutable store, whose versions are all the same). */
+  #conditions(ifMatch: string | undefined): Record<string, string> {
+    return ifMatch === undefined || this.#immutable ? {} : ifMatchHeaders(ifMatch);
+  }
+
   /**
    * The cached whole value of `key` (servers that ignore Range), once the
-   * server has confirmed it is current: a GET with `If-None-Match` of its
-   * ETag answers 304 without a body while it is (with `ifMatch`, also
-   * `If-Match`, so a changed value is a 412). A changed value comes back
-   * whole and replaces the entry. "missing" when the key is gone; undefined
-   * when there is nothing cached to use. Bodies without an ETag cannot be
-   * revalidated and are used as they are (see the README's limits).
+   * server has confirmed it is current. A value versioned by its ETag: a GET
+   * with `If-None-Match` answers 304 without a body while it is (with
+   * `ifMatch`, also `If-Match`, so a changed value is a 412). A value
+   * versioned by Last-Modified and size: a HEAD, whose Last-Modified and
+   * Content-Length must be the cached ones exactly (`If-Modified-Since` would
+   * answer 304 for a value replaced by one with an older Last-Modified, a copy
+   * that keeps times); where HEAD is not allowed, a GET with
+   * `If-Modified-Since` instead. A changed value comes back whole and
+   * replaces the entry. "missing" when the key is gone; undefined when there
+   * is nothing cached to use. Only values with a version are cached; an
+   * immutable store's are used without asking.
    */
   async #cachedBody(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<CachedBody | "missing" | undefined> {
     const cached = this.#ignoresRanges() ? this.#bodies.get(key) : undefined;
-    if (!cached || (ifMatch !== undefined && cached.version !== ifMatch)) return undefined;
-    if (cached.version === undefined) return cached;
-    const headers: Record<string, string> = { "If-None-Match": cached.version };
-    if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
+    if (!cached || cached.version === undefined) return undefined;
+    if (this.#immutable) return cached;
+    if (ifMatch !== undefined && !sameVersion(cached.version, ifMatch)) return undefined;
     try {
+      if (isLastModifiedVersion(cached.version) && this.#headAllowed) {
+        const current = await this.#headVersion(key, signal);
+        if (current !== "no HEAD") {
+          if (current === "missing") {
+            this.#bodies.delete(key);
+            this.#gone(key, ifMatch);
+            return "missing";
+          }
+          if (current === cached.version) return cached;
+          this.#bodies.delete(key);
+          return undefined;
+        }
+      }
+      const headers = { ...ifNoneMatchHeaders(cached.version), ...this.#conditions(ifMatch) };
       const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
       if (!result) {
         this.#bodies.delete(key);
@@ -296,8 +419,10 @@ export class FetchStore implements Store {
         return "missing";
       }
       if (result.status === 304) return cached;
-      const version = this.#confirmVersion(key, result, ifMatch);
-      this.#bodies.set(key, { value: result.body, version });
+      this.#bodies.delete(key);
+      this.#checkWhole(key, result);
+      const version = this.#confirmVersion(key, result, ifMatch, result.body.byteLength);
+      this.#keepBody(key, result.body, version);
       return { value: result.body, version };
     } catch (error) {
       this.#bodies.delete(key);
@@ -305,10 +430,52 @@ export class FetchStore implements Store {
     }
   }
 
-  /** A ranged GET got the whole value: the server ignores Range. */
-  #rememberWholeBody(key: string, body: Uint8Array, version: string | undefined): void {
-    learnRangeSupport(this.#base.origin, false);
-    this.#bodies.set(key, { value: body, version });
+  /** The version a HEAD of `key` reports (Last-Modified with Content-Length), "missing", or "no HEAD" when the server does not allow HEAD (then never tried again). */
+  async #headVersion(key: string, signal: AbortSignal | undefined): Promise<string | undefined | "missing" | "no HEAD"> {
+    let result: HttpResult | undefined;
+    try {
+      result = await this.#client.send("HEAD", key, { signal, missingIsUndefined: true });
+    } catch (error) {
+      // 405 Method Not Allowed, 501 Not Implemented, 403 from a URL signed for GET only.
+      const status = error instanceof StoreError ? /^HTTP (\d{3})/.exec(error.message)?.[1] : undefined;
+      if (status !== "405" && status !== "501" && status !== "403") throw error;
+      this.#headAllowed = false;
+      return "no HEAD";
+    }
+    if (!result) return "missing";
+    return replyVersion(result.headers, bodyLength(result.headers), this.#etags);
+  }
+
+  /**
+   * Tell a server whose ETag changes with every request from a value that
+   * changed: when a read conditioned on one ETag got another, and the next
+   * read of the key, right after, gets a third, the ETags say nothing of the
+   * bytes. ETags are then no versions here (Last-Modified still is, when
+   * strong): readers read without conditions rather than failing every read
+   * of a sharded array, and a warning says so, once.
+   */
+  #watchEtags(key: string, etag: string | undefined, ifMatch: string | undefined): void {
+    if (etag === undefined) return;
+    if (ifMatch !== undefined) {
+      if (!isLastModifiedVersion(ifMatch) && !sameVersion(etag, ifMatch)) this.#conflicts.set(key, etag);
+      return;
+    }
+    const seen = this.#conflicts.get(key);
+    if (seen === undefined) return;
+    this.#conflicts.delete(key);
+    if (sameVersion(seen, etag)) return;
+    this.#etags = false;
+    this.#bodies.clear();
+    console.warn(
+      `zarrkit: ${this.url} sent a new ETag for ${JSON.stringify(key)} with each of two requests in a row (${seen}, then ${etag}), so FetchStore no longer takes its ETags for versions: ` +
+        "reads are not conditioned on them (Last-Modified is used where it is a strong validator), and readers read shards without a cached index.",
+    );
+  }
+
+  /** Keep a whole value from a server that ignores Range, when it can be revalidated (it has a version) or need not be (immutable). */
+  #keepBody(key: string, body: Uint8Array, version: string | undefined): void {
+    if (version === undefined) this.#bodies.delete(key);
+    else this.#bodies.set(key, { value: body, version });
   }
 
   #checkContentRange(key: string, range: RangeQuery, result: HttpResult): void {
@@ -316,17 +483,33 @@ export class FetchStore implements Store {
     if (problem) throw new StoreError(`Bad partial response for GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}.`, { key });
   }
 
-  /** The reply's version (strong ETag), which must be `ifMatch` when given. */
-  #confirmVersion(key: string, result: HttpResult, ifMatch: string | undefined): string | undefined {
-    return confirmVersion(result.headers, ifMatch, key, (got) =>
-      redactText(`GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the value was replaced.`, this.#secrets),
+  /** A reply to a GET without Range must be the whole value: a StoreError for a partial one. */
+  #checkWhole(key: string, result: HttpResult): void {
+    const problem = wholeValueProblem(result.status, result.headers, result.body.byteLength);
+    if (problem) throw new StoreError(`Incomplete value from GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}; refused.`, { key });
+  }
+
+  /** The reply's version (strong ETag, else strong Last-Modified with `size`), which must be `ifMatch` when given. */
+  #confirmVersion(key: string, result: HttpResult, ifMatch: string | undefined, size: number | undefined): string | undefined {
+    if (this.#immutable) return IMMUTABLE;
+    if (this.#etags) this.#watchEtags(key, strongEtag(result.headers), ifMatch);
+    return confirmVersion(
+      result.headers,
+      ifMatch,
+      key,
+      (got) => {
+        const how = ifMatch !== undefined && isLastModifiedVersion(ifMatch) ? "If-Unmodified-Since" : "If-Match";
+        return redactText(`GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with ${how}: the value was replaced.`, this.#secrets);
+      },
+      size,
+      this.#etags,
     );
   }
 
   /** A missing key: undefined, or a PreconditionFailedError when a version of it was asked for. */
   #gone(key: string, ifMatch: string | undefined): undefined {
     if (ifMatch === undefined) return undefined;
-    throw new PreconditionFailedError(`GET ${this.#where(key)}: the key no longer exists, so it does not have the version ${ifMatch} asked for with If-Match.`, {
+    throw new PreconditionFailedError(`GET ${this.#where(key)}: the key no longer exists, so it does not have the version ${ifMatch} asked for.`, {
       key,
     });
   }
@@ -336,25 +519,38 @@ export class FetchStore implements Store {
     return () => ({ bytes, why: "maxBodyBytes allows" });
   }
 
-  /** A 206 holds at most the range; a 200 is the whole value, up to `maxBodyBytes`. */
-  #rangeLimit(wanted: number): BodyLimit {
+  /**
+   * A 206 holds at most the range; a 200 is the whole value, up to
+   * `maxBodyBytes`. Of a 200 answering a window, only the bytes up to the
+   * window's end (and a margin) are read when the value is too large to
+   * cache or of unknown length: a huge or endless body is not read to the cap.
+   * Of one answering a suffix, only the suffix is kept once the value is
+   * larger than what is worth caching: memory stays bounded.
+   */
+  #rangeLimit(range: RangeQuery): BodyLimit {
     const max = this.#maxBodyBytes;
-    return (status) => (status === 206 ? { bytes: Math.min(wanted, max), why: "the range asked for" } : { bytes: max, why: "maxBodyBytes allows" });
+    return (status, headers) => {
+      if (status === 206) return { bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max), why: "the range asked for" };
+      const whole = { bytes: max, why: "maxBodyBytes allows" };
+      // A suffix needs the end: past what is worth caching, only the end is kept.
+      if ("suffixLength" in range) return { ...whole, keepTail: { after: this.#fullBodyCacheBytes, bytes: range.suffixLength } };
+      const announced = bodyLength(headers);
+      if (announced !== undefined && announced <= this.#fullBodyCacheBytes) return whole;
+      return { ...whole, stopAt: range.offset + range.length + WINDOW_MARGIN_BYTES };
+    };
   }
 
   /** The URL of `key` as messages show it, with the key. */
   #where(key: string): string {
     return `${redactUrl(keyUrl(this.#base, key))} (key ${JSON.stringify(key)})`;
   }
-
 }
 
-/** A whole value fetched from a server that ignores Range, with its version (strong ETag) when the server sent one. */
+/** A whole value fetched from a server that ignores Range, with its version when the server gave one. */
 interface CachedBody {
   value: Uint8Array;
   version: string | undefined;
 }
-
 
 /** A non-negative integer option, or its default. */
 function integerOption(name: string, value: number | undefined, fallback: number): number {
@@ -364,4 +560,3 @@ function integerOption(name: string, value: number | undefined, fallback: number
   }
   return n;
 }
-

@@ -58,7 +58,8 @@ describe("the idle timeout (fake timers)", () => {
   it("cancels a body that stops sending after idleTimeoutMs without a byte, restarting the timer at every chunk", async () => {
     vi.useFakeTimers();
     const { fetch, state } = handFedFetch();
-    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch, retry: { retries: 0 } });
+    // No minimum rate here: 10 bytes per 30 s would be too slow for the default.
+    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch, retry: { retries: 0 }, minBytesPerSecond: 0 });
     const read = track(store.get("c/0"));
     await vi.advanceTimersByTimeAsync(0);
     for (let chunk = 0; chunk < 3; chunk++) {
@@ -97,11 +98,11 @@ describe("the idle timeout (fake timers)", () => {
     expect(calls).toBe(3);
   });
 
-  it("is off with idleTimeoutMs: 0; the caller's signal still ends the wait", async () => {
+  it("is off with idleTimeoutMs: 0 (and no deadline or minimum rate); the caller's signal still ends the wait", async () => {
     vi.useFakeTimers();
     const { fetch, state } = handFedFetch();
     const controller = new AbortController();
-    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch, idleTimeoutMs: 0 });
+    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch, idleTimeoutMs: 0, requestTimeoutMs: 0, minBytesPerSecond: 0 });
     const read = track(store.get("k", { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(read.settled).toBe(false);
@@ -143,7 +144,7 @@ describe("the idle timeout against a real socket", () => {
 
   it("gives up on a server that never answers", async () => {
     const server = await serve(() => {});
-    const error = await new FetchStore(server.url, { idleTimeoutMs: 50, retry: { retries: 1, baseDelayMs: 1 } }).getRange("k", { offset: 0, length: 4 }).catch((e: unknown) => e);
+    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 1, baseDelayMs: 1 } }).getRange("k", { offset: 0, length: 4 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "STORE_TIMEOUT", key: "k" });
     // The server logs a request once its handler runs, which on a loaded machine can come after the client gave up.
     await vi.waitFor(() => expect(server.requests).toHaveLength(2));
@@ -196,14 +197,14 @@ describe("caps on bodies", () => {
     expect(await written).toBeLessThan(64 * 2 ** 20);
   });
 
-  it("caps whole values and ranged reads answered with everything at maxBodyBytes", async () => {
+  it("caps whole values and suffixes answered with everything at maxBodyBytes", async () => {
     const { server, written } = await endlessServer(200, {});
     const store = new FetchStore(server.url, { maxBodyBytes: 100_000 });
     const whole = await store.get("k").catch((e: unknown) => e);
     expect(whole).toBeInstanceOf(ResponseTooLargeError);
     expect((whole as Error).message).toMatch(/sent more than 100000 bytes, more than the 100000 bytes maxBodyBytes allows/);
     await written;
-    const ranged = await store.getRange("k", { offset: 0, length: 10 }).catch((e: unknown) => e);
+    const ranged = await store.getRange("k", { suffixLength: 10 }).catch((e: unknown) => e);
     expect(ranged).toMatchObject({ code: "RESPONSE_TOO_LARGE", message: expect.stringMatching(/maxBodyBytes allows/) });
     const versioned = await store.getVersioned("k").catch((e: unknown) => e);
     expect(versioned).toBeInstanceOf(ResponseTooLargeError);

@@ -120,7 +120,7 @@ describe("versions and writes", () => {
     const files = fileServer({ etags: false });
     files.put("k", text("x"));
     const server = await serve(files.handler);
-    await expect(new FetchStore(server.url).getVersioned("k")).rejects.toThrow(/sent no ETag for "k"/);
+    await expect(new FetchStore(server.url).getVersioned("k")).rejects.toThrow(/sent no ETag and no Last-Modified for "k"/);
   });
 
   it("treats a 404 on DELETE as done, and a failed PUT as an error", async () => {

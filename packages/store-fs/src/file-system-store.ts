@@ -67,7 +67,7 @@ export class FileSystemStore implements Store {
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    return this.#read(key, options, (file, stats) => readAt(file, 0, this.#readable(key, Number(stats.size))));
+    return this.#read(key, options, (file, stats) => this.#readWhole(key, file, Number(stats.size)));
   }
 
   async getRange(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined> {
@@ -127,7 +127,7 @@ export class FileSystemStore implements Store {
     const mode = { create: false, readOnly: true };
     return this.#locked(key, "getVersioned", options?.signal, mode, () =>
       this.#read(key, undefined, async (file, stats) => {
-        const value = await readAt(file, 0, this.#readable(key, Number(stats.size)));
+        const value = await this.#readWhole(key, file, Number(stats.size));
         return { value, version: versionOf(stats) };
       }),
     );
@@ -323,6 +323,22 @@ export class FileSystemStore implements Store {
 
   #path(key: string): string {
     return keyPath(this.root, key);
+  }
+
+  /**
+   * The whole value of an open file of `size` bytes (its stat): all of them,
+   * or a StoreError when the file ended sooner (truncated while it was read),
+   * never the part that was there.
+   */
+  async #readWhole(key: string, file: FileHandle, size: number): Promise<Uint8Array> {
+    const value = await readAt(file, 0, this.#readable(key, size));
+    if (value.byteLength !== size) {
+      throw new StoreError(
+        `${JSON.stringify(key)} was ${size} bytes when opened but ended after ${value.byteLength} while it was read (truncated meanwhile); read it again.`,
+        { key },
+      );
+    }
+    return value;
   }
 
   /** `n` when one read may return that many bytes; a StoreError naming the key before anything is allocated. */

@@ -157,3 +157,28 @@ it("a file written by another tool is read the same way", async () => {
   await writeFile(join(dir.path, "x"), "y");
   expect(decode(await new FileSystemStore(dir.path).get("x"))).toBe("y");
 });
+
+describe("whole values", () => {
+  it("are whole or a StoreError: a file truncated between its stat and its read is not returned short", async () => {
+    await store.set("k", text("0123456789"));
+    // The FileHandle class is not exported: reach its prototype through a handle, and truncate the file before the store's first read.
+    const probe = await open(join(root, "k"));
+    const prototype = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const read = prototype.read;
+    let cut = false;
+    prototype.read = async function (this: unknown, ...args: unknown[]) {
+      if (!cut) {
+        cut = true;
+        await truncate(join(root, "k"), 4);
+      }
+      return read.apply(this, args);
+    };
+    try {
+      await expect(store.get("k")).rejects.toThrow(/"k" was 10 bytes when opened but ended after 4 while it was read/);
+      await expect(store.get("k")).resolves.toEqual(text("0123"));
+    } finally {
+      prototype.read = read;
+    }
+  });
+});

@@ -3,11 +3,15 @@ import {
   type Attempt,
   type BodyLimit,
   discard,
-  isRetryableStatus,
-  RETRY,
-  readBody,
+  fetchFollowing,
+  MAX_RETRY_AFTER_MS,
+  PROTOCOL_HEADERS,
+  type RetryAfter,
+  type RETRY,
+  readBodyPart,
   redactError,
   redactText,
+  retryFor,
   retrying,
   untilAborted,
 } from "@zarrkit/registry/http";
@@ -34,6 +38,12 @@ export interface S3Reply {
   status: number;
   headers: Headers;
   body: Uint8Array<ArrayBuffer>;
+  /** False when reading stopped at the limit's `stopAt` and the rest of the body was abandoned. */
+  complete: boolean;
+  /** True when only the end of the body was kept (the limit's `keepTail`); `total` is then its length. */
+  tail: boolean;
+  /** Bytes of body read in all. */
+  total: number;
 }
 
 /** S3 error documents are a few hundred bytes; more is not read (a hostile server could send gigabytes). */
@@ -43,7 +53,7 @@ const ERROR_BODY_BYTES = 64 * 1024;
  * 200 ms, as a conditional write racing another on radosgw may get a 500 that
  * the next attempt turns into the 412 its caller is waiting for.
  */
-const BACKOFF = { baseDelayMs: 50, maxDelayMs: 5000 };
+const BACKOFF = { baseDelayMs: 50, maxDelayMs: 5000, maxRetryAfterMs: MAX_RETRY_AFTER_MS };
 
 /**
  * Sends signed (or, without credentials, unsigned) requests, retrying 5xx,
@@ -93,17 +103,26 @@ export class S3Client {
 
   /** Send `request`, retrying what is worth retrying: the reply, or what S3 answered to the last attempt. */
   async send(request: S3Request, accept: readonly number[] = []): Promise<S3Reply | S3ResponseError> {
-    const { retries, idleTimeoutMs, secrets } = this.#config;
+    const { retries, idleTimeoutMs, secrets, requestTimeoutMs, minBytesPerSecond } = this.#config;
     const { signal, what, key } = request;
     const context = key === undefined ? {} : { key };
     return retrying(
       {
         retry: { retries, ...BACKOFF },
         idleTimeoutMs,
+        limits: { deadlineMs: requestTimeoutMs, minBytesPerSecond },
         signal,
         upload: request.body !== undefined,
-        failure: (error, timedOut, tries) => {
-          if (timedOut) return new StoreTimeoutError(`S3 ${what} failed: no bytes for ${idleTimeoutMs} ms; gave up after ${tries} attempt(s).`, context);
+        failure: (error, timedOut, tries, timeout) => {
+          if (timedOut) {
+            const why =
+              timeout === "deadline"
+                ? `not done within requestTimeoutMs (${requestTimeoutMs} ms)`
+                : timeout === "slow"
+                  ? `a body slower than minBytesPerSecond (${minBytesPerSecond} bytes/s)`
+                  : `no bytes for ${idleTimeoutMs} ms`;
+            return new StoreTimeoutError(`S3 ${what} failed: ${why}; gave up after ${tries} attempt(s).`, context);
+          }
           const reason = redactText(error instanceof Error ? error.message : String(error), secrets);
           return new StoreError(`S3 ${what} failed: ${reason}.`, { cause: redactError(error, secrets), ...context });
         },
@@ -112,40 +131,50 @@ export class S3Client {
     );
   }
 
-  async #attempt(request: S3Request, accept: readonly number[], timer: Attempt, canRetry: boolean): Promise<S3Reply | S3ResponseError | typeof RETRY> {
-    const response = await untilAborted(this.#config.fetch(await this.#prepare(request, timer.signal)), timer.signal);
-    timer.touch();
+  async #attempt(request: S3Request, accept: readonly number[], timer: Attempt, canRetry: boolean): Promise<S3Reply | S3ResponseError | typeof RETRY | RetryAfter> {
+    const { url, init } = await this.#prepare(request, timer.signal);
+    const policy = { crossOrigin: this.#config.crossOriginRedirects, keepAcrossOrigins: PROTOCOL_HEADERS, show: (shown: URL) => this.redact(shown.href) };
+    // One Request per hop, as the store's fetch has always been called.
+    const send = (target: URL, hop: RequestInit) => this.#config.fetch(new Request(target, hop));
+    const response = await untilAborted(fetchFollowing(send, url, init, policy), timer.signal);
+    timer.replied();
     const { status, headers } = response;
-    if (isRetryableStatus(status) && canRetry) {
+    const again = retryFor(status, headers, canRetry, { maxRetryAfterMs: this.#config.maxRetryAfterMs });
+    if (again !== undefined) {
       await discard(response);
-      return RETRY;
+      return again;
     }
     if (response.ok || accept.includes(status)) {
       if (!request.limit || !response.ok) {
         await discard(response);
-        return { status, headers, body: new Uint8Array(0) };
+        return { status, headers, body: new Uint8Array(0), complete: true, tail: false, total: 0 };
       }
-      const { bytes, why } = request.limit(status);
-      const body = await readBody(response, {
+      const { bytes, why, stopAt, keepTail } = request.limit(status, headers);
+      const { body, complete, tail, total } = await readBodyPart(response, {
         limit: bytes,
         attempt: timer,
+        ...(stopAt !== undefined && { stopAt }),
+        ...(keepTail !== undefined && { keepTail }),
         tooLarge: (detail) =>
           new ResponseTooLargeError(
             `S3 ${request.what} failed: the reply ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
             request.key === undefined ? {} : { key: request.key },
           ),
       });
-      return { status, headers, body };
+      return { status, headers, body, complete, tail, total };
     }
     const text = request.method === "HEAD" ? "" : await readPrefix(response, ERROR_BODY_BYTES, timer);
     return responseError(status, headers, text, this.#config.secrets);
   }
 
-  async #prepare({ method, url, headers, body }: S3Request, signal: AbortSignal): Promise<Request> {
-    const init: RequestInit = { method, signal, ...(headers && { headers }) };
+  /** The URL and init of the request, signed when there are credentials: every header the signature adds stays with S3's origin on a redirect. */
+  async #prepare({ method, url, headers, body }: S3Request, signal: AbortSignal): Promise<{ url: URL; init: RequestInit & { headers: Headers } }> {
     // Store values are ArrayBuffer-backed; TypeScript's Uint8Array type also admits SharedArrayBuffer.
-    if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer> | string;
-    return this.#signer ? this.#signer.sign(url, init) : new Request(url, init);
+    const payload = body as Uint8Array<ArrayBuffer> | string | undefined;
+    const init: RequestInit = { method, signal, ...(headers && { headers }), ...(payload !== undefined && { body: payload }) };
+    if (!this.#signer) return { url: new URL(url), init: { ...init, headers: new Headers(headers) } };
+    const signed = await this.#signer.sign(url, init);
+    return { url: new URL(signed.url), init: { method, signal, headers: new Headers(signed.headers), ...(payload !== undefined && { body: payload }) } };
   }
 }
 
@@ -159,7 +188,7 @@ async function readPrefix(response: Response, max: number, timer: Attempt): Prom
     while (length < max) {
       const { done, value } = await untilAborted(reader.read(), timer.signal);
       if (done) break;
-      timer.touch();
+      timer.received(value.byteLength);
       chunks.push(value.subarray(0, max - length));
       length += Math.min(value.byteLength, max - length);
     }

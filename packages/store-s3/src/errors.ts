@@ -1,6 +1,5 @@
 import type { StoreError } from "@zarrkit/registry";
-import { redactText, statusError } from "@zarrkit/registry/http";
-import { xmlText } from "./xml.js";
+import { parseXml, redactText, statusError, xmlChildText } from "@zarrkit/registry/http";
 
 /** What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are redacted. */
 export class S3ResponseError extends Error {
@@ -27,8 +26,22 @@ export class S3ResponseError extends Error {
  */
 export function responseError(status: number, headers: Headers, text: string, secrets: readonly string[]): S3ResponseError {
   const clean = (value: string | null | undefined) => (value ? redactText(value, secrets) : undefined);
-  const requestId = clean(xmlText(text, "RequestId") ?? headers.get("x-amz-request-id"));
-  return new S3ResponseError(status, clean(xmlText(text, "Code")), clean(xmlText(text, "Message")), requestId);
+  const document = errorDocument(text);
+  const field = (name: string) => (document ? xmlChildText(document, name) : undefined);
+  const requestId = clean(field("RequestId") ?? headers.get("x-amz-request-id"));
+  return new S3ResponseError(status, clean(field("Code")), clean(field("Message")), requestId);
+}
+
+/** S3's `<Error>` document, or undefined when the body is none (empty, HTML from a proxy, malformed); one cut at 64 KiB is read up to its last tag. */
+function errorDocument(text: string): ReturnType<typeof parseXml> | undefined {
+  const end = text.lastIndexOf(">");
+  if (end < 0) return undefined;
+  try {
+    const root = parseXml(text.slice(0, end + 1), "an S3 error document", { partial: true });
+    return root.name === "Error" ? root : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A key that does not exist, as opposed to a missing bucket, which is an error. */

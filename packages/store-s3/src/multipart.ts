@@ -1,8 +1,7 @@
 import { StoreError } from "@zarrkit/registry";
-import type { BodyLimit } from "@zarrkit/registry/http";
+import { type BodyLimit, escapeXml, parseXml, xmlChildText } from "@zarrkit/registry/http";
 import { decodeText, type S3Client } from "./client.js";
 import { MAX_XML_BYTES } from "./options.js";
-import { escapeXml, xmlText } from "./xml.js";
 
 export interface MultipartUpload {
   client: S3Client;
@@ -40,8 +39,8 @@ export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
       })
       .then((reply) => reply ?? Promise.reject(new StoreError(`S3 multipart upload of ${location} failed: 404.`, { key })));
 
-  const created = decodeText((await send("POST", { uploads: "" }, undefined, xml)).body);
-  const uploadId = xmlText(created, "UploadId");
+  const created = parseXml(decodeText((await send("POST", { uploads: "" }, undefined, xml)).body), `the answer to starting a multipart upload of ${location}`);
+  const uploadId = xmlChildText(created, "UploadId");
   if (!uploadId) throw new StoreError(`S3 multipart upload of ${location} failed: no UploadId in the answer.`, { key });
   try {
     const partSize = Math.max(upload.partSize, Math.ceil(value.byteLength / MAX_PARTS));
@@ -55,10 +54,13 @@ export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
       etags[index] = etag;
     });
     const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`).join("");
-    const completed = decodeText((await send("POST", { uploadId }, `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`, xml)).body);
+    const answer = decodeText((await send("POST", { uploadId }, `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`, xml)).body);
     // S3 may answer 200 and report the failure in the body.
-    const code = xmlText(completed, "Code");
-    if (code) throw new StoreError(client.redact(`S3 multipart upload of ${location} failed: ${code}: ${xmlText(completed, "Message") ?? ""}.`), { key });
+    const completed = answer.trim() === "" ? undefined : parseXml(answer, `the answer to completing a multipart upload of ${location}`);
+    if (completed?.name === "Error") {
+      const code = xmlChildText(completed, "Code") ?? "(no code)";
+      throw new StoreError(client.redact(`S3 multipart upload of ${location} failed: ${code}: ${xmlChildText(completed, "Message") ?? ""}.`), { key });
+    }
   } catch (error) {
     // Best effort: a failed abort leaves parts that the bucket's lifecycle rules may clean up.
     await client.send({ method: "DELETE", url: client.objectUrl(objectKey, { uploadId }), what: `DELETE ${location}` }).catch(() => undefined);

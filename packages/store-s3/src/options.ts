@@ -1,5 +1,5 @@
 import { normalizeStorePrefix, StoreError } from "@zarrkit/registry";
-import { redactUnparsedUrl } from "@zarrkit/registry/http";
+import { type CrossOriginRedirects, MAX_RETRY_AFTER_MS, redactUnparsedUrl } from "@zarrkit/registry/http";
 
 /** AWS credentials that sign every request (SigV4). */
 export interface S3Credentials {
@@ -62,6 +62,33 @@ export interface S3StoreOptions {
    * 2 GiB - 1 (2^31 - 1), the largest buffer every JavaScript engine allocates.
    */
   maxBodyBytes?: number;
+  /**
+   * Milliseconds an attempt of a request may take in all, headers and body,
+   * however steadily bytes arrive; past it the request is cancelled with a
+   * `StoreTimeoutError` and not retried. Default 600 000 (10 minutes); 0 disables it.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * The slowest body accepted, in bytes per second over every 10 seconds once
+   * the reply's headers are in; a slower one (a trickle the idle timeout never
+   * sees) is cancelled with a `StoreTimeoutError` and not retried. Default 1024; 0 disables it.
+   */
+  minBytesPerSecond?: number;
+  /** The longest Retry-After of a 429 or 503 waited for before a retry; a longer one ends the request with its error at once. Default 30 000. */
+  maxRetryAfterMs?: number;
+  /**
+   * Redirects to another origin: "strip-headers" (the default) follows them
+   * without the signature and every other header but the request's Range and
+   * conditions; "refuse" makes them a `StoreError`. A redirect from https to
+   * http is always refused.
+   */
+  crossOriginRedirects?: CrossOriginRedirects;
+  /**
+   * The most pages (of up to 1000 keys) one listing reads; a listing that
+   * would go on is a `StoreError`, as is one whose server repeats a
+   * continuation token (which would loop forever). Default 10 000 (10 million keys).
+   */
+  maxListPages?: number;
   /** The fetch to use (default: globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
 }
@@ -81,6 +108,11 @@ export interface S3Config {
   coalesceGapBytes: number;
   idleTimeoutMs: number;
   maxBodyBytes: number;
+  requestTimeoutMs: number;
+  minBytesPerSecond: number;
+  maxRetryAfterMs: number;
+  crossOriginRedirects: CrossOriginRedirects;
+  maxListPages: number;
   fetch: typeof globalThis.fetch;
   /** The secret key and session token, longest first: redacted from any text the server sends back. */
   secrets: readonly string[];
@@ -123,16 +155,26 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
     coalesceGapBytes: options.coalesceGapBytes ?? 4 * MiB,
     idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
     maxBodyBytes: options.maxBodyBytes ?? 2 ** 31 - 1,
+    requestTimeoutMs: options.requestTimeoutMs ?? 600_000,
+    minBytesPerSecond: options.minBytesPerSecond ?? 1024,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS,
+    crossOriginRedirects: options.crossOriginRedirects ?? "strip-headers",
+    maxListPages: options.maxListPages ?? 10_000,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     secrets,
   };
   if (!(config.partSize >= MIN_PART_SIZE)) throw new StoreError(`S3 partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB), got ${config.partSize}.`);
-  for (const name of ["multipartThreshold", "partConcurrency", "retries", "coalesceGapBytes", "idleTimeoutMs", "maxBodyBytes"] as const) {
+  const integers = ["multipartThreshold", "partConcurrency", "retries", "coalesceGapBytes", "idleTimeoutMs", "maxBodyBytes", "requestTimeoutMs", "minBytesPerSecond", "maxRetryAfterMs", "maxListPages"] as const;
+  for (const name of integers) {
     const value = config[name];
-    if (!(Number.isSafeInteger(value) && value >= (name === "partConcurrency" ? 1 : 0))) {
+    const positive = name === "partConcurrency" || name === "maxListPages";
+    if (!(Number.isSafeInteger(value) && value >= (positive ? 1 : 0))) {
       const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
-      throw new StoreError(`S3 option ${name} must be a ${name === "partConcurrency" ? "positive" : "non-negative"} integer, got ${shown}.`);
+      throw new StoreError(`S3 option ${name} must be a ${positive ? "positive" : "non-negative"} integer, got ${shown}.`);
     }
+  }
+  if (config.crossOriginRedirects !== "strip-headers" && config.crossOriginRedirects !== "refuse") {
+    throw new StoreError(`S3 option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(config.crossOriginRedirects))}.`);
   }
   return config;
 }

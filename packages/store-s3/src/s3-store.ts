@@ -13,7 +13,7 @@ import {
   type VersionedValue,
 } from "@zarrkit/registry";
 import { S3Client, type S3Reply, type S3Request } from "./client.js";
-import { type BodyLimit, checkIfMatch, confirmVersion, isWeak, strongEtag, unquoteEtag, withVersion } from "@zarrkit/registry/http";
+import { type BodyLimit, bodyLength, checkIfMatch, confirmVersion, isWeak, strongEtag, unquoteEtag, wholeValueProblem, withVersion } from "@zarrkit/registry/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
@@ -48,7 +48,16 @@ export class S3Store implements Store {
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    return (await this.#object("GET", key, options, { limit: this.#wholeLimit() }))?.body;
+    return (await this.#whole(key, options))?.body;
+  }
+
+  /** A GET of the whole object: only a complete value (a 206 with part of it, or bytes short of the announced size, are a StoreError). */
+  async #whole(key: string, options: RequestOptions | undefined): Promise<S3Reply | undefined> {
+    const reply = await this.#object("GET", key, options, { limit: this.#wholeLimit() });
+    if (!reply) return undefined;
+    const problem = wholeValueProblem(reply.status, reply.headers, reply.body.byteLength);
+    if (problem) throw new StoreError(this.#client.redact(`S3 GET ${this.#location(key)} answered with ${problem}; refused.`), { key });
+    return reply;
   }
 
   async getRange(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined> {
@@ -72,9 +81,8 @@ export class S3Store implements Store {
     }
     const headers: Record<string, string> = { Range: header };
     if (ifMatch !== undefined) headers["If-Match"] = ifMatch;
-    const wanted = "suffixLength" in range ? range.suffixLength : range.length;
     // 416: the range starts at or past the end (the key exists; a missing one is 404).
-    const reply = await this.#object("GET", key, options, { headers, limit: this.#rangeLimit(wanted) }, [416]);
+    const reply = await this.#object("GET", key, options, { headers, limit: this.#rangeLimit(range) }, [416]);
     if (!reply) return this.#gone(key, ifMatch);
     if (reply.status === 416) {
       // radosgw sends no ETag with a 416: then a HEAD with If-Match says which version it was (and the size).
@@ -86,7 +94,12 @@ export class S3Store implements Store {
     }
     const version = this.#confirmVersion(key, reply, ifMatch);
     const bytes = reply.body;
-    if (reply.status === 200) return withVersion({ value: sliceLocally(bytes, range), size: bytes.byteLength }, version);
+    if (reply.status === 200) {
+      // The whole object: for a suffix only its end was kept, for a window its start up to the window's end.
+      if (reply.tail) return withVersion({ value: bytes, size: reply.total }, version);
+      const size = reply.complete ? bytes.byteLength : bodyLength(reply.headers);
+      return withVersion(size === undefined ? { value: sliceLocally(bytes, range) } : { value: sliceLocally(bytes, range), size }, version);
+    }
     const size = checkContentRange(key, range, reply.headers.get("content-range"), bytes.byteLength);
     return withVersion(size === undefined ? { value: bytes } : { value: bytes, size }, version);
   }
@@ -97,7 +110,7 @@ export class S3Store implements Store {
    * may): a weak ETag does not promise identical bytes, so it is no version.
    */
   async getVersioned(key: string, options?: RequestOptions): Promise<VersionedValue | undefined> {
-    const reply = await this.#object("GET", key, options, { limit: this.#wholeLimit() });
+    const reply = await this.#whole(key, options);
     if (!reply) return undefined;
     const version = strongEtag(reply.headers);
     if (!version) {
@@ -163,7 +176,7 @@ export class S3Store implements Store {
 
   async *list(prefix: string, options?: RequestOptions): AsyncIterable<string> {
     checkPrefix(prefix);
-    for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, undefined, options?.signal)) {
+    for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, undefined, options?.signal, this.#config.maxListPages)) {
       for (const key of page.keys) yield key.slice(this.prefix.length);
     }
   }
@@ -171,7 +184,7 @@ export class S3Store implements Store {
   async listDir(prefix: string, options?: RequestOptions): Promise<ListDirResult> {
     checkPrefix(prefix);
     const result: ListDirResult = { keys: [], prefixes: [] };
-    for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, "/", options?.signal)) {
+    for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, "/", options?.signal, this.#config.maxListPages)) {
       for (const key of page.keys) result.keys.push(key.slice(this.prefix.length));
       for (const child of page.prefixes) result.prefixes.push(child.slice(this.prefix.length));
     }
@@ -204,10 +217,20 @@ export class S3Store implements Store {
     return () => ({ bytes, why: "maxBodyBytes allows" });
   }
 
-  /** A 206 holds at most the range; a 200 (a server that ignores Range) is the whole object, up to `maxBodyBytes`. */
-  #rangeLimit(wanted: number): BodyLimit {
+  /**
+   * A 206 holds at most the range; a 200 (a server that ignores Range) is the
+   * whole object, up to `maxBodyBytes`, of which a window needs only the start:
+   * reading stops after the window's end and a margin, so a huge or endless
+   * body is not read to the cap; a suffix keeps only the object's end.
+   */
+  #rangeLimit(range: RangeQuery): BodyLimit {
     const max = this.#config.maxBodyBytes;
-    return (status) => (status === 206 ? { bytes: Math.min(wanted, max), why: "the range asked for" } : { bytes: max, why: "maxBodyBytes allows" });
+    return (status) => {
+      if (status === 206) return { bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max), why: "the range asked for" };
+      const whole = { bytes: max, why: "maxBodyBytes allows" };
+      if ("suffixLength" in range) return { ...whole, keepTail: { after: 0, bytes: range.suffixLength } };
+      return { ...whole, stopAt: range.offset + range.length + WINDOW_MARGIN_BYTES };
+    };
   }
 
   async #object(
@@ -228,6 +251,9 @@ export class S3Store implements Store {
     return `s3://${this.bucket}/${this.prefix}${key}`;
   }
 }
+
+/** Bytes read past a window's end when a server answers it with the whole object (200): a value ending just after is then seen whole. */
+const WINDOW_MARGIN_BYTES = 64 * 2 ** 10;
 
 function checkPrefix(prefix: string): void {
   if (typeof prefix !== "string" || !isWellFormed(prefix)) throw new StoreError(`Invalid listing prefix ${JSON.stringify(String(prefix))}: a string of whole characters.`);

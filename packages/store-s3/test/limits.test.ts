@@ -42,7 +42,8 @@ describe("the idle timeout (fake timers)", () => {
       });
       return new Response(body, { status: 200, headers: { ETag: '"e"' } });
     };
-    const store = anonymousAt("http://127.0.0.1:9", { fetch, idleTimeoutMs: 10_000 });
+    // No minimum rate here: 5 bytes per 10 s would be too slow for the default.
+    const store = anonymousAt("http://127.0.0.1:9", { fetch, idleTimeoutMs: 10_000, minBytesPerSecond: 0 });
     const read = track(store.get("a/k"));
     await vi.advanceTimersByTimeAsync(0);
     for (let chunk = 0; chunk < 3; chunk++) {
@@ -106,11 +107,11 @@ describe("the idle timeout (fake timers)", () => {
     expect(write.error).toMatchObject({ code: "STORE_TIMEOUT", key: "k", message: expect.stringMatching(/^S3 POST s3:\/\/bkt\/k failed: no bytes for 1000 ms/) });
   });
 
-  it("is off with idleTimeoutMs: 0", async () => {
+  it("is off with idleTimeoutMs: 0 (and requestTimeoutMs: 0)", async () => {
     vi.useFakeTimers();
     const controller = new AbortController();
     const never: typeof globalThis.fetch = () => new Promise<Response>(() => {});
-    const read = track(anonymousAt("http://127.0.0.1:9", { fetch: never, idleTimeoutMs: 0 }).get("k", { signal: controller.signal }));
+    const read = track(anonymousAt("http://127.0.0.1:9", { fetch: never, idleTimeoutMs: 0, requestTimeoutMs: 0 }).get("k", { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(read.settled).toBe(false);
     controller.abort();
@@ -155,11 +156,11 @@ describe("hostile servers", () => {
     expect(await written).toBeLessThan(64 * 2 ** 20);
   });
 
-  it("caps whole objects, and ranged reads answered with everything, at maxBodyBytes", async () => {
+  it("caps whole objects, and suffixes answered with everything, at maxBodyBytes", async () => {
     const { handler, written } = endless(200, { ETag: '"e"' });
     const server = await serve(handler);
     const store = storeAt(server.endpoint, { maxBodyBytes: 100_000 });
-    for (const read of [() => store.get("k"), () => store.getVersioned("k"), () => store.getRange("k", { offset: 0, length: 10 })]) {
+    for (const read of [() => store.get("k"), () => store.getVersioned("k"), () => store.getRange("k", { suffixLength: 10 })]) {
       const error = await read().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
       expect((error as Error).message).toMatch(/more than the 100000 bytes maxBodyBytes allows; the connection was closed/);

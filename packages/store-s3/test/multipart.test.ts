@@ -1,6 +1,6 @@
 import { StoreError } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
-import { decodeEntities, xmlBlocks } from "../src/xml.js";
+import { parseXml, xmlChildren, xmlChildText } from "@zarrkit/registry/http";
 import { count, recordingFetch } from "./recording-fetch.js";
 import { adminClient, rgw, rgwStore } from "./rgw.js";
 
@@ -21,7 +21,7 @@ async function openUploads(prefix: string): Promise<string[]> {
   const response = await adminClient().fetch(`${rgw!.endpoint}/${rgw!.bucket}?uploads&prefix=${encodeURIComponent(prefix)}`);
   const xml = await response.text();
   expect(xml, "ListMultipartUploads").toContain("<ListMultipartUploadsResult");
-  return xmlBlocks(xml, "UploadId").map(decodeEntities);
+  return xmlChildren(parseXml(xml, "ListMultipartUploads"), "Upload").map((upload) => xmlChildText(upload, "UploadId")!);
 }
 
 describe.skipIf(!rgw)("multipart uploads on radosgw", () => {

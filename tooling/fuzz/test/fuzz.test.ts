@@ -5,7 +5,15 @@ import { knownFinding } from "../src/known.js";
 import { runTarget } from "../src/runner.js";
 
 const SEED = 20240601;
-const SLICE: Record<string, number> = { shard: 2000, metadata: 3000, neuroglancer: 4000, zstd: 1500, "bz2-lzma": 300, zip: 1000 };
+const SLICE: Record<string, number> = {
+  shard: 2000,
+  metadata: 3000,
+  neuroglancer: 4000,
+  zstd: 1500,
+  "bz2-lzma": 300,
+  zip: 1000,
+  xml: 2000,
+};
 
 describe("fuzz slice (seed 20240601)", () => {
   for (const [target, numRuns] of Object.entries(SLICE)) {

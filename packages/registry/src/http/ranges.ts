@@ -53,3 +53,27 @@ export function unsatisfiedRangeSize(header: string | null): number | undefined 
   const match = /^bytes \*\/(\d+)$/i.exec(header?.trim() ?? "");
   return match ? Number(match[1]) : undefined;
 }
+
+/**
+ * What is wrong with a reply to a GET of a whole value (no Range asked), or
+ * undefined when it is the complete value: a 200, or a 206 whose
+ * Content-Range covers the whole value; its `received` bytes must add up to
+ * the full size a Content-Range announces. A 206 with half the value (a
+ * server or cache answering an unasked range) would otherwise pass for the
+ * value.
+ */
+export function wholeValueProblem(status: number, headers: Headers, received: number): string | undefined {
+  const header = headers.get("content-range");
+  if (status === 206) {
+    const parsed = parseContentRange(header);
+    if (!parsed || parsed.total === undefined) return `a partial answer (206) with ${header === null ? "no Content-Range" : `Content-Range ${JSON.stringify(header)}`} to a request for the whole value`;
+    if (parsed.first !== 0 || parsed.last !== parsed.total - 1 || received !== parsed.total) {
+      return `a partial answer (206, Content-Range ${JSON.stringify(header)}, ${received} bytes) to a request for the whole value of ${parsed.total} bytes`;
+    }
+    return undefined;
+  }
+  if (status !== 200) return `status ${status} to a request for the whole value`;
+  const total = header === null ? undefined : (parseContentRange(header)?.total ?? unsatisfiedRangeSize(header));
+  if (total !== undefined && total !== received) return `${received} bytes where Content-Range ${JSON.stringify(header)} announces ${total}`;
+  return undefined;
+}

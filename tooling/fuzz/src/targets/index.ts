@@ -4,6 +4,7 @@ import { metadataTarget } from "./metadata.js";
 import { neuroglancerTarget } from "./neuroglancer.js";
 import { shardTarget } from "./shard.js";
 import { zipTarget } from "./zip.js";
+import { xmlTarget } from "./xml.js";
 import { zstdTarget } from "./zstd.js";
 
 /** Every target by name, in the order the runner runs them. */
@@ -14,6 +15,7 @@ export const TARGETS: Record<string, FuzzTarget<never>> = {
   zstd: zstdTarget as FuzzTarget<never>,
   "bz2-lzma": bz2LzmaTarget as FuzzTarget<never>,
   zip: zipTarget as FuzzTarget<never>,
+  xml: xmlTarget as FuzzTarget<never>,
 };
 
 /** The target called `name`; an unknown name is an error that lists the targets. */
