@@ -1,6 +1,8 @@
 import { showValue } from "@zarrkit/registry";
 import type { ArrayMetadata } from "./metadata/node-metadata.js";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import { MINIFLOAT_FORMATS } from "./minifloat.js";
+import type { NarrowStorage } from "./narrow-storage.js";
 
 type TypedArrayConstructor =
   | Int8ArrayConstructor
@@ -22,6 +24,8 @@ export interface DataType extends DataTypeInfo {
   readonly storedSlotSize: number;
   /** float16 held in a Float32Array because the runtime lacks Float16Array. */
   readonly widenedFloat16: boolean;
+  /** Types stored narrower than held (narrow floats, int2/int4/uint2/uint4): how the `bytes` codec converts them. */
+  readonly narrow?: NarrowStorage;
   /**
    * For types numpy holds as objects (`|O`): the id of the numcodecs object
    * codec that stores them in Zarr v2 (zarr-python's `object_codec_id`).
@@ -51,6 +55,22 @@ function numeric(
     widenedFloat16: name === "float16" && arrayType === Float32Array,
     allocate: (elements) => new arrayType(elements * lanes),
   };
+}
+
+/**
+ * A narrow float (bfloat16, float8_*, float6_*, float4_*) held as float32:
+ * every value of these formats is a float32 value.
+ */
+function minifloat(name: string): [string, DataType] {
+  const format = MINIFLOAT_FORMATS.get(name)!;
+  const byteSize = format.width > 8 ? 2 : 1;
+  return [name, { ...numeric(name, "float", Float32Array, byteSize), storedSlotSize: byteSize, narrow: { kind: "minifloat", format } }];
+}
+
+/** int2, int4, uint2, uint4: one element per stored byte, held in an Int8Array or Uint8Array. */
+function smallInt(name: string, bits: number, signed: boolean): [string, DataType] {
+  const type = numeric(name, signed ? "int" : "uint", signed ? Int8Array : Uint8Array, 1);
+  return [name, { ...type, narrow: { kind: "small-int", bits, signed } }];
 }
 
 /**
@@ -98,6 +118,13 @@ const CORE_TYPES = new Map<string, DataType>(Object.entries({
     objectCodecId: "vlen-bytes",
     allocate: (elements) => new Array<Uint8Array>(elements).fill(EMPTY_BYTES),
   } satisfies DataType,
+  ...Object.fromEntries([
+    ...[...MINIFLOAT_FORMATS.keys()].map(minifloat),
+    smallInt("int2", 2, true),
+    smallInt("int4", 4, true),
+    smallInt("uint2", 2, false),
+    smallInt("uint4", 4, false),
+  ]),
 }));
 
 /**

@@ -2,6 +2,8 @@ import { type ArrayData, InvalidMetadataError, type Scalar } from "@zarrkit/regi
 import { showValue } from "@zarrkit/registry";
 import type { DataType } from "./data-types.js";
 import { float16BitsToNumber } from "./float16.js";
+import { type MinifloatFormat, minifloatToNumber, numberToMinifloat, overflowsMinifloat } from "./minifloat.js";
+import { smallIntRange } from "./narrow-storage.js";
 
 const INT_RANGES: Record<string, [bigint, bigint]> = {
   int8: [-(2n ** 7n), 2n ** 7n - 1n],
@@ -31,6 +33,11 @@ export function zeroFillValue(type: DataType): unknown {
   }
 }
 
+function smallIntBounds(storage: { bits: number; signed: boolean }): [bigint, bigint] {
+  const [lo, hi] = smallIntRange(storage);
+  return [BigInt(lo), BigInt(hi)];
+}
+
 /**
  * Decode a JSON fill value (or a scalar a caller passes to `set`) for `type`:
  * numbers for <=32-bit integers and floats, bigint for 64-bit integers,
@@ -52,11 +59,12 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
       else if (typeof value === "number" && Number.isInteger(value)) n = BigInt(value);
       else if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) n = BigInt(value);
       else return bad("expected an integer");
-      const [lo, hi] = INT_RANGES[type.name]!;
+      const [lo, hi] = type.narrow?.kind === "small-int" ? smallIntBounds(type.narrow) : INT_RANGES[type.name]!;
       if (n < lo || n > hi) bad(`integer out of range [${lo}, ${hi}]`);
       return type.byteSize === 8 ? n : Number(n);
     }
     case "float":
+      if (type.narrow?.kind === "minifloat") return parseMinifloat(value, type.narrow.format, bad);
       return parseFloatValue(value, type.byteSize!, bad);
     case "complex": {
       if (!Array.isArray(value) || value.length !== 2) return bad("expected [re, im]");
@@ -132,6 +140,29 @@ function parseFloatValue(value: unknown, byteSize: number, bad: (why: string) =>
     return view.getFloat64(0);
   }
   return bad('expected a number, "NaN", "Infinity", "-Infinity" or a "0x..." bit pattern');
+}
+
+/**
+ * A narrow float's fill value: a number (rounded to the format, ties to
+ * even), "NaN", "Infinity", "-Infinity" or a "0x..." bit pattern, each only
+ * where the format can hold it (float4_e2m1fn has neither NaN nor infinity,
+ * float8_e4m3fn no infinity); a number beyond the largest finite value is refused, not rounded to infinity or NaN.
+ */
+function parseMinifloat(value: unknown, format: MinifloatFormat, bad: (why: string) => never): number {
+  if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) {
+    const bits = Number.parseInt(value.slice(2), 16);
+    if (value.length - 2 > Math.ceil(format.width / 4) || bits >= 2 ** format.width) bad(`hex bit pattern wider than ${format.width} bits`);
+    return minifloatToNumber(format, bits);
+  }
+  const number = parseFloatValue(value, 8, bad);
+  const bits = numberToMinifloat(format, number);
+  if (bits === undefined) return bad(`NaN has no encoding in ${format.name}`);
+  if (Math.abs(number) === Number.POSITIVE_INFINITY) {
+    if (format.special !== "ieee") bad(`${format.name} has no infinity`);
+  } else if (overflowsMinifloat(format, number)) {
+    bad(`beyond the largest finite value ${format.max}`);
+  }
+  return minifloatToNumber(format, bits);
 }
 
 /** The JSON form of a fill value, as zarr.json stores it. */

@@ -12,6 +12,7 @@ import {
 } from "@zarrkit/registry";
 import { type DataType, dataType, fixedStringParts } from "../data-types.js";
 import { float16BitsToNumber, numberToFloat16Bits } from "../float16.js";
+import { decodeNarrow, encodeNarrow } from "../narrow-storage.js";
 import { product } from "../selection.js";
 
 type Endian = "little" | "big";
@@ -125,7 +126,9 @@ function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
     throw new UnsupportedError(`The bytes codec cannot encode ${type.name}; use ${type.objectCodecId ?? "vlen-utf8"}`);
   }
   let bytes: Uint8Array;
-  if (type.widenedFloat16) {
+  if (type.narrow) {
+    bytes = encodeNarrow(type.narrow, data, type.name);
+  } else if (type.widenedFloat16) {
     const bits = new Uint16Array(data.length);
     for (let i = 0; i < data.length; i++) bits[i] = numberToFloat16Bits((data as Float32Array)[i]!);
     bytes = new Uint8Array(bits.buffer);
@@ -157,6 +160,7 @@ function decodeChunk(bytes: Uint8Array, spec: ChunkSpec, type: DataType, endian:
     if (swap) swapBytes(bytes, slot);
   }
   const shape = [...spec.shape];
+  if (type.narrow) return { data: decodeNarrow(type.narrow, bytes, elements), shape };
   if (type.widenedFloat16) {
     const bits = new Uint16Array(bytes.buffer, bytes.byteOffset, elements);
     const data = new Float32Array(elements);
