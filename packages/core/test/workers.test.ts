@@ -309,13 +309,17 @@ describe("codec workers and a result over shared memory", () => {
   }
 
   it("every fixed-size data type goes through shared memory unchanged, with and without a shared result", async () => {
-    for (const type of ["int8", "uint16", "int64", "float32", "float16", "complex64", "bool"] as const) {
+    for (const type of ["int8", "uint16", "int64", "float32", "float16", "complex64", "bool", "bfloat16", "float8_e4m3fn", "int4"] as const) {
       const store = new MemoryStore();
       const array = await createArray(store, "t", { shape: [200, 130], dataType: type, chunkShape: [128, 128], codecs: [BYTES, XOR] });
       const reference = await openArray(store, "t", { workers: false });
       const whole = await reference.get();
       const data = whole.data as unknown as { length: number; [i: number]: number | bigint };
-      for (let i = 0; i < data.length; i++) data[i] = typeof data[i] === "bigint" ? BigInt(i * 3 - 500) : type === "bool" ? i % 3 === 0 ? 1 : 0 : (i % 251) - 100;
+      for (let i = 0; i < data.length; i++) {
+        if (typeof data[i] === "bigint") data[i] = BigInt(i * 3 - 500);
+        else if (type === "bool") data[i] = i % 3 === 0 ? 1 : 0;
+        else data[i] = type === "int4" ? (i % 16) - 8 : (i % 251) - 100; // int4 holds -8..7 only
+      }
       await reference.set(null, whole.data);
       const expected = (await reference.get()).data;
       for (const shared of [false, true]) {
