@@ -5,6 +5,7 @@
 #    @zarrkit/store-s3 tests start (see tooling/rgw and shared/notes/s3-rgw.md)
 #  - python3-zarr: Debian's zarr-python 2 for /usr/bin/python3, which the Zarr
 #    v2 interop test of zarrkit runs (packages/zarrkit/test/zarr-python-v2-interop.test.ts)
+#  - python3-venv: core's tensorstore interop test pip-installs tensorstore into a venv
 #  - slurm-wlm, munge: the real batch engine (a single-node SLURM cluster) that
 #    the job-array tests start (see tooling/slurm and shared/notes/slurm.md)
 #  - clang-14, lld-14, wasi-libc, libclang-rt-14-dev-wasm32 at the versions
@@ -26,6 +27,8 @@ done
 
 python=()
 /usr/bin/python3 -c "import zarr, numcodecs" >/dev/null 2>&1 || python=(python3-zarr)
+# The virtual environment core's tests install tensorstore into (packages/core/test/tensorstore.ts).
+[ "$(dpkg-query -W -f='${Status}' python3-venv 2>/dev/null || true)" = "install ok installed" ] || python+=(python3-venv)
 
 slurm=()
 for pair in slurmctld:slurm-wlm slurmd:slurm-wlm sbatch:slurm-wlm sinfo:slurm-wlm scancel:slurm-wlm munged:munge munge:munge; do
