@@ -3,6 +3,7 @@ import type { ArrayMetadata } from "./metadata/node-metadata.js";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 import { MINIFLOAT_FORMATS } from "./minifloat.js";
 import type { NarrowStorage } from "./narrow-storage.js";
+import { parseTemporalConfiguration, parseTemporalName, type Temporal, temporalName } from "./temporal-types.js";
 
 type TypedArrayConstructor =
   | Int8ArrayConstructor
@@ -26,6 +27,8 @@ export interface DataType extends DataTypeInfo {
   readonly widenedFloat16: boolean;
   /** Types stored narrower than held (narrow floats, int2/int4/uint2/uint4): how the `bytes` codec converts them. */
   readonly narrow?: NarrowStorage;
+  /** numpy.datetime64 / numpy.timedelta64: the unit its int64 counts are in (NaT is -2^63). */
+  readonly temporal?: Temporal;
   /**
    * For types numpy holds as objects (`|O`): the id of the numcodecs object
    * codec that stores them in Zarr v2 (zarr-python's `object_codec_id`).
@@ -205,8 +208,37 @@ export function fixedStringParts(type: DataType): { base: string; lengthBytes: n
   return { base: type.name.slice(0, colon), lengthBytes: type.byteSize! };
 }
 
-/** How zarr.json names a data type: a string, or `{name, configuration}` for fixed-width strings. */
+const temporalTypes = new Map<string, DataType>();
+
+/** The numpy.datetime64 / numpy.timedelta64 type of `t`: int64 counts in a BigInt64Array. */
+function temporalType(t: Temporal): DataType {
+  const name = temporalName(t);
+  let type = temporalTypes.get(name);
+  if (!type) {
+    type = { ...numeric(name, "int", BigInt64Array, 8), temporal: t };
+    temporalTypes.set(name, type);
+  }
+  return type;
+}
+
+/** zarr.json's names of the temporal types (`datetime64`: the registry's earlier name, read only). */
+const TEMPORAL_NAMES = new Map<string, Temporal["kind"]>([
+  ["numpy.datetime64", "datetime64"],
+  ["numpy.timedelta64", "timedelta64"],
+  ["datetime64", "datetime64"],
+]);
+
+/** The data type of a Temporal. */
+export function dataTypeOfTemporal(t: Temporal): DataType {
+  return temporalType(t);
+}
+
+/** How zarr.json names a data type: a string, or `{name, configuration}` for fixed-width strings and temporal types. */
 export function dataTypeJSON(type: DataType): ArrayMetadata["data_type"] {
+  if (type.temporal) {
+    const { kind, unit, scaleFactor } = type.temporal;
+    return { name: `numpy.${kind}`, configuration: { unit, scale_factor: scaleFactor } };
+  }
   const parts = fixedStringParts(type);
   return parts ? { name: parts.base, configuration: { length_bytes: parts.lengthBytes } } : type.name;
 }
@@ -226,6 +258,13 @@ export function dataType(value: unknown, field = "data_type"): DataType {
       : undefined;
     return fixedStringType(name, length, `${field}.configuration.length_bytes`);
   }
+  const temporalKind = TEMPORAL_NAMES.get(name);
+  if (temporalKind) {
+    const configuration = typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
+    return temporalType(parseTemporalConfiguration(temporalKind, configuration, field));
+  }
+  const temporal = parseTemporalName(name, field);
+  if (temporal) return temporalType(temporal);
   const fixed = /^(fixed_length_utf32|null_terminated_bytes):(\d+)$/.exec(name);
   if (fixed) return fixedStringType(fixed[1]!, Number(fixed[2]), field);
   const raw = /^r(\d+)$/.exec(name);

@@ -4,6 +4,7 @@ import type { DataType } from "./data-types.js";
 import { float16BitsToNumber } from "./float16.js";
 import { type MinifloatFormat, minifloatToNumber, numberToMinifloat, overflowsMinifloat } from "./minifloat.js";
 import { smallIntRange } from "./narrow-storage.js";
+import { NAT } from "./temporal-types.js";
 
 const INT_RANGES: Record<string, [bigint, bigint]> = {
   int8: [-(2n ** 7n), 2n ** 7n - 1n],
@@ -55,11 +56,12 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
     case "int":
     case "uint": {
       let n: bigint;
+      if (value === "NaT" && type.temporal) return NAT;
       if (typeof value === "bigint") n = value;
       else if (typeof value === "number" && Number.isInteger(value)) n = BigInt(value);
       else if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) n = BigInt(value);
       else return bad("expected an integer");
-      const [lo, hi] = type.narrow?.kind === "small-int" ? smallIntBounds(type.narrow) : INT_RANGES[type.name]!;
+      const [lo, hi] = type.narrow?.kind === "small-int" ? smallIntBounds(type.narrow) : type.temporal ? INT_RANGES.int64! : INT_RANGES[type.name]!;
       if (n < lo || n > hi) bad(`integer out of range [${lo}, ${hi}]`);
       return type.byteSize === 8 ? n : Number(n);
     }
@@ -179,7 +181,7 @@ export function serializeScalar(value: Scalar, type: DataType): unknown {
     case "bytes":
       return base64FromBytes(value as Uint8Array);
     default:
-      return value;
+      return type.temporal && value === NAT ? "NaT" : value;
   }
 }
 

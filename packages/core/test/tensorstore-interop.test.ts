@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createArray, MemoryStore, openArray, slice } from "../src/index.js";
 import { REFERENCE_FORMATS, referenceDecode, referenceEncode, roundingProbes, width } from "./narrow-reference.js";
-import { dirFromStore, storeFromDir, tensorstore, tensorstoreSkipReason } from "./tensorstore.js";
+import { dirFromStore, storeFromDir } from "./dir-store.js";
+import { tensorstore, tensorstoreSkipReason } from "./tensorstore.js";
 
 const work = mkdtempSync(join(tmpdir(), "zarrkit-ts-interop-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -4,11 +4,10 @@
  * minute). Where that cannot be done, `tensorstoreSkipReason` says why and the tests that need it skip.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MemoryStore } from "../src/index.js";
 
 const VERSION = "0.1.85";
 const SYSTEM_PYTHON = "/usr/bin/python3";
@@ -54,27 +53,4 @@ export function tensorstore<T = unknown>(requests: object[]): T[] {
   const run = spawnSync(PYTHON, [PEER], { input: JSON.stringify(requests), encoding: "utf8", maxBuffer: 512 * 2 ** 20 });
   if (run.status !== 0) throw new Error(`tensorstore_peer.py failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as T[];
-}
-
-/** Every file under `dir` as a memory store's keys. */
-export async function storeFromDir(dir: string): Promise<MemoryStore> {
-  const store = new MemoryStore();
-  const walk = async (at: string): Promise<void> => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) await walk(path);
-      else await store.set(relative(dir, path).split("\\").join("/"), new Uint8Array(readFileSync(path)));
-    }
-  };
-  await walk(dir);
-  return store;
-}
-
-/** Every key of `store` as a file under `dir`. */
-export async function dirFromStore(store: MemoryStore, dir: string): Promise<void> {
-  for await (const key of store.list!("")) {
-    const path = join(dir, key);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, (await store.get(key))!);
-  }
 }

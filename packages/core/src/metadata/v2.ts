@@ -6,9 +6,10 @@
  * filter is the object codec), the compressor as "numcodecs.<id>"]`.
  */
 import { type CodecMetadata, InvalidMetadataError, type Scalar, showValue, UnsupportedError } from "@zarrkit/registry";
-import { type DataType, dataType, fixedStringParts, fixedStringType, objectDataType } from "../data-types.js";
+import { type DataType, dataType, dataTypeOfTemporal, fixedStringParts, fixedStringType, objectDataType } from "../data-types.js";
 import { parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
 import { parseChunkGrid } from "../grid/chunk-grid.js";
+import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
 import { type ArrayMetadataV2, checkChunkSize, type GroupMetadataV2, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
 
@@ -46,9 +47,7 @@ const NUMERIC = new Map<string, string>(
 );
 const NUMPY_OF = new Map<string, string>([...NUMERIC].map(([code, name]) => [name, code]));
 
-const NO_V3_TYPE = new Map<string, string>(
-  Object.entries({ M: "datetime64", m: "timedelta64", V: "void (raw bytes)" }),
-);
+const NO_V3_TYPE = new Map<string, string>(Object.entries({ V: "void (raw bytes)" }));
 
 /**
  * The core data type of a numpy dtype string such as "<i2", ">f4", "|b1",
@@ -68,8 +67,11 @@ export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?:
   if (unsupported) {
     throw new UnsupportedError(`${field}: dtype ${showValue(value)} is ${unsupported}, which has no Zarr v3 data type; it is not supported`, { field });
   }
-  if (unit !== undefined) throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
   const orderEndian: Endian | undefined = order === "<" ? "little" : order === ">" ? "big" : undefined;
+  if ((kind === "M" || kind === "m") && digits === "8" && orderEndian !== undefined) {
+    return { type: dataTypeOfTemporal(temporalFromNumpy(kind, unit, field)), endian: orderEndian, object: false };
+  }
+  if (unit !== undefined) throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
   if (kind === "O") {
     if (digits !== "" && digits !== "8") throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
     return { type: objectDataType(objectCodecId), endian: undefined, object: true };
@@ -101,6 +103,7 @@ export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = 
   if (type.objectCodecId !== undefined) return "|O";
   const fixed = fixedStringParts(type);
   if (fixed) return fixed.base === "fixed_length_utf32" ? `${order}U${fixed.lengthBytes / 4}` : `|S${fixed.lengthBytes}`;
+  if (type.temporal) return temporalNumpyDtype(type.temporal, order);
   const code = NUMPY_OF.get(type.name);
   if (code === undefined) throw new UnsupportedError(`${field}: data type ${type.name} cannot be stored in Zarr v2`, { field });
   return `${type.storedSlotSize === 1 ? "|" : order}${code}`;
