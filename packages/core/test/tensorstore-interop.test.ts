@@ -6,14 +6,24 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createArray, MemoryStore, openArray, slice } from "../src/index.js";
 import { REFERENCE_FORMATS, referenceDecode, referenceEncode, roundingProbes, width } from "./narrow-reference.js";
 import { dirFromStore, storeFromDir } from "./dir-store.js";
 import { tensorstore, tensorstoreSkipReason } from "./tensorstore.js";
 
-const work = mkdtempSync(join(tmpdir(), "zarrkit-ts-interop-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+/** `use` of a fresh temporary folder, removed after. */
+async function inTempDir(use: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "zarrkit-ts-interop-"));
+  try {
+    await use(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Generous: tensorstore runs in a child process over every encoding (bfloat16: 65536, and 400000 probes). */
+const PEER_TIMEOUT = 180_000;
 
 interface ReadReply {
   dtype: string;
@@ -41,7 +51,7 @@ describe.skipIf(tensorstoreSkipReason !== undefined).each(REFERENCE_FORMATS.filt
   const fill = -f.max;
   const fillBits = referenceEncode(f, fill)!;
 
-  it("reads every encoding tensorstore writes, and its fill value", async () => {
+  it("reads every encoding tensorstore writes, and its fill value", () => inTempDir(async (work) => {
     const patterns = Array.from({ length: 2 ** width(f) }, (_, b) => b);
     const path = join(work, `ts-${f.name}`);
     tensorstore([{ op: "write", path, dtype: f.name, shape: [patterns.length + 7], chunk: [64], fill_value: fill, bits: patterns }]);
@@ -50,9 +60,9 @@ describe.skipIf(tensorstoreSkipReason !== undefined).each(REFERENCE_FORMATS.filt
     const data = (await arr.get()).data as Float32Array;
     const want = [...patterns.map((b) => referenceDecode(f, b)), ...new Array(7).fill(fill)];
     expect(differences(Array.from(data), want)).toEqual([]);
-  });
+  }), PEER_TIMEOUT);
 
-  it("tensorstore reads the encodings zarrkit writes, and its fill value", async () => {
+  it("tensorstore reads the encodings zarrkit writes, and its fill value", () => inTempDir(async (work) => {
     const probes = roundingProbes(f).filter((p) => !Number.isNaN(p) || f.nan !== undefined);
     const store = new MemoryStore();
     const arr = await createArray(store, "", { shape: [probes.length + 7], dataType: f.name, chunkShape: [64], fillValue: fill });
@@ -63,7 +73,7 @@ describe.skipIf(tensorstoreSkipReason !== undefined).each(REFERENCE_FORMATS.filt
     expect([read!.dtype, read!.fill_bits]).toEqual([f.name, fillBits]);
     const want = [...probes.map((p) => referenceEncode(f, p)!), ...new Array(7).fill(fillBits)];
     expect(differences(read!.bits, want)).toEqual([]);
-  });
+  }), PEER_TIMEOUT);
 
   it("rounds as tensorstore's own conversion from float32 does", async () => {
     const probes = roundingProbes(f).filter((p) => !Number.isNaN(p) || f.nan !== undefined);
@@ -76,7 +86,7 @@ describe.skipIf(tensorstoreSkipReason !== undefined).each(REFERENCE_FORMATS.filt
     // NaN is NaN whatever its payload (tensorstore makes float32 NaN 0x7fe0 in bfloat16; the registry names 0x7fc0).
     const equal = (a: number, b: number) => a === b || (Number.isNaN(referenceDecode(f, a)) && Number.isNaN(referenceDecode(f, b)));
     expect(differences(ours, converted!.bits, equal)).toEqual([]);
-  });
+  }, PEER_TIMEOUT);
 });
 
 const SMALL_INTS = [
@@ -88,7 +98,7 @@ describe.skipIf(tensorstoreSkipReason !== undefined).each(SMALL_INTS)("$name", (
   const values = Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
   const mask = 2 ** bits - 1;
 
-  it("reads what tensorstore writes, and tensorstore what zarrkit writes, with fill values", async () => {
+  it("reads what tensorstore writes, and tensorstore what zarrkit writes, with fill values", () => inTempDir(async (work) => {
     const tsPath = join(work, `ts-${name}`);
     tensorstore([{ op: "write", path: tsPath, dtype: name, shape: [values.length + 3], chunk: [4], fill_value: lo, bits: values.map((v) => v & mask) }]);
     const theirs = await openArray(await storeFromDir(tsPath), "");
@@ -103,5 +113,5 @@ describe.skipIf(tensorstoreSkipReason !== undefined).each(SMALL_INTS)("$name", (
     const [read] = tensorstore<ReadReply>([{ op: "read", path: zkPath }]);
     expect(read!.dtype).toBe(name);
     expect([read!.fill_bits & mask, read!.bits.map((b) => b & mask)]).toEqual([hi & mask, [...values, hi, hi, hi].map((v) => v & mask)]);
-  });
+  }), PEER_TIMEOUT);
 });
