@@ -47,6 +47,8 @@ export interface DataTypeArrays {
   float8_e5m2: Float32Array;
   /** `float8_e5m2fnuz` elements. */
   float8_e5m2fnuz: Float32Array;
+  /** `float8_e8m0fnu` elements. */
+  float8_e8m0fnu: Float32Array;
   /** `float6_e2m3fn` elements. */
   float6_e2m3fn: Float32Array;
   /** `float6_e3m2fn` elements. */

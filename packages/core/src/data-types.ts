@@ -123,6 +123,7 @@ const CORE_TYPES = new Map<string, DataType>(Object.entries({
   } satisfies DataType,
   ...Object.fromEntries([
     ...[...MINIFLOAT_FORMATS.keys()].map(minifloat),
+    ["float8_e8m0fnu", { ...numeric("float8_e8m0fnu", "float", Float32Array, 1), narrow: { kind: "e8m0" } }],
     smallInt("int2", 2, true),
     smallInt("int4", 4, true),
     smallInt("uint2", 2, false),

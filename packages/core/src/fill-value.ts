@@ -1,6 +1,7 @@
 import { type ArrayData, InvalidMetadataError, type Scalar } from "@zarrkit/registry";
 import { showValue } from "@zarrkit/registry";
 import type { DataType } from "./data-types.js";
+import { E8M0_NAN, e8m0ToNumber, numberToE8m0 } from "./e8m0.js";
 import { float16BitsToNumber } from "./float16.js";
 import { type MinifloatFormat, minifloatToNumber, numberToMinifloat, overflowsMinifloat } from "./minifloat.js";
 import { smallIntRange } from "./narrow-storage.js";
@@ -67,6 +68,7 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
     }
     case "float":
       if (type.narrow?.kind === "minifloat") return parseMinifloat(value, type.narrow.format, bad);
+      if (type.narrow?.kind === "e8m0") return parseE8m0(value, bad);
       return parseFloatValue(value, type.byteSize!, bad);
     case "complex": {
       if (!Array.isArray(value) || value.length !== 2) return bad("expected [re, im]");
@@ -165,6 +167,21 @@ function parseMinifloat(value: unknown, format: MinifloatFormat, bad: (why: stri
     bad(`beyond the largest finite value ${format.max}`);
   }
   return minifloatToNumber(format, bits);
+}
+
+/** float8_e8m0fnu's fill value: a positive number (rounded as ml_dtypes rounds), 0 (the zero byte), "NaN" or a "0x.." byte. */
+function parseE8m0(value: unknown, bad: (why: string) => never): number {
+  if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) {
+    if (value.length > 4) bad("hex bit pattern wider than 8 bits");
+    return e8m0ToNumber(Number.parseInt(value.slice(2), 16));
+  }
+  const number = parseFloatValue(value, 8, bad);
+  // tensorstore writes 0 for its default fill value, the all-zero byte (2^-127); zero has no encoding otherwise.
+  if (number === 0) return e8m0ToNumber(0);
+  const bits = numberToE8m0(number);
+  if (bits === undefined) return bad("float8_e8m0fnu holds positive powers of two only");
+  if (bits === E8M0_NAN && !Number.isNaN(number)) bad("beyond the largest value 2^127");
+  return e8m0ToNumber(bits);
 }
 
 /** The JSON form of a fill value, as zarr.json stores it. */

@@ -7,12 +7,14 @@
  * tensorstore writes (higher bits zero when writing, ignored when reading).
  */
 import { InvalidSelectionError, type NumericArray } from "@zarrkit/registry";
+import { e8m0ToNumber, numberToE8m0 } from "./e8m0.js";
 import { type MinifloatFormat, minifloatToNumber, numberToMinifloat } from "./minifloat.js";
 
 /** How a narrow type is stored. */
 export type NarrowStorage =
   | { readonly kind: "minifloat"; readonly format: MinifloatFormat }
-  | { readonly kind: "small-int"; readonly bits: number; readonly signed: boolean };
+  | { readonly kind: "small-int"; readonly bits: number; readonly signed: boolean }
+  | { readonly kind: "e8m0" };
 
 /** The value range of a sub-byte integer type. */
 export function smallIntRange(storage: { bits: number; signed: boolean }): [number, number] {
@@ -22,12 +24,12 @@ export function smallIntRange(storage: { bits: number; signed: boolean }): [numb
 const decodeTables = new Map<string, Float32Array>();
 
 /** Every 8-bit (or narrower) encoding's value, computed once per format. */
-function decodeTable(format: MinifloatFormat): Float32Array {
-  let table = decodeTables.get(format.name);
+function decodeTable(name: string, decode: (bits: number) => number): Float32Array {
+  let table = decodeTables.get(name);
   if (!table) {
     table = new Float32Array(256);
-    for (let bits = 0; bits < 256; bits++) table[bits] = minifloatToNumber(format, bits);
-    decodeTables.set(format.name, table);
+    for (let bits = 0; bits < 256; bits++) table[bits] = decode(bits);
+    decodeTables.set(name, table);
   }
   return table;
 }
@@ -47,6 +49,11 @@ export function decodeNarrow(storage: NarrowStorage, stored: Uint8Array, element
     return out;
   }
   const out = new Float32Array(elements);
+  if (storage.kind === "e8m0") {
+    const table = decodeTable("float8_e8m0fnu", e8m0ToNumber);
+    for (let i = 0; i < elements; i++) out[i] = table[stored[i]!]!;
+    return out;
+  }
   if (storage.format.width === 16) {
     // bfloat16 is the high half of a float32.
     const halves = new Uint16Array(stored.buffer, stored.byteOffset, elements);
@@ -54,15 +61,18 @@ export function decodeNarrow(storage: NarrowStorage, stored: Uint8Array, element
     for (let i = 0; i < elements; i++) words[i] = halves[i]! << 16;
     return out;
   }
-  const table = decodeTable(storage.format);
+  const format = storage.format;
+  const table = decodeTable(format.name, (bits) => minifloatToNumber(format, bits));
   for (let i = 0; i < elements; i++) out[i] = table[stored[i]!]!;
   return out;
 }
 
 /**
  * The stored bytes of `data` (bfloat16: 2-byte slots in host byte order).
- * Floats round to nearest, ties to even (see `numberToMinifloat`); NaN in a
- * format without NaN, and integers outside a sub-byte type's range, are an
+ * Floats round to nearest, ties to even (see `numberToMinifloat`;
+ * float8_e8m0fnu: `numberToE8m0`); NaN in a format without NaN, zero,
+ * negatives and infinities in float8_e8m0fnu, and integers outside a
+ * sub-byte type's range, are an
  * `InvalidSelectionError` naming the element: never stored as another value.
  */
 export function encodeNarrow(storage: NarrowStorage, data: NumericArray, typeName: string): Uint8Array {
@@ -79,6 +89,11 @@ export function encodeNarrow(storage: NarrowStorage, data: NumericArray, typeNam
       if (!(v >= lo && v <= hi)) refuse(i, `outside [${lo}, ${hi}]`);
       out[i] = v & mask;
     }
+    return out;
+  }
+  if (storage.kind === "e8m0") {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = numberToE8m0(data[i] as number) ?? refuse(i, "it holds positive powers of two only");
     return out;
   }
   const format = storage.format;

@@ -201,3 +201,27 @@ export function roundingProbes(f: ReferenceFormat): number[] {
   if (f.nan !== undefined) put(Number.NaN);
   return [...probes.values()];
 }
+
+/**
+ * float8_e8m0fnu's encoding of a float32 value, from its bit pattern, as ml_dtypes converts (measured on ml_dtypes
+ * 0.6): the exponent field, plus one when the mantissa is half or more (ties up, not to even); float32 subnormals
+ * give 1 above 2^-127 and 0 otherwise; past 2^127, NaN (0xff). undefined: zero, negatives and infinity have none.
+ */
+export function e8m0Reference(x: number): number | undefined {
+  if (Number.isNaN(x)) return 0xff;
+  if (!(x > 0) || x === Number.POSITIVE_INFINITY) return undefined;
+  const bits = new Uint32Array(Float32Array.of(x).buffer)[0]!;
+  const field = bits >>> 23;
+  if (field === 0) return bits > 0x400000 ? 1 : 0;
+  const k = field + ((bits & 0x7fffff) >= 0x400000 ? 1 : 0);
+  return k > 254 ? 0xff : k;
+}
+
+/** Positive float32 values around every float8_e8m0fnu value and each rounding threshold, the range's ends, NaN. */
+export function e8m0Probes(): number[] {
+  const powers = Array.from({ length: 255 }, (_, k) => 2 ** (k - 127));
+  return [
+    ...powers.flatMap((p) => [p, p * 1.5, p * 1.5 * (1 - 2 ** -23), p * 1.25, p * 1.75]),
+    2 ** -149, 2 ** -130, 2 ** -127 * 1.000001, 3.4e38, Number.NaN,
+  ].map(Math.fround);
+}

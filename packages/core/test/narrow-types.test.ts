@@ -14,7 +14,16 @@ import {
 } from "../src/index.js";
 import { numberToMinifloat } from "../src/minifloat.js";
 import { MINIFLOAT_FORMATS } from "../src/minifloat.js";
-import { finiteValues, REFERENCE_FORMATS, referenceDecode, referenceEncode, roundingProbes, width } from "./narrow-reference.js";
+import {
+  e8m0Probes,
+  e8m0Reference,
+  finiteValues,
+  REFERENCE_FORMATS,
+  referenceDecode,
+  referenceEncode,
+  roundingProbes,
+  width,
+} from "./narrow-reference.js";
 
 /** The chunk's stored bytes as one unsigned value per element (2-byte little-endian slots for bfloat16). */
 function storedBits(bytes: Uint8Array, slot: number): number[] {
@@ -144,6 +153,39 @@ describe("bfloat16 byte order", () => {
     expect(storedBits(await writeStored("bfloat16", data as Float32Array), 2)).toEqual(bits);
   });
 });
+
+describe("float8_e8m0fnu", () => {
+  const powers = Array.from({ length: 255 }, (_, k) => 2 ** (k - 127));
+  const probes = e8m0Probes();
+
+  it("decodes all 256 bytes: 2^(b - 127), 0xff NaN", async () => {
+    const data = await readStored("float8_e8m0fnu", Uint8Array.from({ length: 256 }, (_, b) => b), 256);
+    expect(Array.from(data as Float32Array)).toEqual([...powers, Number.NaN]);
+  });
+
+  it("rounds every probe as ml_dtypes does (a significand of 1.5 and more up), writing NaN past 2^127", async () => {
+    const stored = await writeStored("float8_e8m0fnu", Float32Array.from(probes));
+    expect(differencesOf(Array.from(stored), probes.map((p) => e8m0Reference(p)!))).toEqual([]);
+  });
+
+  it("refuses zero, negatives and infinity when writing, and in fill values", async () => {
+    for (const bad of [0, -2, Number.POSITIVE_INFINITY]) {
+      await expect(writeStored("float8_e8m0fnu", Float32Array.from([1, bad]))).rejects.toThrow(/Element 1 .*positive powers of two/);
+    }
+    const type = dataType("float8_e8m0fnu");
+    expect([parseScalar(1, type), parseScalar(3, type), parseScalar("0x7e", type)]).toEqual([1, 4, 0.5]);
+    expect(parseScalar(0, type)).toBe(2 ** -127); // tensorstore's default fill value: the zero byte
+    expect(parseScalar("NaN", type)).toBeNaN();
+    expect(() => parseScalar(-1, type)).toThrow(/fill_value.*positive powers of two/);
+    expect(() => parseScalar(2 ** 128, type)).toThrow(/fill_value.*2\^127/);
+    expect(() => parseScalar("0x100", type)).toThrow(/wider than 8 bits/);
+  });
+});
+
+/** [index, got, want] of the first few elements that differ. */
+function differencesOf(got: number[], want: number[]): [number, number, number][] {
+  return got.flatMap((g, i) => (g === want[i] ? [] : [[i, g, want[i]!] as [number, number, number]])).slice(0, 5);
+}
 
 const SMALL_INTS = [
   { name: "int2", bits: 2, lo: -2, hi: 1, array: Int8Array },

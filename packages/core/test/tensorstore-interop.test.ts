@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createArray, MemoryStore, openArray, slice } from "../src/index.js";
-import { REFERENCE_FORMATS, referenceDecode, referenceEncode, roundingProbes, width } from "./narrow-reference.js";
+import { e8m0Probes, e8m0Reference, REFERENCE_FORMATS, referenceDecode, referenceEncode, roundingProbes, width } from "./narrow-reference.js";
 import { dirFromStore, storeFromDir } from "./dir-store.js";
 import { tensorstore, tensorstoreSkipReason } from "./tensorstore.js";
 
@@ -86,6 +86,39 @@ describe.skipIf(tensorstoreSkipReason !== undefined).each(REFERENCE_FORMATS.filt
     // NaN is NaN whatever its payload (tensorstore makes float32 NaN 0x7fe0 in bfloat16; the registry names 0x7fc0).
     const equal = (a: number, b: number) => a === b || (Number.isNaN(referenceDecode(f, a)) && Number.isNaN(referenceDecode(f, b)));
     expect(differences(ours, converted!.bits, equal)).toEqual([]);
+  }, PEER_TIMEOUT);
+});
+
+describe.skipIf(tensorstoreSkipReason !== undefined)("float8_e8m0fnu", () => {
+  const name = "float8_e8m0fnu";
+  const probes = e8m0Probes();
+
+  it("reads every byte tensorstore writes and tensorstore every byte zarrkit writes, with fill values", () => inTempDir(async (work) => {
+    const patterns = Array.from({ length: 256 }, (_, b) => b);
+    const tsPath = join(work, "ts");
+    tensorstore([{ op: "write", path: tsPath, dtype: name, shape: [263], chunk: [64], fill_value: 0.5, bits: patterns }]);
+    const theirs = await openArray(await storeFromDir(tsPath), "");
+    expect(theirs.fillValue).toBe(0.5);
+    const want = [...patterns.map((b) => (b === 0xff ? Number.NaN : 2 ** (b - 127))), ...new Array(7).fill(0.5)];
+    expect(differences(Array.from((await theirs.get()).data as Float32Array), want)).toEqual([]);
+
+    const store = new MemoryStore();
+    const ours = await createArray(store, "", { shape: [probes.length + 3], dataType: name, chunkShape: [64], fillValue: 2 });
+    await ours.set([slice(0, probes.length)], Float32Array.from(probes));
+    const zkPath = join(work, "zk");
+    await dirFromStore(store, zkPath);
+    const [read] = tensorstore<ReadReply>([{ op: "read", path: zkPath }]);
+    // Not its fill value's bits: tensorstore 0.1.85 converts float8_e8m0fnu from float wrongly (2.0 gives 0x40).
+    expect(read!.dtype).toBe(name);
+    expect(differences(read!.bits.slice(0, probes.length), probes.map((p) => e8m0Reference(p)!))).toEqual([]);
+  }), PEER_TIMEOUT);
+
+  it("rounds as ml_dtypes (tensorstore's own type library) converts from float32", async () => {
+    const [converted] = tensorstore<{ bits: number[] }>([{ op: "ml_dtypes", dtype: name, float32_bits: probes.map(float32Bits) }]);
+    const store = new MemoryStore();
+    const arr = await createArray(store, "a", { shape: [probes.length], dataType: name, chunkShape: [probes.length] });
+    await arr.set(null, Float32Array.from(probes));
+    expect(differences(Array.from((await store.get("a/c/0"))!), converted!.bits)).toEqual([]);
   }, PEER_TIMEOUT);
 });
 

@@ -7,10 +7,13 @@ stored width), so NaN encodings and negative zero arrive unchanged.
 - {"op": "read", "path"}: tensorstore opens the array and reads it; answers {"dtype", "fill_bits", "bits"}.
 - {"op": "convert", "dtype", "float32_bits"}: tensorstore's own conversion of float32 values to dtype (a write through
   ts.cast), answered as bit patterns.
+- {"op": "ml_dtypes", "dtype", "float32_bits"}: ml_dtypes' conversion (numpy astype), for float8_e8m0fnu, whose
+  conversions tensorstore 0.1.85 gets wrong (2.0 becomes 0x40, 0x7f reads as 2^64).
 """
 import json
 import sys
 
+import ml_dtypes
 import numpy as np
 import tensorstore as ts
 
@@ -60,8 +63,13 @@ def convert(request):
     return {"bits": out.view(unsigned(out.dtype)).tolist()}
 
 
+def ml_dtypes_convert(request):
+    out = np.array(request["float32_bits"], dtype=np.uint32).view(np.float32).astype(getattr(ml_dtypes, request["dtype"]))
+    return {"bits": out.view(unsigned(out.dtype)).tolist()}
+
+
 def main():
-    ops = {"write": write, "read": read, "convert": convert}
+    ops = {"write": write, "read": read, "convert": convert, "ml_dtypes": ml_dtypes_convert}
     json.dump([ops[request["op"]](request) for request in json.load(sys.stdin)], sys.stdout)
 
 
