@@ -1,12 +1,31 @@
 // The zarr-extensions `bitround` codec: floats keep `keepbits` mantissa bits (as numcodecs.bitround), integers
 // `keepbits` bits from their most significant set bit; decoding is the identity.
-import { type ArrayToArrayCodec, type CodecFactory, InvalidMetadataError, type NumericArray, UnsupportedError } from "@zarrkit/registry";
+import {
+  type ArrayToArrayCodec,
+  type CodecFactory,
+  InvalidMetadataError,
+  type NumericArray,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { checkKeys, readInt } from "./config.js";
 import { bitRound } from "./numcodecs/bitround.js";
 
 /** Mantissa bits of the float types, as held: bfloat16 is held in a Float32Array, whose rounding it shares. */
-const MANTISSA_BITS = new Map<string, number>([["float32", 23], ["float64", 52], ["bfloat16", 7]]);
-const INTEGER_TYPES: ReadonlySet<string> = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]);
+const MANTISSA_BITS = new Map<string, number>([
+  ["float32", 23],
+  ["float64", 52],
+  ["bfloat16", 7],
+]);
+const INTEGER_TYPES: ReadonlySet<string> = new Set([
+  "int8",
+  "int16",
+  "int32",
+  "int64",
+  "uint8",
+  "uint16",
+  "uint32",
+  "uint64",
+]);
 /** numpy.datetime64 / numpy.timedelta64 are rounded as the int64 counts they hold. */
 const isTemporal = (name: string) => /^numpy\.(datetime|timedelta)64\[/.test(name);
 
@@ -32,7 +51,8 @@ export function bitRoundIntegers(values: NumericArray, keepbits: number): Numeri
     }
     return out;
   }
-  const u = width === 8 ? new Uint8Array(out.buffer) : width === 16 ? new Uint16Array(out.buffer) : new Uint32Array(out.buffer);
+  const u =
+    width === 8 ? new Uint8Array(out.buffer) : width === 16 ? new Uint16Array(out.buffer) : new Uint32Array(out.buffer);
   const all = 2 ** width - 1;
   for (let i = 0; i < u.length; i++) {
     const v = u[i]!;
@@ -56,14 +76,19 @@ export const bitroundCodecFactory: CodecFactory = (configuration, ctx): ArrayToA
   if (mantissa !== undefined) {
     if (keepbits > mantissa) {
       const path = `${field}.configuration.keepbits`;
-      throw new InvalidMetadataError(`${path} (${keepbits}) is more than the ${mantissa} mantissa bits of ${type}`, { field: path });
+      throw new InvalidMetadataError(`${path} (${keepbits}) is more than the ${mantissa} mantissa bits of ${type}`, {
+        field: path,
+      });
     }
     // bfloat16's 7 bits are the top of the float32 it is held in: keeping k of them is keeping k of the float32's.
     round = (values) => bitRound(values as Float32Array | Float64Array, keepbits);
   } else if (INTEGER_TYPES.has(type) || isTemporal(type)) {
     round = (values) => bitRoundIntegers(values, keepbits);
   } else {
-    throw new UnsupportedError(`${field}: bitround rounds float32, float64, bfloat16, integers and datetimes, not ${type}`, { field });
+    throw new UnsupportedError(
+      `${field}: bitround rounds float32, float64, bfloat16, integers and datetimes, not ${type}`,
+      { field },
+    );
   }
   return {
     kind: "array_to_array",

@@ -17,9 +17,13 @@ import { type CastRules, castValues, OUT_OF_RANGE, ROUNDINGS } from "./value-cas
 
 /** A numeric type this codec casts (int8..uint64, float32, float64), or an error naming `path`. */
 function castableType(name: unknown, path: string): NumericType {
-  if (typeof name !== "string") throw new InvalidMetadataError(`${path} must be a data type name, got ${showValue(name)}`, { field: path });
+  if (typeof name !== "string")
+    throw new InvalidMetadataError(`${path} must be a data type name, got ${showValue(name)}`, { field: path });
   const type = /^[a-z]/.test(name) ? numericType(name, path) : undefined;
-  if (!type) throw new UnsupportedError(`${path}: cast_value casts int8..uint64, float32 and float64, not ${showValue(name)}`, { field: path });
+  if (!type)
+    throw new UnsupportedError(`${path}: cast_value casts int8..uint64, float32 and float64, not ${showValue(name)}`, {
+      field: path,
+    });
   return type;
 }
 
@@ -61,16 +65,24 @@ export const castValueCodecFactory: CodecFactory = (configuration, ctx): ArrayTo
   return {
     kind: "array_to_array",
     name: "cast_value",
-    encodedSpec: (spec: ChunkSpec) => ({ ...spec, dataType: to, fillValue: castScalar(spec.fillValue, from, to, rules, field) }),
+    encodedSpec: (spec: ChunkSpec) => ({
+      ...spec,
+      dataType: to,
+      fillValue: castScalar(spec.fillValue, from, to, rules, field),
+    }),
     encode: (chunk) => ({
       data: castValues(chunk.data as NumericArray, from, to, rules, (i, why) => {
-        throw new InvalidSelectionError(`Element ${i} cannot be cast to ${to.name} (${field}): ${why}`, { field: "value" });
+        throw new InvalidSelectionError(`Element ${i} cannot be cast to ${to.name} (${field}): ${why}`, {
+          field: "value",
+        });
       }),
       shape: [...chunk.shape],
     }),
     decode: (chunk, _spec, codecCtx) => ({
       data: castValues(chunk.data as NumericArray, to, from, rules, (i, why) => {
-        throw new CorruptDataError(`Chunk ${codecCtx.key}: element ${i} cannot be cast back to ${from.name}: ${why}`, { key: codecCtx.key });
+        throw new CorruptDataError(`Chunk ${codecCtx.key}: element ${i} cannot be cast back to ${from.name}: ${why}`, {
+          key: codecCtx.key,
+        });
       }),
       shape: [...chunk.shape],
     }),

@@ -38,19 +38,29 @@ interface Layout {
 
 function layoutOf(type: DataTypeInfo, field: string): Layout {
   if (type.byteSize === undefined || type.kind === "string" || type.kind === "bytes" || type.kind === "raw") {
-    throw new UnsupportedError(`${field}: packbits packs fixed-size numeric and bool types, not ${type.name}`, { field });
+    throw new UnsupportedError(`${field}: packbits packs fixed-size numeric and bool types, not ${type.name}`, {
+      field,
+    });
   }
   const components = type.kind === "complex" ? 2 : 1;
   const bytes = type.byteSize / components;
   return { components, bits: NARROW_BITS.get(type.name) ?? bytes * 8, bytes, signed: type.kind === "int" };
 }
 
-function readBit(configuration: Record<string, unknown>, key: string, field: string, fallback: number, max: number): number {
+function readBit(
+  configuration: Record<string, unknown>,
+  key: string,
+  field: string,
+  fallback: number,
+  max: number,
+): number {
   const value = Object.hasOwn(configuration, key) ? configuration[key] : null;
   if (value === null) return fallback;
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max) {
     const path = `${field}.configuration.${key}`;
-    throw new InvalidMetadataError(`${path} must be null or an integer from 0 to ${max}, got ${showValue(value)}`, { field: path });
+    throw new InvalidMetadataError(`${path} must be null or an integer from 0 to ${max}, got ${showValue(value)}`, {
+      field: path,
+    });
   }
   return value as number;
 }
@@ -107,11 +117,18 @@ export const packbitsCodecFactory: CodecFactory = async (configuration, ctx): Pr
     decode(bytes, spec, codecCtx) {
       const key = codecCtx.key;
       if (bytes.length !== encodedSize(spec)) {
-        throw new CorruptDataError(`Chunk ${key} has ${bytes.length} bytes where packbits of shape [${spec.shape.join(", ")}] needs ${encodedSize(spec)}`, { key });
+        throw new CorruptDataError(
+          `Chunk ${key} has ${bytes.length} bytes where packbits of [${spec.shape}] needs ${encodedSize(spec)}`,
+          { key },
+        );
       }
-      const declared = padding === "first_byte" ? bytes[0] : padding === "last_byte" ? bytes[bytes.length - 1] : undefined;
+      const declared =
+        padding === "first_byte" ? bytes[0] : padding === "last_byte" ? bytes[bytes.length - 1] : undefined;
       if (declared !== undefined && declared !== paddingBits(spec)) {
-        throw new CorruptDataError(`Chunk ${key}: its padding byte says ${declared} bits where the chunk leaves ${paddingBits(spec)}`, { key });
+        throw new CorruptDataError(
+          `Chunk ${key}: its padding byte says ${declared} bits where the chunk leaves ${paddingBits(spec)}`,
+          { key },
+        );
       }
       const components = bitCount(spec) / width;
       const plain = new Uint8Array(components * layout.bytes);
@@ -125,7 +142,8 @@ export const packbitsCodecFactory: CodecFactory = async (configuration, ctx): Pr
           if (bit) plain[to >>> 3]! |= 1 << (to & 7);
         }
         // Sign extension: the top encoded bit repeated up to the component's width.
-        if (layout.signed && bit) for (let to = base + lastBit + 1; to < base + layout.bits; to++) plain[to >>> 3]! |= 1 << (to & 7);
+        if (layout.signed && bit)
+          for (let to = base + lastBit + 1; to < base + layout.bits; to++) plain[to >>> 3]! |= 1 << (to & 7);
       }
       return bytesCodec.decode(plain, spec, codecCtx);
     },

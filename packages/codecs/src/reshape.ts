@@ -1,5 +1,11 @@
 // The zarr-extensions `reshape` codec: the same elements in C order, in another shape.
-import { type ArrayToArrayCodec, type ChunkSpec, type CodecFactory, InvalidMetadataError, showValue } from "@zarrkit/registry";
+import {
+  type ArrayToArrayCodec,
+  type ChunkSpec,
+  type CodecFactory,
+  InvalidMetadataError,
+  showValue,
+} from "@zarrkit/registry";
 import { checkKeys } from "./config.js";
 
 /** One entry of `shape`: a size, the input dimensions whose product it is, or -1 (whatever makes the sizes add up). */
@@ -7,7 +13,10 @@ type ShapeEntry = number | readonly number[];
 
 const product = (values: readonly number[]) => values.reduce((a, b) => a * b, 1);
 
-/** The entries of `shape`, checked for form: positive integers, lists of dimension indices in increasing order, at most one -1. */
+/**
+ * The entries of `shape`, checked for form: positive integers, lists of dimension indices in increasing
+ * order, at most one -1.
+ */
 function parseShape(value: unknown, rank: number, path: string): ShapeEntry[] {
   const bad = (why: string): never => {
     throw new InvalidMetadataError(`${path} ${why}, got ${showValue(value)}`, { field: path });
@@ -19,7 +28,8 @@ function parseShape(value: unknown, rank: number, path: string): ShapeEntry[] {
     if (Array.isArray(entry)) {
       for (const d of entry) {
         if (!Number.isInteger(d) || d < 0 || d >= rank) bad(`lists input dimensions, each an integer in [0, ${rank})`);
-        if (d <= last) bad("must list input dimensions in increasing order over all entries (reshape never transposes)");
+        if (d <= last)
+          bad("must list input dimensions in increasing order over all entries (reshape never transposes)");
         last = d;
       }
     } else if (entry === -1) {
@@ -37,7 +47,9 @@ function outputShape(entries: readonly ShapeEntry[], input: readonly number[], p
   const fail = (why: string): never => {
     throw new InvalidMetadataError(`${path}: ${why} (input shape [${input.join(", ")}])`, { field: path });
   };
-  const sizes = entries.map((e) => (e === -1 ? -1 : Array.isArray(e) ? product(e.map((d) => input[d]!)) : (e as number)));
+  const sizes = entries.map((e) =>
+    e === -1 ? -1 : Array.isArray(e) ? product(e.map((d) => input[d]!)) : (e as number),
+  );
   const total = product(input);
   const auto = sizes.indexOf(-1);
   if (auto >= 0) {

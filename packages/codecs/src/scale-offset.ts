@@ -15,10 +15,15 @@ export const scaleOffsetCodecFactory: CodecFactory = (configuration, ctx): Array
   checkKeys(configuration, ["offset", "scale"], field);
   const offset = readNumber(configuration, "offset", field);
   const scale = readNumber(configuration, "scale", field);
-  if (scale === 0) throw new InvalidMetadataError(`${field}.configuration.scale must not be 0`, { field: `${field}.configuration.scale` });
+  if (scale === 0)
+    throw new InvalidMetadataError(`${field}.configuration.scale must not be 0`, {
+      field: `${field}.configuration.scale`,
+    });
   const type = ctx.spec.dataType.name;
   if (type !== "float32" && type !== "float64") {
-    throw new UnsupportedError(`${field}: scale_offset applies to float32 and float64 arrays here, not ${type}`, { field });
+    throw new UnsupportedError(`${field}: scale_offset applies to float32 and float64 arrays here, not ${type}`, {
+      field,
+    });
   }
   const r = type === "float32" ? Math.fround : (x: number) => x;
   const [o, s] = [r(offset), r(scale)];

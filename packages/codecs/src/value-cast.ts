@@ -3,7 +3,13 @@ import type { NumericArray } from "@zarrkit/registry";
 import type { NumericType } from "./numeric-types.js";
 import { roundHalfEven } from "./numcodecs/dtypes.js";
 
-export const ROUNDINGS = ["nearest-even", "towards-zero", "towards-positive", "towards-negative", "nearest-away"] as const;
+export const ROUNDINGS = [
+  "nearest-even",
+  "towards-zero",
+  "towards-positive",
+  "towards-negative",
+  "nearest-away",
+] as const;
 export type Rounding = (typeof ROUNDINGS)[number];
 export const OUT_OF_RANGE = ["error", "clamp", "wrap"] as const;
 export type OutOfRange = (typeof OUT_OF_RANGE)[number];
@@ -43,7 +49,13 @@ function integerRange(type: NumericType): [bigint, bigint] {
  * past its largest) refused, clamped or wrapped modulo 2^bits by `rules.outOfRange`.
  * NaN into an integer type is always refused.
  */
-export function castValues(values: NumericArray, from: NumericType, to: NumericType, rules: CastRules, refuse: Refusal): NumericArray {
+export function castValues(
+  values: NumericArray,
+  from: NumericType,
+  to: NumericType,
+  rules: CastRules,
+  refuse: Refusal,
+): NumericArray {
   const n = values.length;
   const out = to.allocate(n) as NumericArray;
   const read = from.bigint ? (i: number) => (values as BigInt64Array)[i]! : (i: number) => (values as Float64Array)[i]!;

@@ -21,7 +21,11 @@ import { describe, expect, it } from "vitest";
 import "../src/index.js";
 import { chunkSpec, create, ctx, FIELD } from "./helpers.js";
 
-async function codec(name: string, configuration: Record<string, unknown>, spec: ChunkSpec): Promise<ArrayToArrayCodec> {
+async function codec(
+  name: string,
+  configuration: Record<string, unknown>,
+  spec: ChunkSpec,
+): Promise<ArrayToArrayCodec> {
   return create<ArrayToArrayCodec>(await resolveCodec(name), configuration, spec);
 }
 
@@ -75,11 +79,26 @@ describe("cast_value", () => {
     await expect(encode("error")).rejects.toThrow(/Element 0 .*300 is outside \[0, 255\]/);
     expect(await encode("clamp")).toEqual([255, 0, 255, 255, 0, 0]);
     await expect(encode("wrap")).rejects.toThrow(/Infinity is outside/);
-    expect(await encode("wrap", "uint8", { data: Float64Array.from([300, -129, 255, 256, 0, -1]), shape: [6] })).toEqual([44, 127, 255, 0, 0, 255]);
-    await expect(encode("clamp", "int16", { data: Float64Array.from([1, Number.NaN, 0, 0, 0, 0]), shape: [6] })).rejects.toThrow(/Element 1 .*NaN/);
+    expect(
+      await encode("wrap", "uint8", { data: Float64Array.from([300, -129, 255, 256, 0, -1]), shape: [6] }),
+    ).toEqual([44, 127, 255, 0, 0, 255]);
+    await expect(
+      encode("clamp", "int16", { data: Float64Array.from([1, Number.NaN, 0, 0, 0, 0]), shape: [6] }),
+    ).rejects.toThrow(/Element 1 .*NaN/);
     const toFloat32 = await cast({ data_type: "float32", out_of_range: "clamp" });
-    const big = await toFloat32.encode({ data: Float64Array.from([1e39, -1e39, Number.NaN, 0.1, 3.4028235e38, 0]), shape: [6] }, spec, ctx);
-    expect(Array.from(big.data as Float32Array)).toEqual([3.4028234663852886e38, -3.4028234663852886e38, Number.NaN, Math.fround(0.1), 3.4028234663852886e38, 0]);
+    const big = await toFloat32.encode(
+      { data: Float64Array.from([1e39, -1e39, Number.NaN, 0.1, 3.4028235e38, 0]), shape: [6] },
+      spec,
+      ctx,
+    );
+    expect(Array.from(big.data as Float32Array)).toEqual([
+      3.4028234663852886e38,
+      -3.4028234663852886e38,
+      Number.NaN,
+      Math.fround(0.1),
+      3.4028234663852886e38,
+      0,
+    ]);
   });
 
   it("casts 64-bit integers exactly and decodes back to the array's type", async () => {
@@ -112,13 +131,18 @@ describe("cast_value", () => {
 });
 
 describe("scale_offset", () => {
-  it("computes (x - offset) * scale and back, in float32 steps for float32 arrays (the registry's example)", async () => {
+  it("computes (x - offset) * scale and back, in float32 steps for float32 (the registry's example)", async () => {
     const spec = chunkSpec([4], "float32", 5);
     const c = await codec("scale_offset", { offset: 5, scale: 0.1 }, spec);
     const input = Float32Array.from([5, 15, 6.5, -5]);
     const encoded = await c.encode({ data: input, shape: [4] }, spec, ctx);
     const f = Math.fround;
-    expect(Array.from(encoded.data as Float32Array)).toEqual([0, f(f(10) * f(0.1)), f(f(1.5) * f(0.1)), f(f(-10) * f(0.1))]);
+    expect(Array.from(encoded.data as Float32Array)).toEqual([
+      0,
+      f(f(10) * f(0.1)),
+      f(f(1.5) * f(0.1)),
+      f(f(-10) * f(0.1)),
+    ]);
     expect(c.encodedSpec(spec).fillValue).toBe(0);
     const decoded = await c.decode(encoded, spec, ctx);
     expect(Array.from(decoded.data as Float32Array)).toEqual([5, 15, 6.5, -5]);
@@ -131,7 +155,9 @@ describe("scale_offset", () => {
     await expect(codec("scale_offset", { offset: 1, scale: 0 }, spec)).rejects.toThrow(field("scale"));
     await expect(codec("scale_offset", { offset: 1, scale: "2" }, spec)).rejects.toThrow(field("scale"));
     await expect(codec("scale_offset", { offset: 1, scale: 2, astype: "u1" }, spec)).rejects.toThrow(field("astype"));
-    await expect(codec("scale_offset", { offset: 1, scale: 2 }, chunkSpec([4], "int16"))).rejects.toThrow(UnsupportedError);
+    await expect(codec("scale_offset", { offset: 1, scale: 2 }, chunkSpec([4], "int16"))).rejects.toThrow(
+      UnsupportedError,
+    );
   });
 });
 
@@ -167,7 +193,7 @@ describe("reshape", () => {
 });
 
 describe("bitround", () => {
-  /** Reference: the nearest multiple of 2^(msb - keepbits), ties to the even multiple, saturating at the width's largest. */
+  /** Reference: the nearest multiple of 2^(msb - keepbits), ties to the even one, saturating at the width's largest. */
   function reference(u: number, keepbits: number, width: number): number {
     const maxbits = u === 0 ? 0 : Math.floor(Math.log2(u)) + 1;
     if (keepbits >= maxbits) return u;
@@ -186,15 +212,22 @@ describe("bitround", () => {
         const c = await codec("bitround", { keepbits }, spec);
         const patterns = Uint8Array.from({ length: 256 }, (_, i) => i);
         const input = type === "uint8" ? patterns : new Int8Array(patterns.buffer.slice(0));
-        const out = new Uint8Array(((await c.encode({ data: input, shape: [256] }, spec, ctx)).data as Uint8Array).buffer);
-        expect(Array.from(out), `${type} keepbits ${keepbits}`).toEqual(Array.from(patterns, (u) => reference(u, keepbits, 8)));
+        const out = new Uint8Array(
+          ((await c.encode({ data: input, shape: [256] }, spec, ctx)).data as Uint8Array).buffer,
+        );
+        expect(Array.from(out), `${type} keepbits ${keepbits}`).toEqual(
+          Array.from(patterns, (u) => reference(u, keepbits, 8)),
+        );
       }
     }
   });
 
   it("rounds 16-, 32- and 64-bit integers and datetimes the same way", async () => {
     const values = [0, 1, 1000, 1023, 65535, 40000, 12345];
-    for (const [type, Ctor, width] of [["uint16", Uint16Array, 16], ["uint32", Uint32Array, 32]] as const) {
+    for (const [type, Ctor, width] of [
+      ["uint16", Uint16Array, 16],
+      ["uint32", Uint32Array, 32],
+    ] as const) {
       const spec = chunkSpec([values.length], type);
       const c = await codec("bitround", { keepbits: 3 }, spec);
       const out = (await c.encode({ data: Ctor.from(values), shape: [values.length] }, spec, ctx)).data;
@@ -202,7 +235,9 @@ describe("bitround", () => {
     }
     const big = BigInt64Array.from([1_577_836_800_123_456_789n, -1n, 5n]);
     const spec64 = chunkSpec([3], "int64");
-    const out = (await (await codec("bitround", { keepbits: 4 }, spec64)).encode({ data: big, shape: [3] }, spec64, ctx)).data;
+    const out = (
+      await (await codec("bitround", { keepbits: 4 }, spec64)).encode({ data: big, shape: [3] }, spec64, ctx)
+    ).data;
     // 1577836800123456789 has 61 bits: 4 kept, rounded up to 0b1011 << 57; -1 (all ones) saturates and is masked.
     expect(Array.from(out as BigInt64Array)).toEqual([0b1011n << 57n, -(1n << 60n), 5n]);
   });
@@ -210,7 +245,9 @@ describe("bitround", () => {
   it("refuses keepbits below 1 or beyond the mantissa, and types it cannot round, naming the field", async () => {
     await expect(codec("bitround", { keepbits: 0 }, chunkSpec([4], "float32"))).rejects.toThrow(field("keepbits"));
     await expect(codec("bitround", { keepbits: 24 }, chunkSpec([4], "float32"))).rejects.toThrow(field("keepbits"));
-    await expect(codec("bitround", { keepbits: 3, extra: 1 }, chunkSpec([4], "float32"))).rejects.toThrow(field("extra"));
+    await expect(codec("bitround", { keepbits: 3, extra: 1 }, chunkSpec([4], "float32"))).rejects.toThrow(
+      field("extra"),
+    );
     await expect(codec("bitround", { keepbits: 3 }, chunkSpec([4], "string"))).rejects.toThrow(UnsupportedError);
   });
 });
@@ -231,7 +268,11 @@ interface Encoded {
 }
 
 function numcodecs(cases: object[]): { encoded: Encoded; decoded: Encoded }[] {
-  const run = spawnSync(PYTHON, [SCRIPT], { input: JSON.stringify({ encode: cases }), encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const run = spawnSync(PYTHON, [SCRIPT], {
+    input: JSON.stringify({ encode: cases }),
+    encoding: "utf8",
+    maxBuffer: 64 * 2 ** 20,
+  });
   if (run.status !== 0) throw new Error(`numcodecs_reference.py failed: ${run.stderr}`);
   return JSON.parse(run.stdout).encoded;
 }
@@ -246,39 +287,57 @@ describe.skipIf(skipReason !== undefined)("against numcodecs", () => {
     { dtype: "<f8", type: "float64", astype: "|i1", castTo: "int8", offset: 0, scale: 10 }, // wraps past 127
   ];
 
-  it.each(SCALED)("scale_offset + cast_value (wrap) encode and decode as numcodecs.fixedscaleoffset $dtype -> $astype", async (c) => {
-    const [theirs] = numcodecs([{ config: { id: "fixedscaleoffset", offset: c.offset, scale: c.scale, dtype: c.dtype, astype: c.astype }, dtype: c.dtype, shape: [500], values: smooth }]);
-    const spec = chunkSpec([500], c.type);
-    const chain = [
-      await codec("scale_offset", { offset: c.offset, scale: c.scale }, spec),
-      await codec("cast_value", { data_type: c.castTo, out_of_range: "wrap" }, spec),
-    ];
-    const input = c.type === "float32" ? Float32Array.from(smooth) : Float64Array.from(smooth);
-    const encoded = await encodeChain(chain, { data: input, shape: [500] }, spec);
-    expect(bytesOf(encoded.data as NumericArray)).toBe(theirs!.encoded.data);
-    const decoded = await decodeChain(chain, encoded, spec);
-    if (c.type === "float64") {
-      expect(bytesOf(decoded.data as NumericArray)).toBe(theirs!.decoded.data);
-    } else {
-      // numcodecs (NumPy 1) divides the uint8 values by the Python float in float64 and rounds to float32 once;
-      // scale_offset computes in the array's float32, step by step (as NumPy 2 does): the two roundings may differ
-      // by a float32 rounding of the quotient (as large as the offset), never by more.
-      const want = new Float32Array(new Uint8Array(Buffer.from(theirs!.decoded.data, "base64")).buffer);
-      const got = decoded.data as Float32Array;
-      const far = Array.from(got).filter((v, i) => Math.abs(v - want[i]!) > (Math.abs(want[i]!) + Math.abs(c.offset)) * 2 ** -23);
-      expect(far).toEqual([]);
-    }
-  });
+  it.each(SCALED)(
+    "scale_offset + cast_value (wrap) encode and decode as numcodecs.fixedscaleoffset $dtype -> $astype",
+    async (c) => {
+      const [theirs] = numcodecs([
+        {
+          config: { id: "fixedscaleoffset", offset: c.offset, scale: c.scale, dtype: c.dtype, astype: c.astype },
+          dtype: c.dtype,
+          shape: [500],
+          values: smooth,
+        },
+      ]);
+      const spec = chunkSpec([500], c.type);
+      const chain = [
+        await codec("scale_offset", { offset: c.offset, scale: c.scale }, spec),
+        await codec("cast_value", { data_type: c.castTo, out_of_range: "wrap" }, spec),
+      ];
+      const input = c.type === "float32" ? Float32Array.from(smooth) : Float64Array.from(smooth);
+      const encoded = await encodeChain(chain, { data: input, shape: [500] }, spec);
+      expect(bytesOf(encoded.data as NumericArray)).toBe(theirs!.encoded.data);
+      const decoded = await decodeChain(chain, encoded, spec);
+      if (c.type === "float64") {
+        expect(bytesOf(decoded.data as NumericArray)).toBe(theirs!.decoded.data);
+      } else {
+        // numcodecs (NumPy 1) divides the uint8 values by the Python float in float64 and rounds to float32 once;
+        // scale_offset computes in the array's float32, step by step (as NumPy 2 does): the two roundings may differ
+        // by a float32 rounding of the quotient (as large as the offset), never by more.
+        const want = new Float32Array(new Uint8Array(Buffer.from(theirs!.decoded.data, "base64")).buffer);
+        const got = decoded.data as Float32Array;
+        const far = Array.from(got).filter(
+          (v, i) => Math.abs(v - want[i]!) > (Math.abs(want[i]!) + Math.abs(c.offset)) * 2 ** -23,
+        );
+        expect(far).toEqual([]);
+      }
+    },
+  );
 
   it.each([
     { dtype: "<f4", type: "float32", keepbits: 7 },
     { dtype: "<f4", type: "float32", keepbits: 1 },
     { dtype: "<f8", type: "float64", keepbits: 30 },
   ])("bitround encodes $dtype with keepbits $keepbits as numcodecs.bitround", async (c) => {
-    const [theirs] = numcodecs([{ config: { id: "bitround", keepbits: c.keepbits }, dtype: c.dtype, shape: [500], values: smooth }]);
+    const [theirs] = numcodecs([
+      { config: { id: "bitround", keepbits: c.keepbits }, dtype: c.dtype, shape: [500], values: smooth },
+    ]);
     const spec = chunkSpec([500], c.type);
     const input = c.type === "float32" ? Float32Array.from(smooth) : Float64Array.from(smooth);
-    const encoded = await (await codec("bitround", { keepbits: c.keepbits }, spec)).encode({ data: input, shape: [500] }, spec, ctx);
+    const encoded = await (await codec("bitround", { keepbits: c.keepbits }, spec)).encode(
+      { data: input, shape: [500] },
+      spec,
+      ctx,
+    );
     expect(bytesOf(encoded.data as NumericArray)).toBe(theirs!.encoded.data);
   });
 });

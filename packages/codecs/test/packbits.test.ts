@@ -2,7 +2,14 @@
 // little-endian bytes (as the registry page says), narrow types to the bit sequence a reference in the test builds
 // (element i's bits first_bit..last_bit at sequence bits i*k.., least significant bit first, as zarrs packs),
 // with each padding encoding; typed errors for bad configurations and damaged chunks.
-import { createArray, CorruptDataError, InvalidMetadataError, MemoryStore, openArray, UnsupportedError } from "@zarrkit/core";
+import {
+  createArray,
+  CorruptDataError,
+  InvalidMetadataError,
+  MemoryStore,
+  openArray,
+  UnsupportedError,
+} from "@zarrkit/core";
 import type { ArrayData } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
 import "../src/index.js";
@@ -25,7 +32,9 @@ function reference(values: number[], firstBit: number, lastBit: number, padding:
   const bits: number[] = [];
   for (const v of values) for (let b = firstBit; b <= lastBit; b++) bits.push(Math.floor(v / 2 ** b) % 2);
   const pad = (8 - (bits.length % 8)) % 8;
-  const bytes = Array.from({ length: Math.ceil(bits.length / 8) }, (_, i) => bits.slice(8 * i, 8 * i + 8).reduce((a, bit, j) => a + bit * 2 ** j, 0));
+  const bytes = Array.from({ length: Math.ceil(bits.length / 8) }, (_, i) =>
+    bits.slice(8 * i, 8 * i + 8).reduce((a, bit, j) => a + bit * 2 ** j, 0),
+  );
   return padding === "first_byte" ? [pad, ...bytes] : padding === "last_byte" ? [...bytes, pad] : bytes;
 }
 
@@ -40,7 +49,9 @@ describe("packbits", () => {
   ] as const)("packs %s at full width to exactly the bytes codec's little-endian bytes", async (dataType, data) => {
     const plain = new MemoryStore();
     const arr = await createArray(plain, "a", {
-      shape: [data.length / (dataType === "complex64" ? 2 : 1)], dataType, chunkShape: [data.length / (dataType === "complex64" ? 2 : 1)],
+      shape: [data.length / (dataType === "complex64" ? 2 : 1)],
+      dataType,
+      chunkShape: [data.length / (dataType === "complex64" ? 2 : 1)],
       codecs: [{ name: "bytes", configuration: { endian: "little" } }],
     });
     await arr.set(null, data);
@@ -57,24 +68,35 @@ describe("packbits", () => {
     ["float4_e2m1fn", Float32Array.from([0.5, -6, 1.5, 0, -0.5]), 4],
     ["float6_e3m2fn", Float32Array.from([28, -0.0625, 1.25, 3]), 6],
     ["bool", Uint8Array.from([1, 0, 0, 1, 1, 1, 0, 1, 0, 1, 1]), 1],
-  ] as const)("packs %s into %i-bit fields as the reference does, with each padding encoding", async (dataType, data, bits) => {
-    // The stored bit patterns, as the bytes codec writes them (low bits of a byte).
-    const plain = new MemoryStore();
-    const arr = await createArray(plain, "a", { shape: [data.length], dataType, chunkShape: [data.length] });
-    await arr.set(null, data);
-    const patterns = Array.from((await plain.get("a/c/0"))!);
-    for (const padding_encoding of PADDINGS) {
-      const { bytes, back } = await stored(dataType, data, { padding_encoding });
-      expect(Array.from(bytes), padding_encoding).toEqual(reference(patterns, 0, bits - 1, padding_encoding));
-      expect(back).toEqual(data);
-    }
-  });
+  ] as const)(
+    "packs %s into %i-bit fields as the reference does, with each padding encoding",
+    async (dataType, data, bits) => {
+      // The stored bit patterns, as the bytes codec writes them (low bits of a byte).
+      const plain = new MemoryStore();
+      const arr = await createArray(plain, "a", { shape: [data.length], dataType, chunkShape: [data.length] });
+      await arr.set(null, data);
+      const patterns = Array.from((await plain.get("a/c/0"))!);
+      for (const padding_encoding of PADDINGS) {
+        const { bytes, back } = await stored(dataType, data, { padding_encoding });
+        expect(Array.from(bytes), padding_encoding).toEqual(reference(patterns, 0, bits - 1, padding_encoding));
+        expect(back).toEqual(data);
+      }
+    },
+  );
 
   it("packs bits first_bit..last_bit of int16 and sign-extends them when reading", async () => {
-    for (const [firstBit, lastBit] of [[0, 11], [3, 14], [2, 12]] as const) {
+    for (const [firstBit, lastBit] of [
+      [0, 11],
+      [3, 14],
+      [2, 12],
+    ] as const) {
       const values = Array.from({ length: 40 }, (_, i) => (i - 20) * 2 ** firstBit);
       const data = Int16Array.from(values);
-      const { bytes, back } = await stored("int16", data, { first_bit: firstBit, last_bit: lastBit, padding_encoding: "last_byte" });
+      const { bytes, back } = await stored("int16", data, {
+        first_bit: firstBit,
+        last_bit: lastBit,
+        padding_encoding: "last_byte",
+      });
       const unsigned = values.map((v) => (v + 65536) % 65536);
       expect(Array.from(bytes)).toEqual(reference(unsigned, firstBit, lastBit, "last_byte"));
       expect(Array.from(back as Int16Array)).toEqual(values);
@@ -83,11 +105,19 @@ describe("packbits", () => {
 
   it("refuses bad configurations with a typed error naming the field", async () => {
     const bad = (dataType: string, configuration: Config) => stored(dataType, Uint8Array.from([1]), configuration);
-    await expect(bad("uint8", { padding_encoding: "start" })).rejects.toThrow(expect.objectContaining({ field: "codecs[0].configuration.padding_encoding" }));
-    await expect(bad("uint2", { last_bit: 2 })).rejects.toThrow(expect.objectContaining({ field: "codecs[0].configuration.last_bit" }));
-    await expect(bad("uint8", { first_bit: 5, last_bit: 4 })).rejects.toThrow(/last_bit \(4\) is less than first_bit \(5\)/);
+    await expect(bad("uint8", { padding_encoding: "start" })).rejects.toThrow(
+      expect.objectContaining({ field: "codecs[0].configuration.padding_encoding" }),
+    );
+    await expect(bad("uint2", { last_bit: 2 })).rejects.toThrow(
+      expect.objectContaining({ field: "codecs[0].configuration.last_bit" }),
+    );
+    await expect(bad("uint8", { first_bit: 5, last_bit: 4 })).rejects.toThrow(
+      /last_bit \(4\) is less than first_bit \(5\)/,
+    );
     await expect(bad("uint8", { first_bit: 1.5 })).rejects.toThrow(InvalidMetadataError);
-    await expect(bad("uint8", { level: 1 })).rejects.toThrow(expect.objectContaining({ field: "codecs[0].configuration.level" }));
+    await expect(bad("uint8", { level: 1 })).rejects.toThrow(
+      expect.objectContaining({ field: "codecs[0].configuration.level" }),
+    );
     await expect(stored("string", ["x"], {})).rejects.toThrow(UnsupportedError);
   });
 

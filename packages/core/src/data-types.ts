@@ -67,7 +67,8 @@ function numeric(
 function minifloat(name: string): [string, DataType] {
   const format = MINIFLOAT_FORMATS.get(name)!;
   const byteSize = format.width > 8 ? 2 : 1;
-  return [name, { ...numeric(name, "float", Float32Array, byteSize), storedSlotSize: byteSize, narrow: { kind: "minifloat", format } }];
+  const type = numeric(name, "float", Float32Array, byteSize);
+  return [name, { ...type, storedSlotSize: byteSize, narrow: { kind: "minifloat", format } }];
 }
 
 /** int2, int4, uint2, uint4: one element per stored byte, held in an Int8Array or Uint8Array. */
@@ -261,7 +262,8 @@ export function dataType(value: unknown, field = "data_type"): DataType {
   }
   const temporalKind = TEMPORAL_NAMES.get(name);
   if (temporalKind) {
-    const configuration = typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
+    const configuration =
+      typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
     return temporalType(parseTemporalConfiguration(temporalKind, configuration, field));
   }
   const temporal = parseTemporalName(name, field);

@@ -62,7 +62,10 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
       else if (typeof value === "number" && Number.isInteger(value)) n = BigInt(value);
       else if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) n = BigInt(value);
       else return bad("expected an integer");
-      const [lo, hi] = type.narrow?.kind === "small-int" ? smallIntBounds(type.narrow) : type.temporal ? INT_RANGES.int64! : INT_RANGES[type.name]!;
+      const [lo, hi] =
+        type.narrow?.kind === "small-int"
+          ? smallIntBounds(type.narrow)
+          : (INT_RANGES[type.temporal ? "int64" : type.name] as [bigint, bigint]);
       if (n < lo || n > hi) bad(`integer out of range [${lo}, ${hi}]`);
       return type.byteSize === 8 ? n : Number(n);
     }
@@ -155,7 +158,9 @@ function parseFloatValue(value: unknown, byteSize: number, bad: (why: string) =>
 function parseMinifloat(value: unknown, format: MinifloatFormat, bad: (why: string) => never): number {
   if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) {
     const bits = Number.parseInt(value.slice(2), 16);
-    if (value.length - 2 > Math.ceil(format.width / 4) || bits >= 2 ** format.width) bad(`hex bit pattern wider than ${format.width} bits`);
+    if (value.length - 2 > Math.ceil(format.width / 4) || bits >= 2 ** format.width) {
+      bad(`hex bit pattern wider than ${format.width} bits`);
+    }
     return minifloatToNumber(format, bits);
   }
   const number = parseFloatValue(value, 8, bad);
@@ -169,7 +174,10 @@ function parseMinifloat(value: unknown, format: MinifloatFormat, bad: (why: stri
   return minifloatToNumber(format, bits);
 }
 
-/** float8_e8m0fnu's fill value: a positive number (rounded as ml_dtypes rounds), 0 (the zero byte), "NaN" or a "0x.." byte. */
+/**
+ * float8_e8m0fnu's fill value: a positive number (rounded as ml_dtypes rounds), 0 (the zero byte), "NaN"
+ * or a "0x.." byte.
+ */
 function parseE8m0(value: unknown, bad: (why: string) => never): number {
   if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) {
     if (value.length > 4) bad("hex bit pattern wider than 8 bits");

@@ -30,7 +30,13 @@ export interface MinifloatFormat {
   readonly width: number;
 }
 
-function format(name: string, exponentBits: number, mantissaBits: number, bias: number, special: Special): MinifloatFormat {
+function format(
+  name: string,
+  exponentBits: number,
+  mantissaBits: number,
+  bias: number,
+  special: Special,
+): MinifloatFormat {
   const width = 1 + exponentBits + mantissaBits;
   const topExponent = 2 ** exponentBits - 1;
   const fraction = 2 ** mantissaBits;
@@ -39,10 +45,13 @@ function format(name: string, exponentBits: number, mantissaBits: number, bias: 
   const maxMantissa = special === "fn" ? fraction - 2 : fraction - 1;
   const max = (1 + maxMantissa / fraction) * 2 ** (maxExponent - bias);
   const nanBits =
-    special === "ieee" ? (topExponent << mantissaBits) | (fraction >> 1)
-    : special === "fn" ? (topExponent << mantissaBits) | (fraction - 1)
-    : special === "fnuz" ? 1 << (width - 1)
-    : undefined;
+    special === "ieee"
+      ? (topExponent << mantissaBits) | (fraction >> 1)
+      : special === "fn"
+        ? (topExponent << mantissaBits) | (fraction - 1)
+        : special === "fnuz"
+          ? 1 << (width - 1)
+          : undefined;
   return { name, exponentBits, mantissaBits, bias, special, nanBits, max, width };
 }
 
@@ -75,7 +84,9 @@ export function minifloatToNumber(format: MinifloatFormat, bits: number): number
   if (exponent === top && special === "ieee") return mantissa ? Number.NaN : negative ? -Infinity : Infinity;
   if (exponent === top && special === "fn" && mantissa === (1 << mantissaBits) - 1) return Number.NaN;
   const magnitude =
-    exponent === 0 ? mantissa * 2 ** (1 - bias - mantissaBits) : (1 + mantissa / 2 ** mantissaBits) * 2 ** (exponent - bias);
+    exponent === 0
+      ? mantissa * 2 ** (1 - bias - mantissaBits)
+      : (1 + mantissa / 2 ** mantissaBits) * 2 ** (exponent - bias);
   return negative ? -magnitude : magnitude;
 }
 

@@ -77,7 +77,9 @@ export function decodeNarrow(storage: NarrowStorage, stored: Uint8Array, element
  */
 export function encodeNarrow(storage: NarrowStorage, data: NumericArray, typeName: string): Uint8Array {
   const refuse = (i: number, why: string): never => {
-    throw new InvalidSelectionError(`Element ${i} (${String(data[i])}) does not fit data type ${typeName}: ${why}`, { field: "value" });
+    throw new InvalidSelectionError(`Element ${i} (${String(data[i])}) does not fit data type ${typeName}: ${why}`, {
+      field: "value",
+    });
   };
   const n = data.length;
   if (storage.kind === "small-int") {
@@ -93,7 +95,8 @@ export function encodeNarrow(storage: NarrowStorage, data: NumericArray, typeNam
   }
   if (storage.kind === "e8m0") {
     const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) out[i] = numberToE8m0(data[i] as number) ?? refuse(i, "it holds positive powers of two only");
+    for (let i = 0; i < n; i++)
+      out[i] = numberToE8m0(data[i] as number) ?? refuse(i, "it holds positive powers of two only");
     return out;
   }
   const format = storage.format;

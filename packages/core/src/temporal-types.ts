@@ -9,7 +9,22 @@
 import { InvalidMetadataError, showValue } from "@zarrkit/registry";
 
 /** numpy's units; "μs" is read as "us", as numpy does. */
-export const TEMPORAL_UNITS: ReadonlySet<string> = new Set(["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", "generic"]);
+export const TEMPORAL_UNITS: ReadonlySet<string> = new Set([
+  "Y",
+  "M",
+  "W",
+  "D",
+  "h",
+  "m",
+  "s",
+  "ms",
+  "us",
+  "ns",
+  "ps",
+  "fs",
+  "as",
+  "generic",
+]);
 
 /** The count that stands for NaT. */
 export const NAT = -(2n ** 63n);
@@ -32,28 +47,50 @@ export function temporalName(t: Temporal): string {
 export function parseTemporalName(name: string, field: string): Temporal | undefined {
   const match = /^numpy\.(datetime64|timedelta64)\[([1-9]\d*)?([A-Za-zμ]+)\]$/.exec(name);
   if (!match) return undefined;
-  return checkTemporal(match[1] as Temporal["kind"], match[3], match[2] === undefined ? 1 : Number(match[2]), field, field);
+  return checkTemporal(
+    match[1] as Temporal["kind"],
+    match[3],
+    match[2] === undefined ? 1 : Number(match[2]),
+    field,
+    field,
+  );
 }
 
 /** A Temporal from zarr.json's configuration, every field checked (the registry allows no others). */
 export function parseTemporalConfiguration(kind: Temporal["kind"], configuration: unknown, field: string): Temporal {
   const base = `${field}.configuration`;
   if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
-    throw new InvalidMetadataError(`${base} must be an object with unit and scale_factor, got ${showValue(configuration)}`, { field: base });
+    throw new InvalidMetadataError(
+      `${base} must be an object with unit and scale_factor, got ${showValue(configuration)}`,
+      { field: base },
+    );
   }
   const extra = Object.keys(configuration).find((k) => k !== "unit" && k !== "scale_factor");
-  if (extra !== undefined) throw new InvalidMetadataError(`${base}.${extra} is not a field of numpy.${kind}`, { field: `${base}.${extra}` });
+  if (extra !== undefined)
+    throw new InvalidMetadataError(`${base}.${extra} is not a field of numpy.${kind}`, { field: `${base}.${extra}` });
   const { unit, scale_factor: scale } = configuration as { unit?: unknown; scale_factor?: unknown };
   return checkTemporal(kind, unit, scale, `${base}.unit`, `${base}.scale_factor`);
 }
 
-function checkTemporal(kind: Temporal["kind"], unit: unknown, scale: unknown, unitField: string, scaleField: string): Temporal {
+function checkTemporal(
+  kind: Temporal["kind"],
+  unit: unknown,
+  scale: unknown,
+  unitField: string,
+  scaleField: string,
+): Temporal {
   const normalized = unit === "μs" ? "us" : unit;
   if (typeof normalized !== "string" || !TEMPORAL_UNITS.has(normalized)) {
-    throw new InvalidMetadataError(`${unitField} must be one of ${[...TEMPORAL_UNITS].join(", ")}, got ${showValue(unit)}`, { field: unitField });
+    throw new InvalidMetadataError(
+      `${unitField} must be one of ${[...TEMPORAL_UNITS].join(", ")}, got ${showValue(unit)}`,
+      { field: unitField },
+    );
   }
   if (!Number.isSafeInteger(scale) || (scale as number) < 1 || (scale as number) > MAX_SCALE_FACTOR) {
-    throw new InvalidMetadataError(`${scaleField} must be an integer in [1, ${MAX_SCALE_FACTOR}], got ${showValue(scale)}`, { field: scaleField });
+    throw new InvalidMetadataError(
+      `${scaleField} must be an integer in [1, ${MAX_SCALE_FACTOR}], got ${showValue(scale)}`,
+      { field: scaleField },
+    );
   }
   return { kind, unit: normalized, scaleFactor: scale as number };
 }
@@ -61,7 +98,9 @@ function checkTemporal(kind: Temporal["kind"], unit: unknown, scale: unknown, un
 /** numpy's dtype string for it: `<M8[ns]`, `>m8[10s]`, `<M8` (generic). */
 export function temporalNumpyDtype(t: Temporal, order: "<" | ">"): string {
   const code = t.kind === "datetime64" ? "M8" : "m8";
-  return t.unit === "generic" ? `${order}${code}` : `${order}${code}[${t.scaleFactor === 1 ? "" : t.scaleFactor}${t.unit}]`;
+  return t.unit === "generic"
+    ? `${order}${code}`
+    : `${order}${code}[${t.scaleFactor === 1 ? "" : t.scaleFactor}${t.unit}]`;
 }
 
 /** A Temporal from numpy's kind letter ("M" or "m") and bracketed unit ("[10us]", or undefined for generic). */

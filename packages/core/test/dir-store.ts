@@ -1,4 +1,4 @@
-/** Moving arrays between a memory store and files, for the peers (tensorstore, zarr-python) that read and write files. */
+/** Arrays between a memory store and files, for the peers (tensorstore, zarr-python) that read and write files. */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { MemoryStore } from "../src/index.js";

@@ -26,19 +26,64 @@ export interface ReferenceFormat {
   tensorstore: boolean;
 }
 
-const ieeeNaN = (e: number, m: number) => (bits: number) => ((bits >> m) & ((1 << e) - 1)) === (1 << e) - 1 && (bits & ((1 << m) - 1)) !== 0;
+const ieeeNaN = (e: number, m: number) => (bits: number) =>
+  ((bits >> m) & ((1 << e) - 1)) === (1 << e) - 1 && (bits & ((1 << m) - 1)) !== 0;
 
-function ieee(name: string, e: number, m: number, bias: number, nan: number, max: number, tensorstore = true): ReferenceFormat {
-  return { name, exponentBits: e, mantissaBits: m, bias, infinity: true, isNaN: ieeeNaN(e, m), nan, negativeZero: true, overflow: "infinity", max, tensorstore };
+function ieee(
+  name: string,
+  e: number,
+  m: number,
+  bias: number,
+  nan: number,
+  max: number,
+  tensorstore = true,
+): ReferenceFormat {
+  return {
+    name,
+    exponentBits: e,
+    mantissaBits: m,
+    bias,
+    infinity: true,
+    isNaN: ieeeNaN(e, m),
+    nan,
+    negativeZero: true,
+    overflow: "infinity",
+    max,
+    tensorstore,
+  };
 }
 
 function fnuz(name: string, e: number, m: number, bias: number, max: number): ReferenceFormat {
   const nanBits = 1 << (e + m);
-  return { name, exponentBits: e, mantissaBits: m, bias, infinity: false, isNaN: (b) => b === nanBits, nan: nanBits, negativeZero: false, overflow: "nan", max, tensorstore: true };
+  return {
+    name,
+    exponentBits: e,
+    mantissaBits: m,
+    bias,
+    infinity: false,
+    isNaN: (b) => b === nanBits,
+    nan: nanBits,
+    negativeZero: false,
+    overflow: "nan",
+    max,
+    tensorstore: true,
+  };
 }
 
 function finite(name: string, e: number, m: number, bias: number, max: number, tensorstore: boolean): ReferenceFormat {
-  return { name, exponentBits: e, mantissaBits: m, bias, infinity: false, isNaN: () => false, nan: undefined, negativeZero: true, overflow: "saturate", max, tensorstore };
+  return {
+    name,
+    exponentBits: e,
+    mantissaBits: m,
+    bias,
+    infinity: false,
+    isNaN: () => false,
+    nan: undefined,
+    negativeZero: true,
+    overflow: "saturate",
+    max,
+    tensorstore,
+  };
 }
 
 export const REFERENCE_FORMATS: ReferenceFormat[] = [
@@ -47,8 +92,17 @@ export const REFERENCE_FORMATS: ReferenceFormat[] = [
   ieee("float8_e4m3", 4, 3, 7, 0x7c, 240, false),
   ieee("float8_e3m4", 3, 4, 3, 0x78, 15.5),
   {
-    name: "float8_e4m3fn", exponentBits: 4, mantissaBits: 3, bias: 7, infinity: false,
-    isNaN: (b) => (b & 0x7f) === 0x7f, nan: 0x7f, negativeZero: true, overflow: "nan", max: 448, tensorstore: true,
+    name: "float8_e4m3fn",
+    exponentBits: 4,
+    mantissaBits: 3,
+    bias: 7,
+    infinity: false,
+    isNaN: (b) => (b & 0x7f) === 0x7f,
+    nan: 0x7f,
+    negativeZero: true,
+    overflow: "nan",
+    max: 448,
+    tensorstore: true,
   },
   fnuz("float8_e4m3fnuz", 4, 3, 8, 240),
   fnuz("float8_e4m3b11fnuz", 4, 3, 11, 30),
@@ -100,7 +154,14 @@ function table(f: ReferenceFormat): Table {
 /** Every finite value of the format (both signs, zeros once per sign the format has). */
 export function finiteValues(f: ReferenceFormat): number[] {
   const { values } = table(f);
-  return [...values.slice(1).map((v) => -v).reverse(), ...(f.negativeZero ? [-0] : []), ...values];
+  return [
+    ...values
+      .slice(1)
+      .map((v) => -v)
+      .reverse(),
+    ...(f.negativeZero ? [-0] : []),
+    ...values,
+  ];
 }
 
 /**
@@ -116,7 +177,8 @@ export function referenceEncode(f: ReferenceFormat, x: number): number | undefin
   const a = Math.abs(x);
   const { values, bits } = table(f);
   const last = values.length - 1;
-  if (values[last] !== f.max) throw new Error(`${f.name}: enumerated max ${values[last]} is not the registry's ${f.max}`);
+  if (values[last] !== f.max)
+    throw new Error(`${f.name}: enumerated max ${values[last]} is not the registry's ${f.max}`);
   const beyond = values[last]! + (values[last]! - values[last - 1]!);
   const beyondEven = (bits[last]! & 1) === 1;
   const overflow = (): number => {
@@ -192,8 +254,8 @@ export function roundingProbes(f: ReferenceFormat): number[] {
     add(s * overflowMid);
     add(s * 2 * positive[last]!);
     add(s * 3.4e38);
-    add(s * positive[1]! / 2); // half the smallest subnormal: ties to zero
-    add(s * positive[1]! / 4);
+    add((s * positive[1]!) / 2); // half the smallest subnormal: ties to zero
+    add((s * positive[1]!) / 4);
     put(s * Number.POSITIVE_INFINITY);
   }
   put(0);
@@ -222,6 +284,10 @@ export function e8m0Probes(): number[] {
   const powers = Array.from({ length: 255 }, (_, k) => 2 ** (k - 127));
   return [
     ...powers.flatMap((p) => [p, p * 1.5, p * 1.5 * (1 - 2 ** -23), p * 1.25, p * 1.75]),
-    2 ** -149, 2 ** -130, 2 ** -127 * 1.000001, 3.4e38, Number.NaN,
+    2 ** -149,
+    2 ** -130,
+    2 ** -127 * 1.000001,
+    3.4e38,
+    Number.NaN,
   ].map(Math.fround);
 }

@@ -47,16 +47,27 @@ const same = (a: number, b: number) => Object.is(a, b);
 async function readStored(type: string, bytes: Uint8Array, elements: number, endian: "little" | "big" = "little") {
   const store = new MemoryStore();
   await createArray(store, "a", {
-    shape: [elements], dataType: type, chunkShape: [elements], codecs: [{ name: "bytes", configuration: { endian } }],
+    shape: [elements],
+    dataType: type,
+    chunkShape: [elements],
+    codecs: [{ name: "bytes", configuration: { endian } }],
   });
   await store.set("a/c/0", bytes);
   return (await (await openArray(store, "a")).get()).data;
 }
 
-async function writeStored(type: string, data: Float32Array | Int8Array | Uint8Array, endian: "little" | "big" = "little") {
+async function writeStored(
+  type: string,
+  data: Float32Array | Int8Array | Uint8Array,
+  endian: "little" | "big" = "little",
+) {
   const store = new MemoryStore();
   const arr = await createArray(store, "a", {
-    shape: [data.length], dataType: type, chunkShape: [data.length], fillValue: "0x1", codecs: [{ name: "bytes", configuration: { endian } }],
+    shape: [data.length],
+    dataType: type,
+    chunkShape: [data.length],
+    fillValue: "0x1",
+    codecs: [{ name: "bytes", configuration: { endian } }],
   });
   await arr.set(null, data);
   return (await store.get("a/c/0"))!;
@@ -68,13 +79,18 @@ describe.each(REFERENCE_FORMATS)("$name", (f) => {
 
   it("matches the registry's layout (bits, bias, largest value, NaN)", () => {
     const format = MINIFLOAT_FORMATS.get(f.name)!;
-    expect([format.exponentBits, format.mantissaBits, format.bias, format.max]).toEqual([f.exponentBits, f.mantissaBits, f.bias, f.max]);
+    expect([format.exponentBits, format.mantissaBits, format.bias, format.max]).toEqual([
+      f.exponentBits,
+      f.mantissaBits,
+      f.bias,
+      f.max,
+    ]);
     expect(format.nanBits).toBe(f.nan);
     const type = dataType(f.name);
     expect([type.kind, type.byteSize, type.arrayType]).toEqual(["float", slot, Float32Array]);
   });
 
-  it(`decodes every one of the ${2 ** (slot * 8)} stored ${slot === 1 ? "bytes" : "slots"} (higher bits ignored)`, async () => {
+  it(`decodes all ${2 ** (slot * 8)} stored ${slot === 1 ? "bytes" : "slots"} (high bits ignored)`, async () => {
     const data = await readStored(f.name, slotBytes(patterns, slot), patterns.length);
     expect(data).toBeInstanceOf(Float32Array);
     const mask = 2 ** width(f) - 1;
@@ -143,7 +159,13 @@ describe("bfloat16 byte order", () => {
   it("reads and writes big-endian slots", async () => {
     const bits = [0x3f80, 0xc049, 0x0001, 0x7f7f, 0xff80];
     const data = await readStored("bfloat16", slotBytes(bits, 2, "big"), bits.length, "big");
-    expect(Array.from(data as Float32Array)).toEqual([1, -3.140625, 2 ** -133, 3.3895313892515355e38, Number.NEGATIVE_INFINITY]);
+    expect(Array.from(data as Float32Array)).toEqual([
+      1,
+      -3.140625,
+      2 ** -133,
+      3.3895313892515355e38,
+      Number.NEGATIVE_INFINITY,
+    ]);
     expect(await writeStored("bfloat16", data as Float32Array, "big")).toEqual(slotBytes(bits, 2, "big"));
   });
 
@@ -159,18 +181,29 @@ describe("float8_e8m0fnu", () => {
   const probes = e8m0Probes();
 
   it("decodes all 256 bytes: 2^(b - 127), 0xff NaN", async () => {
-    const data = await readStored("float8_e8m0fnu", Uint8Array.from({ length: 256 }, (_, b) => b), 256);
+    const data = await readStored(
+      "float8_e8m0fnu",
+      Uint8Array.from({ length: 256 }, (_, b) => b),
+      256,
+    );
     expect(Array.from(data as Float32Array)).toEqual([...powers, Number.NaN]);
   });
 
   it("rounds every probe as ml_dtypes does (a significand of 1.5 and more up), writing NaN past 2^127", async () => {
     const stored = await writeStored("float8_e8m0fnu", Float32Array.from(probes));
-    expect(differencesOf(Array.from(stored), probes.map((p) => e8m0Reference(p)!))).toEqual([]);
+    expect(
+      differencesOf(
+        Array.from(stored),
+        probes.map((p) => e8m0Reference(p)!),
+      ),
+    ).toEqual([]);
   });
 
   it("refuses zero, negatives and infinity when writing, and in fill values", async () => {
     for (const bad of [0, -2, Number.POSITIVE_INFINITY]) {
-      await expect(writeStored("float8_e8m0fnu", Float32Array.from([1, bad]))).rejects.toThrow(/Element 1 .*positive powers of two/);
+      await expect(writeStored("float8_e8m0fnu", Float32Array.from([1, bad]))).rejects.toThrow(
+        /Element 1 .*positive powers of two/,
+      );
     }
     const type = dataType("float8_e8m0fnu");
     expect([parseScalar(1, type), parseScalar(3, type), parseScalar("0x7e", type)]).toEqual([1, 4, 0.5]);
@@ -200,7 +233,7 @@ describe.each(SMALL_INTS)("$name", ({ name, bits, lo, hi, array }) => {
     return lo < 0 && low > hi ? low - 2 ** bits : low;
   };
 
-  it("decodes all 256 stored bytes from their low bits (higher bits ignored)", async () => {
+  it("decodes all 256 stored bytes from their low bits (high bits ignored)", async () => {
     const bytes = Uint8Array.from({ length: 256 }, (_, b) => b);
     const data = await readStored(name, bytes, 256);
     expect(data).toBeInstanceOf(array);

@@ -30,9 +30,14 @@ const COUNTS = [0n, 1n, -1n, 2n ** 63n - 1n, NAT + 1n, 1_577_836_800_000_000_001
 
 function zarrJson(dataTypeValue: unknown, fill: unknown = 0) {
   return {
-    zarr_format: 3, node_type: "array", shape: [COUNTS.length + 2], data_type: dataTypeValue,
+    zarr_format: 3,
+    node_type: "array",
+    shape: [COUNTS.length + 2],
+    data_type: dataTypeValue,
     chunk_grid: { name: "regular", configuration: { chunk_shape: [4] } },
-    chunk_key_encoding: { name: "default" }, fill_value: fill, codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+    chunk_key_encoding: { name: "default" },
+    fill_value: fill,
+    codecs: [{ name: "bytes", configuration: { endian: "little" } }],
   };
 }
 
@@ -41,15 +46,22 @@ describe("numpy.datetime64 and numpy.timedelta64 in Zarr v3", () => {
     const example = dataType({ name: "numpy.timedelta64", configuration: { unit: "us", scale_factor: 10 } });
     expect(example.name).toBe("numpy.timedelta64[10us]");
     expect([example.kind, example.byteSize, example.arrayType]).toEqual(["int", 8, BigInt64Array]);
-    expect(dataTypeJSON(example)).toEqual({ name: "numpy.timedelta64", configuration: { unit: "us", scale_factor: 10 } });
+    expect(dataTypeJSON(example)).toEqual({
+      name: "numpy.timedelta64",
+      configuration: { unit: "us", scale_factor: 10 },
+    });
     expect(dataType(example.name)).toBe(example); // resolves by its name alone (codec workers)
     for (const unit of UNITS) {
       const type = dataType({ name: "numpy.datetime64", configuration: { unit, scale_factor: 1 } });
       expect(type.name).toBe(`numpy.datetime64[${unit}]`);
       expect(dataTypeJSON(type)).toEqual({ name: "numpy.datetime64", configuration: { unit, scale_factor: 1 } });
     }
-    expect(dataType({ name: "numpy.datetime64", configuration: { unit: "μs", scale_factor: 2 } }).name).toBe("numpy.datetime64[2us]");
-    expect(dataType({ name: "datetime64", configuration: { unit: "s", scale_factor: 1 } }).name).toBe("numpy.datetime64[s]");
+    expect(dataType({ name: "numpy.datetime64", configuration: { unit: "μs", scale_factor: 2 } }).name).toBe(
+      "numpy.datetime64[2us]",
+    );
+    expect(dataType({ name: "datetime64", configuration: { unit: "s", scale_factor: 1 } }).name).toBe(
+      "numpy.datetime64[s]",
+    );
   });
 
   it("refuses malformed configurations with a typed error naming the field", () => {
@@ -58,15 +70,27 @@ describe("numpy.datetime64 and numpy.timedelta64 in Zarr v3", () => {
       expect(() => dataType(value)).toThrow(expect.objectContaining({ field }));
     };
     bad("numpy.datetime64", "data_type.configuration");
-    bad({ name: "numpy.datetime64", configuration: { unit: "fortnight", scale_factor: 1 } }, "data_type.configuration.unit");
+    bad(
+      { name: "numpy.datetime64", configuration: { unit: "fortnight", scale_factor: 1 } },
+      "data_type.configuration.unit",
+    );
     bad({ name: "numpy.timedelta64", configuration: { unit: "s" } }, "data_type.configuration.scale_factor");
-    bad({ name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 0 } }, "data_type.configuration.scale_factor");
-    bad({ name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 2 ** 31 } }, "data_type.configuration.scale_factor");
-    bad({ name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 1, endian: "little" } }, "data_type.configuration.endian");
+    bad(
+      { name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 0 } },
+      "data_type.configuration.scale_factor",
+    );
+    bad(
+      { name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 2 ** 31 } },
+      "data_type.configuration.scale_factor",
+    );
+    bad(
+      { name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 1, endian: "little" } },
+      "data_type.configuration.endian",
+    );
     bad("numpy.datetime64[3lightyears]", "data_type");
   });
 
-  it("takes fill values as integers, \"NaT\" or -2^63, and writes NaT as \"NaT\"", () => {
+  it('takes fill values as integers, "NaT" or -2^63, and writes NaT as "NaT"', () => {
     const type = dataType("numpy.datetime64[ns]");
     expect(parseScalar("NaT", type)).toBe(NAT);
     expect(parseScalar(NAT, type)).toBe(NAT);
@@ -81,7 +105,9 @@ describe("numpy.datetime64 and numpy.timedelta64 in Zarr v3", () => {
   it("reads and writes counts as a BigInt64Array, NaT and fill values included, either byte order", async () => {
     for (const endian of ["little", "big"] as const) {
       const store = new MemoryStore();
-      const doc = { ...zarrJson({ name: "numpy.timedelta64", configuration: { unit: "us", scale_factor: 10 } }, "NaT") };
+      const doc = {
+        ...zarrJson({ name: "numpy.timedelta64", configuration: { unit: "us", scale_factor: 10 } }, "NaT"),
+      };
       doc.codecs = [{ name: "bytes", configuration: { endian } }];
       await store.set("t/zarr.json", encodeJson(doc));
       const arr = await openArray(store, "t");
@@ -94,8 +120,16 @@ describe("numpy.datetime64 and numpy.timedelta64 in Zarr v3", () => {
       const view = new DataView(stored.buffer, stored.byteOffset);
       expect(view.getBigInt64(8, endian === "little")).toBe(1n);
     }
-    const created = await createArray(new MemoryStore(), "c", { shape: [3], dataType: "numpy.datetime64[D]", chunkShape: [3], fillValue: "NaT" });
-    expect(created.metadata).toMatchObject({ data_type: { name: "numpy.datetime64", configuration: { unit: "D", scale_factor: 1 } }, fill_value: "NaT" });
+    const created = await createArray(new MemoryStore(), "c", {
+      shape: [3],
+      dataType: "numpy.datetime64[D]",
+      chunkShape: [3],
+      fillValue: "NaT",
+    });
+    expect(created.metadata).toMatchObject({
+      data_type: { name: "numpy.datetime64", configuration: { unit: "D", scale_factor: 1 } },
+      fill_value: "NaT",
+    });
   });
 });
 
@@ -117,7 +151,9 @@ const PEER = fileURLToPath(new URL("./zarr_python_temporal.py", import.meta.url)
 function zarrPythonReason(): string | undefined {
   if (!existsSync(PYTHON)) return `${PYTHON} is absent`;
   const probe = spawnSync(PYTHON, ["-c", "import zarr, numpy"], { encoding: "utf8" });
-  return probe.status === 0 ? undefined : `zarr is not importable by ${PYTHON} (apt-get install python3-zarr): ${probe.stderr.trim().split("\n").pop()}`;
+  return probe.status === 0
+    ? undefined
+    : `zarr is not importable by ${PYTHON} (apt-get install python3-zarr): ${probe.stderr.trim().split("\n").pop()}`;
 }
 const skipReason = zarrPythonReason();
 if (skipReason) console.log(`zarr-python datetime64 tests skipped: ${skipReason}`);
@@ -140,7 +176,9 @@ describe.skipIf(skipReason !== undefined)("datetime64 and timedelta64 against za
 
   it.each(CASES)("reads $dtype as zarr-python writes it, fill value $fill", async ({ dtype, fill }) => {
     const path = join(work, `py-${dtype.replace(/\W/g, "")}`);
-    zarrPython([{ op: "write", path, dtype, shape: [COUNTS.length + 2], chunks: [3], fill, counts: COUNTS.map(String) }]);
+    zarrPython([
+      { op: "write", path, dtype, shape: [COUNTS.length + 2], chunks: [3], fill, counts: COUNTS.map(String) },
+    ]);
     const arr = await openArray(await storeFromDir(path), "", { format: 2 });
     const fillCount = fill === "NaT" ? NAT : BigInt(fill);
     expect([arr.dataType, arr.fillValue]).toEqual([parseNumpyDtype(dtype).type.name, fillCount]);
@@ -150,7 +188,13 @@ describe.skipIf(skipReason !== undefined)("datetime64 and timedelta64 against za
   it.each(CASES)("zarr-python reads $dtype as zarrkit writes it, fill value $fill", async ({ dtype, fill }) => {
     const store = new MemoryStore();
     const fillValue = fill === "NaT" ? "NaT" : BigInt(fill);
-    const arr = await createArray(store, "", { format: 2, shape: [COUNTS.length + 2], dataType: dtype, chunkShape: [3], fillValue });
+    const arr = await createArray(store, "", {
+      format: 2,
+      shape: [COUNTS.length + 2],
+      dataType: dtype,
+      chunkShape: [3],
+      fillValue,
+    });
     await arr.set([slice(0, COUNTS.length)], BigInt64Array.from(COUNTS));
     const path = join(work, `zk-${dtype.replace(/\W/g, "")}`);
     await dirFromStore(store, path);

@@ -18,7 +18,10 @@ const PEER = fileURLToPath(new URL("./tensorstore_peer.py", import.meta.url));
 const lastLine = (text: string) => text.trim().split("\n").pop() ?? "";
 
 function importable(python: string): boolean {
-  const probe = spawnSync(python, ["-c", `import tensorstore, ml_dtypes, importlib.metadata as m; assert m.version("tensorstore") == "${VERSION}"`]);
+  const probe = spawnSync(python, [
+    "-c",
+    `import tensorstore, ml_dtypes, importlib.metadata as m; assert m.version("tensorstore") == "${VERSION}"`,
+  ]);
   return probe.status === 0;
 }
 
@@ -32,11 +35,16 @@ function prepare(): string | undefined {
   try {
     const venv = spawnSync(SYSTEM_PYTHON, ["-m", "venv", building], { encoding: "utf8" });
     if (venv.status !== 0) return `python3 -m venv failed (apt-get install python3-venv): ${lastLine(venv.stderr)}`;
-    const pip = spawnSync(join(building, "bin", "pip"), ["install", "--quiet", "--retries", "1", `tensorstore==${VERSION}`], {
-      encoding: "utf8",
-      timeout: 480_000,
-    });
-    if (pip.status !== 0) return `pip install tensorstore==${VERSION} failed: ${lastLine(pip.stderr) || pip.error?.message}`;
+    const pip = spawnSync(
+      join(building, "bin", "pip"),
+      ["install", "--quiet", "--retries", "1", `tensorstore==${VERSION}`],
+      {
+        encoding: "utf8",
+        timeout: 480_000,
+      },
+    );
+    if (pip.status !== 0)
+      return `pip install tensorstore==${VERSION} failed: ${lastLine(pip.stderr) || pip.error?.message}`;
     rmSync(VENV, { recursive: true, force: true });
     renameSync(building, VENV);
   } finally {
@@ -50,7 +58,11 @@ if (tensorstoreSkipReason) console.log(`tensorstore interop tests skipped: ${ten
 
 /** Runs requests through tensorstore_peer.py (one process for the whole list). */
 export function tensorstore<T = unknown>(requests: object[]): T[] {
-  const run = spawnSync(PYTHON, [PEER], { input: JSON.stringify(requests), encoding: "utf8", maxBuffer: 512 * 2 ** 20 });
+  const run = spawnSync(PYTHON, [PEER], {
+    input: JSON.stringify(requests),
+    encoding: "utf8",
+    maxBuffer: 512 * 2 ** 20,
+  });
   if (run.status !== 0) throw new Error(`tensorstore_peer.py failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as T[];
 }

@@ -308,7 +308,7 @@ describe("codec workers and a result over shared memory", () => {
     });
   }
 
-  /** Each type's chunks decoded on workers (through shared memory, with and without a shared result) read as on this thread. */
+  /** Each type's chunks decoded on workers (shared memory, with and without a shared result) read as on this thread. */
   async function sharedReadsUnchanged(types: readonly string[]): Promise<void> {
     for (const type of types) {
       const store = new MemoryStore();

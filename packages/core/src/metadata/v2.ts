@@ -6,7 +6,14 @@
  * filter is the object codec), the compressor as "numcodecs.<id>"]`.
  */
 import { type CodecMetadata, InvalidMetadataError, type Scalar, showValue, UnsupportedError } from "@zarrkit/registry";
-import { type DataType, dataType, dataTypeOfTemporal, fixedStringParts, fixedStringType, objectDataType } from "../data-types.js";
+import {
+  type DataType,
+  dataType,
+  dataTypeOfTemporal,
+  fixedStringParts,
+  fixedStringType,
+  objectDataType,
+} from "../data-types.js";
 import { parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
 import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
@@ -71,7 +78,9 @@ export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?:
   if ((kind === "M" || kind === "m") && digits === "8" && orderEndian !== undefined) {
     return { type: dataTypeOfTemporal(temporalFromNumpy(kind, unit, field)), endian: orderEndian, object: false };
   }
-  if (unit !== undefined) throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
+  if (unit !== undefined) {
+    throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
+  }
   if (kind === "O") {
     if (digits !== "" && digits !== "8") throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
     return { type: objectDataType(objectCodecId), endian: undefined, object: true };
