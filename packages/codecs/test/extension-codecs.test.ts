@@ -1,8 +1,8 @@
 // The zarr-extensions array->array codecs cast_value, scale_offset, reshape and bitround: their registry pages'
 // rules and examples, typed errors naming each field, and, where Python's numcodecs has the same operation, the same
 // bytes as numcodecs (scale_offset + cast_value with out_of_range "wrap" is the registry's translation of
-// numcodecs.fixedscaleoffset; bitround on floats is numcodecs.bitround). The numcodecs cases skip, saying why,
-// where /usr/bin/python3 with numcodecs is absent.
+// numcodecs.fixedscaleoffset; bitround on floats is numcodecs.bitround), and through real arrays (core). The
+// numcodecs cases skip, saying why, where /usr/bin/python3 with numcodecs is absent.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ import {
   resolveCodec,
   UnsupportedError,
 } from "@zarrkit/registry";
+import { createArray, MemoryStore, openArray } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import "../src/index.js";
 import { chunkSpec, create, ctx, FIELD } from "./helpers.js";
@@ -339,5 +340,44 @@ describe.skipIf(skipReason !== undefined)("against numcodecs", () => {
       ctx,
     );
     expect(bytesOf(encoded.data as NumericArray)).toBe(theirs!.encoded.data);
+  });
+});
+
+describe("through real arrays (core's pipeline)", () => {
+  it("a float32 array stored as uint8 by scale_offset + cast_value reads back to within the scale's step", async () => {
+    const store = new MemoryStore();
+    const codecs = [
+      { name: "scale_offset", configuration: { offset: 10, scale: 4 } },
+      { name: "cast_value", configuration: { data_type: "uint8", out_of_range: "clamp" } },
+      { name: "bytes" },
+    ];
+    const arr = await createArray(store, "a", {
+      shape: [6],
+      dataType: "float32",
+      chunkShape: [4],
+      codecs,
+      fillValue: 10,
+    });
+    await arr.set(null, Float32Array.from([10, 10.25, 11, 73.75, 80, 9]));
+    expect(Array.from((await store.get("a/c/0"))!)).toEqual([0, 1, 4, 255]); // 4 bytes a chunk: the decode cap
+    expect(Array.from((await (await openArray(store, "a")).get()).data as Float32Array)).toEqual([
+      10, 10.25, 11, 73.75, 73.75, 10,
+    ]);
+    // A stored chunk longer than 4 uint8 is refused as corrupt, naming its key.
+    await store.set("a/c/0", new Uint8Array(5));
+    await expect((await openArray(store, "a")).get()).rejects.toThrow(expect.objectContaining({ key: "a/c/0" }));
+  });
+
+  it("reshape and bitround in an array's codecs round-trip what they keep", async () => {
+    const store = new MemoryStore();
+    const codecs = [
+      { name: "reshape", configuration: { shape: [-1] } },
+      { name: "bitround", configuration: { keepbits: 2 } },
+      { name: "bytes", configuration: { endian: "big" } },
+    ];
+    const arr = await createArray(store, "b", { shape: [2, 3], dataType: "uint16", chunkShape: [2, 3], codecs });
+    await arr.set(null, Uint16Array.from([1, 2, 3, 1000, 1023, 65535]));
+    expect(Array.from((await arr.get()).data as Uint16Array)).toEqual([1, 2, 3, 1024, 1024, 49152]);
+    expect(Array.from((await store.get("b/c/0/0"))!).slice(0, 4)).toEqual([0, 1, 0, 2]);
   });
 });
