@@ -3,6 +3,7 @@ import type { ArrayMetadata } from "./metadata/node-metadata.js";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 import { MINIFLOAT_FORMATS } from "./minifloat.js";
 import type { NarrowStorage } from "./narrow-storage.js";
+import { parseStructFields, type StructLayout, structFieldsJSON } from "./struct-type.js";
 import { parseTemporalConfiguration, parseTemporalName, type Temporal, temporalName } from "./temporal-types.js";
 
 type TypedArrayConstructor =
@@ -29,6 +30,8 @@ export interface DataType extends DataTypeInfo {
   readonly narrow?: NarrowStorage;
   /** numpy.datetime64 / numpy.timedelta64: the unit its int64 counts are in (NaT is -2^63). */
   readonly temporal?: Temporal;
+  /** `struct`: its fields; held as packed little-endian records in a Uint8Array (see struct-type.ts). */
+  readonly struct?: StructLayout;
   /**
    * For types numpy holds as objects (`|O`): the id of the numcodecs object
    * codec that stores them in Zarr v2 (zarr-python's `object_codec_id`).
@@ -223,6 +226,30 @@ function temporalType(t: Temporal): DataType {
   return type;
 }
 
+const structTypes = new Map<string, DataType>();
+
+/**
+ * A struct type: kind "raw" (records move as `lanes` bytes), named `struct` plus its fields' JSON so that the name
+ * alone resolves it again (codec workers). `storedSlotSize` is its widest field slot: the `bytes` codec needs an
+ * endian when it is above 1.
+ */
+function structType(layout: StructLayout): DataType {
+  const name = `struct${JSON.stringify(structFieldsJSON(layout, (t) => dataTypeJSON(t as DataType)))}`;
+  let type = structTypes.get(name);
+  if (!type) {
+    const slot = Math.max(...layout.fields.map((f) => f.type.storedSlotSize));
+    type = { ...numeric(name, "raw", Uint8Array, layout.size, layout.size, 1), storedSlotSize: slot, struct: layout };
+    structTypes.set(name, type);
+  }
+  return type;
+}
+
+/** The struct type of these fields (core types), as Zarr v2's structured dtypes give them. */
+export function structTypeOf(fields: { name: string; type: DataType }[], field: string): DataType {
+  const json = { fields: fields.map((f) => ({ name: f.name, data_type: dataTypeJSON(f.type) })) };
+  return structType(parseStructFields(json, field, false, (v, at) => dataType(v, at)));
+}
+
 /** zarr.json's names of the temporal types (`datetime64`: the registry's earlier name, read only). */
 const TEMPORAL_NAMES = new Map<string, Temporal["kind"]>([
   ["numpy.datetime64", "datetime64"],
@@ -237,6 +264,10 @@ export function dataTypeOfTemporal(t: Temporal): DataType {
 
 /** How zarr.json names a data type: a string, or `{name, configuration}` for fixed-width strings and temporal types. */
 export function dataTypeJSON(type: DataType): ArrayMetadata["data_type"] {
+  if (type.struct) {
+    const fields = structFieldsJSON(type.struct, (t) => dataTypeJSON(t as DataType));
+    return { name: "struct", configuration: { fields } };
+  }
   if (type.temporal) {
     const { kind, unit, scaleFactor } = type.temporal;
     return { name: `numpy.${kind}`, configuration: { unit, scale_factor: scaleFactor } };
@@ -259,6 +290,20 @@ export function dataType(value: unknown, field = "data_type"): DataType {
       ? (configuration as { length_bytes: unknown }).length_bytes
       : undefined;
     return fixedStringType(name, length, `${field}.configuration.length_bytes`);
+  }
+  if (name === "struct" || name === "structured") {
+    const configuration =
+      typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
+    return structType(parseStructFields(configuration, field, name === "structured", (v, at) => dataType(v, at)));
+  }
+  if (name.startsWith("struct[")) {
+    let fields: unknown;
+    try {
+      fields = JSON.parse(name.slice("struct".length));
+    } catch {
+      throw new InvalidMetadataError(`${field}: ${showValue(name)} is not a struct type name`, { field });
+    }
+    return structType(parseStructFields({ fields }, field, false, (v, at) => dataType(v, at)));
   }
   const temporalKind = TEMPORAL_NAMES.get(name);
   if (temporalKind) {

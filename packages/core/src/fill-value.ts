@@ -5,6 +5,7 @@ import { E8M0_NAN, e8m0ToNumber, numberToE8m0 } from "./e8m0.js";
 import { float16BitsToNumber } from "./float16.js";
 import { type MinifloatFormat, minifloatToNumber, numberToMinifloat, overflowsMinifloat } from "./minifloat.js";
 import { smallIntRange } from "./narrow-storage.js";
+import { parseStructScalar, serializeStructScalar } from "./struct-type.js";
 import { NAT } from "./temporal-types.js";
 
 const INT_RANGES: Record<string, [bigint, bigint]> = {
@@ -29,6 +30,9 @@ export function zeroFillValue(type: DataType): unknown {
     case "complex":
       return [0, 0];
     case "raw":
+      if (type.struct) {
+        return Object.fromEntries(type.struct.fields.map((f) => [f.name, zeroFillValue(f.type as DataType)]));
+      }
       return new Array(type.byteSize).fill(0);
     default:
       return 0;
@@ -79,6 +83,9 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
       return [parseFloatValue(value[0], half, bad), parseFloatValue(value[1], half, bad)] as const;
     }
     case "raw": {
+      if (type.struct) {
+        return parseStructScalar(value, type.struct, field, (v, t, at) => parseScalar(v, t as DataType, at));
+      }
       if (value instanceof Uint8Array && value.length === type.byteSize) return value;
       if (
         Array.isArray(value) &&
@@ -202,6 +209,9 @@ export function serializeScalar(value: Scalar, type: DataType): unknown {
       return [serializeFloat(re), serializeFloat(im)];
     }
     case "raw":
+      if (type.struct) {
+        return serializeStructScalar(value as Uint8Array, type.struct, (v, t) => serializeScalar(v, t as DataType));
+      }
       return Array.from(value as Uint8Array);
     case "bytes":
       return base64FromBytes(value as Uint8Array);

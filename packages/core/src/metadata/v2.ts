@@ -11,11 +11,13 @@ import {
   dataType,
   dataTypeOfTemporal,
   fixedStringParts,
+  structTypeOf,
   fixedStringType,
   objectDataType,
 } from "../data-types.js";
-import { parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
+import { bytesFromBase64, parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
 import { parseChunkGrid } from "../grid/chunk-grid.js";
+import { swapStructBytes } from "../struct-type.js";
 import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
 import { type ArrayMetadataV2, checkChunkSize, type GroupMetadataV2, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
@@ -63,9 +65,7 @@ const NO_V3_TYPE = new Map<string, string>(Object.entries({ V: "void (raw bytes)
  * for vlen-bytes, else `string`.
  */
 export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?: unknown): NumpyType {
-  if (Array.isArray(value)) {
-    throw new UnsupportedError(`${field}: structured (record) dtype ${showValue(value)} has no Zarr v3 data type and is not supported`, { field });
-  }
+  if (Array.isArray(value)) return parseStructuredDtype(value, field);
   if (typeof value !== "string") throw new InvalidMetadataError(`${field} must be a numpy dtype string, got ${showValue(value)}`, { field });
   const match = /^([<>|])([a-zA-Z])(\d*)(\[\w+\])?$/.exec(value);
   if (!match) throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string (e.g. "<i2", "|u1", ">f8")`, { field });
@@ -104,6 +104,34 @@ export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?:
     throw new InvalidMetadataError(`${field}: ${showValue(value)} needs a byte order ("<" or ">") for a ${type.byteSize}-byte type`, { field });
   }
   return { type, endian: orderEndian, object: false };
+}
+
+/**
+ * A numpy structured dtype (`[["id", "<i4"], ["value", ">f8"], ...]`, nested lists for nested records) as the
+ * `struct` type. Its multi-byte fields must share one byte order (v3 has one per array); subarray fields
+ * (`[name, dtype, shape]`) are not supported.
+ */
+function parseStructuredDtype(value: unknown[], field: string): NumpyType {
+  const fields: { name: string; type: DataType }[] = [];
+  const orders = new Set<Endian>();
+  for (const [i, entry] of value.entries()) {
+    const at = `${field}[${i}]`;
+    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== "string") {
+      const subarray = Array.isArray(entry) && entry.length === 3;
+      const why = subarray ? "subarray fields are not supported" : "must be [name, dtype]";
+      throw new UnsupportedError(`${at}: ${showValue(entry)}: ${why}`, { field: at });
+    }
+    const np = parseNumpyDtype(entry[1], `${at}[1]`);
+    if (np.object) throw new UnsupportedError(`${at}[1]: object fields are not supported`, { field: `${at}[1]` });
+    if (np.endian && np.type.storedSlotSize > 1) orders.add(np.endian);
+    fields.push({ name: entry[0], type: np.type });
+  }
+  if (orders.size > 1) {
+    throw new UnsupportedError(`${field}: fields in both byte orders; Zarr v3 (and zarrkit) have one per array`, {
+      field,
+    });
+  }
+  return { type: structTypeOf(fields, field), endian: [...orders][0], object: false };
 }
 
 /** The numpy dtype string for a core data type (`endian` for multi-byte types; default little). */
@@ -153,6 +181,7 @@ function latin1FromBase64(text: string, field: string): string {
  */
 export function parseFillValueV2(value: unknown, np: NumpyType, field = "fill_value"): Scalar {
   if (value === null || value === undefined) return parseScalar(zeroFillValue(np.type), np.type, field);
+  if (np.type.struct) return structFillValueV2(value, np, field);
   if (np.object && np.type.kind === "bytes") return parseScalar(typeof value === "string" || Array.isArray(value) ? value : "", np.type, field);
   if (np.object) return typeof value === "string" ? value : "";
   const fixed = fixedStringParts(np.type);
@@ -170,6 +199,18 @@ export function parseFillValueV2(value: unknown, np: NumpyType, field = "fill_va
     if (typeof value === "number" && Number.isFinite(value) && Number.isInteger(value)) return parseScalar(value, np.type, field);
   }
   return parseScalar(value, np.type, field);
+}
+
+/** zarr-python 2 stores a structured fill value as base64 of the record in the dtype's byte order. */
+function structFillValueV2(value: unknown, np: NumpyType, field: string): Scalar {
+  const layout = np.type.struct!;
+  const bytes = typeof value === "string" ? bytesFromBase64(value) : undefined;
+  if (!bytes || bytes.length !== layout.size) {
+    const why = `expected base64 of ${layout.size} bytes for a structured dtype, got ${showValue(value)}`;
+    throw new InvalidMetadataError(`${field}: ${why}`, { field });
+  }
+  if (np.endian === "big") swapStructBytes(bytes, layout, 1);
+  return bytes;
 }
 
 /** The JSON form of a fill value in .zarray. */
