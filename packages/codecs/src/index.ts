@@ -14,7 +14,6 @@ registerCodec("cast_value", () => import("./cast-value.js").then((m) => m.castVa
 registerCodec("scale_offset", () => import("./scale-offset.js").then((m) => m.scaleOffsetCodecFactory));
 registerCodec("reshape", () => import("./reshape.js").then((m) => m.reshapeCodecFactory));
 registerCodec("bitround", () => import("./bitround.js").then((m) => m.bitroundCodecFactory));
-registerCodec("packbits", () => import("./packbits.js").then((m) => m.packbitsCodecFactory));
 
 // numcodecs' codecs under the names zarr-python 3 writes (and core gives Zarr v2 filters and compressors).
 const aliases = () => import("./numcodecs/aliases.js");
@@ -43,7 +42,6 @@ registerCodec("numcodecs.fletcher32", () => checksums().then((m) => m.numcodecsF
 export { bitroundCodecFactory } from "./bitround.js";
 export { bloscCodecFactory } from "./blosc.js";
 export { castValueCodecFactory } from "./cast-value.js";
-export { packbitsCodecFactory } from "./packbits.js";
 export { reshapeCodecFactory } from "./reshape.js";
 export { scaleOffsetCodecFactory } from "./scale-offset.js";
 export { deltaCodecFactory } from "./delta.js";

@@ -1,7 +1,22 @@
 // The zarr-extensions `scale_offset` codec: out = (in - offset) * scale, decoded as in / scale + offset.
-import { type ArrayToArrayCodec, type CodecFactory, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import {
+  type ArrayToArrayCodec,
+  type CodecFactory,
+  InvalidMetadataError,
+  showValue,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { checkKeys } from "./config.js";
-import { readNumber } from "./numcodecs/dtypes.js";
+
+/** A required finite number of the configuration, or an error naming it. */
+function readNumber(configuration: Record<string, unknown>, key: string, field: string): number {
+  const value = Object.hasOwn(configuration, key) ? configuration[key] : undefined;
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    const path = `${field}.configuration.${key}`;
+    throw new InvalidMetadataError(`${path} must be a finite number, got ${showValue(value)}`, { field: path });
+  }
+  return value;
+}
 
 /**
  * `scale_offset`: `{"offset", "scale"}` (both required; JSON numbers, as the

@@ -1,7 +1,6 @@
 // Casting numeric arrays by value, with the rounding and out-of-range rules of the `cast_value` codec.
 import type { NumericArray } from "@zarrkit/registry";
 import type { NumericType } from "./numeric-types.js";
-import { roundHalfEven } from "./numcodecs/dtypes.js";
 
 export const ROUNDINGS = [
   "nearest-even",
@@ -22,13 +21,19 @@ export interface CastRules {
 /** Why element `index` cannot be cast; the caller throws it as its own typed error. */
 export type Refusal = (index: number, why: string) => never;
 
+function nearestEven(x: number): number {
+  const floor = Math.floor(x);
+  const rest = x - floor;
+  return rest > 0.5 || (rest === 0.5 && floor % 2 !== 0) ? floor + 1 : floor;
+}
+
 function nearestAway(x: number): number {
   const t = Math.trunc(x);
   return Math.abs(x - t) >= 0.5 ? t + Math.sign(x) : t;
 }
 
 const ROUND: Record<Rounding, (x: number) => number> = {
-  "nearest-even": roundHalfEven,
+  "nearest-even": nearestEven,
   "towards-zero": Math.trunc,
   "towards-positive": Math.ceil,
   "towards-negative": Math.floor,

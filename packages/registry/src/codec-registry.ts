@@ -19,7 +19,6 @@ const KNOWN_CODEC_PACKAGES: ReadonlyMap<string, string> = new Map(Object.entries
   scale_offset: "@zarrkit/codecs",
   reshape: "@zarrkit/codecs",
   bitround: "@zarrkit/codecs",
-  packbits: "@zarrkit/codecs",
   "numcodecs.zlib": "@zarrkit/codecs",
   "numcodecs.gzip": "@zarrkit/codecs",
   "numcodecs.zstd": "@zarrkit/codecs",

@@ -1,18 +1,17 @@
-// The zarr-extensions packbits codec through real arrays (core): full-width types pack to exactly the bytes codec's
+// The zarr-extensions packbits codec through real arrays: full-width types pack to exactly the bytes codec's
 // little-endian bytes (as the registry page says), narrow types to the bit sequence a reference in the test builds
 // (element i's bits first_bit..last_bit at sequence bits i*k.., least significant bit first, as zarrs packs),
 // with each padding encoding; typed errors for bad configurations and damaged chunks.
+import { describe, expect, it } from "vitest";
 import {
-  createArray,
+  type ArrayData,
   CorruptDataError,
+  createArray,
   InvalidMetadataError,
   MemoryStore,
   openArray,
   UnsupportedError,
-} from "@zarrkit/core";
-import type { ArrayData } from "@zarrkit/registry";
-import { describe, expect, it } from "vitest";
-import "../src/index.js";
+} from "../src/index.js";
 
 type Config = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 // The zarr-extensions `packbits` codec: each element's components as `last_bit - first_bit + 1` bits, packed
-// least significant bit first (as zarrs packs them), with an optional byte giving the padding bits.
+// least significant bit first (as zarrs packs them), with an optional byte giving the padding bits. In core beside
+// `bytes`, whose little-endian encoding of each type (the narrow ones included) it packs.
 import {
   type ArrayToBytesCodec,
   type ChunkSpec,
@@ -7,11 +8,10 @@ import {
   CorruptDataError,
   type DataTypeInfo,
   InvalidMetadataError,
-  resolveCodec,
   showValue,
   UnsupportedError,
 } from "@zarrkit/registry";
-import { checkKeys, readChoice } from "./config.js";
+import { bytesCodecFactory } from "./bytes.js";
 
 const PADDINGS = ["none", "first_byte", "last_byte"] as const;
 type Padding = (typeof PADDINGS)[number];
@@ -70,10 +70,23 @@ function readBit(
  * The chunk goes through the `bytes` codec (little endian), then bits `first_bit..last_bit` of each component are
  * packed; decoding unpacks them back into place, sign-extended for signed integer types, zero-extended otherwise.
  */
-export const packbitsCodecFactory: CodecFactory = async (configuration, ctx): Promise<ArrayToBytesCodec> => {
+export const packbitsCodecFactory: CodecFactory = (configuration, ctx): ArrayToBytesCodec => {
   const field = ctx.field;
-  checkKeys(configuration, ["padding_encoding", "first_bit", "last_bit"], field);
-  const padding: Padding = readChoice(configuration, "padding_encoding", field, PADDINGS, "none");
+  const unknown = Object.keys(configuration).find(
+    (k) => k !== "padding_encoding" && k !== "first_bit" && k !== "last_bit",
+  );
+  if (unknown !== undefined) {
+    const path = `${field}.configuration.${unknown}`;
+    throw new InvalidMetadataError(`${path} is not a packbits configuration key`, { field: path });
+  }
+  const given = Object.hasOwn(configuration, "padding_encoding") ? configuration.padding_encoding : "none";
+  if (!PADDINGS.includes(given as Padding)) {
+    const path = `${field}.configuration.padding_encoding`;
+    throw new InvalidMetadataError(`${path} must be one of ${PADDINGS.join(", ")}, got ${showValue(given)}`, {
+      field: path,
+    });
+  }
+  const padding = given as Padding;
   const layout = layoutOf(ctx.spec.dataType, field);
   const firstBit = readBit(configuration, "first_bit", field, 0, layout.bits - 1);
   const lastBit = readBit(configuration, "last_bit", field, layout.bits - 1, layout.bits - 1);
@@ -83,8 +96,8 @@ export const packbitsCodecFactory: CodecFactory = async (configuration, ctx): Pr
   }
   const width = lastBit - firstBit + 1;
   // Elements travel as the bytes codec stores them: the narrow types' values in the low bits of a byte.
-  const bytesCodec = (await (await resolveCodec("bytes"))({ endian: "little" }, ctx)) as ArrayToBytesCodec;
-  const extra = padding === "none" ? 0 : 1;
+  const bytesCodec = bytesCodecFactory({ endian: "little" }, ctx) as ArrayToBytesCodec;
+  const extra = padding === "none" ? 0 : 1; // the padding byte
   const bitCount = (spec: ChunkSpec) => spec.shape.reduce((a, b) => a * b, 1) * layout.components * width;
   const encodedSize = (spec: ChunkSpec) => Math.ceil(bitCount(spec) / 8) + extra;
   const paddingBits = (spec: ChunkSpec) => (8 - (bitCount(spec) % 8)) % 8;
