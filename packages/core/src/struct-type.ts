@@ -31,14 +31,19 @@ export interface FieldType {
 
 /** One field: its name, type and byte offset in the record. */
 export interface StructField {
+  /** The field's name, unique in its struct. */
   readonly name: string;
+  /** Its data type. */
   readonly type: FieldType;
+  /** Its byte offset in the record. */
   readonly offset: number;
 }
 
 /** A struct type's fields and record size. */
 export interface StructLayout {
+  /** The fields, in declaration (and storage) order. */
   readonly fields: readonly StructField[];
+  /** The record's size in bytes: the sum of the fields' sizes. */
   readonly size: number;
 }
 
