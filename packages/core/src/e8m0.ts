@@ -8,8 +8,7 @@
  */
 
 export const E8M0_NAN = 0xff;
-const f64 = new Float64Array(1);
-const bits64 = new BigUint64Array(f64.buffer);
+const view = new DataView(new ArrayBuffer(8));
 
 /** The number stored as `bits`. */
 export function e8m0ToNumber(bits: number): number {
@@ -25,8 +24,8 @@ export function numberToE8m0(value: number): number | undefined {
   if (Number.isNaN(value)) return E8M0_NAN;
   if (!(value > 0) || value === Number.POSITIVE_INFINITY) return undefined;
   if (value < 2 ** -126) return value > 2 ** -127 ? 1 : 0;
-  f64[0] = value;
-  const exponent = Number((bits64[0]! >> 52n) & 0x7ffn) - 1023; // value is a normal float64 here
+  view.setFloat64(0, value);
+  const exponent = ((view.getUint32(0) >>> 20) & 0x7ff) - 1023; // value is a normal float64 here
   const roundsUp = value / 2 ** exponent >= 1.5;
   const biased = exponent + 127 + (roundsUp ? 1 : 0);
   return biased > 254 ? E8M0_NAN : biased;

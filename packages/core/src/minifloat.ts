@@ -90,20 +90,21 @@ export function minifloatToNumber(format: MinifloatFormat, bits: number): number
   return negative ? -magnitude : magnitude;
 }
 
-const f64 = new Float64Array(1);
-const f64Bits = new BigUint64Array(f64.buffer);
+const view = new DataView(new ArrayBuffer(8));
+
+/** 2^k for the exponents these formats meet (k from -160 to 1100): a table, as Math.pow is slow per element. */
+const POW2_LOW = -160;
+const POW2 = Float64Array.from({ length: 1261 }, (_, i) => 2 ** (i + POW2_LOW));
+const pow2 = (k: number) => POW2[k - POW2_LOW]!;
 
 /** The exponent of `a` (finite, > 0): 2^e <= a < 2^(e+1), exactly (Math.log2 rounds). */
 function exponentOf(a: number): number {
-  f64[0] = a;
-  const field = Number((f64Bits[0]! >> 52n) & 0x7ffn);
+  view.setFloat64(0, a);
+  const field = (view.getUint32(0) >>> 20) & 0x7ff;
   if (field !== 0) return field - 1023;
-  return -1074 + (63 - clz64(f64Bits[0]!)); // a float64 subnormal
-}
-
-function clz64(x: bigint): number {
-  const high = Number(x >> 32n);
-  return high ? Math.clz32(high) : 32 + Math.clz32(Number(x & 0xffffffffn));
+  // A float64 subnormal: scaled into the normal range first.
+  view.setFloat64(0, a * 2 ** 64);
+  return ((view.getUint32(0) >>> 20) & 0x7ff) - 1023 - 64;
 }
 
 /** `x` rounded to the nearest integer, ties to even. */
@@ -123,7 +124,7 @@ function roundedMagnitude(format: MinifloatFormat, value: number): number {
   if (a === 0 || a === Number.POSITIVE_INFINITY) return a;
   // The spacing of representable values around `a`: 2^(e - mantissaBits), no finer than the subnormals'.
   const exponent = Math.max(exponentOf(a), 1 - format.bias);
-  const quantum = 2 ** (exponent - format.mantissaBits);
+  const quantum = pow2(exponent - format.mantissaBits);
   return roundHalfEven(a / quantum) * quantum; // both steps exact: a power-of-two scaling and an integer
 }
 
@@ -156,8 +157,8 @@ export function numberToMinifloat(format: MinifloatFormat, value: number): numbe
 function encodeMagnitude(format: MinifloatFormat, a: number): number {
   const { mantissaBits, bias } = format;
   const exponent = exponentOf(a);
-  if (exponent < 1 - bias) return a / 2 ** (1 - bias - mantissaBits); // subnormal: the mantissa alone
-  return ((exponent + bias) << mantissaBits) | ((a / 2 ** exponent - 1) * 2 ** mantissaBits);
+  if (exponent < 1 - bias) return a / pow2(1 - bias - mantissaBits); // subnormal: the mantissa alone
+  return ((exponent + bias) << mantissaBits) | ((a / pow2(exponent) - 1) * pow2(mantissaBits));
 }
 
 /** `value` rounded to the format (NaN stays NaN; undefined where the format has no NaN). */
