@@ -49,6 +49,7 @@ export {
 export {
   type CreateArrayOptionsV2,
   type NumpyType,
+  numpyDescrOf,
   numpyDtypeOf,
   parseArrayMetadataV2,
   parseFillValueV2,

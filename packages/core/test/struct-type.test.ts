@@ -17,11 +17,12 @@ import {
   openArray,
   parseScalar,
   serializeScalar,
+  slice,
   structColumns,
   structFromColumns,
   UnsupportedError,
 } from "../src/index.js";
-import { storeFromDir } from "./dir-store.js";
+import { dirFromStore, storeFromDir } from "./dir-store.js";
 
 const ID_FLAGS_VALUE = {
   name: "struct",
@@ -216,7 +217,7 @@ function zarrPythonReason(): string | undefined {
 const skipReason = zarrPythonReason();
 if (skipReason) console.log(`zarr-python structured dtype tests skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== undefined)("Zarr v2 structured dtypes from zarr-python 2.13", () => {
+describe.skipIf(skipReason !== undefined)("Zarr v2 structured dtypes against zarr-python 2.13", () => {
   it.each([
     ["little endian, fill (7, 1, 2.5)", "[('id','<i4'),('flags','u1'),('value','<f8')]", "(7, 1, 2.5)"],
     ["big endian, fill (7, 1, 2.5)", "[('id','>i4'),('flags','u1'),('value','>f8')]", "(7, 1, 2.5)"],
@@ -225,7 +226,8 @@ describe.skipIf(skipReason !== undefined)("Zarr v2 structured dtypes from zarr-p
     try {
       const script = [
         "import sys, zarr, numpy as np",
-        `a = zarr.create(store=sys.argv[1], shape=(5,), chunks=(2,), dtype=np.dtype(${dtype}), fill_value=${fill}, compressor=None)`,
+        `dtype = np.dtype(${dtype})`,
+        `a = zarr.create(store=sys.argv[1], shape=(5,), chunks=(2,), dtype=dtype, fill_value=${fill}, compressor=None)`,
         "a[:3] = np.array([(1, 2, 3.5), (-2147483648, 255, -0.0), (2147483647, 0, 1e300)], dtype=a.dtype)",
       ].join("\n");
       const run = spawnSync(PYTHON, ["-c", script, dir], { encoding: "utf8" });
@@ -242,4 +244,70 @@ describe.skipIf(skipReason !== undefined)("Zarr v2 structured dtypes from zarr-p
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it.each(["little", "big"] as const)(
+    "zarr-python reads the %s endian structured arrays zarrkit writes",
+    async (endian) => {
+      const dir = mkdtempSync(join(tmpdir(), "zarrkit-structured-"));
+      try {
+        const type = dataType(ID_FLAGS_VALUE);
+        const fill = { id: 7, flags: 1, value: 2.5 };
+        const store = new MemoryStore();
+        const arr =
+          endian === "little"
+            ? await createArray(store, "", {
+                format: 2,
+                shape: [5],
+                dataType: type.name,
+                chunkShape: [2],
+                fillValue: fill,
+              })
+            : await createArray(store, "", {
+                zarr_format: 2,
+                shape: [5],
+                chunks: [2],
+                compressor: null,
+                filters: null,
+                order: "C",
+                dtype: [
+                  ["id", ">i4"],
+                  ["flags", "|u1"],
+                  ["value", ">f8"],
+                ],
+                fill_value: "AAAABwFABAAAAAAAAA==",
+              });
+        expect(arr.fillValue).toEqual(parseScalar(fill, type));
+        const columns = {
+          id: Int32Array.of(1, -2147483648, 2147483647),
+          flags: Uint8Array.of(2, 255, 0),
+          value: Float64Array.of(3.5, -0, 1e300),
+        };
+        await arr.set([slice(0, 3)], structFromColumns(type.struct!, columns, 3));
+        await dirFromStore(store, dir);
+        const script = [
+        "import sys, json, zarr",
+        "a = zarr.open(sys.argv[1], mode='r')",
+        "print(json.dumps([a.dtype.str, a.dtype.descr, [list(map(float, r)) for r in a[...].tolist()]]))",
+      ].join("\n");
+        const run = spawnSync(PYTHON, ["-c", script, dir], { encoding: "utf8" });
+        expect(run.status, run.stderr).toBe(0);
+        const [, descr, rows] = JSON.parse(run.stdout);
+        const order = endian === "little" ? "<" : ">";
+        expect(descr).toEqual([
+          ["id", `${order}i4`],
+          ["flags", "|u1"],
+          ["value", `${order}f8`],
+        ]);
+        expect(rows).toEqual([
+          [1, 2, 3.5],
+          [-2147483648, 255, -0],
+          [2147483647, 0, 1e300],
+          [7, 1, 2.5],
+          [7, 1, 2.5],
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

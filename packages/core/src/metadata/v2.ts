@@ -15,7 +15,7 @@ import {
   fixedStringType,
   objectDataType,
 } from "../data-types.js";
-import { bytesFromBase64, parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
+import { base64FromBytes, bytesFromBase64, parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
 import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { swapStructBytes } from "../struct-type.js";
 import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
@@ -146,6 +146,16 @@ export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = 
   return `${type.storedSlotSize === 1 ? "|" : order}${code}`;
 }
 
+/** The .zarray `dtype` of a core data type: numpyDtypeOf's string, or the field list of a struct. */
+export function numpyDescrOf(
+  type: DataType,
+  endian: Endian = "little",
+  field = "dataType",
+): string | [string, unknown][] {
+  if (!type.struct) return numpyDtypeOf(type, endian, field);
+  return type.struct.fields.map((f) => [f.name, numpyDescrOf(f.type as DataType, endian, field)]);
+}
+
 /**
  * A data type given as a numpy dtype string or a v3 name ("int16" becomes
  * "<i2"); `objectCodecId`: the id of the first filter, which picks the type
@@ -154,7 +164,7 @@ export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = 
 export function numpyTypeFromOption(value: unknown, field: string, objectCodecId?: unknown): NumpyType {
   if (typeof value === "string" && /^[<>|]/.test(value)) return parseNumpyDtype(value, field, objectCodecId);
   const type = dataType(value, field);
-  if (type.objectCodecId === undefined) return parseNumpyDtype(numpyDtypeOf(type, "little", field), field);
+  if (type.objectCodecId === undefined) return parseNumpyDtype(numpyDescrOf(type, "little", field), field);
   if (objectCodecId !== undefined && objectDataType(objectCodecId) !== type) {
     throw new InvalidMetadataError(
       `filters[0]: object codec ${showValue(objectCodecId)} does not store data type ${type.name} (its object codec is ${showValue(type.objectCodecId)})`,
@@ -217,6 +227,12 @@ function structFillValueV2(value: unknown, np: NumpyType, field: string): Scalar
 export function serializeFillValueV2(value: Scalar, np: NumpyType): unknown {
   const float = (v: number) => (Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v);
   if (fixedStringParts(np.type)?.base === "null_terminated_bytes") return btoa(value as string);
+  if (np.type.struct) {
+    // base64 of the record in the dtype's byte order, as zarr-python 2 writes it.
+    const record = Uint8Array.prototype.slice.call(value as Uint8Array);
+    if (np.endian === "big") swapStructBytes(record, np.type.struct, 1);
+    return base64FromBytes(record);
+  }
   switch (np.type.kind) {
     case "float":
       return float(value as number);
@@ -390,7 +406,7 @@ export function arrayMetadataV2FromOptions(options: CreateArrayOptionsV2): Array
     zarr_format: 2,
     shape: [...options.shape],
     chunks: [...options.chunkShape],
-    dtype: numpyDtypeOf(np.type, np.endian),
+    dtype: numpyDescrOf(np.type, np.endian),
     compressor: options.compressor ?? null,
     fill_value: serializeFillValueV2(fill, np),
     order: options.order ?? "C",
