@@ -160,9 +160,3 @@ function encodeMagnitude(format: MinifloatFormat, a: number): number {
   if (exponent < 1 - bias) return a / pow2(1 - bias - mantissaBits); // subnormal: the mantissa alone
   return ((exponent + bias) << mantissaBits) | ((a / pow2(exponent) - 1) * pow2(mantissaBits));
 }
-
-/** `value` rounded to the format (NaN stays NaN; undefined where the format has no NaN). */
-export function roundToMinifloat(format: MinifloatFormat, value: number): number | undefined {
-  const bits = numberToMinifloat(format, value);
-  return bits === undefined ? undefined : minifloatToNumber(format, bits);
-}
