@@ -8,7 +8,8 @@
 #  - python3-h5py: the HDF5 files (and their chunk index) that the reference
 #    tests read through kerchunk references (packages/store-reference/test);
 #    python3-venv: the venvs those tests install pyarrow into (the Parquet layout)
-#    and the bench installs tensorstore into (tooling/bench/src/tensorstore/install.ts)
+#    and the bench and core's interop test install tensorstore into
+#    (tooling/bench/src/tensorstore/install.ts, packages/core/test/tensorstore.ts)
 #  - zip: Info-ZIP's zip, which writes the multi-part and encrypted archives that
 #    the @zarrkit/store-zip tests must refuse
 #  - slurm-wlm, munge: the real batch engine (a single-node SLURM cluster) that

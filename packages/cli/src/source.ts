@@ -35,10 +35,16 @@ export function formatName(node: { format: 2 | 3 }): string {
   return `zarr-v${node.format}`;
 }
 
+/** Whether a v2 dtype is big endian: its prefix, or a structured dtype's fields' (which share one order). */
+function bigEndianDtype(dtype: unknown): boolean {
+  if (typeof dtype === "string") return dtype.startsWith(">");
+  return Array.isArray(dtype) && dtype.some((field) => Array.isArray(field) && bigEndianDtype(field[1]));
+}
+
 /** The byte order the array stores its elements in: v2's dtype prefix, v3's bytes codec (nested in sharding too). */
 export function storedByteOrder(array: ZarrArray): "little" | "big" {
   const metadata = array.metadata;
-  if (metadata.zarr_format === 2) return metadata.dtype.startsWith(">") ? "big" : "little";
+  if (metadata.zarr_format === 2) return bigEndianDtype(metadata.dtype) ? "big" : "little";
   const find = (codecs: unknown): "little" | "big" | undefined => {
     if (!Array.isArray(codecs)) return undefined;
     for (const codec of codecs) {

@@ -9,6 +9,11 @@ registerCodec("blosc", () => import("./blosc.js").then((m) => m.bloscCodecFactor
 registerCodec("numcodecs.delta", () => import("./delta.js").then((m) => m.deltaCodecFactory));
 registerCodec("vlen-utf8", () => import("./vlen-utf8.js").then((m) => m.vlenUtf8CodecFactory));
 registerCodec("vlen-bytes", () => import("./vlen-bytes.js").then((m) => m.vlenBytesCodecFactory));
+// zarr-extensions array->array codecs.
+registerCodec("cast_value", () => import("./cast-value.js").then((m) => m.castValueCodecFactory));
+registerCodec("scale_offset", () => import("./scale-offset.js").then((m) => m.scaleOffsetCodecFactory));
+registerCodec("reshape", () => import("./reshape.js").then((m) => m.reshapeCodecFactory));
+registerCodec("bitround", () => import("./bitround.js").then((m) => m.bitroundCodecFactory));
 
 // numcodecs' codecs under the names zarr-python 3 writes (and core gives Zarr v2 filters and compressors).
 const aliases = () => import("./numcodecs/aliases.js");
@@ -34,7 +39,11 @@ registerCodec("numcodecs.crc32", () => checksums().then((m) => m.numcodecsCrc32C
 registerCodec("numcodecs.adler32", () => checksums().then((m) => m.numcodecsAdler32CodecFactory));
 registerCodec("numcodecs.fletcher32", () => checksums().then((m) => m.numcodecsFletcher32CodecFactory));
 
+export { bitroundCodecFactory } from "./bitround.js";
 export { bloscCodecFactory } from "./blosc.js";
+export { castValueCodecFactory } from "./cast-value.js";
+export { reshapeCodecFactory } from "./reshape.js";
+export { scaleOffsetCodecFactory } from "./scale-offset.js";
 export { deltaCodecFactory } from "./delta.js";
 export { gzipCodecFactory } from "./gzip.js";
 export { vlenUtf8CodecFactory } from "./vlen-utf8.js";

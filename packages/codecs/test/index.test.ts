@@ -33,6 +33,10 @@ const FACTORIES = {
   "numcodecs.crc32": codecs.numcodecsCrc32CodecFactory,
   "numcodecs.adler32": codecs.numcodecsAdler32CodecFactory,
   "numcodecs.fletcher32": codecs.numcodecsFletcher32CodecFactory,
+  cast_value: codecs.castValueCodecFactory,
+  scale_offset: codecs.scaleOffsetCodecFactory,
+  reshape: codecs.reshapeCodecFactory,
+  bitround: codecs.bitroundCodecFactory,
 };
 
 describe("@zarrkit/codecs index", () => {

@@ -31,6 +31,38 @@ export interface DataTypeArrays {
   complex64: Float32Array;
   /** `complex128` elements. */
   complex128: Float64Array;
+  /** `bfloat16` elements (every bfloat16 value is a float32 value). */
+  bfloat16: Float32Array;
+  /** `float8_e3m4` elements. */
+  float8_e3m4: Float32Array;
+  /** `float8_e4m3` elements. */
+  float8_e4m3: Float32Array;
+  /** `float8_e4m3fn` elements. */
+  float8_e4m3fn: Float32Array;
+  /** `float8_e4m3fnuz` elements. */
+  float8_e4m3fnuz: Float32Array;
+  /** `float8_e4m3b11fnuz` elements. */
+  float8_e4m3b11fnuz: Float32Array;
+  /** `float8_e5m2` elements. */
+  float8_e5m2: Float32Array;
+  /** `float8_e5m2fnuz` elements. */
+  float8_e5m2fnuz: Float32Array;
+  /** `float8_e8m0fnu` elements. */
+  float8_e8m0fnu: Float32Array;
+  /** `float6_e2m3fn` elements. */
+  float6_e2m3fn: Float32Array;
+  /** `float6_e3m2fn` elements. */
+  float6_e3m2fn: Float32Array;
+  /** `float4_e2m1fn` elements. */
+  float4_e2m1fn: Float32Array;
+  /** `int2` elements. */
+  int2: Int8Array;
+  /** `int4` elements. */
+  int4: Int8Array;
+  /** `uint2` elements. */
+  uint2: Uint8Array;
+  /** `uint4` elements. */
+  uint4: Uint8Array;
   /** `string` elements. */
   string: string[];
   /** `variable_length_bytes` elements. */

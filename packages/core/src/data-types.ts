@@ -1,6 +1,10 @@
 import { showValue } from "@zarrkit/registry";
 import type { ArrayMetadata } from "./metadata/node-metadata.js";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
+import { MINIFLOAT_FORMATS } from "./minifloat.js";
+import type { NarrowStorage } from "./narrow-storage.js";
+import { parseStructFields, type StructLayout, structFieldsJSON } from "./struct-type.js";
+import { parseTemporalConfiguration, parseTemporalName, type Temporal, temporalName } from "./temporal-types.js";
 
 type TypedArrayConstructor =
   | Int8ArrayConstructor
@@ -22,6 +26,12 @@ export interface DataType extends DataTypeInfo {
   readonly storedSlotSize: number;
   /** float16 held in a Float32Array because the runtime lacks Float16Array. */
   readonly widenedFloat16: boolean;
+  /** Types stored narrower than held (narrow floats, int2/int4/uint2/uint4): how the `bytes` codec converts them. */
+  readonly narrow?: NarrowStorage;
+  /** numpy.datetime64 / numpy.timedelta64: the unit its int64 counts are in (NaT is -2^63). */
+  readonly temporal?: Temporal;
+  /** `struct`: its fields; held as packed little-endian records in a Uint8Array (see struct-type.ts). */
+  readonly struct?: StructLayout;
   /**
    * For types numpy holds as objects (`|O`): the id of the numcodecs object
    * codec that stores them in Zarr v2 (zarr-python's `object_codec_id`).
@@ -51,6 +61,23 @@ function numeric(
     widenedFloat16: name === "float16" && arrayType === Float32Array,
     allocate: (elements) => new arrayType(elements * lanes),
   };
+}
+
+/**
+ * A narrow float (bfloat16, float8_*, float6_*, float4_*) held as float32:
+ * every value of these formats is a float32 value.
+ */
+function minifloat(name: string): [string, DataType] {
+  const format = MINIFLOAT_FORMATS.get(name)!;
+  const byteSize = format.width > 8 ? 2 : 1;
+  const type = numeric(name, "float", Float32Array, byteSize);
+  return [name, { ...type, storedSlotSize: byteSize, narrow: { kind: "minifloat", format } }];
+}
+
+/** int2, int4, uint2, uint4: one element per stored byte, held in an Int8Array or Uint8Array. */
+function smallInt(name: string, bits: number, signed: boolean): [string, DataType] {
+  const type = numeric(name, signed ? "int" : "uint", signed ? Int8Array : Uint8Array, 1);
+  return [name, { ...type, narrow: { kind: "small-int", bits, signed } }];
 }
 
 /**
@@ -98,6 +125,14 @@ const CORE_TYPES = new Map<string, DataType>(Object.entries({
     objectCodecId: "vlen-bytes",
     allocate: (elements) => new Array<Uint8Array>(elements).fill(EMPTY_BYTES),
   } satisfies DataType,
+  ...Object.fromEntries([
+    ...[...MINIFLOAT_FORMATS.keys()].map(minifloat),
+    ["float8_e8m0fnu", { ...numeric("float8_e8m0fnu", "float", Float32Array, 1), narrow: { kind: "e8m0" } }],
+    smallInt("int2", 2, true),
+    smallInt("int4", 4, true),
+    smallInt("uint2", 2, false),
+    smallInt("uint4", 4, false),
+  ]),
 }));
 
 /**
@@ -178,8 +213,65 @@ export function fixedStringParts(type: DataType): { base: string; lengthBytes: n
   return { base: type.name.slice(0, colon), lengthBytes: type.byteSize! };
 }
 
-/** How zarr.json names a data type: a string, or `{name, configuration}` for fixed-width strings. */
+const temporalTypes = new Map<string, DataType>();
+
+/** The numpy.datetime64 / numpy.timedelta64 type of `t`: int64 counts in a BigInt64Array. */
+function temporalType(t: Temporal): DataType {
+  const name = temporalName(t);
+  let type = temporalTypes.get(name);
+  if (!type) {
+    type = { ...numeric(name, "int", BigInt64Array, 8), temporal: t };
+    temporalTypes.set(name, type);
+  }
+  return type;
+}
+
+const structTypes = new Map<string, DataType>();
+
+/**
+ * A struct type: kind "raw" (records move as `lanes` bytes), named `struct` plus its fields' JSON so that the name
+ * alone resolves it again (codec workers). `storedSlotSize` is its widest field slot: the `bytes` codec needs an
+ * endian when it is above 1.
+ */
+function structType(layout: StructLayout): DataType {
+  const name = `struct${JSON.stringify(structFieldsJSON(layout, (t) => dataTypeJSON(t as DataType)))}`;
+  let type = structTypes.get(name);
+  if (!type) {
+    const slot = Math.max(...layout.fields.map((f) => f.type.storedSlotSize));
+    type = { ...numeric(name, "raw", Uint8Array, layout.size, layout.size, 1), storedSlotSize: slot, struct: layout };
+    structTypes.set(name, type);
+  }
+  return type;
+}
+
+/** The struct type of these fields (core types), as Zarr v2's structured dtypes give them. */
+export function structTypeOf(fields: { name: string; type: DataType }[], field: string): DataType {
+  const json = { fields: fields.map((f) => ({ name: f.name, data_type: dataTypeJSON(f.type) })) };
+  return structType(parseStructFields(json, field, false, (v, at) => dataType(v, at)));
+}
+
+/** zarr.json's names of the temporal types (`datetime64`: the registry's earlier name, read only). */
+const TEMPORAL_NAMES = new Map<string, Temporal["kind"]>([
+  ["numpy.datetime64", "datetime64"],
+  ["numpy.timedelta64", "timedelta64"],
+  ["datetime64", "datetime64"],
+]);
+
+/** The data type of a Temporal. */
+export function dataTypeOfTemporal(t: Temporal): DataType {
+  return temporalType(t);
+}
+
+/** How zarr.json names a data type: a string, or `{name, configuration}` for fixed-width strings and temporal types. */
 export function dataTypeJSON(type: DataType): ArrayMetadata["data_type"] {
+  if (type.struct) {
+    const fields = structFieldsJSON(type.struct, (t) => dataTypeJSON(t as DataType));
+    return { name: "struct", configuration: { fields } };
+  }
+  if (type.temporal) {
+    const { kind, unit, scaleFactor } = type.temporal;
+    return { name: `numpy.${kind}`, configuration: { unit, scale_factor: scaleFactor } };
+  }
   const parts = fixedStringParts(type);
   return parts ? { name: parts.base, configuration: { length_bytes: parts.lengthBytes } } : type.name;
 }
@@ -199,6 +291,28 @@ export function dataType(value: unknown, field = "data_type"): DataType {
       : undefined;
     return fixedStringType(name, length, `${field}.configuration.length_bytes`);
   }
+  if (name === "struct" || name === "structured") {
+    const configuration =
+      typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
+    return structType(parseStructFields(configuration, field, name === "structured", (v, at) => dataType(v, at)));
+  }
+  if (name.startsWith("struct[")) {
+    let fields: unknown;
+    try {
+      fields = JSON.parse(name.slice("struct".length));
+    } catch {
+      throw new InvalidMetadataError(`${field}: ${showValue(name)} is not a struct type name`, { field });
+    }
+    return structType(parseStructFields({ fields }, field, false, (v, at) => dataType(v, at)));
+  }
+  const temporalKind = TEMPORAL_NAMES.get(name);
+  if (temporalKind) {
+    const configuration =
+      typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
+    return temporalType(parseTemporalConfiguration(temporalKind, configuration, field));
+  }
+  const temporal = parseTemporalName(name, field);
+  if (temporal) return temporalType(temporal);
   const fixed = /^(fixed_length_utf32|null_terminated_bytes):(\d+)$/.exec(name);
   if (fixed) return fixedStringType(fixed[1]!, Number(fixed[2]), field);
   const raw = /^r(\d+)$/.exec(name);

@@ -1,7 +1,12 @@
 import { type ArrayData, InvalidMetadataError, type Scalar } from "@zarrkit/registry";
 import { showValue } from "@zarrkit/registry";
 import type { DataType } from "./data-types.js";
+import { E8M0_NAN, e8m0ToNumber, numberToE8m0 } from "./e8m0.js";
 import { float16BitsToNumber } from "./float16.js";
+import { type MinifloatFormat, minifloatToNumber, numberToMinifloat, overflowsMinifloat } from "./minifloat.js";
+import { smallIntRange } from "./narrow-storage.js";
+import { parseStructScalar, serializeStructScalar } from "./struct-type.js";
+import { NAT } from "./temporal-types.js";
 
 const INT_RANGES: Record<string, [bigint, bigint]> = {
   int8: [-(2n ** 7n), 2n ** 7n - 1n],
@@ -25,10 +30,18 @@ export function zeroFillValue(type: DataType): unknown {
     case "complex":
       return [0, 0];
     case "raw":
+      if (type.struct) {
+        return Object.fromEntries(type.struct.fields.map((f) => [f.name, zeroFillValue(f.type as DataType)]));
+      }
       return new Array(type.byteSize).fill(0);
     default:
       return 0;
   }
+}
+
+function smallIntBounds(storage: { bits: number; signed: boolean }): [bigint, bigint] {
+  const [lo, hi] = smallIntRange(storage);
+  return [BigInt(lo), BigInt(hi)];
 }
 
 /**
@@ -48,15 +61,21 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
     case "int":
     case "uint": {
       let n: bigint;
+      if (value === "NaT" && type.temporal) return NAT;
       if (typeof value === "bigint") n = value;
       else if (typeof value === "number" && Number.isInteger(value)) n = BigInt(value);
       else if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) n = BigInt(value);
       else return bad("expected an integer");
-      const [lo, hi] = INT_RANGES[type.name]!;
+      const [lo, hi] =
+        type.narrow?.kind === "small-int"
+          ? smallIntBounds(type.narrow)
+          : (INT_RANGES[type.temporal ? "int64" : type.name] as [bigint, bigint]);
       if (n < lo || n > hi) bad(`integer out of range [${lo}, ${hi}]`);
       return type.byteSize === 8 ? n : Number(n);
     }
     case "float":
+      if (type.narrow?.kind === "minifloat") return parseMinifloat(value, type.narrow.format, bad);
+      if (type.narrow?.kind === "e8m0") return parseE8m0(value, bad);
       return parseFloatValue(value, type.byteSize!, bad);
     case "complex": {
       if (!Array.isArray(value) || value.length !== 2) return bad("expected [re, im]");
@@ -64,6 +83,9 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
       return [parseFloatValue(value[0], half, bad), parseFloatValue(value[1], half, bad)] as const;
     }
     case "raw": {
+      if (type.struct) {
+        return parseStructScalar(value, type.struct, field, (v, t, at) => parseScalar(v, t as DataType, at));
+      }
       if (value instanceof Uint8Array && value.length === type.byteSize) return value;
       if (
         Array.isArray(value) &&
@@ -134,6 +156,49 @@ function parseFloatValue(value: unknown, byteSize: number, bad: (why: string) =>
   return bad('expected a number, "NaN", "Infinity", "-Infinity" or a "0x..." bit pattern');
 }
 
+/**
+ * A narrow float's fill value: a number (rounded to the format, ties to
+ * even), "NaN", "Infinity", "-Infinity" or a "0x..." bit pattern, each only
+ * where the format can hold it (float4_e2m1fn has neither NaN nor infinity,
+ * float8_e4m3fn no infinity); a number beyond the largest finite value is refused, not rounded to infinity or NaN.
+ */
+function parseMinifloat(value: unknown, format: MinifloatFormat, bad: (why: string) => never): number {
+  if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) {
+    const bits = Number.parseInt(value.slice(2), 16);
+    if (value.length - 2 > Math.ceil(format.width / 4) || bits >= 2 ** format.width) {
+      bad(`hex bit pattern wider than ${format.width} bits`);
+    }
+    return minifloatToNumber(format, bits);
+  }
+  const number = parseFloatValue(value, 8, bad);
+  const bits = numberToMinifloat(format, number);
+  if (bits === undefined) return bad(`NaN has no encoding in ${format.name}`);
+  if (Math.abs(number) === Number.POSITIVE_INFINITY) {
+    if (format.special !== "ieee") bad(`${format.name} has no infinity`);
+  } else if (overflowsMinifloat(format, number)) {
+    bad(`beyond the largest finite value ${format.max}`);
+  }
+  return minifloatToNumber(format, bits);
+}
+
+/**
+ * float8_e8m0fnu's fill value: a positive number (rounded as ml_dtypes rounds), 0 (the zero byte), "NaN"
+ * or a "0x.." byte.
+ */
+function parseE8m0(value: unknown, bad: (why: string) => never): number {
+  if (typeof value === "string" && /^0x[0-9a-f]+$/i.test(value)) {
+    if (value.length > 4) bad("hex bit pattern wider than 8 bits");
+    return e8m0ToNumber(Number.parseInt(value.slice(2), 16));
+  }
+  const number = parseFloatValue(value, 8, bad);
+  // tensorstore writes 0 for its default fill value, the all-zero byte (2^-127); zero has no encoding otherwise.
+  if (number === 0) return e8m0ToNumber(0);
+  const bits = numberToE8m0(number);
+  if (bits === undefined) return bad("float8_e8m0fnu holds positive powers of two only");
+  if (bits === E8M0_NAN && !Number.isNaN(number)) bad("beyond the largest value 2^127");
+  return e8m0ToNumber(bits);
+}
+
 /** The JSON form of a fill value, as zarr.json stores it. */
 export function serializeScalar(value: Scalar, type: DataType): unknown {
   switch (type.kind) {
@@ -144,11 +209,14 @@ export function serializeScalar(value: Scalar, type: DataType): unknown {
       return [serializeFloat(re), serializeFloat(im)];
     }
     case "raw":
+      if (type.struct) {
+        return serializeStructScalar(value as Uint8Array, type.struct, (v, t) => serializeScalar(v, t as DataType));
+      }
       return Array.from(value as Uint8Array);
     case "bytes":
       return base64FromBytes(value as Uint8Array);
     default:
-      return value;
+      return type.temporal && value === NAT ? "NaT" : value;
   }
 }
 

@@ -9,6 +9,7 @@ export { ConsolidatedView, type NodeSource } from "./consolidated.js";
 export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, objectDataType } from "./data-types.js";
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
+export { type StructField, type StructLayout, structColumns, structFromColumns } from "./struct-type.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
 export { type ChunkGrid, parseChunkGrid, positiveIntegers } from "./grid/chunk-grid.js";
 export { type ChunkKeyEncoding, chunkKeyEncoding, parseChunkKeyEncoding } from "./grid/chunk-key-encoding.js";
@@ -48,6 +49,7 @@ export {
 export {
   type CreateArrayOptionsV2,
   type NumpyType,
+  numpyDescrOf,
   numpyDtypeOf,
   parseArrayMetadataV2,
   parseFillValueV2,

@@ -7,6 +7,7 @@ import { namedMemoryStore } from "./store/memory-store.js";
 
 registerCodec("bytes", () => import("./codecs/bytes.js").then((m) => m.bytesCodecFactory));
 registerCodec("transpose", () => import("./codecs/transpose.js").then((m) => m.transposeCodecFactory));
+registerCodec("packbits", () => import("./codecs/packbits.js").then((m) => m.packbitsCodecFactory));
 registerChunkGrid("regular", parseRegularChunkGrid);
 registerChunkGrid("rectilinear", parseRectilinearChunkGrid);
 registerChunkGrid("rectangular", parseRectangularChunkGrid);

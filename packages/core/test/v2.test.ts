@@ -76,9 +76,8 @@ describe("Zarr v2 data types", () => {
   });
 
   it.each([
-    ["<M8[ns]", /datetime64/],
-    ["<m8[s]", /timedelta64/],
     ["|V8", /void/],
+    ["<M4", /no Zarr v3 data type/],
     ["<f16", /no Zarr v3 data type/],
     ["<i3", /no Zarr v3 data type/],
   ])("refuses %s with UnsupportedError naming it", (dtype, why) => {
@@ -88,13 +87,13 @@ describe("Zarr v2 data types", () => {
     expect(fn).toThrow(dtype);
   });
 
-  it("refuses structured dtypes when opening, naming the key and the field", async () => {
+  it("refuses structured dtypes in both byte orders when opening, naming the key and the field", async () => {
     const store = new MemoryStore();
-    await store.set("s/.zarray", encodeJson(zarray({ dtype: [["a", "<i4"], ["b", "<f8"]] as unknown as string })));
+    await store.set("s/.zarray", encodeJson(zarray({ dtype: [["a", "<i4"], ["b", ">f8"]] as unknown as string })));
     const error = await openArray(store, "s").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedError);
     expect(error).toMatchObject({ key: "s/.zarray", field: "dtype" });
-    expect((error as Error).message).toMatch(/structured/);
+    expect((error as Error).message).toMatch(/both byte orders/);
   });
 
   it.each(["int16", "<i", "i2", "|i2", "<U0"])("refuses the malformed dtype %s as InvalidMetadataError", async (dtype) => {

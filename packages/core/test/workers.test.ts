@@ -310,14 +310,19 @@ describe("codec workers and a result over shared memory", () => {
     });
   }
 
-  it("every fixed-size data type goes through shared memory unchanged, with and without a shared result", async () => {
-    for (const type of ["int8", "uint16", "int64", "float32", "float16", "complex64", "bool"] as const) {
+  /** Each type's chunks decoded on workers (shared memory, with and without a shared result) read as on this thread. */
+  async function sharedReadsUnchanged(types: readonly string[]): Promise<void> {
+    for (const type of types) {
       const store = new MemoryStore();
       const array = await createArray(store, "t", { shape: [200, 130], dataType: type, chunkShape: [128, 128], codecs: [BYTES, XOR] });
       const reference = await openArray(store, "t", { workers: false });
       const whole = await reference.get();
       const data = whole.data as unknown as { length: number; [i: number]: number | bigint };
-      for (let i = 0; i < data.length; i++) data[i] = typeof data[i] === "bigint" ? BigInt(i * 3 - 500) : type === "bool" ? i % 3 === 0 ? 1 : 0 : (i % 251) - 100;
+      for (let i = 0; i < data.length; i++) {
+        if (typeof data[i] === "bigint") data[i] = BigInt(i * 3 - 500);
+        else if (type === "bool") data[i] = i % 3 === 0 ? 1 : 0;
+        else data[i] = type === "int4" ? (i % 16) - 8 : (i % 251) - 100; // int4 holds -8..7 only
+      }
       await reference.set(null, whole.data);
       const expected = (await reference.get()).data;
       for (const shared of [false, true]) {
@@ -325,6 +330,14 @@ describe("codec workers and a result over shared memory", () => {
         expect(counts.written, `${type}, shared: ${shared}`).toBeGreaterThan(0);
       }
     }
+  }
+
+  it("every fixed-size data type goes through shared memory unchanged, with and without a shared result", async () => {
+    await sharedReadsUnchanged(["int8", "uint16", "int64", "float32", "float16", "complex64", "bool"]);
+  });
+
+  it("the narrow data types (stored narrower than held) go through shared memory unchanged too", async () => {
+    await sharedReadsUnchanged(["bfloat16", "float8_e4m3fn", "int4"]);
   });
 
   it("a chunk that fails to decode on a worker rejects the read with a typed error naming it", async () => {

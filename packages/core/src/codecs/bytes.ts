@@ -12,7 +12,9 @@ import {
 } from "@zarrkit/registry";
 import { type DataType, dataType, fixedStringParts } from "../data-types.js";
 import { float16BitsToNumber, numberToFloat16Bits } from "../float16.js";
+import { decodeNarrow, encodeNarrow } from "../narrow-storage.js";
 import { product } from "../selection.js";
+import { swapStructBytes } from "../struct-type.js";
 
 type Endian = "little" | "big";
 
@@ -125,7 +127,9 @@ function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
     throw new UnsupportedError(`The bytes codec cannot encode ${type.name}; use ${type.objectCodecId ?? "vlen-utf8"}`);
   }
   let bytes: Uint8Array;
-  if (type.widenedFloat16) {
+  if (type.narrow) {
+    bytes = encodeNarrow(type.narrow, data, type.name);
+  } else if (type.widenedFloat16) {
     const bits = new Uint16Array(data.length);
     for (let i = 0; i < data.length; i++) bits[i] = numberToFloat16Bits((data as Float32Array)[i]!);
     bytes = new Uint8Array(bits.buffer);
@@ -134,7 +138,8 @@ function encodeChunk(chunk: Chunk, type: DataType, endian: Endian): Uint8Array {
   }
   if (type.storedSlotSize > 1 && (endian === "little") !== HOST_LITTLE_ENDIAN) {
     bytes = copyOf(bytes);
-    swapBytes(bytes, type.storedSlotSize);
+    if (type.struct) swapStructBytes(bytes, type.struct, bytes.length / type.struct.size);
+    else swapBytes(bytes, type.storedSlotSize);
   }
   return bytes;
 }
@@ -149,14 +154,17 @@ function decodeChunk(bytes: Uint8Array, spec: ChunkSpec, type: DataType, endian:
       { key },
     );
   }
-  const slot = type.storedSlotSize;
-  const swap = slot > 1 && (endian === "little") !== HOST_LITTLE_ENDIAN;
+  // A struct's records are bytes (Uint8Array), whatever its widest field: no alignment needed.
+  const slot = type.struct ? 1 : type.storedSlotSize;
+  const swap = type.storedSlotSize > 1 && (endian === "little") !== HOST_LITTLE_ENDIAN;
   // Typed arrays need aligned views: a Node Buffer at an odd offset of its pool (Buffer#slice is a view) is copied.
   if (swap || bytes.byteOffset % slot !== 0) {
     bytes = copyOf(bytes);
-    if (swap) swapBytes(bytes, slot);
+    if (swap && type.struct) swapStructBytes(bytes, type.struct, elements);
+    else if (swap) swapBytes(bytes, slot);
   }
   const shape = [...spec.shape];
+  if (type.narrow) return { data: decodeNarrow(type.narrow, bytes, elements), shape };
   if (type.widenedFloat16) {
     const bits = new Uint16Array(bytes.buffer, bytes.byteOffset, elements);
     const data = new Float32Array(elements);

@@ -70,8 +70,11 @@ export interface ArrayMetadataV2 {
   shape: number[];
   /** The chunk shape. */
   chunks: number[];
-  /** A numpy dtype string, e.g. "<i2", ">f8", "|b1", "<U13", "|S7", "|O". */
-  dtype: string;
+  /**
+   * A numpy dtype string, e.g. "<i2", ">f8", "|b1", "<U13", "|S7", "|O"; for a structured dtype the list of its
+   * fields, `[["id", "<i4"], ["value", "<f8"]]` (nested lists for nested records).
+   */
+  dtype: string | [string, unknown][];
   /** The numcodecs compressor, or null. */
   compressor: {
     /** The numcodecs codec id, e.g. "blosc". */

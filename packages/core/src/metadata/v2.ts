@@ -6,9 +6,19 @@
  * filter is the object codec), the compressor as "numcodecs.<id>"]`.
  */
 import { type CodecMetadata, InvalidMetadataError, type Scalar, showValue, UnsupportedError } from "@zarrkit/registry";
-import { type DataType, dataType, fixedStringParts, fixedStringType, objectDataType } from "../data-types.js";
-import { parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
+import {
+  type DataType,
+  dataType,
+  dataTypeOfTemporal,
+  fixedStringParts,
+  structTypeOf,
+  fixedStringType,
+  objectDataType,
+} from "../data-types.js";
+import { base64FromBytes, bytesFromBase64, parseScalar, serializeScalar, zeroFillValue } from "../fill-value.js";
 import { parseChunkGrid } from "../grid/chunk-grid.js";
+import { swapStructBytes } from "../struct-type.js";
+import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
 import { type ArrayMetadataV2, checkChunkSize, type GroupMetadataV2, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
 
@@ -46,9 +56,7 @@ const NUMERIC = new Map<string, string>(
 );
 const NUMPY_OF = new Map<string, string>([...NUMERIC].map(([code, name]) => [name, code]));
 
-const NO_V3_TYPE = new Map<string, string>(
-  Object.entries({ M: "datetime64", m: "timedelta64", V: "void (raw bytes)" }),
-);
+const NO_V3_TYPE = new Map<string, string>(Object.entries({ V: "void (raw bytes)" }));
 
 /**
  * The core data type of a numpy dtype string such as "<i2", ">f4", "|b1",
@@ -57,9 +65,7 @@ const NO_V3_TYPE = new Map<string, string>(
  * for vlen-bytes, else `string`.
  */
 export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?: unknown): NumpyType {
-  if (Array.isArray(value)) {
-    throw new UnsupportedError(`${field}: structured (record) dtype ${showValue(value)} has no Zarr v3 data type and is not supported`, { field });
-  }
+  if (Array.isArray(value)) return parseStructuredDtype(value, field);
   if (typeof value !== "string") throw new InvalidMetadataError(`${field} must be a numpy dtype string, got ${showValue(value)}`, { field });
   const match = /^([<>|])([a-zA-Z])(\d*)(\[\w+\])?$/.exec(value);
   if (!match) throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string (e.g. "<i2", "|u1", ">f8")`, { field });
@@ -68,8 +74,13 @@ export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?:
   if (unsupported) {
     throw new UnsupportedError(`${field}: dtype ${showValue(value)} is ${unsupported}, which has no Zarr v3 data type; it is not supported`, { field });
   }
-  if (unit !== undefined) throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
   const orderEndian: Endian | undefined = order === "<" ? "little" : order === ">" ? "big" : undefined;
+  if ((kind === "M" || kind === "m") && digits === "8" && orderEndian !== undefined) {
+    return { type: dataTypeOfTemporal(temporalFromNumpy(kind, unit, field)), endian: orderEndian, object: false };
+  }
+  if (unit !== undefined) {
+    throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
+  }
   if (kind === "O") {
     if (digits !== "" && digits !== "8") throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
     return { type: objectDataType(objectCodecId), endian: undefined, object: true };
@@ -95,15 +106,54 @@ export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?:
   return { type, endian: orderEndian, object: false };
 }
 
+/**
+ * A numpy structured dtype (`[["id", "<i4"], ["value", ">f8"], ...]`, nested lists for nested records) as the
+ * `struct` type. Its multi-byte fields must share one byte order (v3 has one per array); subarray fields
+ * (`[name, dtype, shape]`) are not supported.
+ */
+function parseStructuredDtype(value: unknown[], field: string): NumpyType {
+  const fields: { name: string; type: DataType }[] = [];
+  const orders = new Set<Endian>();
+  for (const [i, entry] of value.entries()) {
+    const at = `${field}[${i}]`;
+    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== "string") {
+      const subarray = Array.isArray(entry) && entry.length === 3;
+      const why = subarray ? "subarray fields are not supported" : "must be [name, dtype]";
+      throw new UnsupportedError(`${at}: ${showValue(entry)}: ${why}`, { field: at });
+    }
+    const np = parseNumpyDtype(entry[1], `${at}[1]`);
+    if (np.object) throw new UnsupportedError(`${at}[1]: object fields are not supported`, { field: `${at}[1]` });
+    if (np.endian && np.type.storedSlotSize > 1) orders.add(np.endian);
+    fields.push({ name: entry[0], type: np.type });
+  }
+  if (orders.size > 1) {
+    throw new UnsupportedError(`${field}: fields in both byte orders; Zarr v3 (and zarrkit) have one per array`, {
+      field,
+    });
+  }
+  return { type: structTypeOf(fields, field), endian: [...orders][0], object: false };
+}
+
 /** The numpy dtype string for a core data type (`endian` for multi-byte types; default little). */
 export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = "dataType"): string {
   const order = endian === "big" ? ">" : "<";
   if (type.objectCodecId !== undefined) return "|O";
   const fixed = fixedStringParts(type);
   if (fixed) return fixed.base === "fixed_length_utf32" ? `${order}U${fixed.lengthBytes / 4}` : `|S${fixed.lengthBytes}`;
+  if (type.temporal) return temporalNumpyDtype(type.temporal, order);
   const code = NUMPY_OF.get(type.name);
   if (code === undefined) throw new UnsupportedError(`${field}: data type ${type.name} cannot be stored in Zarr v2`, { field });
   return `${type.storedSlotSize === 1 ? "|" : order}${code}`;
+}
+
+/** The .zarray `dtype` of a core data type: numpyDtypeOf's string, or the field list of a struct. */
+export function numpyDescrOf(
+  type: DataType,
+  endian: Endian = "little",
+  field = "dataType",
+): string | [string, unknown][] {
+  if (!type.struct) return numpyDtypeOf(type, endian, field);
+  return type.struct.fields.map((f) => [f.name, numpyDescrOf(f.type as DataType, endian, field)]);
 }
 
 /**
@@ -114,7 +164,7 @@ export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = 
 export function numpyTypeFromOption(value: unknown, field: string, objectCodecId?: unknown): NumpyType {
   if (typeof value === "string" && /^[<>|]/.test(value)) return parseNumpyDtype(value, field, objectCodecId);
   const type = dataType(value, field);
-  if (type.objectCodecId === undefined) return parseNumpyDtype(numpyDtypeOf(type, "little", field), field);
+  if (type.objectCodecId === undefined) return parseNumpyDtype(numpyDescrOf(type, "little", field), field);
   if (objectCodecId !== undefined && objectDataType(objectCodecId) !== type) {
     throw new InvalidMetadataError(
       `filters[0]: object codec ${showValue(objectCodecId)} does not store data type ${type.name} (its object codec is ${showValue(type.objectCodecId)})`,
@@ -141,6 +191,7 @@ function latin1FromBase64(text: string, field: string): string {
  */
 export function parseFillValueV2(value: unknown, np: NumpyType, field = "fill_value"): Scalar {
   if (value === null || value === undefined) return parseScalar(zeroFillValue(np.type), np.type, field);
+  if (np.type.struct) return structFillValueV2(value, np, field);
   if (np.object && np.type.kind === "bytes") return parseScalar(typeof value === "string" || Array.isArray(value) ? value : "", np.type, field);
   if (np.object) return typeof value === "string" ? value : "";
   const fixed = fixedStringParts(np.type);
@@ -160,10 +211,28 @@ export function parseFillValueV2(value: unknown, np: NumpyType, field = "fill_va
   return parseScalar(value, np.type, field);
 }
 
+/** zarr-python 2 stores a structured fill value as base64 of the record in the dtype's byte order. */
+function structFillValueV2(value: unknown, np: NumpyType, field: string): Scalar {
+  const layout = np.type.struct!;
+  const bytes = typeof value === "string" ? bytesFromBase64(value) : undefined;
+  if (!bytes || bytes.length !== layout.size) {
+    const why = `expected base64 of ${layout.size} bytes for a structured dtype, got ${showValue(value)}`;
+    throw new InvalidMetadataError(`${field}: ${why}`, { field });
+  }
+  if (np.endian === "big") swapStructBytes(bytes, layout, 1);
+  return bytes;
+}
+
 /** The JSON form of a fill value in .zarray. */
 export function serializeFillValueV2(value: Scalar, np: NumpyType): unknown {
   const float = (v: number) => (Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v);
   if (fixedStringParts(np.type)?.base === "null_terminated_bytes") return btoa(value as string);
+  if (np.type.struct) {
+    // base64 of the record in the dtype's byte order, as zarr-python 2 writes it.
+    const record = Uint8Array.prototype.slice.call(value as Uint8Array);
+    if (np.endian === "big") swapStructBytes(record, np.type.struct, 1);
+    return base64FromBytes(record);
+  }
   switch (np.type.kind) {
     case "float":
       return float(value as number);
@@ -337,7 +406,7 @@ export function arrayMetadataV2FromOptions(options: CreateArrayOptionsV2): Array
     zarr_format: 2,
     shape: [...options.shape],
     chunks: [...options.chunkShape],
-    dtype: numpyDtypeOf(np.type, np.endian),
+    dtype: numpyDescrOf(np.type, np.endian),
     compressor: options.compressor ?? null,
     fill_value: serializeFillValueV2(fill, np),
     order: options.order ?? "C",
