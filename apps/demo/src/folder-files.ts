@@ -49,7 +49,8 @@ export function handleFolder(root: DirectoryHandle): FolderFiles {
         return await (await dir.getFileHandle(segments.at(-1)!)).getFile();
       } catch (error) {
         // A missing file or folder is a missing key; anything else (permission) is an error.
-        if (error instanceof DOMException && (error.name === "NotFoundError" || error.name === "TypeMismatchError")) return undefined;
+        const missing = ["NotFoundError", "TypeMismatchError"];
+        if (error instanceof DOMException && missing.includes(error.name)) return undefined;
         throw error;
       }
     },

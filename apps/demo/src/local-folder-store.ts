@@ -1,7 +1,15 @@
 // A read-only store over a folder picked on this computer: keys are paths
 // relative to the folder (below `root`), ranged reads are `Blob.slice`s, so a
 // view reads only the bytes it shows. Files on disk carry no versions here.
-import { checkRange, type ListDirResult, type RangeQuery, type RequestOptions, rangeBounds, type SizedValue, type Store } from "zarrkit";
+import {
+  checkRange,
+  type ListDirResult,
+  type RangeQuery,
+  type RequestOptions,
+  rangeBounds,
+  type SizedValue,
+  type Store,
+} from "zarrkit";
 import type { FolderFiles } from "./folder-files.js";
 
 export class LocalFolderStore implements Store {
@@ -23,7 +31,11 @@ export class LocalFolderStore implements Store {
     return (await this.getRangeWithSize(key, range, options))?.value;
   }
 
-  async getRangeWithSize(key: string, range: RangeQuery, options: RequestOptions = {}): Promise<SizedValue | undefined> {
+  async getRangeWithSize(
+    key: string,
+    range: RangeQuery,
+    options: RequestOptions = {},
+  ): Promise<SizedValue | undefined> {
     checkRange(key, range);
     options.signal?.throwIfAborted();
     const file = await this.folder.file(this.prefix + key);

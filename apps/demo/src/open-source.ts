@@ -71,8 +71,8 @@ async function storeFor(url: string, wrap: (store: Store) => Store, s3Keys?: S3K
     const store = await openLocal(url);
     if (!store) {
       throw new SourceError(
-        `${localName(url)} was opened from this computer, and this page no longer has it (a reload forgets local files): ` +
-          "drop it here or pick it again",
+        `${localName(url)} was opened from this computer, and this page no longer has it ` +
+          "(a reload forgets local files): drop it here or pick it again",
       );
     }
     return wrap(store);
@@ -94,7 +94,8 @@ async function storeFor(url: string, wrap: (store: Store) => Store, s3Keys?: S3K
 }
 
 /** The store of a source text (not precomputed://), as the viewer reads it but without a request log. */
-export const sourceStore = (source: string, s3Keys?: S3Keys): Promise<Store> => storeFor(source, (store) => store, s3Keys);
+export const sourceStore = (source: string, s3Keys?: S3Keys): Promise<Store> =>
+  storeFor(source, (store) => store, s3Keys);
 
 const isArray = (node: ZarrNode): node is ZarrArray => "shape" in node;
 

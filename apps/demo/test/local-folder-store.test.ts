@@ -24,7 +24,8 @@ describe("a picked folder as a store", () => {
     const store = new LocalFolderStore(files);
     expect(new TextDecoder().decode(await store.get("zarr.json"))).toBe('{"zarr_format":3}');
     expect(new TextDecoder().decode(await store.getRange("a/c/0/0", { offset: 2, length: 3 }))).toBe("234");
-    expect(await store.getRangeWithSize("a/c/0/0", { suffixLength: 4 })).toEqual({ value: new TextEncoder().encode("6789"), size: 10 });
+    const suffix = await store.getRangeWithSize("a/c/0/0", { suffixLength: 4 });
+    expect(suffix).toEqual({ value: new TextEncoder().encode("6789"), size: 10 });
     expect(await store.get("missing")).toBeUndefined();
     expect(await store.size("b/c/1")).toBe(3);
   });

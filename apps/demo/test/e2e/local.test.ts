@@ -50,7 +50,8 @@ function countBlobSlices(): void {
   };
 }
 
-const blobReads = (page: Page) => page.evaluate(() => (window as unknown as { blobReads: { slices: number; bytes: number } }).blobReads);
+type BlobReads = { slices: number; bytes: number };
+const blobReads = (page: Page) => page.evaluate(() => (window as unknown as { blobReads: BlobReads }).blobReads);
 
 describe.skipIf(skip)("local archives and folders in Chromium", () => {
   let demo: Demo;
@@ -70,7 +71,8 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
     archiveBytes = (await stat(archive)).size;
     // The OME-Zarr pyramid as RFC-9's single file, by zarrkit's writer.
     const pyramid = await zk.openStore(pathToFileURL(join(demo.dataDir, "pyramid.ome.zarr")).href);
-    await writeFile(join(demo.dataDir, "pyramid.ozx"), new Uint8Array(await (await zk.zipBlob(pyramid, { ome: true })).arrayBuffer()));
+    const pyramidZip = await zk.zipBlob(pyramid, { ome: true });
+    await writeFile(join(demo.dataDir, "pyramid.ozx"), new Uint8Array(await pyramidZip.arrayBuffer()));
     badDir = join(demo.dataDir, "bad");
     await mkdir(badDir);
     await writeFile(join(badDir, "not-a-zip.ozx"), "just some text, no zip records in here\n".repeat(10));
@@ -111,12 +113,13 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
   /** From the group's tree, open its array "sharded" and apply the contract's view settings. */
   async function openShardedMember(page: Page): Promise<void> {
     await page.locator("#tree a").first().waitFor();
-    expect(await page.locator("#tree a").allTextContents()).toEqual(expect.arrayContaining(["sharded", "unsharded", "labels"]));
+    const members = await page.locator("#tree a").allTextContents();
+    expect(members).toEqual(expect.arrayContaining(["sharded", "unsharded", "labels"]));
     await page.locator("#tree a", { hasText: /^sharded$/ }).click();
     expect(await settled(page)).toBe("ready");
   }
 
-  it("shows a dropped .ozx written by Python's zipfile, reading a small part of it, and saves it for offline", async () => {
+  it("shows a dropped .ozx written by Python's zipfile, reads a small part of it, saves it for offline", async () => {
     const { context, page, errors } = await newPage(demo);
     await page.addInitScript(countBlobSlices);
     await page.goto(`${demo.base}/`);
@@ -126,7 +129,8 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
       const file = new File([await (await fetch(url)).blob()], "volume.ozx");
       const data = new DataTransfer();
       data.items.add(file);
-      document.querySelector("main")!.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+      const drop = new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true });
+      document.querySelector("main")!.dispatchEvent(drop);
     }, `${demo.base}/data/volume.ozx`);
     await openShardedMember(page);
     expect(new URL(page.url()).searchParams.get("source")).toBe("local:volume.ozx/sharded");
@@ -155,7 +159,8 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
     // After a reload the page no longer has the file: it says so.
     await page.goto(sourceUrl(demo.base, "local:volume.ozx/sharded"));
     expect(await settled(page)).toBe("error");
-    expect(await page.getByRole("alert").textContent()).toMatch(/volume\.ozx was opened from this computer.*pick it again/);
+    const alert = await page.getByRole("alert").textContent();
+    expect(alert).toMatch(/volume\.ozx was opened from this computer.*pick it again/);
     await context.close();
   });
 
@@ -202,7 +207,8 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
     await page.waitForSelector("#samples a");
     await page.locator("#file-input").setInputFiles(join(demo.dataDir, "pyramid.ozx"));
     expect(await settled(page)).toBe("ready");
-    expect(await page.locator("#volume-title").textContent()).toMatch(/^local:pyramid\.ozx — uint16 \[128, 256, 256\].*3 levels$/);
+    const title = await page.locator("#volume-title").textContent();
+    expect(title).toMatch(/^local:pyramid\.ozx — uint16 \[128, 256, 256\].*3 levels$/);
     await withView(page);
     expect(await settled(page, String(Z))).toBe("ready");
     await expectSlicePixels(page, "local-pyramid");
