@@ -1,7 +1,7 @@
 // Archives and folders opened from this computer (dropped, picked) and remote
 // .ozx archives by URL: the same pixels as the array read in Node, read lazily.
 import { execFileSync } from "node:child_process";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
@@ -81,6 +81,7 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
       "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('README.txt', 'no zarr.json at the root')",
       join(badDir, "no-root.ozx"),
     ]);
+    await copyFile(join(badDir, "no-root.ozx"), join(badDir, "no-root.zip"));
   });
   afterAll(async () => {
     await demo?.close();
@@ -219,6 +220,7 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
   for (const [name, message] of [
     ["not-a-zip.ozx", /Corrupt data.*not-a-zip\.ozx/],
     ["no-root.ozx", /no-root\.ozx.*zarr\.json/],
+    ["no-root.zip", /Not found \(key zarr\.json\)/],
   ] as const) {
     it(`shows the typed error of a picked ${name}`, async () => {
       const { context, page } = await newPage(demo);
