@@ -1,8 +1,8 @@
 // Archives and folders opened from this computer (dropped, picked) and remote
 // .ozx archives by URL: the same pixels as the array read in Node, read lazily.
 import { execFileSync } from "node:child_process";
-import { copyFile, mkdir, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { copyFile, mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -181,6 +181,40 @@ describe.skipIf(skip)("local archives and folders in Chromium", () => {
     const shard = await stat(join(demo.dataDir, "volume.zarr", "sharded", "c", "0", "0", "0"));
     // Four shards touched, a fraction of each read.
     expect(reads.bytes - before.bytes).toBeLessThan(4 * shard.size);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a folder picked through the File System Access API (a real handle, in the origin's storage)", async () => {
+    const { context, page, errors } = await newPage(demo);
+    await page.goto(`${demo.base}/`);
+    await page.waitForSelector("#samples a");
+    const root = join(demo.dataDir, "volume.zarr");
+    const keys = (await readdir(root, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join("/"));
+    // The sample folder copied into the origin private file system; the picker answers with its handle.
+    await page.evaluate(
+      async ({ base, keys }) => {
+        const top = await (await navigator.storage.getDirectory()).getDirectoryHandle("volume.zarr", { create: true });
+        for (const key of keys) {
+          let dir = top;
+          const segments = key.split("/");
+          for (const segment of segments.slice(0, -1)) dir = await dir.getDirectoryHandle(segment, { create: true });
+          const writable = await (await dir.getFileHandle(segments.at(-1)!, { create: true })).createWritable();
+          await writable.write(await (await fetch(`${base}/data/volume.zarr/${key}`)).blob());
+          await writable.close();
+        }
+        (window as unknown as { showDirectoryPicker: () => Promise<unknown> }).showDirectoryPicker = async () => top;
+      },
+      { base: demo.base, keys },
+    );
+    await page.getByRole("button", { name: "Open folder…" }).click();
+    await openShardedMember(page);
+    expect(new URL(page.url()).searchParams.get("source")).toBe("local:volume.zarr/sharded");
+    await withView(page);
+    expect(await settled(page, String(Z))).toBe("ready");
+    await expectSlicePixels(page, "local-folder-handle");
     expect(errors).toEqual([]);
     await context.close();
   });
