@@ -62,7 +62,8 @@ export function childSource(source: string, path: string): string {
   if (source.startsWith(LOCAL)) return `${source.replace(/\/$/, "")}/${path}`;
   const pipeline = source.startsWith(PRECOMPUTED) ? undefined : parseStorePipeline(source);
   if (!pipeline) return `${source.replace(/\/$/, "")}/${path}`;
-  if (!source.includes("|")) return `${source}|zip:${path}`;
+  // A plain archive URL: the adapter that claims its suffix.
+  if (!source.includes("|")) return `${source}|${pipeline.segments[0]!.name}:${path}`;
   return source.endsWith(":") ? source + path : `${source.replace(/\/$/, "")}/${path}`;
 }
 
