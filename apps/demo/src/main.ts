@@ -7,7 +7,9 @@ import { explainError } from "./errors.js";
 import { AnnotationLayer } from "./annotations.js";
 import { Inspector } from "./inspector.js";
 import { OfflinePanel } from "./offline.js";
-import { absoluteSource, type Opened, openSource, type S3Keys, s3Source } from "./open-source.js";
+import { listenForLocalSources } from "./local-open.js";
+import { LOCAL } from "./local-sources.js";
+import { absoluteSource, childSource, type Opened, openSource, type S3Keys, s3Source } from "./open-source.js";
 import { buildControls } from "./controls.js";
 import { formatUrlState, parseUrlState, type UrlState } from "./url-state.js";
 import { type ViewSettings, Viewer } from "./viewer.js";
@@ -76,8 +78,16 @@ function showGroup(opened: Extract<Opened, { kind: "group" }>, state: UrlState):
       const name = entry.path.split("/").at(-1)!;
       if (entry.kind === "array") {
         const link = document.createElement("a");
-        link.href = formatUrlState({ source: `${state.source!.replace(/\/$/, "")}/${entry.path}` });
+        const source = childSource(state.source!, entry.path);
+        link.href = formatUrlState({ source });
         link.textContent = name;
+        // Local files live in this page: open their members without loading a new one.
+        if (source.startsWith(LOCAL)) {
+          link.addEventListener("click", (event) => {
+            event.preventDefault();
+            openInPage(source);
+          });
+        }
         item.append(link, ` ${entry.description}`);
       } else {
         item.append(`${name}/`);
@@ -163,9 +173,11 @@ function showVolume(volume: Volume, state: UrlState): void {
     remember();
   });
   inspector.showLayout(level0.array, settings.axes);
-  const fromHttp = /^https?:\/\//.test(volume.source);
-  saveButton.disabled = !fromHttp || !level0.array;
-  saveButton.title = !fromHttp ? "Only arrays opened over http(s) can be saved here" : level0.array ? "Copy the array (a pyramid: the level shown) into IndexedDB" : "Only Zarr arrays can be saved";
+  const savable = /^https?:\/\//.test(volume.source) || volume.source.startsWith(LOCAL);
+  saveButton.disabled = !savable || !level0.array;
+  saveButton.title = !savable
+    ? "Only arrays opened over http(s) or from this computer can be saved here"
+    : level0.array ? "Copy the array (a pyramid: the level shown) into IndexedDB" : "Only Zarr arrays can be saved";
   saveButton.onclick = () => {
     const level = volume.levels[viewer.levelIndex()]!;
     const name = `${state.source}${volume.levels.length > 1 ? ` (level ${level.path})` : ""}`;
@@ -205,6 +217,15 @@ async function start(): Promise<void> {
   }
 }
 
+/** Show `source` without loading a new page (the S3 keys and local files live in this one). */
+function openInPage(source: string): void {
+  history.pushState(null, "", formatUrlState({ source }));
+  void start();
+}
+
+window.addEventListener("popstate", () => void start());
+listenForLocalSources(openInPage, (message) => showAlert("local", message));
+
 document.querySelector("#open-form")!.addEventListener("submit", (event) => {
   event.preventDefault();
   location.search = formatUrlState({ source: sourceInput.value.trim() });
@@ -218,8 +239,7 @@ document.querySelector<HTMLFormElement>("#s3-form")!.addEventListener("submit", 
   const secretAccessKey = field("secretAccessKey");
   s3Keys = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined;
   // No page load: the keys live in this page only.
-  history.pushState(null, "", formatUrlState({ source: s3Source(field("location"), field("endpoint"), field("region")) }));
-  void start();
+  openInPage(s3Source(field("location"), field("endpoint"), field("region")));
 });
 
 void start();

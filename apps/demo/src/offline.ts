@@ -1,7 +1,8 @@
 // Saved data sets: copies of arrays in IndexedDB (@zarrkit/store-idb), listed
 // with their size, opened as idb:// sources, resumed after a reload, deleted.
-import { FetchStore, IdbStore, openArray, type ZarrArray } from "zarrkit";
+import { IdbStore, openArray, type ZarrArray } from "zarrkit";
 import { arrayKeys, type CopyProgress, checkCopy, copyArray } from "./offline-copy.js";
+import { sourceStore } from "./open-source.js";
 import { formatBytes } from "./request-text.js";
 import { formatUrlState } from "./url-state.js";
 
@@ -11,7 +12,7 @@ const MANIFEST = "zarrkit-demo:saved";
 export interface SavedEntry {
   id: string;
   name: string;
-  /** The http(s) URL of the store the array was copied from, and its path there. */
+  /** The source the array was copied from (an http(s) folder or archive, a local one), and its path there. */
   from: string;
   path: string;
   complete: boolean;
@@ -58,7 +59,7 @@ export class OfflinePanel {
     this.render();
   }
 
-  /** Copy `array` (opened from the http(s) store at `from`) into IndexedDB. */
+  /** Copy `array` (opened from the source `from`) into IndexedDB. */
   save(array: ZarrArray, from: string, name: string): Promise<void> {
     const keys = arrayKeys(array);
     const entry: SavedEntry = { id: crypto.randomUUID(), name, from, path: array.path, complete: false, bytes: 0, keysTotal: keys.length };
@@ -67,7 +68,7 @@ export class OfflinePanel {
   }
 
   private async resume(entry: SavedEntry): Promise<void> {
-    const source = new FetchStore(entry.from);
+    const source = await sourceStore(entry.from);
     const array = await openArray(source, entry.path);
     const present = new Set<string>();
     for await (const key of storeOf(entry).list("")) present.add(key);

@@ -1,6 +1,16 @@
 // From a source text (a URL, `precomputed://...`, `idb://...`, or a path on
 // this server) to a volume to view or a group's tree to browse.
-import { FetchStore, open, openStore, type Store, type ZarrArray, type ZarrGroup, type ZarrNode } from "zarrkit";
+import {
+  FetchStore,
+  open,
+  openStore,
+  parseStorePipeline,
+  type Store,
+  type ZarrArray,
+  type ZarrGroup,
+  type ZarrNode,
+} from "zarrkit";
+import { LOCAL, localName, openLocal } from "./local-sources.js";
 import { precomputedVolume } from "./precomputed-volume.js";
 import type { Volume } from "./volume.js";
 import { arrayVolume, multiscaleVolume, omeDatasets } from "./zarr-volume.js";
@@ -44,18 +54,49 @@ export function s3Source(location: string, endpoint: string, region: string): st
   return query ? `${location}?${query}` : location;
 }
 
+/**
+ * The source of a group's member at `path` (relative to the group): a path
+ * below a folder's URL, or inside an archive (`a.ozx|zip:path`, ZEP 8's form).
+ */
+export function childSource(source: string, path: string): string {
+  if (source.startsWith(LOCAL)) return `${source.replace(/\/$/, "")}/${path}`;
+  const pipeline = source.startsWith(PRECOMPUTED) ? undefined : parseStorePipeline(source);
+  if (!pipeline) return `${source.replace(/\/$/, "")}/${path}`;
+  // A plain archive URL: the adapter that claims its suffix.
+  if (!source.includes("|")) return `${source}|${pipeline.segments[0]!.name}:${path}`;
+  return source.endsWith(":") ? source + path : `${source.replace(/\/$/, "")}/${path}`;
+}
+
 async function storeFor(url: string, wrap: (store: Store) => Store, s3Keys?: S3Keys): Promise<Store> {
+  if (url.startsWith(LOCAL)) {
+    const store = await openLocal(url);
+    if (!store) {
+      throw new SourceError(
+        `${localName(url)} was opened from this computer, and this page no longer has it ` +
+          "(a reload forgets local files): drop it here or pick it again",
+      );
+    }
+    return wrap(store);
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new SourceError(`${JSON.stringify(url)} is not a URL: expected http(s)://..., precomputed://http(s)://..., s3://... or idb://...`);
   }
-  if (parsed.protocol === "http:" || parsed.protocol === "https:") return wrap(new FetchStore(url, { retry: { retries: 1 } }));
+  if (parsed.protocol === "http:" || parsed.protocol === "https:") {
+    // An archive (a .ozx or .zip URL, or a `|zip:` pipeline) opens through the zip adapter, read by ranges.
+    if (parseStorePipeline(url)) return wrap(await openStore(url));
+    return wrap(new FetchStore(url, { retry: { retries: 1 } }));
+  }
   if (parsed.protocol === "idb:") return wrap(await openStore(url));
   if (parsed.protocol === "s3:") return wrap(await openStore(url, s3Keys ? { credentials: s3Keys } : { anonymous: true }));
   throw new SourceError(`Cannot open ${parsed.protocol}// URLs here: expected http(s)://, precomputed://http(s)://, s3:// or idb://`);
 }
+
+/** The store of a source text (not precomputed://), as the viewer reads it but without a request log. */
+export const sourceStore = (source: string, s3Keys?: S3Keys): Promise<Store> =>
+  storeFor(source, (store) => store, s3Keys);
 
 const isArray = (node: ZarrNode): node is ZarrArray => "shape" in node;
 

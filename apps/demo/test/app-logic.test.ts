@@ -6,7 +6,7 @@ import { planeRgba } from "../src/render.js";
 import { formatUrlState, parseUrlState } from "../src/url-state.js";
 import { groupTiles, levelForZoom, tilesCovering, visibleRect, zoomAround } from "../src/view-plan.js";
 import { omeDatasets } from "../src/zarr-volume.js";
-import { absoluteSource, s3Source } from "../src/open-source.js";
+import { absoluteSource, childSource, s3Source } from "../src/open-source.js";
 
 describe("URL state", () => {
   it("reads the contract's parameters", () => {
@@ -174,5 +174,15 @@ describe("sources", () => {
   it("puts the S3 form's endpoint and region in the URL, never the keys", () => {
     expect(s3Source("s3://b/p.zarr", "http://127.0.0.1:7480", "us-east-1")).toBe("s3://b/p.zarr?endpoint=http%3A%2F%2F127.0.0.1%3A7480&region=us-east-1");
     expect(s3Source("s3://b/p.zarr", "", "")).toBe("s3://b/p.zarr");
+  });
+
+  it("names a group member below a folder, inside an archive (ZEP 8's |zip:path) or inside a local source", () => {
+    expect(childSource("https://h/g.zarr/", "a/b")).toBe("https://h/g.zarr/a/b");
+    expect(childSource("/data/volume.ozx", "sharded")).toBe("/data/volume.ozx|zip:sharded");
+    expect(childSource("https://h/x.ZIP", "a")).toBe("https://h/x.ZIP|zip:a");
+    expect(childSource("https://h/x.zip|zip:", "a")).toBe("https://h/x.zip|zip:a");
+    expect(childSource("https://h/x.zip|zip:g", "a")).toBe("https://h/x.zip|zip:g/a");
+    expect(childSource("local:volume.ozx", "sharded")).toBe("local:volume.ozx/sharded");
+    expect(childSource("local:data.zarr/g", "a")).toBe("local:data.zarr/g/a");
   });
 });
