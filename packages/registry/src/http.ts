@@ -50,6 +50,7 @@ export {
   type BodyLimits,
   type BodyPart,
   bodyLength,
+  type KeepTail,
   discard,
   RATE_WINDOW_MS,
   readBody,

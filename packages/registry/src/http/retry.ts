@@ -61,7 +61,10 @@ export function retryAfterMs(status: number, headers: Headers, now = Date.now())
 
 /** What an attempt returns for an answer worth another attempt, not before `ms` milliseconds (the server's Retry-After). */
 export class RetryAfter {
-  constructor(readonly ms: number) {}
+  constructor(
+    /** How long to wait before the next attempt. */
+    readonly ms: number,
+  ) {}
 }
 
 /**

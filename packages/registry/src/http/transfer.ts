@@ -165,7 +165,7 @@ export type BodyLimit = (
   /** Read no further than this many bytes: the rest is abandoned without error (see `BodyLimits.stopAt`). */
   stopAt?: number;
   /** Keep only the body's end once it passes a size (see `BodyLimits.keepTail`). */
-  keepTail?: { after: number; bytes: number };
+  keepTail?: KeepTail;
 };
 
 /** Drop an unused body so the connection can be reused. */
@@ -194,7 +194,15 @@ export interface BodyLimits {
    * still bounds the bytes read): for a suffix of a value answered with all of
    * it, whose length is not known before its end, memory stays bounded.
    */
-  keepTail?: { after: number; bytes: number };
+  keepTail?: KeepTail;
+}
+
+/** Keep only a body's end once it passes a size. */
+export interface KeepTail {
+  /** Body bytes after which only the end is kept. */
+  after: number;
+  /** How many of the last bytes are kept. */
+  bytes: number;
 }
 
 /** A body read with `readBodyPart`. */

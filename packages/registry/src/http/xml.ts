@@ -13,7 +13,9 @@ import { StoreError } from "../errors.js";
 
 /** An element: its name (with any namespace prefix), child elements in order, and its text (entities decoded, CDATA as is). */
 export interface XmlElement {
+  /** The element's tag name. */
   name: string;
+  /** Its child elements, in document order. */
   children: XmlElement[];
   /** The element's own text, its children's text not included. */
   text: string;
