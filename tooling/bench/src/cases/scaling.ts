@@ -12,9 +12,9 @@ import type { SuiteContext } from "../suite-context.js";
 /** Worker counts the issue measured on 16 cores; each is kept where the machine has the cores for it. */
 const STEPS = [1, 3, 7, 15];
 
-/** The counts the scaling case tries: N = cores - 1 (at least 1, at most 15), and each of 1, 3, 7, 15 below it. */
+/** The counts the scaling case tries: each of 1, 3, 7, 15 below the cores, and one per core (the default pool). */
 export function workerCounts(cores = availableParallelism()): number[] {
-  const most = Math.min(15, Math.max(1, cores - 1));
+  const most = Math.max(1, cores);
   return [...new Set([...STEPS.filter((k) => k < most), most])];
 }
 
