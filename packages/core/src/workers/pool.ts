@@ -108,7 +108,7 @@ class CodecPool {
           this.deciding = false;
           if (this.queue.length === 1 && this.idle()) {
             this.helper = "running";
-            void this.helpOne();
+            void this.helpOne(true);
           } else this.pump();
         });
       } else this.pump();
@@ -226,9 +226,13 @@ class CodecPool {
     slot.worker.post(message, transfer);
   }
 
-  /** The calling thread takes the next queued job, then lets replies and I/O in before taking another. */
-  private async helpOne(): Promise<void> {
-    const next = this.queue.findIndex((queued) => queued.callerHelps);
+  /**
+   * The calling thread takes the next queued job it may help with (`lone`:
+   * the only job, whatever its reach), then lets replies and I/O in before
+   * taking another.
+   */
+  private async helpOne(lone = false): Promise<void> {
+    const next = lone ? 0 : this.queue.findIndex((queued) => queued.callerHelps);
     const pending = next < 0 ? undefined : this.queue.splice(next, 1)[0];
     if (pending) {
       this.ranHere++;
