@@ -3,7 +3,8 @@ import * as zk from "zarrkit";
 import "zarrkit-example-xor-codec";
 import { MapStore } from "zarrkit-example-map-store";
 
-zk.configureCodecWorkers({ enabled: true, size: 1 });
+// offloadAlone: the one shard's inner chunks make a single batch, which the calling thread would otherwise keep.
+zk.configureCodecWorkers({ enabled: true, size: 1, offloadAlone: true });
 await zk.startCodecWorkers();
 const store = await zk.openStore("example-map://consumer");
 // 256 x 256 float32 inner chunks (256 KiB): above the workers' threshold.
