@@ -16,6 +16,8 @@ export async function advanceMtime(file: FileHandle, previous: BigIntStats | und
   if (!previous) return;
   const current = await file.stat({ bigint: true });
   if (current.mtimeNs > previous.mtimeNs) return;
-  const mtimeMs = Number(previous.mtimeNs / 1_000_000n) + 1;
+  // 2 ms past the previous millisecond: utimes takes seconds as a double, whose rounding (a few hundred ns at
+  // today's epoch) could land 1 ms past it just short of the previous time.
+  const mtimeMs = Number(previous.mtimeNs / 1_000_000n) + 2;
   await file.utimes(new Date(Number(current.atimeMs)), new Date(mtimeMs));
 }
