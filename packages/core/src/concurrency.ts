@@ -22,3 +22,14 @@ export async function forEachConcurrent<T>(items: Iterable<T>, limit: number, ta
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
   if (failed) throw failure;
 }
+
+/**
+ * Wait for every task, then throw the first failure: nothing is left running
+ * (a read planned again, a buffer lent to the tasks) when the caller goes on.
+ */
+export async function settleAll<T>(tasks: Promise<T>[]): Promise<T[]> {
+  const results = await Promise.allSettled(tasks);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
+}

@@ -2,7 +2,7 @@ import "./register.js";
 
 export * from "@zarrkit/registry";
 export { type ArrayOptions, type ChunkRegion, type GetOptions, type NdArray, ZarrArray } from "./array.js";
-export { forEachConcurrent } from "./concurrency.js";
+export { forEachConcurrent, settleAll } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export type { CreateArrayOptions } from "./create-options.js";
 export { ConsolidatedView, type NodeSource } from "./consolidated.js";

@@ -17,7 +17,7 @@ import { forEachConcurrent } from "./concurrency.js";
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import type { DataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
-import { isSharedRegion, withRangeRead } from "./read-buffers.js";
+import { isShared, isSharedRegion, withRangeRead } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
 import { decodeParts, encodeParts } from "./batch-work.js";
 import { copyStrided } from "./copy.js";
@@ -26,10 +26,6 @@ import { PipelineOffload, type SourcePart, type StoredPart } from "./workers/pip
 import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.js";
 
 export type { SourcePart, StoredPart };
-
-function isSharedMemory(view: ArrayBufferView): boolean {
-  return view.buffer instanceof SharedArrayBuffer;
-}
 
 function sharedCopy(bytes: Uint8Array): Uint8Array {
   const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
@@ -44,7 +40,7 @@ function sharedCopy(bytes: Uint8Array): Uint8Array {
  */
 function sharedSource(source: Chunk, parts: readonly SourcePart[], chain: CodecChain): { source: Chunk; parts: readonly SourcePart[] } {
   const data = source.data as NumericArray;
-  if (isSharedMemory(data)) return { source, parts };
+  if (isShared(data)) return { source, parts };
   const shape = chain.spec.shape;
   const low = shape.map(() => Number.POSITIVE_INFINITY);
   const high = shape.map(() => 0);
@@ -198,7 +194,7 @@ export class CodecPipeline {
     const offload = this.offload;
     if (offload?.takesBatch(parts.length) && isSharedRegion(out)) {
       // Bytes fetched into ordinary memory (HTTP, S3) are copied into shared memory once, for the workers to read.
-      const shared = isSharedMemory(bytes) ? bytes : sharedCopy(bytes);
+      const shared = isShared(bytes) ? bytes : sharedCopy(bytes);
       const batched = offload.decodeBatches(shared, parts, out, ctx, (batch) => decodeParts(this.chain, shared, batch, out.chunk, ctx));
       if (batched) return batched;
     }

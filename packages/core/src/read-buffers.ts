@@ -59,7 +59,8 @@ function roundedUp(n: number): number {
 
 const pool = new ReadBufferPool();
 
-function isShared(view: ArrayBufferView): boolean {
+/** Whether `view` lies in shared memory (a SharedArrayBuffer), which codec workers read and write as it is. */
+export function isShared(view: ArrayBufferView): boolean {
   return typeof SharedArrayBuffer === "function" && view.buffer instanceof SharedArrayBuffer;
 }
 

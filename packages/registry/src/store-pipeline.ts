@@ -20,9 +20,17 @@ export interface RegisterStoreAdapterOptions {
 /** Register the adapter behind the `|<name>:` segment of URL pipelines. */
 export function registerStoreAdapter(name: string, adapter: StoreAdapter, options: RegisterStoreAdapterOptions = {}): void {
   if (!/^[a-z][a-z0-9+.-]*$/.test(name)) throw new StoreError(`Invalid store adapter name ${JSON.stringify(name)}`);
+  const suffixes = options.suffixes ?? [];
+  for (const suffix of suffixes) {
+    if (!/^\.[a-z0-9][a-z0-9.-]*$/i.test(suffix)) {
+      throw new StoreError(`Store adapter ${name}: suffix ${JSON.stringify(suffix)} must be a file ending with its dot, e.g. ".zip"`, {
+        field: "suffixes",
+      });
+    }
+  }
   const state = registryState();
   state.adapters.set(name, adapter);
-  for (const suffix of options.suffixes ?? []) state.adapterSuffixes.set(suffix.toLowerCase(), name);
+  for (const suffix of suffixes) state.adapterSuffixes.set(suffix.toLowerCase(), name);
 }
 
 /** The registered adapter names, sorted. */

@@ -41,5 +41,7 @@ describe("URL pipelines", () => {
     expect((await refused("|box:")).message).toMatch(/no store URL before its first "\|"/);
     expect((await refused("pipe-test://host/dir/|box:")).message).toMatch(/names no file/);
     expect(() => registerStoreAdapter("Bad Name", () => labelled(""))).toThrow(StoreError);
+    // A suffix without its dot would claim every URL ending in those letters ("azip").
+    expect(() => registerStoreAdapter("box2", () => labelled(""), { suffixes: ["zip"] })).toThrow(/suffix "zip" must be a file ending with its dot/);
   });
 });

@@ -8,6 +8,7 @@ import {
   dataType,
   fillSelection,
   forEachConcurrent,
+  settleAll,
   coalesceRanges,
   PreconditionFailedError,
   type RangeGroup,
@@ -157,11 +158,4 @@ function pastEnd(layout: ShardLayout, key: string, part: InnerPart, offset: numb
     `Inner chunk [${innerChunkCoords(layout, part.linear).join(", ")}] of shard ${key} (bytes [${offset}, ${offset + length})) extends past the end of the shard`,
     { key },
   );
-}
-
-/** Wait for every task, then throw the first failure: no read is left running when the caller plans again. */
-async function settleAll(tasks: Promise<void>[]): Promise<void> {
-  const results = await Promise.allSettled(tasks);
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed) throw failed.reason;
 }

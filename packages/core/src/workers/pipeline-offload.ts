@@ -1,6 +1,7 @@
 import type { ArrayRegion, Chunk, CodecContext, CodecOptions, DimSlice, NumericArray } from "@zarrkit/registry";
 import type { CodecChain } from "../codec-chain.js";
-import { isSharedRegion, sharedMemory } from "../read-buffers.js";
+import { settleAll } from "../concurrency.js";
+import { isShared, isSharedRegion, sharedMemory } from "../read-buffers.js";
 import { product } from "../selection.js";
 import { warnFallback } from "./fallback-warning.js";
 import { ownCopy } from "./own-copy.js";
@@ -44,10 +45,6 @@ function jsonSafe(_key: string, value: unknown): unknown {
 function ownBuffer<T extends NumericArray>(view: T): T {
   const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer;
   return whole ? view : ownCopy(view);
-}
-
-function isSharedBytes(bytes: Uint8Array): boolean {
-  return typeof SharedArrayBuffer === "function" && bytes.buffer instanceof SharedArrayBuffer;
 }
 
 /**
@@ -171,7 +168,7 @@ export class PipelineOffload {
       {
         task: (id) => {
           // Bytes in shared memory (a pooled read buffer, lent until this job settles) reach the worker as they are.
-          const input = isSharedBytes(bytes) ? bytes : ownCopy(bytes);
+          const input = isShared(bytes) ? bytes : ownCopy(bytes);
           const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out };
           return { message, transfer: input === bytes ? [] : [input.buffer as ArrayBuffer] };
         },
@@ -197,7 +194,7 @@ export class PipelineOffload {
     here: (batch: readonly StoredPart[]) => Promise<void>,
   ): Promise<void> | undefined {
     const settings = this.settings();
-    if (!settings || !this.takesBatch(parts.length) || !isSharedRegion(out) || !isSharedBytes(bytes)) return undefined;
+    if (!settings || !this.takesBatch(parts.length) || !isSharedRegion(out) || !isShared(bytes)) return undefined;
     const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
     // Batches of at most BATCH_BYTES decoded, and no fewer than one per worker.
     const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
@@ -238,7 +235,7 @@ export class PipelineOffload {
   ): Promise<(Uint8Array | null)[]> | undefined {
     const settings = this.settings();
     const data = source.data;
-    if (!settings || !this.takesBatch(parts.length) || Array.isArray(data) || !isSharedBytes(data as Uint8Array)) return undefined;
+    if (!settings || !this.takesBatch(parts.length) || Array.isArray(data) || !isShared(data as Uint8Array)) return undefined;
     const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
     const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
     const jobs: Promise<(Uint8Array | null)[]>[] = [];
@@ -291,12 +288,4 @@ export class PipelineOffload {
     this.refused = true;
     return here();
   }
-}
-
-/** Wait for every job, then throw the first failure: the buffers they read stay lent until all are done. */
-async function settleAll<T>(jobs: Promise<T>[]): Promise<T[]> {
-  const results = await Promise.allSettled(jobs);
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed) throw failed.reason;
-  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }

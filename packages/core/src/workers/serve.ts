@@ -4,6 +4,7 @@ import "../register.js";
 import type { Chunk, NumericArray } from "@zarrkit/registry";
 import { decodeParts, encodeParts } from "../batch-work.js";
 import { dataType } from "../data-types.js";
+import { isShared } from "../read-buffers.js";
 import { CodecChain } from "../codec-chain.js";
 import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
 import { ownCopy } from "./own-copy.js";
@@ -16,9 +17,9 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
   return whole ? bytes : ownCopy(bytes);
 }
 
-function isShared(input: Uint8Array | Chunk): boolean {
+function isSharedInput(input: Uint8Array | Chunk): boolean {
   const view = "shape" in input ? input.data : input;
-  return typeof SharedArrayBuffer === "function" && !Array.isArray(view) && (view as Uint8Array).buffer instanceof SharedArrayBuffer;
+  return !Array.isArray(view) && isShared(view as Uint8Array);
 }
 
 /** Pipelines kept per worker; arrays rarely have more than a few chunk shapes. */
@@ -67,7 +68,7 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
       pipeline = await pipelineFor(task.pipeline);
     } catch (error) {
       const why = [toWire(error).message, ...moduleFailures].join("; ");
-      if (task.type === "encodeBatch" || isShared(task.input)) return port.post({ type: "unavailable", id: task.id, reason: why }, []);
+      if (task.type === "encodeBatch" || isSharedInput(task.input)) return port.post({ type: "unavailable", id: task.id, reason: why }, []);
       return send(task.input, (input) => ({ type: "unavailable", id: task.id, reason: why, input }));
     }
     try {
