@@ -6,5 +6,10 @@ import { defineConfig } from "vitest/config";
 // One file at a time: each end-to-end file runs its own server and browser, and
 // CI has two cores.
 export default defineConfig(
-  zarrkitVitestConfig({ include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false }),
+  zarrkitVitestConfig({
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+  }),
 );

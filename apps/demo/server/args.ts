@@ -9,6 +9,7 @@ export function parsePort(argv: readonly string[], env: string | undefined): num
   }
   if (text === undefined || text === "") return 4173;
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port ${JSON.stringify(text)}: expected 0..65535`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Invalid port ${JSON.stringify(text)}: expected 0..65535`);
   return port;
 }

@@ -86,7 +86,10 @@ async function writeRectilinear(dataDir: string, volume: Uint16Array): Promise<v
   await array.set(null, { data: plane, shape: [ny, nx] });
 }
 
-/** The mean of each 2x2x2 block of a (z, y, x) uint16 volume of even sizes, rounded to nearest (ties up), for the precomputed sample's s1. */
+/**
+ * The mean of each 2x2x2 block of a (z, y, x) uint16 volume of even sizes, rounded to nearest (ties up), for the
+ * precomputed sample's s1.
+ */
 export function halve(volume: Uint16Array, shape: readonly number[]): { data: Uint16Array; shape: number[] } {
   const [nz, ny, nx] = shape as [number, number, number];
   const half = [nz / 2, ny / 2, nx / 2] as const;
@@ -96,7 +99,9 @@ export function halve(volume: Uint16Array, shape: readonly number[]): { data: Ui
     for (let y = 0; y < half[1]; y++) {
       for (let x = 0; x < half[2]; x++, i++) {
         let sum = 0;
-        for (let dz = 0; dz < 2; dz++) for (let dy = 0; dy < 2; dy++) for (let dx = 0; dx < 2; dx++) sum += volume[((2 * z + dz) * ny + 2 * y + dy) * nx + 2 * x + dx]!;
+        for (let dz = 0; dz < 2; dz++)
+          for (let dy = 0; dy < 2; dy++)
+            for (let dx = 0; dx < 2; dx++) sum += volume[((2 * z + dz) * ny + 2 * y + dy) * nx + 2 * x + dx]!;
         out[i] = Math.round(sum / 8);
       }
     }
@@ -117,7 +122,10 @@ async function writePyramid(dataDir: string): Promise<void> {
   if (status !== 0) throw new Error(`zarrkit ${argv.join(" ")} failed (exit ${status}): ${messages.join("\n")}`);
 }
 
-/** The 64^3 raw chunks of a (z, y, x) volume of `shape`, keyed by grid position [gx, gy, gz]: x fastest, as raw chunks are. */
+/**
+ * The 64^3 raw chunks of a (z, y, x) volume of `shape`, keyed by grid position [gx, gy, gz]: x fastest, as raw chunks
+ * are.
+ */
 function rawChunks(volume: Uint16Array, shape: readonly number[]): { grid: number[]; chunks: Map<string, Uint8Array> } {
   const [nz, ny, nx] = shape as [number, number, number];
   const grid = [nx / 64, ny / 64, nz / 64];
@@ -145,7 +153,11 @@ function rawChunks(volume: Uint16Array, shape: readonly number[]): { grid: numbe
  * The volume as a Neuroglancer precomputed image of two scales: s0 sharded
  * (gzip data), s1 at half resolution (the 2x mean) unsharded, one file per chunk.
  */
-async function writePrecomputed(dataDir: string, volume: Uint16Array, half: { data: Uint16Array; shape: number[] }): Promise<void> {
+async function writePrecomputed(
+  dataDir: string,
+  volume: Uint16Array,
+  half: { data: Uint16Array; shape: number[] },
+): Promise<void> {
   const [nz, ny, nx] = VOLUME_SHAPE;
   const size = [nx, ny, nz];
   const halfSize = [nx / 2, ny / 2, nz / 2];
@@ -164,14 +176,31 @@ async function writePrecomputed(dataDir: string, volume: Uint16Array, half: { da
     data_type: "uint16",
     num_channels: 1,
     scales: [
-      { key: "s0", size, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], resolution: [1, 1, 1], encoding: "raw", sharding },
-      { key: "s1", size: halfSize, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], resolution: [2, 2, 2], encoding: "raw" },
+      {
+        key: "s0",
+        size,
+        voxel_offset: [0, 0, 0],
+        chunk_sizes: [chunk],
+        resolution: [1, 1, 1],
+        encoding: "raw",
+        sharding,
+      },
+      {
+        key: "s1",
+        size: halfSize,
+        voxel_offset: [0, 0, 0],
+        chunk_sizes: [chunk],
+        resolution: [2, 2, 2],
+        encoding: "raw",
+      },
     ],
   };
   const store = await zk.openStore(pathToFileURL(join(dataDir, "precomputed")).href);
   await store.set!("info", new TextEncoder().encode(JSON.stringify(info)));
   const s0 = rawChunks(volume, VOLUME_SHAPE);
-  const byId = new Map([...s0.chunks].map(([position, bytes]) => [compressedMortonCode(position.split(",").map(Number), s0.grid), bytes]));
+  const byId = new Map(
+    [...s0.chunks].map(([position, bytes]) => [compressedMortonCode(position.split(",").map(Number), s0.grid), bytes]),
+  );
   await writeShards(store, sharding, byId, { prefix: "s0" });
   for (const [position, bytes] of rawChunks(half.data, half.shape).chunks) {
     const name = position
@@ -183,14 +212,38 @@ async function writePrecomputed(dataDir: string, volume: Uint16Array, half: { da
 }
 
 export const SAMPLES: readonly Sample[] = [
-  { name: "Sharded volume", description: "uint16 128x256x256, shards of 64x128x128, zstd inner chunks of 16x64x64", source: "/data/volume.zarr/sharded" },
-  { name: "Unsharded volume", description: "the same volume, one file per chunk", source: "/data/volume.zarr/unsharded" },
+  {
+    name: "Sharded volume",
+    description: "uint16 128x256x256, shards of 64x128x128, zstd inner chunks of 16x64x64",
+    source: "/data/volume.zarr/sharded",
+  },
+  {
+    name: "Unsharded volume",
+    description: "the same volume, one file per chunk",
+    source: "/data/volume.zarr/unsharded",
+  },
   { name: "Labels", description: "uint64 labels 64x128x128, sharded", source: "/data/volume.zarr/labels" },
-  { name: "Group (consolidated)", description: "the group holding the three arrays above", source: "/data/volume.zarr" },
+  {
+    name: "Group (consolidated)",
+    description: "the group holding the three arrays above",
+    source: "/data/volume.zarr",
+  },
   { name: "Zarr v2", description: "the volume as a Zarr v2 array, zlib", source: "/data/volume-v2.zarr" },
-  { name: "OME-Zarr pyramid", description: "OME-Zarr 0.5 multiscale image, 3 levels (2x mean), sharded, by zarrkit convert --multiscale", source: "/data/pyramid.ome.zarr" },
-  { name: "Rectilinear grid", description: "a 256x256 plane in chunks of varying size (rows 32, 96, 128; columns 16, 48, 64, 128)", source: "/data/rectilinear.zarr" },
-  { name: "Neuroglancer precomputed", description: "the volume as a precomputed image: s0 sharded, s1 (half resolution) unsharded", source: "precomputed:///data/precomputed" },
+  {
+    name: "OME-Zarr pyramid",
+    description: "OME-Zarr 0.5 multiscale image, 3 levels (2x mean), sharded, by zarrkit convert --multiscale",
+    source: "/data/pyramid.ome.zarr",
+  },
+  {
+    name: "Rectilinear grid",
+    description: "a 256x256 plane in chunks of varying size (rows 32, 96, 128; columns 16, 48, 64, 128)",
+    source: "/data/rectilinear.zarr",
+  },
+  {
+    name: "Neuroglancer precomputed",
+    description: "the volume as a precomputed image: s0 sharded, s1 (half resolution) unsharded",
+    source: "precomputed:///data/precomputed",
+  },
 ];
 
 /** Write every sample into `dataDir` (replacing what is there) and the list the start page shows. */

@@ -51,11 +51,17 @@ function fileUnder(root: string, path: string): string | undefined {
 }
 
 function target(options: ServeOptions, path: string): string | undefined {
-  if (path === "/data" || path.startsWith("/data/")) return fileUnder(resolve(options.dataDir), path.slice("/data".length) || "/");
+  if (path === "/data" || path.startsWith("/data/"))
+    return fileUnder(resolve(options.dataDir), path.slice("/data".length) || "/");
   return fileUnder(resolve(options.appDir), path === "/" ? "/index.html" : path);
 }
 
-async function answer(options: ServeOptions, req: IncomingMessage, res: ServerResponse, path: string): Promise<{ status: number; bytes: number }> {
+async function answer(
+  options: ServeOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<{ status: number; bytes: number }> {
   if (req.method === "OPTIONS") {
     res.writeHead(204, {
       ...CORS,

@@ -27,7 +27,8 @@ export function brushDab(row: number, col: number, rows: number, cols: number, r
   const r1 = Math.min(rows, row + radius + 1);
   const c1 = Math.min(cols, col + radius + 1);
   const mask: boolean[] = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) mask.push((r - row) ** 2 + (c - col) ** 2 <= radius * radius);
+  for (let r = r0; r < r1; r++)
+    for (let c = c0; c < c1; c++) mask.push((r - row) ** 2 + (c - col) ** 2 <= radius * radius);
   return { r0, c0, r1, c1, mask };
 }
 
@@ -58,12 +59,19 @@ export class AnnotationLayer {
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       if (!create) return undefined;
-      this.array = await createArray(store, "", { shape: [...this.shape], dataType: "uint8", ...annotationLayout(this.shape), attributes: { source: this.source } });
+      this.array = await createArray(store, "", {
+        shape: [...this.shape],
+        dataType: "uint8",
+        ...annotationLayout(this.shape),
+        attributes: { source: this.source },
+      });
     }
     return this.array;
   }
 
-  /** Load the slice's annotations when the slice changed (axes, or the index of another dimension); true when it did. */
+  /**
+   * Load the slice's annotations when the slice changed (axes, or the index of another dimension); true when it did.
+   */
   async show(axes: readonly [number, number], at: readonly number[]): Promise<boolean> {
     const key = `${axes}|${at.map((v, d) => (axes.includes(d) ? "" : v))}`;
     if (key === this.sliceKey) return false;
@@ -80,14 +88,18 @@ export class AnnotationLayer {
       this.image = Object.assign(document.createElement("canvas"), { width: cols, height: rows });
       const pixels = new ImageData(cols, rows);
       for (let r = 0; values && r < rows; r++) {
-        for (let c = 0; c < cols; c++) if (values[rowFirst ? r * cols + c : c * rows + r]) pixels.data.set([255, 0, 0, 128], (r * cols + c) * 4);
+        for (let c = 0; c < cols; c++)
+          if (values[rowFirst ? r * cols + c : c * rows + r]) pixels.data.set([255, 0, 0, 128], (r * cols + c) * 4);
       }
       this.image.getContext("2d")!.putImageData(pixels, 0, 0);
       this.onChange("loaded");
       return true;
     } catch (error) {
       this.onChange("error");
-      this.onError(annotationPrefix(this.source), `Annotations could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      this.onError(
+        annotationPrefix(this.source),
+        `Annotations could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return false;
     }
   }
@@ -111,22 +123,34 @@ export class AnnotationLayer {
     this.onChange("saving");
     this.writes = this.writes
       .then(() => this.write(axes, at, dab))
-      .catch((error: unknown) => this.onError(annotationPrefix(this.source), `An annotation was not saved: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        this.onError(
+          annotationPrefix(this.source),
+          `An annotation was not saved: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      )
       .finally(() => {
         if (--this.pendingWrites === 0) this.onChange("saved");
       });
   }
 
   /** Read the dab's box, set the disc, write it back: a partial write of the shards it touches. */
-  private async write(axes: readonly [number, number], at: readonly number[], dab: ReturnType<typeof brushDab>): Promise<void> {
+  private async write(
+    axes: readonly [number, number],
+    at: readonly number[],
+    dab: ReturnType<typeof brushDab>,
+  ): Promise<void> {
     const array = await this.arrayFor(true);
-    const selection = this.shape.map((_, d) => (d === axes[0] ? slice(dab.r0, dab.r1) : d === axes[1] ? slice(dab.c0, dab.c1) : at[d]!));
+    const selection = this.shape.map((_, d) =>
+      d === axes[0] ? slice(dab.r0, dab.r1) : d === axes[1] ? slice(dab.c0, dab.c1) : at[d]!,
+    );
     const box = await array.get(selection);
     const values = box.data as Uint8Array;
     const rows = dab.r1 - dab.r0;
     const cols = dab.c1 - dab.c0;
     const rowFirst = axes[0] < axes[1];
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (dab.mask[r * cols + c]) values[rowFirst ? r * cols + c : c * rows + r] = 1;
+    for (let r = 0; r < rows; r++)
+      for (let c = 0; c < cols; c++) if (dab.mask[r * cols + c]) values[rowFirst ? r * cols + c : c * rows + r] = 1;
     await array.set(selection, box);
   }
 

@@ -44,7 +44,18 @@ export function labelColor(label: number | bigint): [number, number, number, num
   h = (h ^ (h >>> 16)) >>> 0;
   const hue = (h % 360) / 60;
   const x = 1 - Math.abs((hue % 2) - 1);
-  const [r, g, b] = hue < 1 ? [1, x, 0] : hue < 2 ? [x, 1, 0] : hue < 3 ? [0, 1, x] : hue < 4 ? [0, x, 1] : hue < 5 ? [x, 0, 1] : [1, 0, x];
+  const [r, g, b] =
+    hue < 1
+      ? [1, x, 0]
+      : hue < 2
+        ? [x, 1, 0]
+        : hue < 3
+          ? [0, 1, x]
+          : hue < 4
+            ? [0, x, 1]
+            : hue < 5
+              ? [x, 0, 1]
+              : [1, 0, x];
   const light = 0.55 + ((h >>> 9) % 40) / 100;
   return [Math.round(255 * r * light), Math.round(255 * g * light), Math.round(255 * b * light), 255];
 }

@@ -12,7 +12,10 @@ export function grayLevel(v: number, lo: number, hi: number): number {
  * (at most `sampleLimit` of them, evenly spaced), so a few outliers do not wash
  * the image out; undefined when there are none. A constant image gets [v, v + 1].
  */
-export function autoContrast(blocks: readonly ArrayLike<number>[], sampleLimit = 1 << 16): [number, number] | undefined {
+export function autoContrast(
+  blocks: readonly ArrayLike<number>[],
+  sampleLimit = 1 << 16,
+): [number, number] | undefined {
   const total = blocks.reduce((n, b) => n + b.length, 0);
   if (total === 0) return undefined;
   const step = Math.max(1, Math.floor(total / sampleLimit));

@@ -38,7 +38,12 @@ export function buildControls(root: HTMLElement, viewer: Viewer, changed: () => 
     sliders.replaceChildren(
       ...shape.flatMap((n, d) => {
         if (d === down || d === across) return [];
-        const slider = Object.assign(document.createElement("input"), { type: "range", min: "0", max: String(n - 1), step: "1" });
+        const slider = Object.assign(document.createElement("input"), {
+          type: "range",
+          min: "0",
+          max: String(n - 1),
+          step: "1",
+        });
         slider.value = String(viewer.settings.at[d]);
         const value = document.createElement("output");
         value.textContent = slider.value;
@@ -80,7 +85,8 @@ export function buildControls(root: HTMLElement, viewer: Viewer, changed: () => 
   const colormap = select([...COLORMAPS], String(COLORMAPS.indexOf(viewer.settings.colormap)), (value) =>
     apply({ colormap: COLORMAPS[Number(value)] as Colormap }),
   );
-  const zoomBy = (factor: number) => () => apply({ zoom: Math.min(64, Math.max(1 / 64, viewer.settings.zoom * factor)) });
+  const zoomBy = (factor: number) => () =>
+    apply({ zoom: Math.min(64, Math.max(1 / 64, viewer.settings.zoom * factor)) });
   const zoomButton = (text: string, onClick: () => void) => {
     const button = Object.assign(document.createElement("button"), { type: "button", textContent: text });
     button.addEventListener("click", onClick);

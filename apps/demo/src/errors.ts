@@ -8,7 +8,8 @@ export function explainError(error: unknown, fallbackKey?: string): string {
   if (error.name === "SourceError") return error.message;
   const key = error instanceof ZarrkitError && error.key ? error.key : fallbackKey;
   const where = key ? ` (key ${key})` : "";
-  if (error instanceof ChecksumError) return `Checksum mismatch${where}: the stored bytes are damaged. ${error.message}`;
+  if (error instanceof ChecksumError)
+    return `Checksum mismatch${where}: the stored bytes are damaged. ${error.message}`;
   if (error instanceof CorruptDataError) return `Corrupt data${where}: ${error.message}`;
   if (error instanceof NotFoundError) return `Not found${where}: ${error.message}`;
   if (error instanceof StoreError) {

@@ -20,12 +20,16 @@ function chain(codecs: readonly CodecJson[]): string {
 /** The codec chain of an array's metadata (v3 `codecs`; v2 filters, compressor) in one line. */
 export function codecChain(metadata: Record<string, unknown>): string {
   if (Array.isArray(metadata.codecs)) return chain(metadata.codecs as CodecJson[]);
-  const filters = Array.isArray(metadata.filters) ? (metadata.filters as { id?: string }[]).map((f) => f.id ?? "?") : [];
+  const filters = Array.isArray(metadata.filters)
+    ? (metadata.filters as { id?: string }[]).map((f) => f.id ?? "?")
+    : [];
   const compressor = (metadata.compressor as { id?: string } | null | undefined)?.id;
   return [...filters, "bytes", ...(compressor ? [compressor] : [])].join(" → ");
 }
 
-/** The start of every grid cell (chunk, or shard when sharded) along `dim`, then the end; undefined past `max` cells. */
+/**
+ * The start of every grid cell (chunk, or shard when sharded) along `dim`, then the end; undefined past `max` cells.
+ */
 export function cellBoundaries(array: ZarrArray, dim: number, max = 256): number[] | undefined {
   const cells = array.gridShape[dim]!;
   if (cells > max) return undefined;

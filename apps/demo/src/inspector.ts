@@ -25,7 +25,11 @@ function workerText(): string {
   return `${stats.dispatched} of ${stats.dispatched + stats.ranHere}`;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
   if (text !== undefined) node.textContent = text;
@@ -99,7 +103,9 @@ export class Inspector {
     const grid = (metadata.chunk_grid as { name?: string } | undefined)?.name ?? "regular (v2)";
     this.layoutText.textContent =
       `codecs: ${codecChain(metadata)}; chunk grid: ${grid}; ` +
-      (array.shardShape ? `shards [${array.shardShape}] of inner chunks [${array.chunkShape}]` : `chunks [${array.chunkShape}]`);
+      (array.shardShape
+        ? `shards [${array.shardShape}] of inner chunks [${array.chunkShape}]`
+        : `chunks [${array.chunkShape}]`);
     const [down, across] = axes;
     const rows = array.shape[down]!;
     const cols = array.shape[across]!;
@@ -107,7 +113,12 @@ export class Inspector {
     ctx.fillStyle = "#eee";
     ctx.fillRect(0, 0, cols * scale, rows * scale);
     const lines = (dim: number, step: number | undefined, color: string, horizontal: boolean) => {
-      const bounds = step === undefined ? cellBoundaries(array, dim) : Array.from({ length: Math.ceil(array.shape[dim]! / step) + 1 }, (_, i) => Math.min(i * step, array.shape[dim]!));
+      const bounds =
+        step === undefined
+          ? cellBoundaries(array, dim)
+          : Array.from({ length: Math.ceil(array.shape[dim]! / step) + 1 }, (_, i) =>
+              Math.min(i * step, array.shape[dim]!),
+            );
       if (!bounds || bounds.length > 160) return;
       ctx.strokeStyle = color;
       ctx.beginPath();
@@ -136,7 +147,13 @@ export class Inspector {
     this.totals.bytesFetched += request.bytes;
     if (isIndexRead(request)) this.totals.indexReads++;
     const row = el("tr");
-    const cells = [String(Math.round(performance.now() - this.started)), request.method, request.key, rangeText(request.range), formatBytes(request.bytes)];
+    const cells = [
+      String(Math.round(performance.now() - this.started)),
+      request.method,
+      request.key,
+      rangeText(request.range),
+      formatBytes(request.bytes),
+    ];
     for (const text of cells) row.append(el("td", {}, text));
     this.logBody.prepend(row);
     while (this.logBody.rows.length > LOG_ROWS) this.logBody.lastElementChild!.remove();
@@ -149,7 +166,9 @@ export class Inspector {
     if (sharded) this.totals.shardReads++;
     this.touchedKeys.set(read.key, (this.touchedKeys.get(read.key) ?? 0) + read.innerChunks);
     this.touched.replaceChildren(
-      ...[...this.touchedKeys].map(([key, chunks]) => el("li", {}, `${key}: ${chunks} ${sharded ? "inner chunk" : "chunk"}${chunks === 1 ? "" : "s"} read`)),
+      ...[...this.touchedKeys].map(([key, chunks]) =>
+        el("li", {}, `${key}: ${chunks} ${sharded ? "inner chunk" : "chunk"}${chunks === 1 ? "" : "s"} read`),
+      ),
     );
     this.renderTotals();
     if (sharded && array) void this.drawShardIndex(array, read, axes);
@@ -165,7 +184,9 @@ export class Inspector {
     const chunk = array.chunkShape;
     const shard = array.shardShape!;
     // The inner chunk the view shows along each non-displayed dimension.
-    const position = read.groupCoords.map((g, d) => (d === down || d === across ? 0 : Math.floor((read.at[d]! - g * shard[d]!) / chunk[d]!)));
+    const position = read.groupCoords.map((g, d) =>
+      d === down || d === across ? 0 : Math.floor((read.at[d]! - g * shard[d]!) / chunk[d]!),
+    );
     const ctx = this.indexGrid.getContext("2d")!;
     const rows = per[down]!;
     const cols = per[across]!;
@@ -206,6 +227,8 @@ export class Inspector {
       ["Index cache hits", String(Math.max(0, shardReads - indexReads))],
       ["Chunks decoded on workers", workerText()],
     ];
-    this.totalsList.replaceChildren(...items.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { "data-total": name }, value)]));
+    this.totalsList.replaceChildren(
+      ...items.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { "data-total": name }, value)]),
+    );
   }
 }

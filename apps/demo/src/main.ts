@@ -177,7 +177,9 @@ function showVolume(volume: Volume, state: UrlState): void {
   saveButton.disabled = !savable || !level0.array;
   saveButton.title = !savable
     ? "Only arrays opened over http(s) or from this computer can be saved here"
-    : level0.array ? "Copy the array (a pyramid: the level shown) into IndexedDB" : "Only Zarr arrays can be saved";
+    : level0.array
+      ? "Copy the array (a pyramid: the level shown) into IndexedDB"
+      : "Only Zarr arrays can be saved";
   saveButton.onclick = () => {
     const level = volume.levels[viewer.levelIndex()]!;
     const name = `${state.source}${volume.levels.length > 1 ? ` (level ${level.path})` : ""}`;

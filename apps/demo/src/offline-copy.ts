@@ -37,7 +37,13 @@ export interface CopyOptions {
  * and compared with what was fetched. Missing keys (never-written chunks) are
  * skipped. Resolves with the bytes copied in total.
  */
-export async function copyArray(source: Store, path: string, keys: readonly string[], target: Store, options: CopyOptions = {}): Promise<number> {
+export async function copyArray(
+  source: Store,
+  path: string,
+  keys: readonly string[],
+  target: Store,
+  options: CopyOptions = {},
+): Promise<number> {
   const { present = new Set(), signal, onProgress } = options;
   const base = path === "" ? "" : `${path}/`;
   let bytes = options.bytesBefore ?? 0;
@@ -60,7 +66,9 @@ export async function copyArray(source: Store, path: string, keys: readonly stri
         await target.set!(key, value, signal ? { signal } : {});
         const stored = await target.get(key, signal ? { signal } : {});
         if (!sameBytes(stored, value)) {
-          throw new Error(`The saved copy of ${key} is not what was read (${stored?.byteLength ?? "no"} bytes stored of ${value.byteLength}).`);
+          throw new Error(
+            `The saved copy of ${key} is not what was read (${stored?.byteLength ?? "no"} bytes stored of ${value.byteLength}).`,
+          );
         }
         bytes += value.byteLength;
       }

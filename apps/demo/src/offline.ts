@@ -62,7 +62,15 @@ export class OfflinePanel {
   /** Copy `array` (opened from the source `from`) into IndexedDB. */
   save(array: ZarrArray, from: string, name: string): Promise<void> {
     const keys = arrayKeys(array);
-    const entry: SavedEntry = { id: crypto.randomUUID(), name, from, path: array.path, complete: false, bytes: 0, keysTotal: keys.length };
+    const entry: SavedEntry = {
+      id: crypto.randomUUID(),
+      name,
+      from,
+      path: array.path,
+      complete: false,
+      bytes: 0,
+      keysTotal: keys.length,
+    };
     saveEntry(entry);
     return this.copy(entry, array, keys, new Set());
   }
@@ -101,7 +109,11 @@ export class OfflinePanel {
       this.status.textContent = `Saved ${entry.name} (${formatBytes(entry.bytes)}).`;
     } catch (error) {
       this.status.textContent = controller.signal.aborted ? `Cancelled: ${entry.name} can be resumed.` : "";
-      if (!controller.signal.aborted) this.onError(`saved/${entry.id}`, `Saving ${entry.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!controller.signal.aborted)
+        this.onError(
+          `saved/${entry.id}`,
+          `Saving ${entry.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
     } finally {
       this.running = undefined;
       this.cancel.hidden = true;
@@ -136,7 +148,10 @@ export class OfflinePanel {
         } else {
           item.append(`${entry.name} (incomplete, ${formatBytes(entry.bytes)}) `);
           const resume = Object.assign(document.createElement("button"), { type: "button", textContent: "Resume" });
-          resume.addEventListener("click", () => void this.resume(entry).catch((e: unknown) => this.onError(entry.from, String(e))));
+          resume.addEventListener(
+            "click",
+            () => void this.resume(entry).catch((e: unknown) => this.onError(entry.from, String(e))),
+          );
           item.append(resume, " ");
         }
         const remove = Object.assign(document.createElement("button"), { type: "button", textContent: "Delete" });

@@ -23,7 +23,14 @@ export interface TreeEntry {
 
 export type Opened =
   | { kind: "volume"; volume: Volume }
-  | { kind: "group"; source: string; tree: TreeEntry[]; attributes: Record<string, unknown>; metadata: unknown; consolidated: boolean };
+  | {
+      kind: "group";
+      source: string;
+      tree: TreeEntry[];
+      attributes: Record<string, unknown>;
+      metadata: unknown;
+      consolidated: boolean;
+    };
 
 const PRECOMPUTED = "precomputed://";
 
@@ -82,7 +89,9 @@ async function storeFor(url: string, wrap: (store: Store) => Store, s3Keys?: S3K
   try {
     parsed = new URL(url);
   } catch {
-    throw new SourceError(`${JSON.stringify(url)} is not a URL: expected http(s)://..., precomputed://http(s)://..., s3://... or idb://...`);
+    throw new SourceError(
+      `${JSON.stringify(url)} is not a URL: expected http(s)://..., precomputed://http(s)://..., s3://... or idb://...`,
+    );
   }
   if (parsed.protocol === "http:" || parsed.protocol === "https:") {
     // An archive (a .ozx or .zip URL, or a `|zip:` pipeline) opens through the zip adapter, read by ranges.
@@ -90,8 +99,11 @@ async function storeFor(url: string, wrap: (store: Store) => Store, s3Keys?: S3K
     return wrap(new FetchStore(url, { retry: { retries: 1 } }));
   }
   if (parsed.protocol === "idb:") return wrap(await openStore(url));
-  if (parsed.protocol === "s3:") return wrap(await openStore(url, s3Keys ? { credentials: s3Keys } : { anonymous: true }));
-  throw new SourceError(`Cannot open ${parsed.protocol}// URLs here: expected http(s)://, precomputed://http(s)://, s3:// or idb://`);
+  if (parsed.protocol === "s3:")
+    return wrap(await openStore(url, s3Keys ? { credentials: s3Keys } : { anonymous: true }));
+  throw new SourceError(
+    `Cannot open ${parsed.protocol}// URLs here: expected http(s)://, precomputed://http(s)://, s3:// or idb://`,
+  );
 }
 
 /** The store of a source text (not precomputed://), as the viewer reads it but without a request log. */
@@ -101,7 +113,8 @@ export const sourceStore = (source: string, s3Keys?: S3Keys): Promise<Store> =>
 const isArray = (node: ZarrNode): node is ZarrArray => "shape" in node;
 
 function describe(node: ZarrNode): TreeEntry {
-  if (isArray(node)) return { path: node.path, kind: "array", description: `${node.dataType} [${node.shape.join(", ")}]` };
+  if (isArray(node))
+    return { path: node.path, kind: "array", description: `${node.dataType} [${node.shape.join(", ")}]` };
   return { path: node.path, kind: "group", description: "group" };
 }
 

@@ -1,5 +1,11 @@
 // Neuroglancer precomputed images (sharded or not) as volumes: dimensions x, y, z.
-import { compressedMortonCode, openPrecomputedImage, type PrecomputedImage, type PrecomputedScale, shardLocation } from "@zarrkit/neuroglancer";
+import {
+  compressedMortonCode,
+  openPrecomputedImage,
+  type PrecomputedImage,
+  type PrecomputedScale,
+  shardLocation,
+} from "@zarrkit/neuroglancer";
 import type { Store } from "zarrkit";
 import type { Level, Plane, PlaneRequest, Volume } from "./volume.js";
 
@@ -11,10 +17,17 @@ function scaleLevel(image: PrecomputedImage, index: number): Level {
   return {
     path: scale.key,
     shape: scale.size,
-    factors: (scale.resolution ?? [1, 1, 1]).map((r, d) => Math.max(1, Math.round(r / (base.resolution ?? [1, 1, 1])[d]!))),
+    factors: (scale.resolution ?? [1, 1, 1]).map((r, d) =>
+      Math.max(1, Math.round(r / (base.resolution ?? [1, 1, 1])[d]!)),
+    ),
     chunkShape: chunk,
     groupShape: chunk,
-    keyAt: (position) => keyOf(scale, grid, position.map((p, d) => Math.floor(p / chunk[d]!))),
+    keyAt: (position) =>
+      keyOf(
+        scale,
+        grid,
+        position.map((p, d) => Math.floor(p / chunk[d]!)),
+      ),
     readPlane: (request) => readScalePlane(image, index, request),
   };
 }
@@ -29,13 +42,20 @@ function keyOf(scale: PrecomputedScale, grid: number[], chunk: number[]): string
   return `${scale.key}/${bounds.join("_")}`;
 }
 
-async function readScalePlane(image: PrecomputedImage, index: number, { axes, at, rect, signal }: PlaneRequest): Promise<Plane> {
+async function readScalePlane(
+  image: PrecomputedImage,
+  index: number,
+  { axes, at, rect, signal }: PlaneRequest,
+): Promise<Plane> {
   const scale = image.info.scales[index]!;
   const lo = [0, 1, 2].map((d) => (d === axes[0] ? rect.r0 : d === axes[1] ? rect.c0 : at[d]!));
   const hi = [0, 1, 2].map((d) => (d === axes[0] ? rect.r1 : d === axes[1] ? rect.c1 : at[d]! + 1));
   const offset = scale.voxel_offset;
   const region = await image.read(
-    { min: [lo[0]! + offset[0], lo[1]! + offset[1], lo[2]! + offset[2]], max: [hi[0]! + offset[0], hi[1]! + offset[1], hi[2]! + offset[2]] },
+    {
+      min: [lo[0]! + offset[0], lo[1]! + offset[1], lo[2]! + offset[2]],
+      max: [hi[0]! + offset[0], hi[1]! + offset[1], hi[2]! + offset[2]],
+    },
     { scale: index, ...(signal ? { signal } : {}) },
   );
   // [channel][z][y][x]: x fastest. Channel 0 is shown.

@@ -28,8 +28,16 @@ export interface Tile {
   rect: Rect;
 }
 
-/** The elements of a level (of `rows` x `cols`, `factor` level-0 elements per element along each axis) the view shows, clipped. */
-export function visibleRect(view: ViewGeometry, rows: number, cols: number, factor: readonly [number, number] = [1, 1]): Rect | undefined {
+/**
+ * The elements of a level (of `rows` x `cols`, `factor` level-0 elements per element along each axis) the view shows,
+ * clipped.
+ */
+export function visibleRect(
+  view: ViewGeometry,
+  rows: number,
+  cols: number,
+  factor: readonly [number, number] = [1, 1],
+): Rect | undefined {
   const r0 = Math.max(0, Math.floor(view.panRow / factor[0]));
   const c0 = Math.max(0, Math.floor(view.panCol / factor[1]));
   const r1 = Math.min(rows, Math.ceil((view.panRow + view.height / view.zoom) / factor[0]));
@@ -50,7 +58,9 @@ export function tilesCovering(rect: Rect, tile: readonly [number, number], rows:
   return tiles;
 }
 
-/** The pyramid level to read at a zoom: the coarsest whose elements are no larger than a CSS pixel (0 when zoomed in). */
+/**
+ * The pyramid level to read at a zoom: the coarsest whose elements are no larger than a CSS pixel (0 when zoomed in).
+ */
 export function levelForZoom(factors: readonly number[], zoom: number): number {
   let best = 0;
   factors.forEach((f, i) => {

@@ -146,7 +146,8 @@ export class Viewer {
     for (const group of groupTiles(missing, [plan.level.groupShape[down]!, plan.level.groupShape[across]!])) {
       void this.readGroup(plan, group.tiles, group.rect, this.controller.signal);
     }
-    if (this.overlay) void this.overlay.show(this.settings.axes, this.settings.at).then((changed) => changed && this.schedule());
+    if (this.overlay)
+      void this.overlay.show(this.settings.axes, this.settings.at).then((changed) => changed && this.schedule());
     this.draw(plan);
   }
 
@@ -154,7 +155,12 @@ export class Viewer {
     return `${slice}|${tile.row},${tile.col}`;
   }
 
-  private async readGroup(plan: ReturnType<Viewer["plan"]>, tiles: Tile[], rect: Rect, signal: AbortSignal): Promise<void> {
+  private async readGroup(
+    plan: ReturnType<Viewer["plan"]>,
+    tiles: Tile[],
+    rect: Rect,
+    signal: AbortSignal,
+  ): Promise<void> {
     const { level, at, slice } = plan;
     const [down, across] = this.settings.axes;
     const keys = tiles.map((t) => this.tileKey(slice, t));
@@ -164,7 +170,8 @@ export class Viewer {
     try {
       const plane = await level.readPlane({ axes: [down, across], at, rect, signal });
       if (signal.aborted) return;
-      for (const [i, tile] of tiles.entries()) this.store(keys[i]!, { rect: tile.rect, plane: subPlane(plane, rect, tile.rect) });
+      for (const [i, tile] of tiles.entries())
+        this.store(keys[i]!, { rect: tile.rect, plane: subPlane(plane, rect, tile.rect) });
       const chunkElements = level.chunkShape.reduce((n, s) => n * s, 1);
       const bytesPerElement = (plane.values as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 8;
       this.events.onRead({
@@ -253,7 +260,12 @@ export class Viewer {
     const paintAt = (event: PointerEvent) => {
       const box = this.canvas.getBoundingClientRect();
       const { zoom, panRow, panCol, axes, at } = this.settings;
-      this.overlay!.paint(axes, at, panRow + (event.clientY - box.top) / zoom, panCol + (event.clientX - box.left) / zoom);
+      this.overlay!.paint(
+        axes,
+        at,
+        panRow + (event.clientY - box.top) / zoom,
+        panCol + (event.clientX - box.left) / zoom,
+      );
       this.schedule();
     };
     this.canvas.addEventListener("pointerdown", (event) => {
@@ -268,7 +280,10 @@ export class Viewer {
         return;
       }
       const { zoom } = this.settings;
-      this.update({ panRow: drag.panRow - (event.clientY - drag.y) / zoom, panCol: drag.panCol - (event.clientX - drag.x) / zoom });
+      this.update({
+        panRow: drag.panRow - (event.clientY - drag.y) / zoom,
+        panCol: drag.panCol - (event.clientX - drag.x) / zoom,
+      });
     });
     const end = () => {
       if (drag && !this.painting) this.events.onSettings(this.settings);

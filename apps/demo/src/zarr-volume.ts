@@ -24,13 +24,21 @@ export function arrayLevel(array: ZarrArray, factors: readonly number[]): Level 
 }
 
 async function readArrayPlane(array: ZarrArray, { axes, at, rect, signal }: PlaneRequest): Promise<Plane> {
-  const selection = array.shape.map((_, d) => (d === axes[0] ? slice(rect.r0, rect.r1) : d === axes[1] ? slice(rect.c0, rect.c1) : at[d]!));
+  const selection = array.shape.map((_, d) =>
+    d === axes[0] ? slice(rect.r0, rect.r1) : d === axes[1] ? slice(rect.c0, rect.c1) : at[d]!,
+  );
   const { data } = await array.get(selection, signal ? { signal } : {});
   const rows = rect.r1 - rect.r0;
   const cols = rect.c1 - rect.c0;
   // The result keeps dimension order: transposed when the row axis comes after the column axis.
   const rowFirst = axes[0] < axes[1];
-  return { rows, cols, values: data as Plane["values"], rowStride: rowFirst ? cols : 1, colStride: rowFirst ? 1 : rows };
+  return {
+    rows,
+    cols,
+    values: data as Plane["values"],
+    rowStride: rowFirst ? cols : 1,
+    colStride: rowFirst ? 1 : rows,
+  };
 }
 
 export function arrayVolume(source: string, array: ZarrArray): Volume {
@@ -40,7 +48,12 @@ export function arrayVolume(source: string, array: ZarrArray): Volume {
     source,
     dataType: array.dataType,
     dimensionNames: array.shape.map((_, d) => array.dimensionNames?.[d] ?? `dim ${d}`),
-    levels: [arrayLevel(array, array.shape.map(() => 1))],
+    levels: [
+      arrayLevel(
+        array,
+        array.shape.map(() => 1),
+      ),
+    ],
     defaultAxes: n >= 2 ? [n - 2, n - 1] : [0, 0],
     isLabels: isLabelArray(array),
     metadata: array.metadata,
@@ -52,14 +65,19 @@ interface OmeDataset {
   coordinateTransformations?: { type: string; scale?: number[] }[];
 }
 
-/** The datasets of an OME-Zarr multiscale group (0.4: attributes.multiscales, 0.5: attributes.ome.multiscales), if it is one. */
+/**
+ * The datasets of an OME-Zarr multiscale group (0.4: attributes.multiscales, 0.5: attributes.ome.multiscales), if it is
+ * one.
+ */
 export function omeDatasets(attributes: Record<string, unknown>): OmeDataset[] | undefined {
   const ome = (attributes.ome as Record<string, unknown> | undefined) ?? attributes;
   const multiscales = ome.multiscales;
   if (!Array.isArray(multiscales) || multiscales.length === 0) return undefined;
   const datasets = (multiscales[0] as { datasets?: unknown }).datasets;
   if (!Array.isArray(datasets) || datasets.length === 0) return undefined;
-  return datasets.filter((d): d is OmeDataset => typeof d === "object" && d !== null && typeof (d as OmeDataset).path === "string");
+  return datasets.filter(
+    (d): d is OmeDataset => typeof d === "object" && d !== null && typeof (d as OmeDataset).path === "string",
+  );
 }
 
 function datasetScale(dataset: OmeDataset, rank: number): number[] {
@@ -67,7 +85,11 @@ function datasetScale(dataset: OmeDataset, rank: number): number[] {
   return Array.isArray(scale) && scale.length === rank ? scale : new Array(rank).fill(1);
 }
 
-export async function multiscaleVolume(source: string, group: ZarrGroup<ZarrNode>, datasets: OmeDataset[]): Promise<Volume> {
+export async function multiscaleVolume(
+  source: string,
+  group: ZarrGroup<ZarrNode>,
+  datasets: OmeDataset[],
+): Promise<Volume> {
   const arrays: ZarrArray[] = [];
   for (const dataset of datasets) {
     const node = await group.open(dataset.path);
@@ -78,7 +100,10 @@ export async function multiscaleVolume(source: string, group: ZarrGroup<ZarrNode
   const base = datasetScale(datasets[0]!, first.shape.length);
   const levels = arrays.map((array, i) => {
     const scale = datasetScale(datasets[i]!, array.shape.length);
-    return arrayLevel(array, scale.map((s, d) => Math.max(1, Math.round(s / base[d]!))));
+    return arrayLevel(
+      array,
+      scale.map((s, d) => Math.max(1, Math.round(s / base[d]!))),
+    );
   });
   const volume = arrayVolume(source, first);
   return { ...volume, levels, metadata: { group: group.metadata, levels: arrays.map((a) => a.metadata) } };

@@ -95,7 +95,12 @@ describe("view planning", () => {
 
   it("clips the visible rectangle to the array", () => {
     expect(visibleRect(view, 256, 256)).toEqual({ r0: 0, c0: 0, r1: 200, c1: 256 });
-    expect(visibleRect({ ...view, panRow: 100.5, panCol: -20, zoom: 2 }, 256, 256)).toEqual({ r0: 100, c0: 0, r1: 201, c1: 130 });
+    expect(visibleRect({ ...view, panRow: 100.5, panCol: -20, zoom: 2 }, 256, 256)).toEqual({
+      r0: 100,
+      c0: 0,
+      r1: 201,
+      c1: 130,
+    });
     expect(visibleRect({ ...view, panRow: 300 }, 256, 256)).toBeUndefined();
     // A level with 4x fewer elements: a quarter of the level-0 extent.
     expect(visibleRect({ ...view, zoom: 0.25 }, 64, 64, [4, 4])).toEqual({ r0: 0, c0: 0, r1: 64, c1: 64 });
@@ -172,7 +177,9 @@ describe("sources", () => {
   });
 
   it("puts the S3 form's endpoint and region in the URL, never the keys", () => {
-    expect(s3Source("s3://b/p.zarr", "http://127.0.0.1:7480", "us-east-1")).toBe("s3://b/p.zarr?endpoint=http%3A%2F%2F127.0.0.1%3A7480&region=us-east-1");
+    expect(s3Source("s3://b/p.zarr", "http://127.0.0.1:7480", "us-east-1")).toBe(
+      "s3://b/p.zarr?endpoint=http%3A%2F%2F127.0.0.1%3A7480&region=us-east-1",
+    );
     expect(s3Source("s3://b/p.zarr", "", "")).toBe("s3://b/p.zarr");
   });
 

@@ -4,9 +4,17 @@ import { arrayKeys, type CopyProgress, checkCopy, copyArray } from "../src/offli
 
 async function sample() {
   const store = new zk.MemoryStore();
-  const array = await zk.createArray(store, "group/a", { shape: [8, 8], dataType: "uint16", chunkShape: [2, 2], shardShape: [4, 4] });
+  const array = await zk.createArray(store, "group/a", {
+    shape: [8, 8],
+    dataType: "uint16",
+    chunkShape: [2, 2],
+    shardShape: [4, 4],
+  });
   // Three of the four shards written: the fourth is never-written fill value.
-  await array.set([zk.slice(0, 8), zk.slice(0, 4)], { data: Uint16Array.from({ length: 32 }, (_, i) => i + 1), shape: [8, 4] });
+  await array.set([zk.slice(0, 8), zk.slice(0, 4)], {
+    data: Uint16Array.from({ length: 32 }, (_, i) => i + 1),
+    shape: [8, 4],
+  });
   await array.set([zk.slice(0, 4), zk.slice(4, 8)], 7);
   return { store, array };
 }
@@ -60,7 +68,9 @@ describe("copying an array for offline use", () => {
       },
       set: (key, value) => target.set(key, value),
     };
-    await expect(copyArray(store, array.path, arrayKeys(array), halving)).rejects.toThrow(/The saved copy of c\/0\/0 is not what was read \(\d+ bytes stored of \d+\)/);
+    await expect(copyArray(store, array.path, arrayKeys(array), halving)).rejects.toThrow(
+      /The saved copy of c\/0\/0 is not what was read \(\d+ bytes stored of \d+\)/,
+    );
   });
 
   it("checks that the copy can be read: a shard cut in half is found, a whole copy passes", async () => {

@@ -44,9 +44,17 @@ describe("the demo server", () => {
     await mkdir(join(dir, "app"));
     await mkdir(join(dir, "data", "a.zarr"), { recursive: true });
     await writeFile(join(dir, "app", "index.html"), "<!doctype html><p>app</p>");
-    await writeFile(join(dir, "data", "a.zarr", "blob"), Uint8Array.from({ length: 100 }, (_, i) => i));
+    await writeFile(
+      join(dir, "data", "a.zarr", "blob"),
+      Uint8Array.from({ length: 100 }, (_, i) => i),
+    );
     await writeFile(join(dir, "secret.txt"), "outside");
-    server = await serve({ appDir: join(dir, "app"), dataDir: join(dir, "data"), port: 0, onRequest: (r) => log.push(r) });
+    server = await serve({
+      appDir: join(dir, "app"),
+      dataDir: join(dir, "data"),
+      port: 0,
+      onRequest: (r) => log.push(r),
+    });
     base = serverUrl(server);
   });
   afterAll(async () => {

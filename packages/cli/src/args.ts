@@ -26,7 +26,12 @@ export function parseCommand<O extends OptionSpec>(
 ): ParsedCommand<O> {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: joinValues(args, options), options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true });
+    parsed = parseArgs({
+      args: joinValues(args, options),
+      options: { ...COMMON_OPTIONS, ...options },
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (error) {
     throw new UsageError(usageMessage(error), command);
   }
@@ -34,7 +39,8 @@ export function parseCommand<O extends OptionSpec>(
   if (values.help) return { values, positionals: parsed.positionals };
   const n = parsed.positionals.length;
   if (n < positionals.min) throw new UsageError(`missing argument ${positionals.names}`, command);
-  if (n > positionals.max) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals.max])}`, command);
+  if (n > positionals.max)
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals.max])}`, command);
   return { values, positionals: parsed.positionals };
 }
 
@@ -65,7 +71,9 @@ function usageMessage(error: unknown): string {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
       return `unknown option ${flag ?? message}`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return flag ? `option ${flag.split(" ")[0]} ${/argument missing/.test(message) ? "needs a value" : "takes no value"}` : message;
+      return flag
+        ? `option ${flag.split(" ")[0]} ${/argument missing/.test(message) ? "needs a value" : "takes no value"}`
+        : message;
     case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
       return `unexpected argument ${flag ?? message}`;
     default:
@@ -85,7 +93,9 @@ function joinValues(args: readonly string[], options: OptionSpec): string[] {
       out.push(...args.slice(i));
       break;
     }
-    const name = arg.startsWith("--") ? arg.slice(2) : Object.keys(options).find((n) => arg === `-${options[n]!.short}`);
+    const name = arg.startsWith("--")
+      ? arg.slice(2)
+      : Object.keys(options).find((n) => arg === `-${options[n]!.short}`);
     const next = args[i + 1];
     if (name !== undefined && options[name]?.type === "string" && next !== undefined && /^-\d/.test(next)) {
       out.push(`--${name}=${next}`);

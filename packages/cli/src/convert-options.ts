@@ -6,13 +6,34 @@ const C = "convert";
 /** "a,b,c" as `rank` positive integers. */
 export function parseShape(text: string, flag: string, rank: number): number[] {
   const parts = text.split(",").map((s) => s.trim());
-  if (parts.length !== rank || !parts.every((p) => /^\d+$/.test(p) && Number(p) > 0 && Number.isSafeInteger(Number(p)))) {
-    throw new UsageError(`${flag} ${JSON.stringify(text)}: expected ${rank} positive integers separated by commas (one per dimension)`, C);
+  if (
+    parts.length !== rank ||
+    !parts.every((p) => /^\d+$/.test(p) && Number(p) > 0 && Number.isSafeInteger(Number(p)))
+  ) {
+    throw new UsageError(
+      `${flag} ${JSON.stringify(text)}: expected ${rank} positive integers separated by commas (one per dimension)`,
+      C,
+    );
   }
   return parts.map(Number);
 }
 
-const UNITS: Record<string, number> = { "": 1, b: 1, k: 1e3, kb: 1e3, kib: 2 ** 10, m: 1e6, mb: 1e6, mib: 2 ** 20, g: 1e9, gb: 1e9, gib: 2 ** 30, t: 1e12, tb: 1e12, tib: 2 ** 40 };
+const UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  kib: 2 ** 10,
+  m: 1e6,
+  mb: 1e6,
+  mib: 2 ** 20,
+  g: 1e9,
+  gb: 1e9,
+  gib: 2 ** 30,
+  t: 1e12,
+  tb: 1e12,
+  tib: 2 ** 40,
+};
 
 /** "1GiB", "512MiB", "64M", "1000000" as a byte count. */
 export function parseBytes(text: string, flag: string): number {
@@ -52,11 +73,16 @@ function parseCompressor(spec: string, text: string, elementBytes: number): Code
   const level = (value: string | undefined, min: number, max: number, fallback: number): number => {
     if (value === undefined || value === "") return fallback;
     const n = Number(value);
-    if (!/^-?\d+$/.test(value) || n < min || n > max) throw new UsageError(`--codec ${JSON.stringify(text)}: level ${JSON.stringify(value)} is not an integer from ${min} to ${max}`, C);
+    if (!/^-?\d+$/.test(value) || n < min || n > max)
+      throw new UsageError(
+        `--codec ${JSON.stringify(text)}: level ${JSON.stringify(value)} is not an integer from ${min} to ${max}`,
+        C,
+      );
     return n;
   };
   const surplus = (allowed: number) => {
-    if (args.length > allowed) throw new UsageError(`--codec ${JSON.stringify(text)}: too many parts (see the forms in --help)`, C);
+    if (args.length > allowed)
+      throw new UsageError(`--codec ${JSON.stringify(text)}: too many parts (see the forms in --help)`, C);
   };
   switch (name) {
     case "none":
@@ -72,13 +98,25 @@ function parseCompressor(spec: string, text: string, elementBytes: number): Code
       surplus(3);
       const cname = args[0] || "zstd";
       if (!["lz4", "lz4hc", "blosclz", "zstd", "zlib"].includes(cname)) {
-        throw new UsageError(`--codec ${JSON.stringify(text)}: unknown blosc compressor ${JSON.stringify(cname)} (lz4, lz4hc, blosclz, zstd, zlib)`, C);
+        throw new UsageError(
+          `--codec ${JSON.stringify(text)}: unknown blosc compressor ${JSON.stringify(cname)} (lz4, lz4hc, blosclz, zstd, zlib)`,
+          C,
+        );
       }
       const shuffle = args[2] || (elementBytes === 1 ? "bitshuffle" : "shuffle");
       if (!["noshuffle", "shuffle", "bitshuffle"].includes(shuffle)) {
-        throw new UsageError(`--codec ${JSON.stringify(text)}: unknown blosc shuffle ${JSON.stringify(shuffle)} (noshuffle, shuffle, bitshuffle)`, C);
+        throw new UsageError(
+          `--codec ${JSON.stringify(text)}: unknown blosc shuffle ${JSON.stringify(shuffle)} (noshuffle, shuffle, bitshuffle)`,
+          C,
+        );
       }
-      return [bytes, { name: "blosc", configuration: { cname, clevel: level(args[1], 0, 9, 5), shuffle, typesize: elementBytes, blocksize: 0 } }];
+      return [
+        bytes,
+        {
+          name: "blosc",
+          configuration: { cname, clevel: level(args[1], 0, 9, 5), shuffle, typesize: elementBytes, blocksize: 0 },
+        },
+      ];
     }
     default:
       throw new UsageError(
@@ -95,7 +133,12 @@ function parseCompressor(spec: string, text: string, elementBytes: number): Code
  * ties), while the shard stays within the target and does not outgrow the array
  * (rounded up to whole chunks). Always a multiple of the chunk.
  */
-export function shardShapeForBytes(shape: readonly number[], chunk: readonly number[], elementBytes: number, targetBytes: number): number[] {
+export function shardShapeForBytes(
+  shape: readonly number[],
+  chunk: readonly number[],
+  elementBytes: number,
+  targetBytes: number,
+): number[] {
   const shard = [...chunk];
   const cap = shape.map((n, d) => Math.max(chunk[d]!, Math.ceil(n / chunk[d]!) * chunk[d]!));
   const bytesOf = (s: readonly number[]) => s.reduce((a, b) => a * b, elementBytes);
@@ -138,22 +181,39 @@ function integer(text: string, what: string, min: number): number {
  */
 export function resolvePart(part: string | undefined, parts: string | undefined, env: NodeJS.ProcessEnv): Part {
   const check = (p: Part): Part => {
-    if (p.index >= p.count) throw new UsageError(`part ${p.index} of ${p.count}${p.from === "--part" ? "" : ` (from ${p.from})`}: the index must be below the count`, C);
+    if (p.index >= p.count)
+      throw new UsageError(
+        `part ${p.index} of ${p.count}${p.from === "--part" ? "" : ` (from ${p.from})`}: the index must be below the count`,
+        C,
+      );
     return p;
   };
   if (part !== undefined) {
     const match = /^(\d+)\/(\d+)$/.exec(part.trim());
     if (!match) throw new UsageError(`--part ${JSON.stringify(part)}: expected i/N, e.g. 0/4`, C);
-    if (parts !== undefined) throw new UsageError("--part and --parts exclude each other (--part i/N already gives N)", C);
-    return check({ index: integer(match[1]!, "--part", 0), count: integer(match[2]!, "--part count", 1), from: "--part" });
+    if (parts !== undefined)
+      throw new UsageError("--part and --parts exclude each other (--part i/N already gives N)", C);
+    return check({
+      index: integer(match[1]!, "--part", 0),
+      count: integer(match[2]!, "--part count", 1),
+      from: "--part",
+    });
   }
   const count = parts === undefined ? undefined : integer(parts, "--parts", 1);
   if (env.SLURM_ARRAY_TASK_ID !== undefined && env.SLURM_ARRAY_TASK_ID !== "") {
     const id = integer(env.SLURM_ARRAY_TASK_ID, "SLURM_ARRAY_TASK_ID", 0);
     if (count !== undefined) return check({ index: id, count, from: "SLURM_ARRAY_TASK_ID" });
     const min = env.SLURM_ARRAY_TASK_MIN ? integer(env.SLURM_ARRAY_TASK_MIN, "SLURM_ARRAY_TASK_MIN", 0) : 0;
-    if (!env.SLURM_ARRAY_TASK_COUNT) throw new UsageError("SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor --parts N gives the number of parts", C);
-    return check({ index: id - min, count: integer(env.SLURM_ARRAY_TASK_COUNT, "SLURM_ARRAY_TASK_COUNT", 1), from: "SLURM_ARRAY_TASK_ID" });
+    if (!env.SLURM_ARRAY_TASK_COUNT)
+      throw new UsageError(
+        "SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor --parts N gives the number of parts",
+        C,
+      );
+    return check({
+      index: id - min,
+      count: integer(env.SLURM_ARRAY_TASK_COUNT, "SLURM_ARRAY_TASK_COUNT", 1),
+      from: "SLURM_ARRAY_TASK_ID",
+    });
   }
   for (const name of ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"]) {
     const value = env[name];
@@ -161,6 +221,10 @@ export function resolvePart(part: string | undefined, parts: string | undefined,
     if (count === undefined) throw new UsageError(`${name} is set: give the number of parts with --parts N`, C);
     return check({ index: integer(value, name, 0), count, from: name });
   }
-  if (count !== undefined) throw new UsageError("--parts N needs a part index: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (or use --part i/N)", C);
+  if (count !== undefined)
+    throw new UsageError(
+      "--parts N needs a part index: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (or use --part i/N)",
+      C,
+    );
   return { index: 0, count: 1, from: "" };
 }

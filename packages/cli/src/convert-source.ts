@@ -62,7 +62,9 @@ export function precomputedSource(image: PrecomputedImage, label: string): Conve
     attributes: {},
     dimensionNames: ["c", "z", "y", "x"],
     // Precomputed resolutions are in nanometres.
-    ...(scale.resolution && { voxelSize: { size: [1, scale.resolution[2], scale.resolution[1], scale.resolution[0]], unit: "nanometer" } }),
+    ...(scale.resolution && {
+      voxelSize: { size: [1, scale.resolution[2], scale.resolution[1], scale.resolution[0]], unit: "nanometer" },
+    }),
     async read(start, stop) {
       const offset = scale.voxel_offset;
       const min = [start[3]! + offset[0], start[2]! + offset[1], start[1]! + offset[2]];
@@ -79,7 +81,11 @@ export function precomputedSource(image: PrecomputedImage, label: string): Conve
 }
 
 /** Regions in C order: every box of `block` (clipped) covering [start, stop). */
-export function* boxes(start: readonly number[], stop: readonly number[], block: readonly number[]): Generator<{ start: number[]; stop: number[] }> {
+export function* boxes(
+  start: readonly number[],
+  stop: readonly number[],
+  block: readonly number[],
+): Generator<{ start: number[]; stop: number[] }> {
   const at = [...start];
   if (at.some((s, d) => s >= stop[d]!)) return;
   for (;;) {

@@ -29,7 +29,12 @@ export function levelShape(shape: readonly number[], level: number, spatial: rea
  * (parts need no ordering), and is exact for odd sizes, where a mean of means
  * is not, and for modes, which do not compose at all.
  */
-export function downsampledSource(base: ConvertSource, level: number, spatial: readonly boolean[], method: Reduction): ConvertSource {
+export function downsampledSource(
+  base: ConvertSource,
+  level: number,
+  spatial: readonly boolean[],
+  method: Reduction,
+): ConvertSource {
   const fp = footprint(level, spatial);
   const shape = levelShape(base.shape, level, spatial);
   const reduce = reducer(base, method);
@@ -50,7 +55,8 @@ export function downsampledSource(base: ConvertSource, level: number, spatial: r
       const block = [...outShape];
       while (block.reduce((a, n, d) => a * n * fp[d]!, 1) > BLOCK_ELEMENTS) {
         let widest = -1;
-        for (let d = 0; d < block.length; d++) if (block[d]! > 1 && (widest < 0 || block[d]! * fp[d]! > block[widest]! * fp[widest]!)) widest = d;
+        for (let d = 0; d < block.length; d++)
+          if (block[d]! > 1 && (widest < 0 || block[d]! * fp[d]! > block[widest]! * fp[widest]!)) widest = d;
         if (widest < 0) break;
         block[widest] = Math.ceil(block[widest]! / 2);
       }
@@ -77,7 +83,9 @@ export function downsampledSource(base: ConvertSource, level: number, spatial: r
   };
 }
 
-/** A level must be computable within the read budget: one of its elements is 2^level per spatial axis of base elements. */
+/**
+ * A level must be computable within the read budget: one of its elements is 2^level per spatial axis of base elements.
+ */
 export function checkFootprint(levels: number, spatial: readonly boolean[]): boolean {
   return footprint(levels, spatial).reduce((a, b) => a * b, 1) <= BLOCK_ELEMENTS;
 }
@@ -134,7 +142,13 @@ function reducer(base: ConvertSource, method: Reduction): Reduce {
 type Allocate = (n: number) => NdArray["data"];
 
 /** Mean; integers round to nearest, ties away from zero (2.5 -> 3, -2.5 -> -3). */
-function meanNumber(src: NdArray, fp: readonly number[], outShape: readonly number[], allocate: Allocate, round: boolean): NdArray["data"] {
+function meanNumber(
+  src: NdArray,
+  fp: readonly number[],
+  outShape: readonly number[],
+  allocate: Allocate,
+  round: boolean,
+): NdArray["data"] {
   const n = outShape.reduce((a, b) => a * b, 1);
   const sums = new Float64Array(n);
   const counts = new Float64Array(n);
@@ -155,7 +169,12 @@ function meanNumber(src: NdArray, fp: readonly number[], outShape: readonly numb
 }
 
 /** Mean of 64-bit integers in bigint arithmetic (exact), rounded as `meanNumber`. */
-function meanBig(src: NdArray, fp: readonly number[], outShape: readonly number[], allocate: Allocate): NdArray["data"] {
+function meanBig(
+  src: NdArray,
+  fp: readonly number[],
+  outShape: readonly number[],
+  allocate: Allocate,
+): NdArray["data"] {
   const n = outShape.reduce((a, b) => a * b, 1);
   const sums: bigint[] = new Array(n).fill(0n);
   const counts = new Float64Array(n);
@@ -188,7 +207,9 @@ function mode(src: NdArray, fp: readonly number[], outShape: readonly number[], 
   });
   for (let i = 0; i < n; i++) starts[i + 1]! += starts[i]!;
   const fill = Float64Array.from(starts.subarray(0, n));
-  const grouped = allocate(data.length) as unknown as Numeric & { subarray(a: number, b: number): Numeric & { sort(): unknown } };
+  const grouped = allocate(data.length) as unknown as Numeric & {
+    subarray(a: number, b: number): Numeric & { sort(): unknown };
+  };
   forEachSourceRow(src.shape, fp, outShape, (s, o, lastOut, last) => {
     for (let j = 0; j < last; j++) grouped[fill[o + lastOut[j]!]!++] = data[s + j]!;
   });

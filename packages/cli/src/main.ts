@@ -14,8 +14,18 @@ export const COMMANDS: ReadonlyMap<string, { run: Command; summary: string; help
   ["info", { run: infoCommand, summary: "what a node is: array metadata and shard statistics", help: INFO_HELP }],
   ["tree", { run: treeCommand, summary: "the hierarchy with each array's shape and data type", help: TREE_HELP }],
   ["get", { run: getCommand, summary: "print or save selected values (.npy or raw)", help: GET_HELP }],
-  ["convert", { run: convertCommand, summary: "copy into sharded Zarr v3, OME-Zarr pyramids or precomputed, resumable, in parts", help: CONVERT_HELP }],
-  ["verify", { run: verifyCommand, summary: "check every shard's index (and with --deep every chunk)", help: VERIFY_HELP }],
+  [
+    "convert",
+    {
+      run: convertCommand,
+      summary: "copy into sharded Zarr v3, OME-Zarr pyramids or precomputed, resumable, in parts",
+      help: CONVERT_HELP,
+    },
+  ],
+  [
+    "verify",
+    { run: verifyCommand, summary: "check every shard's index (and with --deep every chunk)", help: VERIFY_HELP },
+  ],
 ]);
 
 export const MAIN_HELP = `Usage: zarrkit <command> [options]
@@ -53,7 +63,11 @@ export async function main(argv: readonly string[], out: Output = processOutput)
     }
     const command = COMMANDS.get(name);
     if (!command) {
-      throw new UsageError(name.startsWith("-") ? `unknown option ${name} (options go after the command)` : `unknown command ${JSON.stringify(name)}`);
+      throw new UsageError(
+        name.startsWith("-")
+          ? `unknown option ${name} (options go after the command)`
+          : `unknown command ${JSON.stringify(name)}`,
+      );
     }
     return await command.run(rest, out);
   } catch (error) {
@@ -70,11 +84,17 @@ export function report(error: unknown, debug: boolean, out: Output): number {
     return 2;
   }
   if (error instanceof ZarrkitError) {
-    const where = [error.key !== undefined && `key ${error.key}`, error.field !== undefined && `field ${error.field}`].filter(Boolean).join(", ");
+    const where = [error.key !== undefined && `key ${error.key}`, error.field !== undefined && `field ${error.field}`]
+      .filter(Boolean)
+      .join(", ");
     const message = error.message.replace(/\s+/g, " ");
-    out.error(`zarrkit: ${error.name}: ${message}${where && !message.includes(error.key ?? "\0") ? ` (${where})` : ""}`);
+    out.error(
+      `zarrkit: ${error.name}: ${message}${where && !message.includes(error.key ?? "\0") ? ` (${where})` : ""}`,
+    );
   } else {
-    out.error(`zarrkit: ${error instanceof Error ? `${error.name}: ${error.message.replace(/\s+/g, " ")}` : String(error)}`);
+    out.error(
+      `zarrkit: ${error instanceof Error ? `${error.name}: ${error.message.replace(/\s+/g, " ")}` : String(error)}`,
+    );
   }
   if (debug && error instanceof Error && error.stack) out.error(error.stack);
   return 1;

@@ -5,7 +5,11 @@ export type ByteOrder = "little" | "big";
 const utf8 = new TextEncoder();
 
 /** Bytes of an NdArray in C order, in `order`, with the numpy dtype string that describes them. */
-export function rawBytes(array: NdArray, type: DataType, order: ByteOrder = "little"): { bytes: Uint8Array; descr: string } {
+export function rawBytes(
+  array: NdArray,
+  type: DataType,
+  order: ByteOrder = "little",
+): { bytes: Uint8Array; descr: string } {
   const { data } = array;
   const count = array.shape.reduce((a, b) => a * b, 1);
   const lt = order === "big" ? ">" : "<";
@@ -18,7 +22,9 @@ export function rawBytes(array: NdArray, type: DataType, order: ByteOrder = "lit
       return { bytes, descr: `|S${width}` };
     }
     if (type.kind === "string") {
-      const points = data.map((v) => Array.from(typeof v === "string" ? v : new TextDecoder().decode(v), (c) => c.codePointAt(0)!));
+      const points = data.map((v) =>
+        Array.from(typeof v === "string" ? v : new TextDecoder().decode(v), (c) => c.codePointAt(0)!),
+      );
       const width = fixedWidth(type, 4) ?? Math.max(1, ...points.map((p) => p.length));
       const bytes = new Uint8Array(count * width * 4);
       const view = new DataView(bytes.buffer);
@@ -66,7 +72,8 @@ export function npyFile(bytes: Uint8Array, descr: string, shape: readonly number
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shapeText}, }`;
   const unpadded = 10 + header.length + 1;
   header += " ".repeat((64 - (unpadded % 64)) % 64) + "\n";
-  if (header.length > 0xffff) throw new UnsupportedError(`NPY header of ${header.length} bytes is too long for NPY 1.0`);
+  if (header.length > 0xffff)
+    throw new UnsupportedError(`NPY header of ${header.length} bytes is too long for NPY 1.0`);
   const out = new Uint8Array(10 + header.length + bytes.length);
   out.set([0x93, ...utf8.encode("NUMPY"), 1, 0]);
   new DataView(out.buffer).setUint16(8, header.length, true);

@@ -19,7 +19,12 @@ const TYPES: ReadonlyMap<string, OmeAxis["type"]> = new Map([
 ]);
 
 /** Default axes by rank when the array has no dimension names: the last 2 or 3 are spatial. */
-const DEFAULT_NAMES: Record<number, string[]> = { 2: ["y", "x"], 3: ["z", "y", "x"], 4: ["c", "z", "y", "x"], 5: ["t", "c", "z", "y", "x"] };
+const DEFAULT_NAMES: Record<number, string[]> = {
+  2: ["y", "x"],
+  3: ["z", "y", "x"],
+  4: ["c", "z", "y", "x"],
+  5: ["t", "c", "z", "y", "x"],
+};
 
 const ORDER = { time: 0, channel: 1, custom: 1, space: 2 } as const;
 
@@ -31,8 +36,13 @@ const ORDER = { time: 0, channel: 1, custom: 1, space: 2 } as const;
  * names, 2 or 3 space axes, at most one time axis, and the order time,
  * then channel or custom, then space.
  */
-export function omeAxes(rank: number, dimensionNames: readonly (string | null)[] | undefined, label: string): OmeAxis[] {
-  const refuse = (why: string) => new UsageError(`--multiscale: ${label} cannot be an OME-Zarr 0.5 image: ${why}`, "convert");
+export function omeAxes(
+  rank: number,
+  dimensionNames: readonly (string | null)[] | undefined,
+  label: string,
+): OmeAxis[] {
+  const refuse = (why: string) =>
+    new UsageError(`--multiscale: ${label} cannot be an OME-Zarr 0.5 image: ${why}`, "convert");
   if (rank < 2 || rank > 5) throw refuse(`OME-Zarr images have 2 to 5 dimensions, the array has ${rank}`);
   const given = dimensionNames?.every((n) => n !== null && n !== "") ? (dimensionNames as string[]) : undefined;
   const names = given ?? DEFAULT_NAMES[rank]!;
@@ -42,10 +52,13 @@ export function omeAxes(rank: number, dimensionNames: readonly (string | null)[]
   });
   if (new Set(names).size !== names.length) throw refuse(`axis names ${JSON.stringify(names)} are not unique`);
   const spaces = axes.filter((a) => a.type === "space").length;
-  if (spaces < 2 || spaces > 3) throw refuse(`it needs 2 or 3 space axes (x, y, z), dimension names ${JSON.stringify(names)} give ${spaces}`);
-  if (axes.filter((a) => a.type === "time").length > 1) throw refuse(`more than one time axis in ${JSON.stringify(names)}`);
+  if (spaces < 2 || spaces > 3)
+    throw refuse(`it needs 2 or 3 space axes (x, y, z), dimension names ${JSON.stringify(names)} give ${spaces}`);
+  if (axes.filter((a) => a.type === "time").length > 1)
+    throw refuse(`more than one time axis in ${JSON.stringify(names)}`);
   const ranks = axes.map((a) => ORDER[a.type ?? "custom"]);
-  if (ranks.some((r, i) => i > 0 && r < ranks[i - 1]!)) throw refuse(`axes ${JSON.stringify(names)} are not in the order time, channel, space`);
+  if (ranks.some((r, i) => i > 0 && r < ranks[i - 1]!))
+    throw refuse(`axes ${JSON.stringify(names)} are not in the order time, channel, space`);
   return axes;
 }
 
@@ -64,7 +77,9 @@ export function multiscaleAttributes(
   const base = axes.map((a, d) => (a.type === "space" && voxelSize ? voxelSize.size[d]! : 1));
   const datasets = Array.from({ length: levels + 1 }, (_, k) => ({
     path: String(k),
-    coordinateTransformations: [{ type: "scale", scale: axes.map((a, d) => base[d]! * (a.type === "space" ? 2 ** k : 1)) }],
+    coordinateTransformations: [
+      { type: "scale", scale: axes.map((a, d) => base[d]! * (a.type === "space" ? 2 ** k : 1)) },
+    ],
   }));
   return {
     ome: {
@@ -75,7 +90,10 @@ export function multiscaleAttributes(
           axes: axes.map((a) => (a.type === "space" && voxelSize ? { ...a, unit: voxelSize.unit } : a)),
           datasets,
           type: method,
-          metadata: { description: `2x ${method} of the spatial axes per level, each level computed from level 0`, method: "zarrkit convert --multiscale" },
+          metadata: {
+            description: `2x ${method} of the spatial axes per level, each level computed from level 0`,
+            method: "zarrkit convert --multiscale",
+          },
         },
       ],
     },

@@ -71,9 +71,14 @@ export function planPrecomputed(
   },
 ): PrecomputedPlan {
   const rank = source.shape.length;
-  if (rank < 2 || rank > 4) throw new UnsupportedError(`${source.label}: --to precomputed takes arrays of [y, x], [z, y, x] or [c, z, y, x]; this one has ${rank} dimensions`);
+  if (rank < 2 || rank > 4)
+    throw new UnsupportedError(
+      `${source.label}: --to precomputed takes arrays of [y, x], [z, y, x] or [c, z, y, x]; this one has ${rank} dimensions`,
+    );
   if (!PRECOMPUTED_TYPES.has(source.dataType)) {
-    throw new UnsupportedError(`${source.label}: precomputed volumes hold ${[...PRECOMPUTED_TYPES].join(", ")}, not ${source.dataType}`);
+    throw new UnsupportedError(
+      `${source.label}: precomputed volumes hold ${[...PRECOMPUTED_TYPES].join(", ")}, not ${source.dataType}`,
+    );
   }
   const zyx = (shape: readonly number[]) => [shape[rank - 1]!, shape[rank - 2]!, rank >= 3 ? shape[rank - 3]! : 1];
   const channels = rank === 4 ? source.shape[0]! : 1;
@@ -112,7 +117,15 @@ export function planPrecomputed(
     });
     const key = scaleKey(level);
     const resolution = resolution0.map((r, d) => r * factor[d]!);
-    const scale = { key, size, resolution, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], encoding: "raw", sharding: spec };
+    const scale = {
+      key,
+      size,
+      resolution,
+      voxel_offset: [0, 0, 0],
+      chunk_sizes: [chunk],
+      encoding: "raw",
+      sharding: spec,
+    };
     infoScales.push(scale);
     scales.push({ key, spec, size, channels, chunk, shards: shardsOf(key, spec, size, chunk), source: levelSource });
   }
@@ -149,7 +162,12 @@ function shardsOf(
 }
 
 /** The source box (in its own dimension order) of voxels [min, max) in x, y, z. */
-function sourceBox(rank: number, channels: number, min: readonly number[], max: readonly number[]): { start: number[]; stop: number[] } {
+function sourceBox(
+  rank: number,
+  channels: number,
+  min: readonly number[],
+  max: readonly number[],
+): { start: number[]; stop: number[] } {
   const start = [min[2]!, min[1]!, min[0]!];
   const stop = [max[2]!, max[1]!, max[0]!];
   if (rank === 2) return { start: start.slice(1), stop: stop.slice(1) };
@@ -170,13 +188,25 @@ export async function writePrecomputedShard(
   const source = plan.source;
   const rank = source.shape.length;
   // With the identity hash, a shard's chunks are an aligned block of the grid: its bounding box.
-  const min = [0, 1, 2].map((d) => shard.chunks.reduce((m, c) => Math.min(m, c.position[d]! * plan.chunk[d]!), Number.POSITIVE_INFINITY));
-  const max = [0, 1, 2].map((d) => shard.chunks.reduce((m, c) => Math.max(m, Math.min(plan.size[d]!, (c.position[d]! + 1) * plan.chunk[d]!)), 0));
+  const min = [0, 1, 2].map((d) =>
+    shard.chunks.reduce((m, c) => Math.min(m, c.position[d]! * plan.chunk[d]!), Number.POSITIVE_INFINITY),
+  );
+  const max = [0, 1, 2].map((d) =>
+    shard.chunks.reduce((m, c) => Math.max(m, Math.min(plan.size[d]!, (c.position[d]! + 1) * plan.chunk[d]!)), 0),
+  );
   const box = sourceBox(rank, plan.channels, min, max);
   const volume = (lo: readonly number[], hi: readonly number[]) => lo.reduce((a, s, d) => a * (hi[d]! - s), 1);
   const chunkBoxes = shard.chunks.map(({ position, id }) => {
     const lo = position.map((g, d) => g * plan.chunk[d]!);
-    return { id, ...sourceBox(rank, plan.channels, lo, lo.map((s, d) => Math.min(plan.size[d]!, s + plan.chunk[d]!))) };
+    return {
+      id,
+      ...sourceBox(
+        rank,
+        plan.channels,
+        lo,
+        lo.map((s, d) => Math.min(plan.size[d]!, s + plan.chunk[d]!)),
+      ),
+    };
   });
   // Read once when the box holds nothing but the shard's chunks (else chunk by chunk, to stay within the shard's size).
   const tight = volume(box.start, box.stop) <= chunkBoxes.reduce((a, c) => a + volume(c.start, c.stop), 0);
@@ -186,7 +216,12 @@ export async function writePrecomputedShard(
   for (const part of chunkBoxes) {
     let values: NdArray["data"];
     if (whole) {
-      values = extractBox(whole, part.start.map((s, d) => s - box.start[d]!), part.stop.map((s, d) => s - box.start[d]!), source);
+      values = extractBox(
+        whole,
+        part.start.map((s, d) => s - box.start[d]!),
+        part.stop.map((s, d) => s - box.start[d]!),
+        source,
+      );
     } else {
       values = (await source.read(part.start, part.stop)).data;
       read += values.length;
@@ -205,11 +240,18 @@ export async function writePrecomputedShard(
 }
 
 /** The part [start, stop) of a C-order array, as a new C-order array. */
-function extractBox(array: NdArray, start: readonly number[], stop: readonly number[], source: ConvertSource): NdArray["data"] {
+function extractBox(
+  array: NdArray,
+  start: readonly number[],
+  stop: readonly number[],
+  source: ConvertSource,
+): NdArray["data"] {
   const shape = array.shape;
   const rank = shape.length;
   const counts = start.map((s, d) => stop[d]! - s);
-  const out = source.type.allocate(counts.reduce((a, b) => a * b, 1)) as unknown as { set(v: ArrayLike<unknown>, o: number): void };
+  const out = source.type.allocate(counts.reduce((a, b) => a * b, 1)) as unknown as {
+    set(v: ArrayLike<unknown>, o: number): void;
+  };
   const from = array.data as unknown as { subarray(a: number, b: number): ArrayLike<unknown> };
   const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
   const inner = counts[rank - 1]!;
@@ -241,7 +283,9 @@ export async function precomputedShardComplete(
     if (size === undefined) return false;
     const indexBytes = shardIndexSize(plan.spec);
     if (size < indexBytes) return false;
-    const head = store.getRange ? await store.getRange(key, { offset: 0, length: indexBytes }) : (await store.get(key))?.subarray(0, indexBytes);
+    const head = store.getRange
+      ? await store.getRange(key, { offset: 0, length: indexBytes })
+      : (await store.get(key))?.subarray(0, indexBytes);
     if (!head || head.length !== indexBytes) return false;
     const ends = decodeShardIndex(head, key).map((r) => (r ? r.offset + r.length : 0));
     return ends.reduce((a, b) => Math.max(a, b), indexBytes) === size;

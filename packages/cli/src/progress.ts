@@ -9,7 +9,10 @@ export const PROGRESS_MODES: readonly ProgressMode[] = ["auto", "bar", "plain", 
 export function progressMode(value: string | undefined, command: string): ProgressMode {
   if (value === undefined) return "auto";
   if (!(PROGRESS_MODES as readonly string[]).includes(value)) {
-    throw new UsageError(`--progress must be one of ${PROGRESS_MODES.join(", ")}, got ${JSON.stringify(value)}`, command);
+    throw new UsageError(
+      `--progress must be one of ${PROGRESS_MODES.join(", ")}, got ${JSON.stringify(value)}`,
+      command,
+    );
   }
   return value as ProgressMode;
 }

@@ -20,14 +20,22 @@ export function parseSelection(text: string, rank: number, command = "get"): Sel
   if (text.trim() === "") return [];
   const parts = text.split(",");
   if (parts.length > rank) {
-    throw new UsageError(`bad --select ${JSON.stringify(text)}: ${parts.length} dimensions, but the array has ${rank}`, command);
+    throw new UsageError(
+      `bad --select ${JSON.stringify(text)}: ${parts.length} dimensions, but the array has ${rank}`,
+      command,
+    );
   }
   return parts.map((part, dim): number | Slice | null => {
     const p = part.trim();
-    if (p === "") throw new UsageError(`bad --select ${JSON.stringify(text)}: dimension ${dim} is empty (use ":" for all)`, command);
+    if (p === "")
+      throw new UsageError(
+        `bad --select ${JSON.stringify(text)}: dimension ${dim} is empty (use ":" for all)`,
+        command,
+      );
     if (!p.includes(":")) return integer(p, `index of dimension ${dim}`, command);
     const bits = p.split(":");
-    if (bits.length > 3) throw new UsageError(`bad --select: ${JSON.stringify(p)} (dimension ${dim}) has more than two colons`, command);
+    if (bits.length > 3)
+      throw new UsageError(`bad --select: ${JSON.stringify(p)} (dimension ${dim}) has more than two colons`, command);
     const [start, stop, step] = bits.map((b, i) =>
       b.trim() === "" ? null : integer(b, `${["start", "stop", "step"][i]} of dimension ${dim}`, command),
     );

@@ -59,7 +59,10 @@ export interface ShardStatistics {
   innerChunks: { total: number; present: number; bytes: number };
   /** Mean stored bytes per present inner chunk (null when none is present). */
   bytesPerInnerChunk: number | null;
-  /** Decoded bytes of the present inner chunks over their stored bytes (null when unknown: variable-size types, nothing stored). */
+  /**
+   * Decoded bytes of the present inner chunks over their stored bytes (null when unknown: variable-size types, nothing
+   * stored).
+   */
   compressionRatio: number | null;
   indexLocation: "start" | "end";
 }
@@ -69,7 +72,10 @@ export interface ShardStatistics {
  * what is stored. Shards come from one listing, or where the store cannot list,
  * from probing every key of the grid.
  */
-export async function shardStatistics(array: ZarrArray, options: { concurrency?: number } = {}): Promise<ShardStatistics> {
+export async function shardStatistics(
+  array: ZarrArray,
+  options: { concurrency?: number } = {},
+): Promise<ShardStatistics> {
   const inner = array.chunkShape;
   const candidates = await candidateChunks(array);
   const perDim = innerChunksPerDimension(array, inner);

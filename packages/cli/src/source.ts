@@ -1,5 +1,13 @@
 import { openPrecomputedImage, type PrecomputedImage } from "@zarrkit/neuroglancer";
-import { type DataType, NotFoundError, open, type ZarrArray, ZarrArray as ZarrArrayClass, type ZarrGroup, type ZarrNode } from "zarrkit";
+import {
+  type DataType,
+  NotFoundError,
+  open,
+  type ZarrArray,
+  ZarrArray as ZarrArrayClass,
+  type ZarrGroup,
+  type ZarrNode,
+} from "zarrkit";
 import type { ResolvedUrl } from "./url.js";
 
 /** What a source URL opened to. */
@@ -19,10 +27,13 @@ export async function openSource(url: ResolvedUrl): Promise<Source> {
     node = await open(url.store, url.path);
   } catch (error) {
     // Name the URL: the store-relative path ("/") alone does not say where nothing was found.
-    if (error instanceof NotFoundError) throw new NotFoundError(`${url.display}: ${error.message}`, { ...context(error), cause: error });
+    if (error instanceof NotFoundError)
+      throw new NotFoundError(`${url.display}: ${error.message}`, { ...context(error), cause: error });
     throw error;
   }
-  return node instanceof ZarrArrayClass ? { kind: "array", array: node, url } : { kind: "group", group: node as ZarrGroup<ZarrNode>, url };
+  return node instanceof ZarrArrayClass
+    ? { kind: "array", array: node, url }
+    : { kind: "group", group: node as ZarrGroup<ZarrNode>, url };
 }
 
 /** The array's data type object. */
@@ -66,5 +77,8 @@ export function codecsOf(array: ZarrArray): unknown[] {
 }
 
 function context(error: NotFoundError): { key?: string; field?: string } {
-  return { ...(error.key !== undefined && { key: error.key }), ...(error.field !== undefined && { field: error.field }) };
+  return {
+    ...(error.key !== undefined && { key: error.key }),
+    ...(error.field !== undefined && { field: error.field }),
+  };
 }

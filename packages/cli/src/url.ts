@@ -39,7 +39,8 @@ export async function resolveUrl(input: string, command = ""): Promise<ResolvedU
   if (rest.toLowerCase().startsWith(PRECOMPUTED)) {
     precomputed = true;
     rest = rest.slice(PRECOMPUTED.length);
-    if (rest === "") throw new UsageError(`${JSON.stringify(input)}: precomputed:// needs a URL or path after it`, command);
+    if (rest === "")
+      throw new UsageError(`${JSON.stringify(input)}: precomputed:// needs a URL or path after it`, command);
   }
   // A URL pipeline ("a.ozx|zip:path", ZEP 8) applies to the store URL before its first "|".
   const pipeAt = rest.indexOf("|");
@@ -52,13 +53,21 @@ export async function resolveUrl(input: string, command = ""): Promise<ResolvedU
   } else if (scheme === "file" || scheme === "http" || scheme === "https" || scheme === "s3") {
     url = rest;
     // A FetchStore's base is a folder: without the slash, keys would replace the last segment.
-    if ((scheme === "http" || scheme === "https") && !url.endsWith("/") && pipeline === "" && !/\.(zip|ozx)$/i.test(url)) {
+    if (
+      (scheme === "http" || scheme === "https") &&
+      !url.endsWith("/") &&
+      pipeline === "" &&
+      !/\.(zip|ozx)$/i.test(url)
+    ) {
       const parsed = new URL(url);
       if (!parsed.pathname.endsWith("/")) parsed.pathname += "/";
       url = parsed.href;
     }
   } else {
-    throw new UsageError(`unsupported store URL scheme "${scheme}://" in ${JSON.stringify(input)} (use a path, file://, http(s)://, s3:// or precomputed://)`, command);
+    throw new UsageError(
+      `unsupported store URL scheme "${scheme}://" in ${JSON.stringify(input)} (use a path, file://, http(s)://, s3:// or precomputed://)`,
+      command,
+    );
   }
   const store = await openStore(url + pipeline, scheme === "s3" ? s3OptionsFromEnv() : {});
   return { store, path: "", precomputed, scheme: scheme ?? "file", display: input };

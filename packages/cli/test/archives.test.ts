@@ -50,7 +50,12 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 async function expectValues(store: Awaited<ReturnType<typeof openStore>>, path: string): Promise<void> {
   const { data, shape } = await (await openArray(store, path)).get();
   expect(shape).toEqual([120, 90]);
-  for (const [i, j] of [[0, 0], [57, 33], [119, 89]] as const) expect(data[i * 90 + j], `${i},${j}`).toBe(value(i, j));
+  for (const [i, j] of [
+    [0, 0],
+    [57, 33],
+    [119, 89],
+  ] as const)
+    expect(data[i * 90 + j], `${i},${j}`).toBe(value(i, j));
 }
 
 describe("archives on the command line", () => {

@@ -21,12 +21,17 @@ export async function ensureBuilt(): Promise<string> {
   if (stale.length === 0) return BUILT_BIN;
   console.log(`[cli] building the command: ${stale.join(", ")} missing or older than its sources`);
   await new Promise<void>((resolve, reject) => {
-    const child = spawn("pnpm", ["--filter", "@zarrkit/cli...", "build"], { cwd: CLI_DIR, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("pnpm", ["--filter", "@zarrkit/cli...", "build"], {
+      cwd: CLI_DIR,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`pnpm --filter @zarrkit/cli... build failed (${code}):\n${output}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`pnpm --filter @zarrkit/cli... build failed (${code}):\n${output}`)),
+    );
   });
   return BUILT_BIN;
 }
@@ -44,10 +49,12 @@ function staleBuilds(dir: string, seen: Set<string>): string[] {
   if (manifest.scripts?.build) {
     const built = fileTimes(join(dir, "dist"));
     // tsc rewrites every output, so the newest file of dist is the last build.
-    if (built.length === 0 || Math.max(...built) < Math.max(0, ...fileTimes(join(dir, "src")))) stale.push(manifest.name);
+    if (built.length === 0 || Math.max(...built) < Math.max(0, ...fileTimes(join(dir, "src"))))
+      stale.push(manifest.name);
   }
   for (const [name, version] of Object.entries(manifest.dependencies ?? {})) {
-    if (version.startsWith("workspace:")) stale.push(...staleBuilds(realpathSync(join(dir, "node_modules", name)), seen));
+    if (version.startsWith("workspace:"))
+      stale.push(...staleBuilds(realpathSync(join(dir, "node_modules", name)), seen));
   }
   return stale;
 }

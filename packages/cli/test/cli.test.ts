@@ -67,7 +67,10 @@ describe("the bin", () => {
     expect((await readFile(built, "utf8")).startsWith("#!/usr/bin/env node\n")).toBe(true);
     const { code, stdout } = await runBuilt(built, ["info", join(root, "gen.zarr/sub/sharded"), "--json"]);
     expect(code).toBe(0);
-    expect(json(stdout)).toMatchObject({ shards: { ...SHARDED.shards, bytes: SHARDED.bytes }, innerChunks: SHARDED.innerChunks });
+    expect(json(stdout)).toMatchObject({
+      shards: { ...SHARDED.shards, bytes: SHARDED.bytes },
+      innerChunks: SHARDED.innerChunks,
+    });
   });
 });
 
@@ -99,12 +102,19 @@ describe("info", () => {
 
   it("--json over HTTP (no listing: probes every shard key of the grid)", async () => {
     server.requests.length = 0;
-    const { code, stdout, stderr } = await run(["info", `${server.url}gen.zarr/sub/sharded`, "--json", "--concurrency", "2"]);
+    const { code, stdout, stderr } = await run([
+      "info",
+      `${server.url}gen.zarr/sub/sharded`,
+      "--json",
+      "--concurrency",
+      "2",
+    ]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     checkSharded(json(stdout));
     // The absent shards were asked for, too.
-    for (const absent of ["c/1/0", "c/1/1", "c/2/0"]) expect(server.requests.some((r) => r.includes(`/gen.zarr/sub/sharded/${absent}`))).toBe(true);
+    for (const absent of ["c/1/0", "c/1/1", "c/2/0"])
+      expect(server.requests.some((r) => r.includes(`/gen.zarr/sub/sharded/${absent}`))).toBe(true);
   });
 
   it("text output states shards, inner chunks, bytes and compression ratio", async () => {
@@ -119,7 +129,15 @@ describe("info", () => {
 
   it("--json on unsharded v3 and v2 arrays: shard fields are null", async () => {
     const v3 = json((await run(["info", join(root, "gen.zarr/plain"), "--json"])).stdout);
-    expect(v3).toMatchObject({ format: "zarr-v3", shape: [5, 4], dataType: "uint16", chunkShape: [2, 2], shardShape: null, shards: null, innerChunks: null });
+    expect(v3).toMatchObject({
+      format: "zarr-v3",
+      shape: [5, 4],
+      dataType: "uint16",
+      chunkShape: [2, 2],
+      shardShape: null,
+      shards: null,
+      innerChunks: null,
+    });
     const v2 = json((await run(["info", `${server.url}gen-v2.zarr`, "--json"])).stdout);
     expect(v2).toMatchObject({
       format: "zarr-v2",
@@ -136,13 +154,26 @@ describe("info", () => {
 
   it("--json on a group and on a precomputed volume (filesystem and HTTP)", async () => {
     const group = json((await run(["info", join(root, "gen.zarr"), "--json"])).stdout);
-    expect(group).toMatchObject({ format: "zarr-v3", node: "group", children: ["complex", "half-be", "plain", "sub"], attributes: { made: "by test" } });
+    expect(group).toMatchObject({
+      format: "zarr-v3",
+      node: "group",
+      children: ["complex", "half-be", "plain", "sub"],
+      attributes: { made: "by test" },
+    });
     for (const url of [`precomputed://${join(root, "vol")}`, `precomputed://${server.url}vol`]) {
       const { code, stdout } = await run(["info", url, "--json"]);
       expect(code).toBe(0);
       const report = json(stdout);
-      expect(report).toMatchObject({ format: "precomputed", node: "volume", shape: [...VOLUME.size, 1], dataType: "uint16", chunkShape: [...VOLUME.chunk, 1] });
-      expect((report.scales as { sharding: { "@type": string } }[])[0]!.sharding["@type"]).toBe("neuroglancer_uint64_sharded_v1");
+      expect(report).toMatchObject({
+        format: "precomputed",
+        node: "volume",
+        shape: [...VOLUME.size, 1],
+        dataType: "uint16",
+        chunkShape: [...VOLUME.chunk, 1],
+      });
+      expect((report.scales as { sharding: { "@type": string } }[])[0]!.sharding["@type"]).toBe(
+        "neuroglancer_uint64_sharded_v1",
+      );
     }
   });
 
@@ -175,7 +206,14 @@ describe("info", () => {
     if (!dir) return;
     const { code, stdout } = await run(["info", join(dir, "1d.contiguous.U13.be"), "--json"]);
     expect(code).toBe(0);
-    expect(json(stdout)).toMatchObject({ format: "zarr-v2", shape: [4], dtype: ">U13", shardShape: null, shards: null, innerChunks: null });
+    expect(json(stdout)).toMatchObject({
+      format: "zarr-v2",
+      shape: [4],
+      dtype: ">U13",
+      shardShape: null,
+      shards: null,
+      innerChunks: null,
+    });
   });
 });
 
@@ -193,20 +231,23 @@ describe("tree", () => {
     ]);
   });
 
-  it.each(["zarr-python-v3", "zarr-python-v2"])("lists every array of the %s fixture with its shape and data type", async (fixture) => {
-    const dir = fixturePath(`${fixture}.zarr`);
-    if (!dir) return;
-    const expected = JSON.parse(await readFile(`${dir.slice(0, -5)}.expected.json`, "utf8")) as {
-      arrays: Record<string, { shape: number[]; data_type?: string }>;
-    };
-    const { code, stdout } = await run(["tree", dir]);
-    expect(code).toBe(0);
-    for (const [path, array] of Object.entries(expected.arrays)) {
-      const name = path.split("/").at(-1)!;
-      const type = array.data_type ? ` ${array.data_type}` : "";
-      expect(stdout, path).toContain(`── ${name} [${array.shape.join(", ")}]${type}`);
-    }
-  });
+  it.each(["zarr-python-v3", "zarr-python-v2"])(
+    "lists every array of the %s fixture with its shape and data type",
+    async (fixture) => {
+      const dir = fixturePath(`${fixture}.zarr`);
+      if (!dir) return;
+      const expected = JSON.parse(await readFile(`${dir.slice(0, -5)}.expected.json`, "utf8")) as {
+        arrays: Record<string, { shape: number[]; data_type?: string }>;
+      };
+      const { code, stdout } = await run(["tree", dir]);
+      expect(code).toBe(0);
+      for (const [path, array] of Object.entries(expected.arrays)) {
+        const name = path.split("/").at(-1)!;
+        const type = array.data_type ? ` ${array.data_type}` : "";
+        expect(stdout, path).toContain(`── ${name} [${array.shape.join(", ")}]${type}`);
+      }
+    },
+  );
 
   it("uses consolidated metadata over HTTP, where the store cannot list (v3 fixture)", async () => {
     const dir = fixturePath("zarr-python-v3.zarr");
@@ -220,7 +261,9 @@ describe("tree", () => {
       expect(remote.stdout).toContain("── 1d.chunked.i2 [4] int16");
       expect(remote.stdout).toContain("── nested/");
       // Only the group's own metadata was read: no request per child.
-      expect(fixtures.requests.filter((r) => r.endsWith("/zarr.json"))).toEqual(["GET /zarr-python-v3.zarr/consolidated/zarr.json"]);
+      expect(fixtures.requests.filter((r) => r.endsWith("/zarr.json"))).toEqual([
+        "GET /zarr-python-v3.zarr/consolidated/zarr.json",
+      ]);
     } finally {
       await fixtures.close();
     }
@@ -232,7 +275,9 @@ describe("get", () => {
     for (const base of [join(root, "gen.zarr"), `${server.url}gen.zarr`]) {
       expect((await run(["get", `${base}/plain`, "--select", "1:4:2,-1"])).stdout.trim()).toBe("[7, 15]");
       expect((await run(["get", `${base}/plain`, "--select", "-1"])).stdout.trim()).toBe("[16, 17, 18, 19]");
-      expect((await run(["get", `${base}/plain`, "--select", "::2, 1:"])).stdout.trim()).toBe("[[1, 2, 3],\n [9, 10, 11],\n [17, 18, 19]]");
+      expect((await run(["get", `${base}/plain`, "--select", "::2, 1:"])).stdout.trim()).toBe(
+        "[[1, 2, 3],\n [9, 10, 11],\n [17, 18, 19]]",
+      );
       expect((await run(["get", `${base}/sub/sharded`, "--select", "9,10:"])).stdout.trim()).toBe("[0, 7]");
     }
     expect((await run(["get", join(root, "gen.zarr/complex")])).stdout.trim()).toBe("[1+2j, -3+4.5j, 0-1j]");
@@ -243,13 +288,20 @@ describe("get", () => {
   it("s3:// takes its endpoint, region and keys from the AWS_* variables (a path-style bucket served by the test server)", async () => {
     server.requests.length = 0;
     server.authorizations.length = 0;
-    const env = { AWS_ENDPOINT_URL: server.url, AWS_ACCESS_KEY_ID: "AKIDTEST", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "eu-west-1" };
+    const env = {
+      AWS_ENDPOINT_URL: server.url,
+      AWS_ACCESS_KEY_ID: "AKIDTEST",
+      AWS_SECRET_ACCESS_KEY: "secret",
+      AWS_REGION: "eu-west-1",
+    };
     const { code, stdout, stderr } = await run(["get", "s3://gen.zarr/plain", "--select", "-1"], env);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout.trim()).toBe("[16, 17, 18, 19]");
     expect(server.requests[0]).toBe("GET /gen.zarr/plain/zarr.json");
-    expect(server.authorizations[0]).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/s3\/aws4_request/);
+    expect(server.authorizations[0]).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/s3\/aws4_request/,
+    );
   });
 
   it("reads a precomputed volume as [x, y, z, c] (files and HTTP)", async () => {
@@ -272,10 +324,30 @@ describe("get", () => {
     if (!(await hasNumpy())) return;
     const cases: [string, string[], { descr: string; shape: number[]; data: unknown[] }][] = [
       [join(root, "gen.zarr/half-be"), [], { descr: ">f2", shape: [3], data: [1.5, -2, 0.25] }],
-      [join(root, "gen.zarr/complex"), [], { descr: "<c8", shape: [3], data: [[1, 2], [-3, 4.5], [0, -1]] }],
+      [
+        join(root, "gen.zarr/complex"),
+        [],
+        {
+          descr: "<c8",
+          shape: [3],
+          data: [
+            [1, 2],
+            [-3, 4.5],
+            [0, -1],
+          ],
+        },
+      ],
       [join(root, "gen-v2.zarr"), ["--select", "1:3"], { descr: ">i4", shape: [2, 3], data: [-2, -1, 0, 1, 2, 3] }],
-      [`${server.url}gen.zarr/sub/sharded`, ["--select", "3:5,10:"], { descr: "<i4", shape: [2, 2], data: [47, 48, 0, 0] }],
-      [`precomputed://${server.url}vol`, ["--select", "0:2,0,0:4:3"], { descr: "<u2", shape: [2, 2, 1], data: [0, 300, 1, 301] }],
+      [
+        `${server.url}gen.zarr/sub/sharded`,
+        ["--select", "3:5,10:"],
+        { descr: "<i4", shape: [2, 2], data: [47, 48, 0, 0] },
+      ],
+      [
+        `precomputed://${server.url}vol`,
+        ["--select", "0:2,0,0:4:3"],
+        { descr: "<u2", shape: [2, 2, 1], data: [0, 300, 1, 301] },
+      ],
     ];
     for (const [i, [url, select, expected]] of cases.entries()) {
       const file = join(root, `case${i}.npy`);
@@ -287,8 +359,32 @@ describe("get", () => {
   });
 
   it.each([
-    ["zarr-python-v3", ["1d.contiguous.b1", "1d.contiguous.f2.le", "1d.contiguous.f4.be", "1d.contiguous.f8", "1d.string.unicode", "1d.chunked.string.vlen", "3d.chunked.mixed.i2.F", "2d.chunked.ragged.compressed.sharded.i2", "1d.contiguous.u1"]],
-    ["zarr-python-v2", ["1d.contiguous.U13.be", "1d.contiguous.U7", "1d.contiguous.S7", "1d.contiguous.f4.be", "1d.contiguous.b1", "3d.chunked.mixed.i2.F", "2d.chunked.U7"]],
+    [
+      "zarr-python-v3",
+      [
+        "1d.contiguous.b1",
+        "1d.contiguous.f2.le",
+        "1d.contiguous.f4.be",
+        "1d.contiguous.f8",
+        "1d.string.unicode",
+        "1d.chunked.string.vlen",
+        "3d.chunked.mixed.i2.F",
+        "2d.chunked.ragged.compressed.sharded.i2",
+        "1d.contiguous.u1",
+      ],
+    ],
+    [
+      "zarr-python-v2",
+      [
+        "1d.contiguous.U13.be",
+        "1d.contiguous.U7",
+        "1d.contiguous.S7",
+        "1d.contiguous.f4.be",
+        "1d.contiguous.b1",
+        "3d.chunked.mixed.i2.F",
+        "2d.chunked.U7",
+      ],
+    ],
   ])("--out x.npy of the %s fixture's arrays equals the expected values (numpy)", async (fixture, names) => {
     const dir = fixturePath(`${fixture}.zarr`);
     if (!dir || !(await hasNumpy())) return;
@@ -340,7 +436,11 @@ describe("bad input", () => {
   });
 
   it("unreadable sources exit 1 with one line and no stack trace, unless --debug", async () => {
-    for (const url of [join(root, "missing.zarr"), `${server.url}missing.zarr`, `precomputed://${join(root, "missing")}`]) {
+    for (const url of [
+      join(root, "missing.zarr"),
+      `${server.url}missing.zarr`,
+      `precomputed://${join(root, "missing")}`,
+    ]) {
       const { code, stdout, stderr } = await run(["info", url]);
       expect(code, url).toBe(1);
       expect(stdout).toBe("");

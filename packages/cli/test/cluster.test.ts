@@ -30,7 +30,10 @@ const SHAPE = [100, 140];
 const GRID = [9, 9];
 const LAYOUT = ["--chunk-shape", "6,8", "--shard-shape", "12,16"];
 const SOURCE = Uint16Array.from({ length: SHAPE[0]! * SHAPE[1]! }, (_, i) => ((i * 2654435761) >>> 7) % 65521 || 1);
-const SHARD_KEYS = Array.from({ length: GRID[0]! * GRID[1]! }, (_, i) => `c/${Math.floor(i / GRID[1]!)}/${i % GRID[1]!}`).sort();
+const SHARD_KEYS = Array.from(
+  { length: GRID[0]! * GRID[1]! },
+  (_, i) => `c/${Math.floor(i / GRID[1]!)}/${i % GRID[1]!}`,
+).sort();
 /** The part that owns a shard: its linear grid index modulo the number of tasks. */
 const partOf = (key: string) => {
   const [i, j] = key.split("/").slice(1).map(Number) as [number, number];
@@ -64,14 +67,25 @@ beforeAll(async () => {
     ["radosgw", rgwSkip],
   ] as const) {
     if (reason === undefined) continue;
-    if (process.env.CI === "true") throw new Error(`The cluster tests of the zarrkit command need ${what} on CI: ${reason}.`);
+    if (process.env.CI === "true")
+      throw new Error(`The cluster tests of the zarrkit command need ${what} on CI: ${reason}.`);
     console.warn(`\n[cli] Skipping the tests that need ${what}: ${reason}.\n`);
   }
   if (rgw) {
-    s3 = new AwsClient({ accessKeyId: rgw.accessKey, secretAccessKey: rgw.secretKey, service: "s3", region: "us-east-1" });
-    for (const bucket of [BUCKET, PLAIN_BUCKET]) await s3Ok(await s3.fetch(`${rgw.endpoint}/${bucket}`, { method: "PUT" }), `creating bucket ${bucket}`);
-    const versioning = '<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>Enabled</Status></VersioningConfiguration>';
-    await s3Ok(await s3.fetch(`${rgw.endpoint}/${BUCKET}?versioning`, { method: "PUT", body: versioning }), "enabling versioning");
+    s3 = new AwsClient({
+      accessKeyId: rgw.accessKey,
+      secretAccessKey: rgw.secretKey,
+      service: "s3",
+      region: "us-east-1",
+    });
+    for (const bucket of [BUCKET, PLAIN_BUCKET])
+      await s3Ok(await s3.fetch(`${rgw.endpoint}/${bucket}`, { method: "PUT" }), `creating bucket ${bucket}`);
+    const versioning =
+      '<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>Enabled</Status></VersioningConfiguration>';
+    await s3Ok(
+      await s3.fetch(`${rgw.endpoint}/${BUCKET}?versioning`, { method: "PUT", body: versioning }),
+      "enabling versioning",
+    );
   }
 }, 240_000);
 
@@ -82,7 +96,11 @@ afterAll(async () => {
 });
 
 async function prepareSources(): Promise<void> {
-  const src = await createArray(new FileSystemStore(join(root, "src.zarr")), "", { shape: SHAPE, dataType: "uint16", chunkShape: [10, 20] });
+  const src = await createArray(new FileSystemStore(join(root, "src.zarr")), "", {
+    shape: SHAPE,
+    dataType: "uint16",
+    chunkShape: [10, 20],
+  });
   await src.set(null, { data: SOURCE, shape: SHAPE });
   await generate(root);
   binDir = join(root, "bin");
@@ -96,11 +114,21 @@ async function s3Ok(response: Response, what: string): Promise<void> {
 }
 
 function awsEnv(): NodeJS.ProcessEnv {
-  return { AWS_ACCESS_KEY_ID: rgw!.accessKey, AWS_SECRET_ACCESS_KEY: rgw!.secretKey, AWS_ENDPOINT_URL: rgw!.endpoint, AWS_REGION: "us-east-1" };
+  return {
+    AWS_ACCESS_KEY_ID: rgw!.accessKey,
+    AWS_SECRET_ACCESS_KEY: rgw!.secretKey,
+    AWS_ENDPOINT_URL: rgw!.endpoint,
+    AWS_REGION: "us-east-1",
+  };
 }
 
 function s3Store(bucket: string, prefix: string): S3Store {
-  return new S3Store({ bucket, prefix, endpoint: rgw!.endpoint, credentials: { accessKeyId: rgw!.accessKey, secretAccessKey: rgw!.secretKey } });
+  return new S3Store({
+    bucket,
+    prefix,
+    endpoint: rgw!.endpoint,
+    credentials: { accessKeyId: rgw!.accessKey, secretAccessKey: rgw!.secretKey },
+  });
 }
 
 /** Submit the example script as users do: `sbatch slurm-convert.sh src.zarr <dst> <layout>`, with `zarrkit` on PATH. */
@@ -108,7 +136,11 @@ function submit(dst: string, env: NodeJS.ProcessEnv = {}): Promise<SbatchArrayRe
   const jobEnv: NodeJS.ProcessEnv = { ...process.env, PATH: `${binDir}:${process.env.PATH}`, ...env };
   // Plain node: nothing of the test runner's loader reaches the tasks.
   delete jobEnv.NODE_OPTIONS;
-  return slurm!.sbatchScript(SCRIPT, [join(root, "src.zarr"), dst, ...LAYOUT], TASKS, { env: jobEnv, cwd: root, timeoutMs: 150_000 });
+  return slurm!.sbatchScript(SCRIPT, [join(root, "src.zarr"), dst, ...LAYOUT], TASKS, {
+    env: jobEnv,
+    cwd: root,
+    timeoutMs: 150_000,
+  });
 }
 
 interface TaskReport {
@@ -123,10 +155,12 @@ function checkTasks(result: SbatchArrayResult, shard: "written" | "present"): Ta
   return result.outputs.map((output, task) => {
     expect(output, `task ${task}`).toContain(`part ${task}/${TASKS} (from SLURM_ARRAY_TASK_ID)`);
     const lines = output.split("\n");
-    const records = lines.filter((line) => line.startsWith("{")).flatMap((line) => {
-      const record = JSON.parse(line) as { key?: string; shard?: string };
-      return record.key === undefined ? [] : [{ key: record.key, shard: record.shard! }];
-    });
+    const records = lines
+      .filter((line) => line.startsWith("{"))
+      .flatMap((line) => {
+        const record = JSON.parse(line) as { key?: string; shard?: string };
+        return record.key === undefined ? [] : [{ key: record.key, shard: record.shard! }];
+      });
     const own = SHARD_KEYS.filter((key) => partOf(key) === task);
     expect(
       records.map((r) => r.key),
@@ -135,14 +169,18 @@ function checkTasks(result: SbatchArrayResult, shard: "written" | "present"): Ta
     expect(records.map((r) => [r.key, r.shard]).sort(), `task ${task}`).toEqual(own.map((key) => [key, shard]));
     const summary = lines.find((line) => line.startsWith("converted ")) ?? "";
     const written = shard === "written" ? own.length : 0;
-    expect(summary, `task ${task}`).toContain(`shards: ${written} written, ${own.length - written} already present, ${own.length} of ${own.length} (part ${task}/${TASKS})`);
+    expect(summary, `task ${task}`).toContain(
+      `shards: ${written} written, ${own.length - written} already present, ${own.length} of ${own.length} (part ${task}/${TASKS})`,
+    );
     return { records, summary };
   });
 }
 
 /** Every key a job's tasks reported as written: each shard exactly once, by one task. */
 function writtenKeys(reports: TaskReport[]): string[] {
-  return reports.flatMap((r) => r.records.filter((record) => record.shard === "written").map((record) => record.key)).sort();
+  return reports
+    .flatMap((r) => r.records.filter((record) => record.shard === "written").map((record) => record.key))
+    .sort();
 }
 
 async function expectValues(store: Store): Promise<void> {
@@ -225,13 +263,16 @@ describe("a SLURM job array of examples/slurm-convert.sh", () => {
     const shardVersions = stored.filter((v) => v.key.startsWith("c/"));
     // One version per shard key: no shard was stored twice, by any task.
     expect(shardVersions.map((v) => v.key).sort()).toEqual(SHARD_KEYS);
-    // Every task writes the metadata when it finds it missing, so parts starting at once may each store it: the same bytes.
+    // Every task writes the metadata when it finds it missing, so parts starting at once may each store it: the same
+    // bytes.
     const metadata = stored.filter((v) => v.key === "zarr.json");
     expect(metadata.length).toBeGreaterThanOrEqual(1);
     expect(metadata.length).toBeLessThanOrEqual(TASKS);
     expect(new Set(metadata.map((v) => v.etag)).size).toBe(1);
     expect(stored.length).toBe(shardVersions.length + metadata.length);
-    console.log(`[cli] SLURM array to S3: ${shardVersions.length} shards stored once each, zarr.json stored by ${metadata.length} of ${TASKS} tasks`);
+    console.log(
+      `[cli] SLURM array to S3: ${shardVersions.length} shards stored once each, zarr.json stored by ${metadata.length} of ${TASKS} tasks`,
+    );
     await expectValues(s3Store(BUCKET, prefix));
 
     checkTasks(await submit(`s3://${BUCKET}/${prefix}`, awsEnv()), "present");
@@ -247,7 +288,9 @@ describe("convert to S3 on radosgw", () => {
     const dst = `s3://${PLAIN_BUCKET}/gen.zarr`;
     const first = await run(["convert", src, dst, "--progress", "none"], awsEnv());
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain(`converted ${src} -> ${dst}: 4 arrays, 2 groups; shards: 4 written, 0 already present, 4 of 4`);
+    expect(first.stderr).toContain(
+      `converted ${src} -> ${dst}: 4 arrays, 2 groups; shards: 4 written, 0 already present, 4 of 4`,
+    );
 
     const source = await openGroup(new FileSystemStore(src));
     const dest = await openGroup(s3Store(PLAIN_BUCKET, "gen.zarr"));
@@ -285,6 +328,9 @@ describe("convert to S3 on radosgw", () => {
       expect(info.shards.bytes, path).toBeGreaterThan(0);
     }
     // The sharded source's 9 inner chunks with values (of 20): fill-value chunks are not stored.
-    expect(JSON.parse((await run(["info", `${dst}/sub/sharded`, "--json"], awsEnv())).stdout).innerChunks).toEqual({ total: 20, present: 9 });
+    expect(JSON.parse((await run(["info", `${dst}/sub/sharded`, "--json"], awsEnv())).stdout).innerChunks).toEqual({
+      total: 20,
+      present: 9,
+    });
   }, 120_000);
 });

@@ -10,12 +10,17 @@ let root: string;
 
 /** Deterministic pseudo-random integers in [lo, hi]. */
 const noise = (n: number, lo: number, hi: number, seed = 1) =>
-  Array.from({ length: n }, (_, i) => lo + (((i + seed) * 2654435761) >>> 11) % (hi - lo + 1));
+  Array.from({ length: n }, (_, i) => lo + ((((i + seed) * 2654435761) >>> 11) % (hi - lo + 1)));
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "zarrkit-multiscale-"));
   // Odd sizes on every axis; negative values, so integer rounding of both signs is exercised.
-  const image = await createArray(new FileSystemStore(join(root, "image.zarr")), "", { shape: [13, 21, 17], dataType: "int16", chunkShape: [4, 8, 8], attributes: { source: "test" } });
+  const image = await createArray(new FileSystemStore(join(root, "image.zarr")), "", {
+    shape: [13, 21, 17],
+    dataType: "int16",
+    chunkShape: [4, 8, 8],
+    attributes: { source: "test" },
+  });
   await image.set(null, Int16Array.from(noise(13 * 21 * 17, -1000, 1000)));
   const channels = await createArray(new FileSystemStore(join(root, "czyx.zarr")), "", {
     shape: [2, 9, 10, 7],
@@ -23,16 +28,28 @@ beforeAll(async () => {
     chunkShape: [1, 4, 4, 4],
     dimensionNames: ["c", "z", "y", "x"],
   });
-  await channels.set(null, Float32Array.from(noise(2 * 9 * 10 * 7, 0, 100000), (v) => v / 7));
+  await channels.set(
+    null,
+    Float32Array.from(noise(2 * 9 * 10 * 7, 0, 100000), (v) => v / 7),
+  );
   // Labels: few distinct values, so blocks have ties and majorities.
   for (const [name, dataType, values] of [
     ["labels8.zarr", "uint8", Uint8Array.from(noise(19 * 23, 0, 3, 5))],
     ["labels32.zarr", "uint32", Uint32Array.from(noise(19 * 23, 0, 3, 9), (v) => v * 1_000_000_007)],
   ] as const) {
-    const labels = await createArray(new FileSystemStore(join(root, name)), "", { shape: [19, 23], dataType, chunkShape: [5, 6], dimensionNames: ["y", "x"] });
+    const labels = await createArray(new FileSystemStore(join(root, name)), "", {
+      shape: [19, 23],
+      dataType,
+      chunkShape: [5, 6],
+      dimensionNames: ["y", "x"],
+    });
     await labels.set(null, values);
   }
-  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", { shape: [800, 600], dataType: "uint16", chunkShape: [10, 100] });
+  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", {
+    shape: [800, 600],
+    dataType: "uint16",
+    chunkShape: [10, 100],
+  });
   await big.set(null, Uint16Array.from(noise(800 * 600, 0, 60000)));
 }, 120_000);
 
@@ -47,7 +64,13 @@ async function read(path: string, node = ""): Promise<{ shape: number[]; data: n
 }
 
 /** The reference: every element of the level from its block of the source, one at a time. */
-function reference(src: { shape: number[]; data: number[] }, level: number, spatial: boolean[], method: "mean" | "mode", float: boolean): { shape: number[]; data: number[] } {
+function reference(
+  src: { shape: number[]; data: number[] },
+  level: number,
+  spatial: boolean[],
+  method: "mean" | "mode",
+  float: boolean,
+): { shape: number[]; data: number[] } {
   const f = spatial.map((s) => (s ? 2 ** level : 1));
   const shape = src.shape.map((n, d) => Math.ceil(n / f[d]!));
   const strides = src.shape.map((_, d) => src.shape.slice(d + 1).reduce((a, b) => a * b, 1));
@@ -93,7 +116,11 @@ async function groupAttributes(path: string): Promise<Record<string, unknown>> {
 }
 
 /** The multiscales object, checked against the OME-NGFF 0.5 rules field by field. */
-function checkOme(attributes: Record<string, unknown>, levels: number, axes: { name: string; type?: string }[]): Record<string, unknown> {
+function checkOme(
+  attributes: Record<string, unknown>,
+  levels: number,
+  axes: { name: string; type?: string }[],
+): Record<string, unknown> {
   const ome = attributes.ome as Record<string, unknown>;
   expect(ome.version).toBe("0.5");
   const multiscales = ome.multiscales as Record<string, unknown>[];
@@ -110,11 +137,14 @@ function checkOme(attributes: Record<string, unknown>, levels: number, axes: { n
   expect(spaces === 2 || spaces === 3).toBe(true);
   const order = list.map((a) => ({ time: 0, channel: 1, space: 2 })[a.type as "time"] ?? 1);
   expect([...order].sort()).toEqual(order);
-  // Datasets: one per level, paths "0".."N", highest resolution first, exactly one scale transformation of the axes' length.
+  // Datasets: one per level, paths "0".."N", highest resolution first, exactly one scale transformation of the axes'
+  // length.
   const datasets = m.datasets as { path: string; coordinateTransformations: { type: string; scale: number[] }[] }[];
   expect(datasets.map((d) => d.path)).toEqual(Array.from({ length: levels + 1 }, (_, k) => String(k)));
   for (const [k, d] of datasets.entries()) {
-    expect(d.coordinateTransformations).toEqual([{ type: "scale", scale: list.map((a) => (a.type === "space" ? 2 ** k : 1)) }]);
+    expect(d.coordinateTransformations).toEqual([
+      { type: "scale", scale: list.map((a) => (a.type === "space" ? 2 ** k : 1)) },
+    ]);
   }
   return m;
 }
@@ -135,14 +165,23 @@ describe("convert --multiscale", () => {
     expect(m.type).toBe("mean");
     expect(m.name).toBe("image");
     const source = await read(src);
-    const shapes = [[13, 21, 17], [7, 11, 9], [4, 6, 5], [2, 3, 3]];
+    const shapes = [
+      [13, 21, 17],
+      [7, 11, 9],
+      [4, 6, 5],
+      [2, 3, 3],
+    ];
     for (let k = 0; k <= 3; k++) {
       const level = await openArray(new FileSystemStore(dst), String(k));
       expect(level.shape).toEqual(shapes[k]);
       expect(level.dataType).toBe("int16");
       expect(level.dimensionNames, "dimension_names match the axes").toEqual(["z", "y", "x"]);
       expect(level.chunkShape).toEqual([4, 8, 8].map((n, d) => Math.min(n, shapes[k]![d]!)));
-      expect(level.shardShape!.every((n, d) => n % level.chunkShape[d]! === 0 && n <= Math.max(level.chunkShape[d]!, [8, 16, 16][d]!))).toBe(true);
+      expect(
+        level.shardShape!.every(
+          (n, d) => n % level.chunkShape[d]! === 0 && n <= Math.max(level.chunkShape[d]!, [8, 16, 16][d]!),
+        ),
+      ).toBe(true);
       expect(await read(dst, String(k)), `level ${k}`).toEqual(reference(source, k, [true, true, true], "mean", false));
     }
     expect((await openArray(new FileSystemStore(dst), "0")).attributes).toEqual({ source: "test" });
@@ -198,7 +237,10 @@ describe("convert --multiscale", () => {
       ]);
       expect(m.type).toBe("mode");
       const source = await read(src);
-      for (let k = 0; k <= 3; k++) expect(await read(dst, String(k)), `${name} level ${k}`).toEqual(reference(source, k, [true, true], "mode", false));
+      for (let k = 0; k <= 3; k++)
+        expect(await read(dst, String(k)), `${name} level ${k}`).toEqual(
+          reference(source, k, [true, true], "mode", false),
+        );
       // Labels are labels, not averages: every value of every level is one of the source's.
       const labels = new Set(source.data);
       expect((await read(dst, "3")).data.every((v) => labels.has(v))).toBe(true);
@@ -223,7 +265,18 @@ describe("convert --multiscale", () => {
 
   it("kill -9 and rerun: the pyramid is complete and identical to an uninterrupted run", async () => {
     const src = join(root, "big.zarr");
-    const args = ["--multiscale", "2", "--shard-shape", "20,600", "--codec", "zstd:1", "--jobs", "1", "--progress", "none"];
+    const args = [
+      "--multiscale",
+      "2",
+      "--shard-shape",
+      "20,600",
+      "--codec",
+      "zstd:1",
+      "--jobs",
+      "1",
+      "--progress",
+      "none",
+    ];
     const whole = join(root, "big-whole.zarr");
     if (!existsSync(whole)) expect((await run(["convert", src, whole, ...args])).code).toBe(0);
     const dst = join(root, "big-killed.zarr");
@@ -251,20 +304,31 @@ describe("convert --multiscale", () => {
       expect(existsSync(dst)).toBe(false);
     }
     // Axes that break the OME rules: one dimension, and names with a single space axis.
-    const oneD = await createArray(new FileSystemStore(join(root, "line.zarr")), "", { shape: [10], dataType: "uint8", chunkShape: [5] });
-    await oneD.set(null, Uint8Array.from({ length: 10 }, (_, i) => i));
+    const oneD = await createArray(new FileSystemStore(join(root, "line.zarr")), "", {
+      shape: [10],
+      dataType: "uint8",
+      chunkShape: [5],
+    });
+    await oneD.set(
+      null,
+      Uint8Array.from({ length: 10 }, (_, i) => i),
+    );
     const r1 = await run(["convert", join(root, "line.zarr"), join(root, "bad.zarr"), "--multiscale", "1"]);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toMatch(/OME-Zarr images have 2 to 5 dimensions, the array has 1/);
-    await createArray(new FileSystemStore(join(root, "yc.zarr")), "", { shape: [4, 3], dataType: "uint8", chunkShape: [4, 3], dimensionNames: ["y", "c"] });
+    await createArray(new FileSystemStore(join(root, "yc.zarr")), "", {
+      shape: [4, 3],
+      dataType: "uint8",
+      chunkShape: [4, 3],
+      dimensionNames: ["y", "c"],
+    });
     const r2 = await run(["convert", join(root, "yc.zarr"), join(root, "bad.zarr"), "--multiscale", "1"]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/2 or 3 space axes/);
     expect(existsSync(join(root, "bad.zarr"))).toBe(false);
     // The group opens as a group (an OME-Zarr reader's first step).
-    expect((await openGroup(new FileSystemStore(join(root, "image-pyramid.zarr")), "")).attributes).toHaveProperty("ome");
+    expect((await openGroup(new FileSystemStore(join(root, "image-pyramid.zarr")), "")).attributes).toHaveProperty(
+      "ome",
+    );
   });
 });
-
-
-

@@ -10,26 +10,46 @@ import { fileDigests as files, killAfter, run } from "./helpers.js";
 
 let root: string;
 
-const noise = (n: number, mod: number, seed = 1) => Array.from({ length: n }, (_, i) => (((i + seed) * 2654435761) >>> 11) % mod);
+const noise = (n: number, mod: number, seed = 1) =>
+  Array.from({ length: n }, (_, i) => (((i + seed) * 2654435761) >>> 11) % mod);
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "zarrkit-precomputed-"));
   await generate(root);
   await writeUnsharded(join(root, "unsharded"));
-  const zyx = await createArray(new FileSystemStore(join(root, "zyx.zarr")), "", { shape: [10, 13, 17], dataType: "uint16", chunkShape: [4, 5, 6] });
+  const zyx = await createArray(new FileSystemStore(join(root, "zyx.zarr")), "", {
+    shape: [10, 13, 17],
+    dataType: "uint16",
+    chunkShape: [4, 5, 6],
+  });
   await zyx.set(null, Uint16Array.from(noise(10 * 13 * 17, 65536)));
-  const czyx = await createArray(new FileSystemStore(join(root, "czyx.zarr")), "", { shape: [2, 5, 6, 7], dataType: "uint32", chunkShape: [1, 5, 6, 7] });
+  const czyx = await createArray(new FileSystemStore(join(root, "czyx.zarr")), "", {
+    shape: [2, 5, 6, 7],
+    dataType: "uint32",
+    chunkShape: [1, 5, 6, 7],
+  });
   await czyx.set(null, Uint32Array.from(noise(2 * 5 * 6 * 7, 2 ** 32, 3)));
-  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", { shape: [64, 256, 256], dataType: "uint8", chunkShape: [16, 32, 32] });
+  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", {
+    shape: [64, 256, 256],
+    dataType: "uint8",
+    chunkShape: [16, 32, 32],
+  });
   await big.set(null, Uint8Array.from(noise(64 * 256 * 256, 256, 7)));
-  await createArray(new FileSystemStore(join(root, "f64.zarr")), "", { shape: [4, 4], dataType: "float64", chunkShape: [4, 4] });
+  await createArray(new FileSystemStore(join(root, "f64.zarr")), "", {
+    shape: [4, 4],
+    dataType: "float64",
+    chunkShape: [4, 4],
+  });
 }, 120_000);
 
 afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-/** An unsharded 2-channel uint8 volume, one file per chunk ("x0-x1_y0-y1_z0-z1"), voxel (x, y, z, c) = x + 7y + 31z + 100c. */
+/**
+ * An unsharded 2-channel uint8 volume, one file per chunk ("x0-x1_y0-y1_z0-z1"), voxel (x, y, z, c) = x + 7y + 31z +
+ * 100c.
+ */
 async function writeUnsharded(dir: string): Promise<void> {
   const size = [5, 4, 3];
   const chunk = [3, 2, 2];
@@ -39,15 +59,23 @@ async function writeUnsharded(dir: string): Promise<void> {
     type: "image",
     data_type: "uint8",
     num_channels: 2,
-    scales: [{ key: "8_8_8", size, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], resolution: [8, 8, 8], encoding: "raw" }],
+    scales: [
+      { key: "8_8_8", size, voxel_offset: [0, 0, 0], chunk_sizes: [chunk], resolution: [8, 8, 8], encoding: "raw" },
+    ],
   };
   await writeFile(join(dir, "info"), JSON.stringify(info));
   for (let z0 = 0; z0 < size[2]!; z0 += chunk[2]!)
     for (let y0 = 0; y0 < size[1]!; y0 += chunk[1]!)
       for (let x0 = 0; x0 < size[0]!; x0 += chunk[0]!) {
-        const [x1, y1, z1] = [Math.min(size[0]!, x0 + chunk[0]!), Math.min(size[1]!, y0 + chunk[1]!), Math.min(size[2]!, z0 + chunk[2]!)];
+        const [x1, y1, z1] = [
+          Math.min(size[0]!, x0 + chunk[0]!),
+          Math.min(size[1]!, y0 + chunk[1]!),
+          Math.min(size[2]!, z0 + chunk[2]!),
+        ];
         const bytes: number[] = [];
-        for (let c = 0; c < 2; c++) for (let z = z0; z < z1; z++) for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) bytes.push(x + 7 * y + 31 * z + 100 * c);
+        for (let c = 0; c < 2; c++)
+          for (let z = z0; z < z1; z++)
+            for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) bytes.push(x + 7 * y + 31 * z + 100 * c);
         await writeFile(join(dir, "8_8_8", `${x0}-${x1}_${y0}-${y1}_${z0}-${z1}`), Uint8Array.from(bytes));
       }
 }
@@ -58,13 +86,18 @@ async function zarrValues(path: string): Promise<{ shape: number[]; data: number
 }
 
 /** The whole of scale 0, through zarrkit's precomputed reader: [c][z][y][x], the C order of a [c, z, y, x] array. */
-async function precomputedValues(path: string): Promise<{ shape: number[]; data: number[]; info: Record<string, unknown> }> {
+async function precomputedValues(
+  path: string,
+): Promise<{ shape: number[]; data: number[]; info: Record<string, unknown> }> {
   const image = await openPrecomputedImage(new FileSystemStore(path));
   const size = image.info.scales[0].size;
   const region = await image.read({ min: [0, 0, 0], max: size }, { fillMissing: false });
-  return { shape: [region.shape[3], region.shape[2], region.shape[1], region.shape[0]], data: Array.from(region.data as ArrayLike<number>), info: image.info as unknown as Record<string, unknown> };
+  return {
+    shape: [region.shape[3], region.shape[2], region.shape[1], region.shape[0]],
+    data: Array.from(region.data as ArrayLike<number>),
+    info: image.info as unknown as Record<string, unknown>,
+  };
 }
-
 
 describe("convert from precomputed sources", () => {
   it("a sharded volume: a [c, z, y, x] array with the voxels in place", async () => {
@@ -78,7 +111,8 @@ describe("convert from precomputed sources", () => {
     expect(array.dataType).toBe("uint16");
     expect(array.chunkShape).toEqual([1, VOLUME.chunk[2], VOLUME.chunk[1], VOLUME.chunk[0]]);
     const expected: number[] = [];
-    for (let z = 0; z < sz; z++) for (let y = 0; y < sy; y++) for (let x = 0; x < sx; x++) expected.push(voxel(x, y, z));
+    for (let z = 0; z < sz; z++)
+      for (let y = 0; y < sy; y++) for (let x = 0; x < sx; x++) expected.push(voxel(x, y, z));
     expect((await zarrValues(dst)).data).toEqual(expected);
     // zarrkit get of both agree, [x, y, z, c] against [c, z, y, x].
     const a = await run(["get", `precomputed://${join(root, "vol")}`, "--select", "3,4,1,0"]);
@@ -89,10 +123,20 @@ describe("convert from precomputed sources", () => {
 
   it("an unsharded volume of 2 channels, with --multiscale: the channel axis is kept", async () => {
     const dst = join(root, "from-unsharded.zarr");
-    const r = await run(["convert", `precomputed://${join(root, "unsharded")}`, dst, "--multiscale", "1", "--progress", "none"]);
+    const r = await run([
+      "convert",
+      `precomputed://${join(root, "unsharded")}`,
+      dst,
+      "--multiscale",
+      "1",
+      "--progress",
+      "none",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const expected: number[] = [];
-    for (let c = 0; c < 2; c++) for (let z = 0; z < 3; z++) for (let y = 0; y < 4; y++) for (let x = 0; x < 5; x++) expected.push(x + 7 * y + 31 * z + 100 * c);
+    for (let c = 0; c < 2; c++)
+      for (let z = 0; z < 3; z++)
+        for (let y = 0; y < 4; y++) for (let x = 0; x < 5; x++) expected.push(x + 7 * y + 31 * z + 100 * c);
     const level0 = await (await openArray(new FileSystemStore(dst), "0")).get();
     expect(level0.shape).toEqual([2, 3, 4, 5]);
     expect(Array.from(level0.data as Uint8Array)).toEqual(expected);
@@ -105,7 +149,11 @@ describe("convert from precomputed sources", () => {
       { name: "y", type: "space", unit: "nanometer" },
       { name: "x", type: "space", unit: "nanometer" },
     ]);
-    expect(multiscale.datasets.map((d: { coordinateTransformations: { scale: number[] }[] }) => d.coordinateTransformations[0]!.scale)).toEqual([
+    expect(
+      multiscale.datasets.map(
+        (d: { coordinateTransformations: { scale: number[] }[] }) => d.coordinateTransformations[0]!.scale,
+      ),
+    ).toEqual([
       [1, 8, 8, 8],
       [1, 16, 16, 16],
     ]);
@@ -115,17 +163,35 @@ describe("convert from precomputed sources", () => {
 describe("convert --to precomputed", () => {
   it("a [z, y, x] uint16 array: sharded precomputed, parameters chosen, values read back equal; info works", async () => {
     const dst = join(root, "zyx-pre");
-    const r = await run(["convert", join(root, "zyx.zarr"), `precomputed://${dst}`, "--to", "precomputed", "--shard-bytes", "2KiB", "--progress", "none"]);
+    const r = await run([
+      "convert",
+      join(root, "zyx.zarr"),
+      `precomputed://${dst}`,
+      "--to",
+      "precomputed",
+      "--shard-bytes",
+      "2KiB",
+      "--progress",
+      "none",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const shards = (await readdir(join(dst, "s0"))).filter((n) => n.endsWith(".shard"));
     expect(shards.length).toBeGreaterThan(1);
-    expect(r.stderr).toContain(`1 precomputed volume; shards: ${shards.length} written, 0 already present, ${shards.length} of ${shards.length}`);
+    expect(r.stderr).toContain(
+      `1 precomputed volume; shards: ${shards.length} written, 0 already present, ${shards.length} of ${shards.length}`,
+    );
     const source = await zarrValues(join(root, "zyx.zarr"));
     const back = await precomputedValues(dst);
     expect(back.shape).toEqual([1, 10, 13, 17]);
     expect(back.data).toEqual(source.data);
     expect(back.info.type).toBe("image");
-    const scale = (back.info.scales as { size: number[]; chunk_sizes: number[][]; sharding: { data_encoding: string; hash: string } }[])[0]!;
+    const scale = (
+      back.info.scales as {
+        size: number[];
+        chunk_sizes: number[][];
+        sharding: { data_encoding: string; hash: string };
+      }[]
+    )[0]!;
     expect(scale.size).toEqual([17, 13, 10]);
     expect(scale.chunk_sizes).toEqual([[6, 5, 4]]);
     expect(scale.sharding.hash).toBe("identity");
@@ -139,7 +205,10 @@ describe("convert --to precomputed", () => {
     expect((await zarrValues(again)).data).toEqual(source.data);
     // Precomputed to precomputed keeps the voxels and the resolution (offset: 0).
     const copy = join(root, "vol-copy");
-    expect((await run(["convert", `precomputed://${join(root, "vol")}`, copy, "--to", "precomputed", "--progress", "none"])).code).toBe(0);
+    expect(
+      (await run(["convert", `precomputed://${join(root, "vol")}`, copy, "--to", "precomputed", "--progress", "none"]))
+        .code,
+    ).toBe(0);
     const original = await openPrecomputedImage(new FileSystemStore(join(root, "vol")));
     const copied = await precomputedValues(copy);
     expect((copied.info.scales as { resolution: number[] }[])[0]!.resolution).toEqual([4, 4, 40]);
@@ -149,7 +218,17 @@ describe("convert --to precomputed", () => {
 
   it("--multiscale 2 --to precomputed: one scale per level in info, each read back equal to the block means", async () => {
     const dst = join(root, "zyx-pyramid");
-    const r = await run(["convert", join(root, "zyx.zarr"), `precomputed://${dst}`, "--to", "precomputed", "--multiscale", "2", "--progress", "none"]);
+    const r = await run([
+      "convert",
+      join(root, "zyx.zarr"),
+      `precomputed://${dst}`,
+      "--to",
+      "precomputed",
+      "--multiscale",
+      "2",
+      "--progress",
+      "none",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("1 precomputed volume of 3 scales");
     const info = JSON.parse(await readFile(join(dst, "info"), "utf8")) as { scales: Record<string, unknown>[] };
@@ -159,7 +238,8 @@ describe("convert --to precomputed", () => {
       ["s1", [9, 7, 5], [2, 2, 2], [[6, 5, 4]], [0, 0, 0]],
       ["s2", [5, 4, 3], [4, 4, 4], [[5, 4, 3]], [0, 0, 0]],
     ]);
-    for (const scale of info.scales) expect((scale.sharding as { "@type": string })["@type"]).toBe("neuroglancer_uint64_sharded_v1");
+    for (const scale of info.scales)
+      expect((scale.sharding as { "@type": string })["@type"]).toBe("neuroglancer_uint64_sharded_v1");
     const source = await zarrValues(join(root, "zyx.zarr"));
     const [Z, Y, X] = [10, 13, 17];
     const image = await openPrecomputedImage(new FileSystemStore(dst));
@@ -185,13 +265,34 @@ describe("convert --to precomputed", () => {
       expect(Array.from(region.data as ArrayLike<number>), `scale ${level}`).toEqual(expected);
     }
     // A rerun finds every shard of every scale complete.
-    const again = await run(["convert", join(root, "zyx.zarr"), `precomputed://${dst}`, "--to", "precomputed", "--multiscale", "2", "--progress", "none"]);
+    const again = await run([
+      "convert",
+      join(root, "zyx.zarr"),
+      `precomputed://${dst}`,
+      "--to",
+      "precomputed",
+      "--multiscale",
+      "2",
+      "--progress",
+      "none",
+    ]);
     expect(again.stderr).toMatch(/shards: 0 written, (\d+) already present, \1 of \1/);
   });
 
   it("[c, z, y, x] uint32 with --labels and --codec none: a 2-channel segmentation with raw data", async () => {
     const dst = join(root, "czyx-pre");
-    const r = await run(["convert", join(root, "czyx.zarr"), dst, "--to", "precomputed", "--labels", "--codec", "none", "--progress", "none"]);
+    const r = await run([
+      "convert",
+      join(root, "czyx.zarr"),
+      dst,
+      "--to",
+      "precomputed",
+      "--labels",
+      "--codec",
+      "none",
+      "--progress",
+      "none",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const back = await precomputedValues(dst);
     expect(back.info.type).toBe("segmentation");
@@ -219,7 +320,9 @@ describe("convert --to precomputed", () => {
     expect(await files(parted)).toEqual(reference);
 
     const killed = join(root, "big-killed");
-    const stored = await killAfter(["convert", src, killed, ...args], join(killed, "s0"), 5, (name) => name.endsWith(".shard"));
+    const stored = await killAfter(["convert", src, killed, ...args], join(killed, "s0"), 5, (name) =>
+      name.endsWith(".shard"),
+    );
     expect(stored).toBeLessThan(total);
     const r = await run(["convert", src, killed, ...args]);
     expect(r.code, r.stderr).toBe(0);
@@ -259,5 +362,3 @@ describe("convert --to precomputed", () => {
     expect(existsSync(dst)).toBe(false);
   });
 });
-
-

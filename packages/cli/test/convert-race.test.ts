@@ -15,8 +15,15 @@ let root: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "zarrkit-race-"));
-  const src = await createArray(new FileSystemStore(join(root, "src.zarr")), "", { shape: [8, 8], dataType: "uint16", chunkShape: [2, 2] });
-  await src.set(null, Uint16Array.from({ length: 64 }, (_, i) => i + 1));
+  const src = await createArray(new FileSystemStore(join(root, "src.zarr")), "", {
+    shape: [8, 8],
+    dataType: "uint16",
+    chunkShape: [2, 2],
+  });
+  await src.set(
+    null,
+    Uint16Array.from({ length: 64 }, (_, i) => i + 1),
+  );
 });
 
 afterAll(async () => {
@@ -59,10 +66,14 @@ describe("convert parts starting at once", () => {
     const dst = racyStore(others);
     registerStore("s3", async () => dst);
     const out = capture();
-    expect(await main(["convert", src, "s3://bucket/race.zarr", ...layout, "--part", "1/2"], out), out.lines.join("\n")).toBe(0);
+    expect(
+      await main(["convert", src, "s3://bucket/race.zarr", ...layout, "--part", "1/2"], out),
+      out.lines.join("\n"),
+    ).toBe(0);
     expect(out.lines.at(-1)).toContain("shards: 2 written, 0 already present, 2 of 2 (part 1/2)");
     const got = await (await openArray(dst, "")).get();
-    // Shards c/0/0 (the other part's), c/0/1 and c/1/1 (this part's) hold values; c/1/0, of part 0, was not stored here.
+    // Shards c/0/0 (the other part's), c/0/1 and c/1/1 (this part's) hold values; c/1/0, of part 0, was not stored
+    // here.
     const missing = (i: number) => i >= 32 && i % 8 < 4;
     expect(Array.from(got.data as Uint16Array)).toEqual(Array.from({ length: 64 }, (_, i) => (missing(i) ? 0 : i + 1)));
 
@@ -71,7 +82,9 @@ describe("convert parts starting at once", () => {
     registerStore("s3", async () => foreign);
     const refused = capture();
     expect(await main(["convert", src, "s3://bucket/other.zarr", ...layout, "--part", "1/2"], refused)).toBe(1);
-    expect(refused.lines.join("\n")).toMatch(/NodeExistsError: destination s3:\/\/bucket\/other.zarr already holds other data \(readme\)/);
+    expect(refused.lines.join("\n")).toMatch(
+      /NodeExistsError: destination s3:\/\/bucket\/other.zarr already holds other data \(readme\)/,
+    );
     expect(await foreign.get("zarr.json")).toBeUndefined();
   });
 });

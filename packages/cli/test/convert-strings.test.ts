@@ -33,7 +33,11 @@ describe("convert: variable-length strings", () => {
   it("a v3 string array over several shards (one all empty, the fill value): vlen-utf8 inside the shards, values equal", async () => {
     const src = join(root, "words.zarr");
     const words = Array.from({ length: 60 }, (_, i) => (i >= 40 ? "" : `${"ß€🚀".repeat(i % 4)}word${i}`));
-    const array = await createArray(new FileSystemStore(src), "", { shape: [6, 10], dataType: "string", chunkShape: [2, 5] });
+    const array = await createArray(new FileSystemStore(src), "", {
+      shape: [6, 10],
+      dataType: "string",
+      chunkShape: [2, 5],
+    });
     await array.set(null, { data: words, shape: [6, 10] });
     const dst = join(root, "words-sharded.zarr");
     const r = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
@@ -50,18 +54,31 @@ describe("convert: variable-length strings", () => {
     // Strings have no mean nor mode here: refused before anything is written.
     const pyramid = await run(["convert", src, join(root, "words-pyramid.zarr"), "--multiscale", "1"]);
     expect(pyramid.code).toBe(1);
-    expect(pyramid.stderr).toMatch(/UnsupportedError: .*words\.zarr: --multiscale needs a numeric array; string has no mean/);
+    expect(pyramid.stderr).toMatch(
+      /UnsupportedError: .*words\.zarr: --multiscale needs a numeric array; string has no mean/,
+    );
     expect(existsSync(join(root, "words-pyramid.zarr"))).toBe(false);
   });
 
   const cases = [
-    ["zarr-python-v3", ["1d.chunked.string.vlen", "2d.chunked.string.vlen", "1d.string.unicode", "1d.string.empty", "1d.contiguous.string.compressed"]],
+    [
+      "zarr-python-v3",
+      [
+        "1d.chunked.string.vlen",
+        "2d.chunked.string.vlen",
+        "1d.string.unicode",
+        "1d.string.empty",
+        "1d.contiguous.string.compressed",
+      ],
+    ],
     ["zarr-python-v2", ["3d.chunked.O", "1d.contiguous.U7"]],
   ] as const;
   for (const [fixture, names] of cases) {
     const dir = fixturePath(`${fixture}.zarr`);
     it.skipIf(!dir)(`the ${fixture} fixture's string arrays equal the fixture's expected values`, async () => {
-      const expected = JSON.parse(await readFile(`${dir!.slice(0, -5)}.expected.json`, "utf8")) as { arrays: Record<string, { shape: number[]; data: unknown[] }> };
+      const expected = JSON.parse(await readFile(`${dir!.slice(0, -5)}.expected.json`, "utf8")) as {
+        arrays: Record<string, { shape: number[]; data: unknown[] }>;
+      };
       for (const name of names) {
         const dst = join(root, `${fixture}-${name}`);
         const r = await run(["convert", join(dir!, name), dst, "--codec", "gzip", "--progress", "none"]);

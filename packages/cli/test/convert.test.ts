@@ -23,10 +23,20 @@ beforeAll(async () => {
     attributes: { kept: [1, 2] },
     dimensionNames: ["y", "x"],
   });
-  await plain.set(null, Int32Array.from({ length: 1200 }, (_, i) => i * 3 - 7 + (i % 2 === 0 ? 0 : 10_000)));
+  await plain.set(
+    null,
+    Int32Array.from({ length: 1200 }, (_, i) => i * 3 - 7 + (i % 2 === 0 ? 0 : 10_000)),
+  );
   // 1500 x 1500 uint16 in 100 shards' worth of rows: big enough that a kill lands mid-conversion.
-  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", { shape: [1500, 1500], dataType: "uint16", chunkShape: [15, 100] });
-  await big.set(null, Uint16Array.from({ length: 1500 * 1500 }, (_, i) => ((i * 2654435761) >>> 7) % 65521 || 1));
+  const big = await createArray(new FileSystemStore(join(root, "big.zarr")), "", {
+    shape: [1500, 1500],
+    dataType: "uint16",
+    chunkShape: [15, 100],
+  });
+  await big.set(
+    null,
+    Uint16Array.from({ length: 1500 * 1500 }, (_, i) => ((i * 2654435761) >>> 7) % 65521 || 1),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -59,9 +69,26 @@ describe("convert: values", () => {
   it("a v3 array: sharded as asked, values, attributes and dimension names kept, each codec", async () => {
     const src = join(root, "plain.zarr");
     const expected = await values(src);
-    for (const [codec, name] of [["zstd:3", "zstd"], ["gzip:6", "gzip"], ["blosc:zstd:5:shuffle", "blosc"], ["none", undefined]] as const) {
+    for (const [codec, name] of [
+      ["zstd:3", "zstd"],
+      ["gzip:6", "gzip"],
+      ["blosc:zstd:5:shuffle", "blosc"],
+      ["none", undefined],
+    ] as const) {
       const dst = join(root, `plain-${name ?? "none"}.zarr`);
-      const r = await run(["convert", src, dst, "--shard-shape", "8,10", "--codec", codec, "--index-location", "start", "--progress", "none"]);
+      const r = await run([
+        "convert",
+        src,
+        dst,
+        "--shard-shape",
+        "8,10",
+        "--codec",
+        codec,
+        "--index-location",
+        "start",
+        "--progress",
+        "none",
+      ]);
       expect(r.stderr).toMatch(/shards: 15 written, 0 already present, 15 of 15/);
       expect(r.code).toBe(0);
       const arr = await openArray(new FileSystemStore(dst), "");
@@ -69,7 +96,11 @@ describe("convert: values", () => {
       expect(arr.chunkShape).toEqual([4, 5]);
       expect(arr.attributes).toEqual({ kept: [1, 2] });
       expect(arr.dimensionNames).toEqual(["y", "x"]);
-      const sharding = (arr.metadata as unknown as { codecs: { configuration: { codecs: { name: string }[]; index_location: string } }[] }).codecs[0]!.configuration;
+      const sharding = (
+        arr.metadata as unknown as {
+          codecs: { configuration: { codecs: { name: string }[]; index_location: string } }[];
+        }
+      ).codecs[0]!.configuration;
       expect(sharding.index_location).toBe("start");
       expect(sharding.codecs.map((c) => c.name)).toEqual(name ? ["bytes", name] : ["bytes"]);
       expect(await values(dst)).toEqual(expected);
@@ -78,8 +109,19 @@ describe("convert: values", () => {
 
   it("--chunk-shape and --shard-bytes: a shard shape of the given size, a multiple of the chunk", async () => {
     const dst = join(root, "plain-bytes.zarr");
-    // 2 x 5 int32 chunks (40 bytes); at most 640 bytes a shard: 4 doublings, the shorter edge first: 4x5, 8x5, 8x10, 16x10.
-    const r = await run(["convert", join(root, "plain.zarr"), dst, "--chunk-shape", "2,5", "--shard-bytes", "640", "--progress", "none"]);
+    // 2 x 5 int32 chunks (40 bytes); at most 640 bytes a shard: 4 doublings, the shorter edge first: 4x5, 8x5, 8x10,
+    // 16x10.
+    const r = await run([
+      "convert",
+      join(root, "plain.zarr"),
+      dst,
+      "--chunk-shape",
+      "2,5",
+      "--shard-bytes",
+      "640",
+      "--progress",
+      "none",
+    ]);
     expect(r.code).toBe(0);
     const arr = await openArray(new FileSystemStore(dst), "");
     expect(arr.chunkShape).toEqual([2, 5]);
@@ -89,22 +131,37 @@ describe("convert: values", () => {
 
   it("shards all of fill value are not stored, and say so; a rerun computes them again but writes nothing", async () => {
     const src = join(root, "sparse.zarr");
-    const arr = await createArray(new FileSystemStore(src), "", { shape: [8, 10], dataType: "uint8", chunkShape: [2, 5] });
+    const arr = await createArray(new FileSystemStore(src), "", {
+      shape: [8, 10],
+      dataType: "uint8",
+      chunkShape: [2, 5],
+    });
     await arr.set([0, null], 9);
     const dst = join(root, "sparse-out.zarr");
     const first = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr, first.stderr).toContain("shards: 1 written, 0 already present, 4 of 4; 3 all fill value, not stored");
+    expect(first.stderr, first.stderr).toContain(
+      "shards: 1 written, 0 already present, 4 of 4; 3 all fill value, not stored",
+    );
     expect(shardFiles(await files(dst))).toEqual(["c/0/0"]);
     const again = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
-    expect(again.stderr, again.stderr).toContain("shards: 0 written, 1 already present, 4 of 4; 3 all fill value, not stored");
+    expect(again.stderr, again.stderr).toContain(
+      "shards: 0 written, 1 already present, 4 of 4; 3 all fill value, not stored",
+    );
     expect(await values(dst)).toEqual(await values(src));
   });
 
   it("a rectilinear source", async () => {
     const src = join(root, "rect.zarr");
-    const arr = await createArray(new FileSystemStore(src), "", { shape: [10, 8], dataType: "float32", chunkShape: [[3, 7], 4] });
-    await arr.set(null, Float32Array.from({ length: 80 }, (_, i) => i / 4 + 0.5));
+    const arr = await createArray(new FileSystemStore(src), "", {
+      shape: [10, 8],
+      dataType: "float32",
+      chunkShape: [[3, 7], 4],
+    });
+    await arr.set(
+      null,
+      Float32Array.from({ length: 80 }, (_, i) => i / 4 + 0.5),
+    );
     const dst = join(root, "rect-out.zarr");
     const r = await run(["convert", src, dst, "--chunk-shape", "2,4", "--shard-shape", "4,8", "--progress", "none"]);
     expect(r.code, r.stderr).toBe(0);
@@ -129,7 +186,8 @@ describe("convert: values", () => {
     expect(r.code, r.stderr).toBe(0);
     const group = await openGroup(new FileSystemStore(dst), "");
     expect(group.attributes).toEqual({ made: "by test" });
-    const tree = async (path: string) => (await run(["tree", path])).stdout.replace(/ shards \[[^\]]*\] of chunks \[[^\]]*\]/g, "");
+    const tree = async (path: string) =>
+      (await run(["tree", path])).stdout.replace(/ shards \[[^\]]*\] of chunks \[[^\]]*\]/g, "");
     expect(await tree(dst)).toEqual(await tree(src));
     const arrays: string[] = [];
     const walk = async (g: Awaited<ReturnType<typeof openGroup>>, prefix: string) => {
@@ -144,24 +202,40 @@ describe("convert: values", () => {
     for (const path of arrays) {
       expect((await openArray(new FileSystemStore(dst), path)).shardShape, path).toBeDefined();
       expect(await values(dst, path), path).toEqual(await values(src, path));
-      expect((await openArray(new FileSystemStore(dst), path)).attributes).toEqual((await openArray(new FileSystemStore(src), path)).attributes);
+      expect((await openArray(new FileSystemStore(dst), path)).attributes).toEqual(
+        (await openArray(new FileSystemStore(src), path)).attributes,
+      );
     }
   });
 
   const fixtureCases = [
-    ["zarr-python-v3.zarr", ["3d.chunked.mixed.compressed.sharded.i2", "2d.chunked.ragged.compressed.sharded.i2", "1d.contiguous.f4.be", "3d.chunked.mixed.i2.F"]],
-    ["zarr-python-v2.zarr", ["3d.chunked.mixed.i2.C", "1d.contiguous.zstd.i2", "1d.contiguous.f4.be", "2d.chunked.ragged.i2"]],
+    [
+      "zarr-python-v3.zarr",
+      [
+        "3d.chunked.mixed.compressed.sharded.i2",
+        "2d.chunked.ragged.compressed.sharded.i2",
+        "1d.contiguous.f4.be",
+        "3d.chunked.mixed.i2.F",
+      ],
+    ],
+    [
+      "zarr-python-v2.zarr",
+      ["3d.chunked.mixed.i2.C", "1d.contiguous.zstd.i2", "1d.contiguous.f4.be", "2d.chunked.ragged.i2"],
+    ],
   ] as const;
   for (const [fixture, names] of fixtureCases) {
     const dir = fixturePath(fixture);
-    it.skipIf(!dir)(`the ${fixture} fixture's arrays${dir ? "" : " (skipped: fixture not installed; set up by .ci/run)"}`, async () => {
-      for (const name of names) {
-        const dst = join(root, `${fixture}-${name}`);
-        const r = await run(["convert", join(dir!, name), dst, "--progress", "none"]);
-        expect(r.code, `${name}: ${r.stderr}`).toBe(0);
-        expect(await values(dst), name).toEqual(await values(join(dir!, name)));
-      }
-    });
+    it.skipIf(!dir)(
+      `the ${fixture} fixture's arrays${dir ? "" : " (skipped: fixture not installed; set up by .ci/run)"}`,
+      async () => {
+        for (const name of names) {
+          const dst = join(root, `${fixture}-${name}`);
+          const r = await run(["convert", join(dir!, name), dst, "--progress", "none"]);
+          expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+          expect(await values(dst), name).toEqual(await values(join(dir!, name)));
+        }
+      },
+    );
   }
 });
 
@@ -181,12 +255,20 @@ describe("convert: parts", () => {
     const odd = ["c/0/1", "c/1/0", "c/1/2", "c/2/1", "c/3/0", "c/3/2", "c/4/1"];
     expect(shardFiles(afterOne)).toEqual(odd);
     // --progress json names each shard's key and what became of it.
-    const records = (r: { stderr: string }) => r.stderr.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+    const records = (r: { stderr: string }) =>
+      r.stderr
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line));
     const written = records(one).filter((line) => line.key !== undefined);
     expect(written.map((line) => [line.key, line.shard]).sort()).toEqual(odd.map((key) => [key, "written"]));
     expect(written.every((line) => line.bytesWritten > 0)).toBe(true);
     const again = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "json"]);
-    expect(records(again).flatMap((line) => (line.key ? [[line.key, line.shard]] : [])).sort()).toEqual(odd.map((key) => [key, "present"]));
+    expect(
+      records(again)
+        .flatMap((line) => (line.key ? [[line.key, line.shard]] : []))
+        .sort(),
+    ).toEqual(odd.map((key) => [key, "present"]));
     const zero = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "0/2", "--progress", "none"]);
     expect(zero.code, zero.stderr).toBe(0);
     expect(zero.stderr).toMatch(/shards: 8 written, 0 already present, 8 of 8/);
@@ -207,7 +289,11 @@ describe("convert: parts", () => {
     const cases: [NodeJS.ProcessEnv, string[], string][] = [
       [{ JOB_COMPLETION_INDEX: "2" }, ["--parts", "3"], "part 2/3 (from JOB_COMPLETION_INDEX)"],
       [{ AWS_BATCH_JOB_ARRAY_INDEX: "2" }, ["--parts", "3"], "part 2/3 (from AWS_BATCH_JOB_ARRAY_INDEX)"],
-      [{ SLURM_ARRAY_TASK_ID: "7", SLURM_ARRAY_TASK_MIN: "5", SLURM_ARRAY_TASK_COUNT: "3" }, [], "part 2/3 (from SLURM_ARRAY_TASK_ID)"],
+      [
+        { SLURM_ARRAY_TASK_ID: "7", SLURM_ARRAY_TASK_MIN: "5", SLURM_ARRAY_TASK_COUNT: "3" },
+        [],
+        "part 2/3 (from SLURM_ARRAY_TASK_ID)",
+      ],
     ];
     for (const [i, [env, flags, message]] of cases.entries()) {
       const dst = join(root, `env-part-${i}.zarr`);
@@ -217,7 +303,10 @@ describe("convert: parts", () => {
       // Linear indices 2, 5, 8, 11, 14 of the 5 x 3 grid.
       expect(shardFiles(await files(dst))).toEqual(["c/0/2", "c/1/2", "c/2/2", "c/3/2", "c/4/2"]);
     }
-    const bad = await run(["convert", src, join(root, "env-bad.zarr"), "--parts", "3"], { JOB_COMPLETION_INDEX: "", SLURM_ARRAY_TASK_ID: "" });
+    const bad = await run(["convert", src, join(root, "env-bad.zarr"), "--parts", "3"], {
+      JOB_COMPLETION_INDEX: "",
+      SLURM_ARRAY_TASK_ID: "",
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--parts N needs a part index/);
   });
@@ -226,7 +315,18 @@ describe("convert: parts", () => {
 describe("convert: kill -9 and rerun", () => {
   it("a killed convert, rerun (killed again, then to the end), is complete and identical; reruns write only the missing shards", async () => {
     const src = join(root, "big.zarr");
-    const args = ["--chunk-shape", "15,100", "--shard-shape", "15,1500", "--codec", "zstd:3", "--jobs", "1", "--progress", "none"];
+    const args = [
+      "--chunk-shape",
+      "15,100",
+      "--shard-shape",
+      "15,1500",
+      "--codec",
+      "zstd:3",
+      "--jobs",
+      "1",
+      "--progress",
+      "none",
+    ];
     const full = join(root, "big-full.zarr");
     const f = await run(["convert", src, full, ...args]);
     expect(f.code, f.stderr).toBe(0);
@@ -249,7 +349,9 @@ describe("convert: kill -9 and rerun", () => {
     expect(r.stderr).toContain(`shards: ${100 - present} written, ${present} already present, 100 of 100`);
     const after = await files(dst);
     // The rerun settled every lock a kill left behind.
-    expect((await readdir(dst, { recursive: true })).filter((name) => basename(name).startsWith(".zarrkit-lock."))).toEqual([]);
+    expect(
+      (await readdir(dst, { recursive: true })).filter((name) => basename(name).startsWith(".zarrkit-lock.")),
+    ).toEqual([]);
     for (const key of shardFiles(before)) {
       expect(after.get(key)!.ino, key).toBe(before.get(key)!.ino);
       expect(after.get(key)!.mtimeMs, key).toBe(before.get(key)!.mtimeMs);
@@ -266,7 +368,19 @@ describe("convert: Ctrl-C", () => {
   it("SIGINT stops after the shards in flight (exit 130); a rerun completes the rest", async () => {
     const src = join(root, "big.zarr");
     const dst = join(root, "big-interrupted.zarr");
-    const args = ["convert", src, dst, "--chunk-shape", "15,100", "--shard-shape", "15,1500", "--jobs", "1", "--progress", "none"];
+    const args = [
+      "convert",
+      src,
+      dst,
+      "--chunk-shape",
+      "15,100",
+      "--shard-shape",
+      "15,1500",
+      "--jobs",
+      "1",
+      "--progress",
+      "none",
+    ];
     const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
     const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
@@ -291,7 +405,6 @@ describe("convert: Ctrl-C", () => {
     expect(await values(dst)).toEqual(await values(src));
   }, 120_000);
 });
-
 
 describe("convert: bad input", () => {
   it("usage errors exit 2 naming the flag, and write nothing", async () => {

@@ -4,7 +4,11 @@ import type { ConvertSource } from "../src/convert-source.js";
 import { downsampledSource } from "../src/downsample.js";
 
 /** An in-memory source over C-order values, counting the elements each read asks for. */
-function memory(name: string, shape: number[], values: ArrayLike<number | bigint>): ConvertSource & { elementsRead: number[] } {
+function memory(
+  name: string,
+  shape: number[],
+  values: ArrayLike<number | bigint>,
+): ConvertSource & { elementsRead: number[] } {
   const type = dataType(name);
   const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
   const elementsRead: number[] = [];
@@ -35,7 +39,11 @@ function memory(name: string, shape: number[], values: ArrayLike<number | bigint
   };
 }
 
-const all = (s: ConvertSource) => s.read(s.shape.map(() => 0), s.shape);
+const all = (s: ConvertSource) =>
+  s.read(
+    s.shape.map(() => 0),
+    s.shape,
+  );
 
 describe("downsampledSource", () => {
   it("integer means round to nearest, ties away from zero; odd edges average the elements that exist", async () => {
@@ -46,7 +54,12 @@ describe("downsampledSource", () => {
   });
 
   it("64-bit means in exact integer arithmetic, floats stay fractional", async () => {
-    const big = downsampledSource(memory("int64", [2, 2], [2n ** 62n, 2n ** 62n + 3n, -3n, -2n]), 1, [true, true], "mean");
+    const big = downsampledSource(
+      memory("int64", [2, 2], [2n ** 62n, 2n ** 62n + 3n, -3n, -2n]),
+      1,
+      [true, true],
+      "mean",
+    );
     // (2^63 - 2) / 4 = 2^61 - 0.5, a tie: away from zero, 2^61 (float64 could not tell these apart).
     expect(Array.from((await all(big)).data as BigInt64Array)).toEqual([2n ** 61n]);
     const float = downsampledSource(memory("float64", [2, 2], [1, 2, 2, 2]), 1, [true, true], "mean");

@@ -98,7 +98,17 @@ async function writeVolume(dir: string): Promise<void> {
     type: "image",
     data_type: "uint16",
     num_channels: 1,
-    scales: [{ key: "s0", size, voxel_offset: offset, chunk_sizes: [chunk], resolution: [4, 4, 40], encoding: "raw", sharding }],
+    scales: [
+      {
+        key: "s0",
+        size,
+        voxel_offset: offset,
+        chunk_sizes: [chunk],
+        resolution: [4, 4, 40],
+        encoding: "raw",
+        sharding,
+      },
+    ],
   };
   await writeFile(join(dir, "info"), JSON.stringify(info));
   const grid = [0, 1, 2].map((d) => Math.ceil(size[d]! / chunk[d]!)) as [number, number, number];
@@ -110,7 +120,8 @@ async function writeVolume(dir: string): Promise<void> {
         let i = 0;
         for (let z = 0; z < chunk[2]; z++)
           for (let y = 0; y < chunk[1]; y++)
-            for (let x = 0; x < chunk[0]; x++) voxels[i++] = voxel(gx * chunk[0] + x, gy * chunk[1] + y, gz * chunk[2] + z);
+            for (let x = 0; x < chunk[0]; x++)
+              voxels[i++] = voxel(gx * chunk[0] + x, gy * chunk[1] + y, gz * chunk[2] + z);
         chunks.set(compressedMortonCode([gx, gy, gz], grid), new Uint8Array(voxels.buffer));
       }
   await writeShards(new FileSystemStore(dir), sharding, chunks, { prefix: "s0" });

@@ -19,7 +19,11 @@ export interface RunResult {
  * Run the CLI's TypeScript entry as a child process (with the workspace loader from vitest's execArgv),
  * as another user with `as` (when running as root).
  */
-export function run(args: string[], env: NodeJS.ProcessEnv = {}, as?: { uid: number; gid: number }): Promise<RunResult> {
+export function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  as?: { uid: number; gid: number },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -44,7 +48,9 @@ export async function fileDigests(dir: string): Promise<Record<string, string>> 
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || storeFile(entry.name)) continue;
     const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash("sha256").update(await readFile(path)).digest("hex");
+    out[relative(dir, path)] = createHash("sha256")
+      .update(await readFile(path))
+      .digest("hex");
   }
   return out;
 }
@@ -54,7 +60,12 @@ export async function fileDigests(dir: string): Promise<Record<string, string>> 
  * least `threshold` files whose names pass `counts` (the store's own files
  * never count): the count at the kill, or Infinity when it ended first.
  */
-export function killAfter(args: string[], dir: string, threshold: number, counts: (name: string) => boolean = () => true): Promise<number> {
+export function killAfter(
+  args: string[],
+  dir: string,
+  threshold: number,
+  counts: (name: string) => boolean = () => true,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], { stdio: "ignore" });
     let exited = false;
@@ -167,6 +178,8 @@ export async function numpyLoad(file: string): Promise<{ descr: string; shape: n
     let err = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`numpy.load failed: ${err}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`numpy.load failed: ${err}`)),
+    );
   });
 }

@@ -11,7 +11,12 @@ import { createProgress, progressMode } from "../src/progress.js";
 function fakes(isTTY: boolean) {
   const writes: string[] = [];
   let t = 1_000_000;
-  return { stream: { isTTY, write: (s: string) => writes.push(s) }, writes, now: () => t, tick: (ms: number) => (t += ms) };
+  return {
+    stream: { isTTY, write: (s: string) => writes.push(s) },
+    writes,
+    now: () => t,
+    tick: (ms: number) => (t += ms),
+  };
 }
 
 describe("createProgress", () => {
@@ -26,7 +31,9 @@ describe("createProgress", () => {
     expect(f.writes.every((w) => w.startsWith("\r["))).toBe(true);
     expect(f.writes[1]).toContain("1/4 shards (25%), 1.0 shards/s, ETA 3s");
     // The last redraw clears the rest of the line (ESC [K) and ends it.
-    expect(f.writes.at(-1)).toBe(`\r[${"#".repeat(12)}${"-".repeat(12)}] 2/4 shards (50%), 1.0 shards/s, ETA 2s, bytesRead 2.0 MB (1.0 MB/s)${String.fromCharCode(27)}[K\n`);
+    expect(f.writes.at(-1)).toBe(
+      `\r[${"#".repeat(12)}${"-".repeat(12)}] 2/4 shards (50%), 1.0 shards/s, ETA 2s, bytesRead 2.0 MB (1.0 MB/s)${String.fromCharCode(27)}[K\n`,
+    );
   });
 
   it("auto without a TTY prints plain lines on the interval only, and a last line when it printed any", async () => {
@@ -124,7 +131,8 @@ describe("verify on a store without sized ranged reads", () => {
         attributes: {},
       });
       await a.set(null, { data: Uint8Array.from([1, 2, 3, 4]), shape: [4] });
-      // Index at the start (2 entries x 16 bytes, no checksum), then 2 + 2 data bytes: point entry 1 at [35, 37), one byte past the end.
+      // Index at the start (2 entries x 16 bytes, no checksum), then 2 + 2 data bytes: point entry 1 at [35, 37), one
+      // byte past the end.
       const file = join(dir, "c/0");
       const bytes = new Uint8Array(await readFile(file));
       expect(bytes.length).toBe(36);
@@ -138,7 +146,13 @@ describe("verify on a store without sized ranged reads", () => {
       };
       const report = await verify((await open(plain, "")) as ZarrArray, {});
       expect(report.ok).toBe(false);
-      expect(report.problems).toEqual([{ key: "c/0", error: "CorruptDataError", message: expect.stringMatching(/points at bytes \[35, 37\) outside the shard's data \[32, 36\)/) }]);
+      expect(report.problems).toEqual([
+        {
+          key: "c/0",
+          error: "CorruptDataError",
+          message: expect.stringMatching(/points at bytes \[35, 37\) outside the shard's data \[32, 36\)/),
+        },
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -158,7 +172,16 @@ describe("verify's concurrency", () => {
         chunk_grid: { name: "regular", configuration: { chunk_shape: [1, 2] } },
         chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
         fill_value: 0,
-        codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [1, 1], codecs: [{ name: "bytes" }], index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }] } }],
+        codecs: [
+          {
+            name: "sharding_indexed",
+            configuration: {
+              chunk_shape: [1, 1],
+              codecs: [{ name: "bytes" }],
+              index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+            },
+          },
+        ],
         attributes: {},
       });
       await a.set(null, { data: Uint8Array.from({ length: 24 }, (_, i) => i + 1), shape: [12, 2] });
@@ -175,7 +198,10 @@ describe("verify's concurrency", () => {
             return fs.getRangeWithSize(key, range, o);
           },
         };
-        const report = await verify((await open(slow, "")) as ZarrArray, concurrency === undefined ? {} : { concurrency });
+        const report = await verify(
+          (await open(slow, "")) as ZarrArray,
+          concurrency === undefined ? {} : { concurrency },
+        );
         expect(report).toMatchObject({ ok: true, checked: { shards: 12 } });
         return max;
       };

@@ -7,7 +7,8 @@ import { createArray, createGroup, FileSystemStore } from "zarrkit";
 import { run, type StaticServer, serveFolder } from "./helpers.js";
 
 // A group with a sharded int32 array [8, 8] in shards [4, 4] of inner chunks [2, 2]: inner chain bytes + crc32c
-// (16 + 4 bytes per inner chunk), index bytes + crc32c (4 entries x 16 + 4 = 68 bytes at the end): 4 shards of 148 bytes.
+// (16 + 4 bytes per inner chunk), index bytes + crc32c (4 entries x 16 + 4 = 68 bytes at the end): 4 shards of 148
+// bytes.
 const INNER = 20;
 const INDEX = 68;
 const SHARD = 4 * INNER + INDEX;
@@ -81,7 +82,12 @@ async function editIndex(file: string, edit: (entries: BigUint64Array) => void):
   await writeFile(file, bytes);
 }
 
-const json = (text: string) => JSON.parse(text) as { ok: boolean; checked: { shards: number; innerChunks: number; chunks: number }; problems: { key: string; error: string; message: string }[] };
+const json = (text: string) =>
+  JSON.parse(text) as {
+    ok: boolean;
+    checked: { shards: number; innerChunks: number; chunks: number };
+    problems: { key: string; error: string; message: string }[];
+  };
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "zarrkit-verify-"));
@@ -105,13 +111,28 @@ describe("verify", () => {
     const deep = await run(["verify", clean, "--deep", "--json", "--progress", "none"]);
     expect(deep.code).toBe(0);
     // The shards' inner chains end in crc32c; the unsharded array's chunks have no checksum: listed as unchecked.
-    const plainChunks = ["0/0", "0/1", "1/0", "1/1", "2/0", "2/1"].map((c) => ({ key: `plain/c/${c}`, reason: expect.stringMatching(/hold no checksum/) }));
+    const plainChunks = ["0/0", "0/1", "1/0", "1/1", "2/0", "2/1"].map((c) => ({
+      key: `plain/c/${c}`,
+      reason: expect.stringMatching(/hold no checksum/),
+    }));
     const none = { removed: [], kept: [] };
-    expect(json(deep.stdout)).toEqual({ ok: true, checked: { shards: 4, innerChunks: 16, chunks: 6 }, problems: [], unchecked: plainChunks, temporaryFiles: none });
+    expect(json(deep.stdout)).toEqual({
+      ok: true,
+      checked: { shards: 4, innerChunks: 16, chunks: 6 },
+      problems: [],
+      unchecked: plainChunks,
+      temporaryFiles: none,
+    });
     // HTTP cannot list: every shard key of the grid is probed (all present); the group's children come from zarr.json.
     const http = await run(["verify", `${server.url}clean.zarr/a`, "--deep", "--json"]);
     expect(http.code, http.stderr).toBe(0);
-    expect(json(http.stdout)).toEqual({ ok: true, checked: { shards: 4, innerChunks: 16, chunks: 0 }, problems: [], unchecked: [], temporaryFiles: none });
+    expect(json(http.stdout)).toEqual({
+      ok: true,
+      checked: { shards: 4, innerChunks: 16, chunks: 0 },
+      problems: [],
+      unchecked: [],
+      temporaryFiles: none,
+    });
   });
 
   it("passes the zarr-python v3 fixture: every array below the root with --deep, and a consolidated group over HTTP", async (ctx) => {
@@ -151,7 +172,11 @@ describe("verify", () => {
     // Over HTTP the store is rooted at the array: keys are relative to it.
     const http = await run(["verify", `${server.url}index-flip.zarr/a`, "--json"]);
     expect(http.code).toBe(1);
-    expect(json(http.stdout)).toMatchObject({ ok: false, checked: { shards: 3 }, problems: [{ key: "c/1/0", error: "ChecksumError" }] });
+    expect(json(http.stdout)).toMatchObject({
+      ok: false,
+      checked: { shards: 3 },
+      problems: [{ key: "c/1/0", error: "ChecksumError" }],
+    });
     // A group over HTTP without consolidated metadata cannot be walked: a failure, not a silent pass.
     const group = await run(["verify", `${server.url}index-flip.zarr`]);
     expect(group.code).toBe(1);
@@ -204,7 +229,13 @@ describe("verify", () => {
     // Over HTTP the shard's size comes from Content-Range: the same verdicts.
     const http = await run(["verify", `${server.url}entries.zarr/a`, "--json"]);
     expect(http.code).toBe(1);
-    expect(json(http.stdout).problems.map((p) => [p.key, p.error, p.message.includes("outside") || p.message.includes("overlap")])).toEqual([
+    expect(
+      json(http.stdout).problems.map((p) => [
+        p.key,
+        p.error,
+        p.message.includes("outside") || p.message.includes("overlap"),
+      ]),
+    ).toEqual([
       ["c/0/0", "CorruptDataError", true],
       ["c/1/1", "CorruptDataError", true],
     ]);
@@ -214,7 +245,10 @@ describe("verify", () => {
     const { code, stdout, stderr } = await run(["verify", clean, "--progress", "json", "--concurrency", "1"]);
     expect(code).toBe(0);
     expect(stdout).toBe("ok: checked 4 shards; 0 problems\n");
-    const lines = stderr.trim().split("\n").map((l) => JSON.parse(l) as { done: number; total: number });
+    const lines = stderr
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { done: number; total: number });
     expect(lines[0]).toEqual({ done: 0, total: 4 });
     expect(lines.at(-1)).toEqual({ done: 4, total: 4 });
     for (let i = 1; i < lines.length; i++) expect(lines[i]!.done).toBeGreaterThanOrEqual(lines[i - 1]!.done);

@@ -33,7 +33,8 @@ export const bloscCodecFactory: CodecFactory = (configuration, ctx): BytesToByte
     kind: "bytes_to_bytes",
     name: "blosc",
     encode: async (bytes) => (await encoder()).bloscCompress(bytes, options),
-    decode: (bytes, codecCtx) => decoding("blosc", codecCtx, async () => (await decoder()).bloscDecompress(bytes, codecCtx.maxDecodedBytes)),
+    decode: (bytes, codecCtx) =>
+      decoding("blosc", codecCtx, async () => (await decoder()).bloscDecompress(bytes, codecCtx.maxDecodedBytes)),
     toJSON: () => ({ name: "blosc", configuration: { ...options } }),
   };
 };

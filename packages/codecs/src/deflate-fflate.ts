@@ -10,7 +10,9 @@ export async function gzipEncode(data: Uint8Array, level: number): Promise<Uint8
   return gzipSync(data, { level: level as Level, mtime: 0 });
 }
 
-/** Single-member gzip only (every Zarr writer produces one member); node:zlib handles several. Stops past `maxBytes`. */
+/**
+ * Single-member gzip only (every Zarr writer produces one member); node:zlib handles several. Stops past `maxBytes`.
+ */
 export async function gzipDecode(data: Uint8Array, maxBytes?: number): Promise<Uint8Array> {
   return inflateChecked(data, { format: "gzip", maxBytes });
 }

@@ -93,9 +93,12 @@ export const deltaCodecFactory: CodecFactory = (configuration, ctx): ArrayToArra
     const field = `${ctx.field}.configuration.${key}`;
     const type = numericType(name, field);
     if (!type) {
-      throw new InvalidMetadataError(`${field} must name a numeric type such as "int32" or "<i4", got ${showValue(name)}`, {
-        field,
-      });
+      throw new InvalidMetadataError(
+        `${field} must name a numeric type such as "int32" or "<i4", got ${showValue(name)}`,
+        {
+          field,
+        },
+      );
     }
     return type;
   };
@@ -103,9 +106,12 @@ export const deltaCodecFactory: CodecFactory = (configuration, ctx): ArrayToArra
   const astype = astypeName === undefined ? dtype : resolve(astypeName, "astype");
   if (dtype.name !== arrayType) {
     const field = `${ctx.field}.configuration.dtype`;
-    throw new InvalidMetadataError(`${field} ${showValue(dtypeName)} does not match the array's data type ${arrayType}`, {
-      field,
-    });
+    throw new InvalidMetadataError(
+      `${field} ${showValue(dtypeName)} does not match the array's data type ${arrayType}`,
+      {
+        field,
+      },
+    );
   }
   if (astype !== dtype && (dtype.kind === "float" || astype.kind === "float")) {
     const field = `${ctx.field}.configuration.astype`;
@@ -117,7 +123,8 @@ export const deltaCodecFactory: CodecFactory = (configuration, ctx): ArrayToArra
   return {
     kind: "array_to_array",
     name: "numcodecs.delta",
-    encodedSpec: (spec) => (astype === dtype ? spec : { ...spec, dataType: astype, fillValue: castScalar(spec.fillValue, astype) }),
+    encodedSpec: (spec) =>
+      astype === dtype ? spec : { ...spec, dataType: astype, fillValue: castScalar(spec.fillValue, astype) },
     encode: (chunk) => ({ data: deltaEncode(chunk.data as NumericArray, dtype, astype), shape: [...chunk.shape] }),
     decode: (chunk) => ({ data: deltaDecode(chunk.data as NumericArray, dtype, astype), shape: [...chunk.shape] }),
     toJSON: () => ({

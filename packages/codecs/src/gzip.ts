@@ -14,7 +14,8 @@ export const gzipCodecFactory: CodecFactory = (configuration, ctx): BytesToBytes
     kind: "bytes_to_bytes",
     name: "gzip",
     encode: async (bytes) => (await deflate()).gzipEncode(bytes, level),
-    decode: (bytes, codecCtx) => decoding("gzip", codecCtx, async () => (await deflate()).gzipDecode(bytes, codecCtx.maxDecodedBytes)),
+    decode: (bytes, codecCtx) =>
+      decoding("gzip", codecCtx, async () => (await deflate()).gzipDecode(bytes, codecCtx.maxDecodedBytes)),
     toJSON: () => ({ name: "gzip", configuration: { level } }),
   };
 };

@@ -28,12 +28,20 @@ registerCodec("numcodecs.lz4", () => import("./numcodecs/lz4.js").then((m) => m.
 registerCodec("numcodecs.bz2", () => import("./numcodecs/bz2.js").then((m) => m.numcodecsBz2CodecFactory));
 registerCodec("numcodecs.lzma", () => import("./numcodecs/lzma.js").then((m) => m.numcodecsLzmaCodecFactory));
 registerCodec("numcodecs.shuffle", () => import("./numcodecs/shuffle.js").then((m) => m.numcodecsShuffleCodecFactory));
-registerCodec("numcodecs.fixedscaleoffset", () => import("./numcodecs/scale.js").then((m) => m.numcodecsFixedScaleOffsetCodecFactory));
+registerCodec("numcodecs.fixedscaleoffset", () =>
+  import("./numcodecs/scale.js").then((m) => m.numcodecsFixedScaleOffsetCodecFactory),
+);
 registerCodec("numcodecs.quantize", () => import("./numcodecs/scale.js").then((m) => m.numcodecsQuantizeCodecFactory));
-registerCodec("numcodecs.bitround", () => import("./numcodecs/bitround.js").then((m) => m.numcodecsBitRoundCodecFactory));
+registerCodec("numcodecs.bitround", () =>
+  import("./numcodecs/bitround.js").then((m) => m.numcodecsBitRoundCodecFactory),
+);
 registerCodec("numcodecs.astype", () => import("./numcodecs/astype.js").then((m) => m.numcodecsAsTypeCodecFactory));
-registerCodec("numcodecs.packbits", () => import("./numcodecs/packbits.js").then((m) => m.numcodecsPackBitsCodecFactory));
-registerCodec("numcodecs.categorize", () => import("./numcodecs/categorize.js").then((m) => m.numcodecsCategorizeCodecFactory));
+registerCodec("numcodecs.packbits", () =>
+  import("./numcodecs/packbits.js").then((m) => m.numcodecsPackBitsCodecFactory),
+);
+registerCodec("numcodecs.categorize", () =>
+  import("./numcodecs/categorize.js").then((m) => m.numcodecsCategorizeCodecFactory),
+);
 registerCodec("numcodecs.json2", () => import("./numcodecs/json2.js").then((m) => m.numcodecsJson2CodecFactory));
 registerCodec("numcodecs.crc32", () => checksums().then((m) => m.numcodecsCrc32CodecFactory));
 registerCodec("numcodecs.adler32", () => checksums().then((m) => m.numcodecsAdler32CodecFactory));

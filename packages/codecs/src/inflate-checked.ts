@@ -9,7 +9,10 @@ import { crc32 } from "./crc32.js";
 
 /** Options of {@link inflateChecked}. */
 export interface InflateCheckedOptions {
-  /** Refuse data that inflates to more than this many bytes, stopping as soon as it does (default: no limit but the gzip trailer's size). */
+  /**
+   * Refuse data that inflates to more than this many bytes, stopping as soon as it does (default: no limit but the gzip
+   * trailer's size).
+   */
   maxBytes?: number;
   /** Accept only this format (default: either, told apart by the header). */
   format?: "gzip" | "zlib";
@@ -32,7 +35,9 @@ function u32le(data: Uint8Array, at: number): number {
 }
 
 function invalid(cause: unknown): CorruptDataError {
-  return new CorruptDataError(`invalid deflate data (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+  return new CorruptDataError(`invalid deflate data (${cause instanceof Error ? cause.message : String(cause)})`, {
+    cause,
+  });
 }
 
 /** Thrown from fflate's output callback to stop it; turned into the caller's message. */
@@ -46,7 +51,12 @@ class PastLimit extends Error {}
  * given, receives the output (its length is the limit). Bodies too short to
  * reach the limit inflate in one call.
  */
-function inflateCapped(body: Uint8Array, limit: number, pastLimit: () => CorruptDataError, out?: Uint8Array): Uint8Array {
+function inflateCapped(
+  body: Uint8Array,
+  limit: number,
+  pastLimit: () => CorruptDataError,
+  out?: Uint8Array,
+): Uint8Array {
   if (body.length * MAX_DEFLATE_RATIO <= limit) {
     try {
       const result = inflateSync(body, out ? { out } : undefined);
@@ -115,16 +125,26 @@ function gunzip(data: Uint8Array, maxBytes: number | undefined): Uint8Array {
   // ISIZE is the size modulo 2^32: exact below a limit of 4 GiB, and then the limit itself.
   const limit = maxBytes ?? size;
   const exact = limit < 2 ** 32;
-  if (exact && size > limit) throw new CorruptDataError(`the gzip trailer declares ${size} bytes, more than ${limit} bytes, the limit`);
+  if (exact && size > limit)
+    throw new CorruptDataError(`the gzip trailer declares ${size} bytes, more than ${limit} bytes, the limit`);
   if (size > body.length * MAX_DEFLATE_RATIO) {
-    throw new CorruptDataError(`the gzip trailer declares ${size} bytes, more than ${body.length} bytes of deflate data can hold`);
+    throw new CorruptDataError(
+      `the gzip trailer declares ${size} bytes, more than ${body.length} bytes of deflate data can hold`,
+    );
   }
   const out = exact
-    ? inflateCapped(body, size, () => new CorruptDataError(`inflates to more than ${size} bytes, the size its gzip trailer declares`), new Uint8Array(size))
+    ? inflateCapped(
+        body,
+        size,
+        () => new CorruptDataError(`inflates to more than ${size} bytes, the size its gzip trailer declares`),
+        new Uint8Array(size),
+      )
     : inflateCapped(body, limit, () => new CorruptDataError(`inflates to more than ${limit} bytes, the limit`));
-  if (out.length % 2 ** 32 !== size) throw new CorruptDataError(`inflated to ${out.length} bytes where the gzip trailer declares ${size}`);
+  if (out.length % 2 ** 32 !== size)
+    throw new CorruptDataError(`inflated to ${out.length} bytes where the gzip trailer declares ${size}`);
   const computed = crc32(out);
-  if (computed !== storedCrc) throw new ChecksumError(`gzip CRC-32 mismatch: stored ${hex(storedCrc)}, computed ${hex(computed)}`);
+  if (computed !== storedCrc)
+    throw new ChecksumError(`gzip CRC-32 mismatch: stored ${hex(storedCrc)}, computed ${hex(computed)}`);
   return out;
 }
 
@@ -139,11 +159,16 @@ function unzlib(data: Uint8Array, maxBytes: number | undefined): Uint8Array {
   if (!isZlib(data)) throw new CorruptDataError("not zlib data (bad header)");
   if (data[1]! & 0x20) throw new CorruptDataError("zlib data needs a preset dictionary");
   const body = data.subarray(2, data.length - 4);
-  const out = inflateCapped(body, maxBytes ?? Number.POSITIVE_INFINITY, () => new CorruptDataError(`inflates to more than ${maxBytes} bytes, the limit`));
+  const out = inflateCapped(
+    body,
+    maxBytes ?? Number.POSITIVE_INFINITY,
+    () => new CorruptDataError(`inflates to more than ${maxBytes} bytes, the limit`),
+  );
   const at = data.length - 4;
   const stored = ((data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!) >>> 0;
   const computed = adler32(out);
-  if (computed !== stored) throw new ChecksumError(`zlib Adler-32 mismatch: stored ${hex(stored)}, computed ${hex(computed)}`);
+  if (computed !== stored)
+    throw new ChecksumError(`zlib Adler-32 mismatch: stored ${hex(stored)}, computed ${hex(computed)}`);
   return out;
 }
 

@@ -9,7 +9,9 @@ export class DecodedSizeError extends Error {
     readonly maxBytes: number,
     detail?: string,
   ) {
-    super(`${format} data decodes to more than ${maxBytes} bytes, the most the chunk can hold${detail ? ` (${detail})` : ""}`);
+    super(
+      `${format} data decodes to more than ${maxBytes} bytes, the most the chunk can hold${detail ? ` (${detail})` : ""}`,
+    );
     this.name = "DecodedSizeError";
   }
 }

@@ -27,18 +27,20 @@ function numeric(name: string, kind: NumericType["kind"], arrayType: NumericArra
 }
 
 // A Map, never a plain object: a dtype such as "toString" from zarr.json must not find Object.prototype.
-const TYPES = new Map<string, NumericType>(Object.entries({
-  int8: numeric("int8", "int", Int8Array),
-  int16: numeric("int16", "int", Int16Array),
-  int32: numeric("int32", "int", Int32Array),
-  int64: numeric("int64", "int", BigInt64Array),
-  uint8: numeric("uint8", "uint", Uint8Array),
-  uint16: numeric("uint16", "uint", Uint16Array),
-  uint32: numeric("uint32", "uint", Uint32Array),
-  uint64: numeric("uint64", "uint", BigUint64Array),
-  float32: numeric("float32", "float", Float32Array),
-  float64: numeric("float64", "float", Float64Array),
-}));
+const TYPES = new Map<string, NumericType>(
+  Object.entries({
+    int8: numeric("int8", "int", Int8Array),
+    int16: numeric("int16", "int", Int16Array),
+    int32: numeric("int32", "int", Int32Array),
+    int64: numeric("int64", "int", BigInt64Array),
+    uint8: numeric("uint8", "uint", Uint8Array),
+    uint16: numeric("uint16", "uint", Uint16Array),
+    uint32: numeric("uint32", "uint", Uint32Array),
+    uint64: numeric("uint64", "uint", BigUint64Array),
+    float32: numeric("float32", "float", Float32Array),
+    float64: numeric("float64", "float", Float64Array),
+  }),
+);
 
 const NUMPY_KIND: Record<string, string> = { i: "int", u: "uint", f: "float" };
 
@@ -61,6 +63,7 @@ export function numericType(dtype: string, field: string): NumericType | undefin
   if (kind === "f" && size === "2") throw unsupported(`data type ${dtype} (float16) is not supported`);
   const type = TYPES.get(`${NUMPY_KIND[kind]}${Number(size) * 8}`);
   // Decoded chunks are in native (little-endian) order: a big-endian view of them means nothing to a filter.
-  if (type && order === ">" && type.byteSize > 1) throw unsupported(`big-endian dtype ${dtype} is not supported; use "<${kind}${size}"`);
+  if (type && order === ">" && type.byteSize > 1)
+    throw unsupported(`big-endian dtype ${dtype} is not supported; use "<${kind}${size}"`);
   return type;
 }

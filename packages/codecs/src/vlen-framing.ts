@@ -5,7 +5,10 @@ import { CorruptDataError } from "@zarrkit/registry";
 // item a uint32 LE byte length and that many bytes.
 
 /** Frame items of the given byte lengths; `write` puts item i's bytes at `at`. */
-export function encodeFrames(lengths: readonly number[], write: (i: number, out: Uint8Array, at: number) => void): Uint8Array {
+export function encodeFrames(
+  lengths: readonly number[],
+  write: (i: number, out: Uint8Array, at: number) => void,
+): Uint8Array {
   const out = new Uint8Array(lengths.reduce((n, length) => n + 4 + length, 4));
   const view = new DataView(out.buffer);
   view.setUint32(0, lengths.length, true);
@@ -33,7 +36,8 @@ export function decodeFrames<T>(
   itemKind: string,
   read: (bytes: Uint8Array, start: number, end: number) => T,
 ): T[] {
-  const corrupt = (why: string, cause?: unknown) => new CorruptDataError(`${name}: cannot decode ${key}: ${why}`, { key, cause });
+  const corrupt = (why: string, cause?: unknown) =>
+    new CorruptDataError(`${name}: cannot decode ${key}: ${why}`, { key, cause });
   if (bytes.length < 4) throw corrupt(`${bytes.length} bytes is too short for the item count`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const count = view.getUint32(0, true);
@@ -51,7 +55,8 @@ export function decodeFrames<T>(
     if (at + 4 > bytes.length) throw corrupt(`item ${i} starts past the end of the data`);
     const length = view.getUint32(at, true);
     at += 4;
-    if (length > bytes.length - at) throw corrupt(`item ${i} declares ${length} bytes but only ${bytes.length - at} remain`);
+    if (length > bytes.length - at)
+      throw corrupt(`item ${i} declares ${length} bytes but only ${bytes.length - at} remain`);
     try {
       items[i] = read(bytes, at, at + length);
     } catch (cause) {

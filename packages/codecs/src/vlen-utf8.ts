@@ -19,7 +19,8 @@ export function encodeVlenUtf8(items: readonly string[], key: string): Uint8Arra
   const lengths = items.map((item, i) => {
     const length = typeof item === "string" ? utf8Length(item) : -2;
     if (length < 0) {
-      const what = length === -1 ? "holds a lone surrogate, which has no UTF-8 form" : `is not a string (${typeof item})`;
+      const what =
+        length === -1 ? "holds a lone surrogate, which has no UTF-8 form" : `is not a string (${typeof item})`;
       throw new InvalidSelectionError(`vlen-utf8: item ${i} of the chunk for ${key} ${what}`, { key });
     }
     return length;
@@ -43,7 +44,8 @@ export const vlenUtf8CodecFactory: CodecFactory = (configuration, ctx): ArrayToB
   return {
     kind: "array_to_bytes",
     name: "vlen-utf8",
-    encode: (chunk: Chunk, _spec: ChunkSpec, codecCtx: CodecContext) => encodeVlenUtf8(chunk.data as string[], codecCtx.key),
+    encode: (chunk: Chunk, _spec: ChunkSpec, codecCtx: CodecContext) =>
+      encodeVlenUtf8(chunk.data as string[], codecCtx.key),
     decode: (bytes: Uint8Array, spec: ChunkSpec, codecCtx: CodecContext) => ({
       data: decodeVlenUtf8(bytes, elementCount(spec.shape), codecCtx.key, codecCtx.maxDecodedBytes),
       shape: [...spec.shape],

@@ -13,7 +13,8 @@ export const zlibCodecFactory: CodecFactory = (configuration, ctx): BytesToBytes
     kind: "bytes_to_bytes",
     name: "zlib",
     encode: async (bytes) => (await deflate()).zlibEncode(bytes, level),
-    decode: (bytes, codecCtx) => decoding("zlib", codecCtx, async () => (await deflate()).zlibDecode(bytes, codecCtx.maxDecodedBytes)),
+    decode: (bytes, codecCtx) =>
+      decoding("zlib", codecCtx, async () => (await deflate()).zlibDecode(bytes, codecCtx.maxDecodedBytes)),
     toJSON: () => ({ name: "zlib", configuration: { level } }),
   };
 };

@@ -37,7 +37,10 @@ export function declaredContentSize(data: Uint8Array): number | undefined {
   return pos === data.length ? total : undefined;
 }
 
-function frameHeader(view: DataView, at: number): { contentSize: number | undefined; checksum: boolean; blocksStart: number } | undefined {
+function frameHeader(
+  view: DataView,
+  at: number,
+): { contentSize: number | undefined; checksum: boolean; blocksStart: number } | undefined {
   if (at >= view.byteLength) return undefined;
   const descriptor = view.getUint8(at);
   const sizeFlag = descriptor >> 6;

@@ -15,7 +15,11 @@ const MIN_LEVEL = -131072;
  */
 export const zstdCodecFactory: CodecFactory = (configuration, ctx): BytesToBytesCodec => {
   checkKeys(configuration, ["level", "checksum"], ctx.field);
-  const level = readInt(configuration, "level", ctx.field, { min: MIN_LEVEL, max: Number.MAX_SAFE_INTEGER, default: 0 });
+  const level = readInt(configuration, "level", ctx.field, {
+    min: MIN_LEVEL,
+    max: Number.MAX_SAFE_INTEGER,
+    default: 0,
+  });
   const checksum = readBoolean(configuration, "checksum", ctx.field, false);
   const longDistance = ctx.options["longDistanceMatching"] ?? false;
   if (typeof longDistance !== "boolean") {

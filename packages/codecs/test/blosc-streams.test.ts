@@ -47,13 +47,17 @@ function roundTrip(compress: Compress, decompress: Decompress, data: Uint8Array)
 
 describe.each(FORMATS)("%s streams", (_name, compress, decompress) => {
   test("round trip arbitrary and repetitive bytes", () => {
-    fc.assert(fc.property(lzInput, (data) => void roundTrip(compress, decompress, data)), { numRuns: 300 });
+    fc.assert(
+      fc.property(lzInput, (data) => void roundTrip(compress, decompress, data)),
+      { numRuns: 300 },
+    );
   });
 
   test("round trip long inputs with distant matches, and compress them", () => {
     const block = sampleBytes(20_000, "noise", 9);
     const data = new Uint8Array(200_000);
-    for (let at = 0; at < data.length; at += 30_000) data.set(block.subarray(0, Math.min(20_000, data.length - at)), at);
+    for (let at = 0; at < data.length; at += 30_000)
+      data.set(block.subarray(0, Math.min(20_000, data.length - at)), at);
     expect(roundTrip(compress, decompress, data).length).toBeLessThan(data.length / 2);
     expect(roundTrip(compress, decompress, new Uint8Array(100_000)).length).toBeLessThan(5000);
     roundTrip(compress, decompress, sampleBytes(100_000, "noise"));

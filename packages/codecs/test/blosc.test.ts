@@ -6,13 +6,29 @@ import { bloscCodecFactory } from "../src/blosc.js";
 import { bloscDecompress } from "../src/blosc/decode.js";
 import { type BloscOptions, bloscCompress, computeBlocksize } from "../src/blosc/encode.js";
 import { CNAMES, type Cname, SHUFFLES } from "../src/blosc/format.js";
-import { chunkSpec, create, ctx, expectedArray, FIELD, fixtureBytes, fixtureBytesV2, sameBytes, sampleBytes } from "./helpers.js";
+import {
+  chunkSpec,
+  create,
+  ctx,
+  expectedArray,
+  FIELD,
+  fixtureBytes,
+  fixtureBytesV2,
+  sameBytes,
+  sampleBytes,
+} from "./helpers.js";
 
 // numcodecs' Blosc is c-blosc 1.x compiled to wasm: the reference writer and reader.
 // Its build always compresses with typesize 4 and does not report decoding errors.
 const SHUFFLE_CODE = { noshuffle: 0, shuffle: 1, bitshuffle: 2 } as const;
 const cBloscEncode = (data: Uint8Array, o: Omit<BloscOptions, "typesize">) =>
-  Blosc.fromConfig({ id: "blosc", cname: o.cname, clevel: o.clevel, shuffle: SHUFFLE_CODE[o.shuffle], blocksize: o.blocksize }).encode(data);
+  Blosc.fromConfig({
+    id: "blosc",
+    cname: o.cname,
+    clevel: o.clevel,
+    shuffle: SHUFFLE_CODE[o.shuffle],
+    blocksize: o.blocksize,
+  }).encode(data);
 const cBloscDecode = (data: Uint8Array) => Blosc.fromConfig({ id: "blosc" }).decode(data);
 
 const options = (o: Partial<BloscOptions> = {}): BloscOptions => ({
@@ -213,7 +229,11 @@ describe("blosc corrupt and unsupported chunks", () => {
     ["a compressed size past the end", (b: Uint8Array) => patch(b, 12, b.length + 1), /declares/],
     ["a block start past the end", (b: Uint8Array) => patch(b, 16, b.length), /starts outside/],
     ["a block start inside the header", (b: Uint8Array) => patch(b, 16, 4), /starts outside/],
-    ["a stream size past the end", (b: Uint8Array) => patch(b, new DataView(b.buffer).getInt32(16, true), 1 << 30), /overruns/],
+    [
+      "a stream size past the end",
+      (b: Uint8Array) => patch(b, new DataView(b.buffer).getInt32(16, true), 1 << 30),
+      /overruns/,
+    ],
     ["a zero type size", (b: Uint8Array) => b.map((x, i) => (i === 3 ? 0 : x)), /typesize 0/],
     ["an unknown format version", (b: Uint8Array) => b.map((x, i) => (i === 0 ? 9 : x)), /version 9/],
   ])("%s is CorruptDataError", async (_what, damage, message) => {
@@ -225,7 +245,11 @@ describe("blosc corrupt and unsupported chunks", () => {
   test.each([
     ["a Blosc2 chunk", (b: Uint8Array) => b.map((x, i) => (i === 0 ? 4 : x)), /Blosc2/],
     ["newer header flags", (b: Uint8Array) => b.map((x, i) => (i === 2 ? x | 0x08 : x)), /newer/],
-    ["an unknown compressor", (b: Uint8Array) => b.map((x, i) => (i === 2 ? (x & 0x1f) | (6 << 5) : x)), /compressor format 6/],
+    [
+      "an unknown compressor",
+      (b: Uint8Array) => b.map((x, i) => (i === 2 ? (x & 0x1f) | (6 << 5) : x)),
+      /compressor format 6/,
+    ],
     ["a newer stream format", (b: Uint8Array) => b.map((x, i) => (i === 1 ? 2 : x)), /stream format version 2/],
   ])("%s is UnsupportedError", async (_what, damage, message) => {
     const error = await decodeError(damage(await valid()));
@@ -234,19 +258,26 @@ describe("blosc corrupt and unsupported chunks", () => {
   });
 
   // blosclz runs the TypeScript decoder, lz4 c-blosc's wasm (after the same checks in TypeScript).
-  test.each(["blosclz", "lz4"] as const)("%s: damaged bytes give a typed error or a chunk of the right size, never anything else", async (cname) => {
-    const packed = await bloscCompress(sampleBytes(20_000), options({ cname, blocksize: 2048 }));
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: packed.length - 1 }), fc.integer({ min: 1, max: 255 }), async (at, xor) => {
-        const damaged = packed.slice();
-        damaged[at]! ^= xor;
-        const result = await Promise.resolve((await blosc()).decode(damaged, ctx)).catch((e: unknown) => e);
-        if (result instanceof Uint8Array) expect(result.length).toBe(20_000);
-        else expect(result instanceof CorruptDataError || result instanceof UnsupportedError).toBe(true);
-      }),
-      { numRuns: 400 },
-    );
-  });
+  test.each(["blosclz", "lz4"] as const)(
+    "%s: damaged bytes give a typed error or a chunk of the right size, never anything else",
+    async (cname) => {
+      const packed = await bloscCompress(sampleBytes(20_000), options({ cname, blocksize: 2048 }));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: packed.length - 1 }),
+          fc.integer({ min: 1, max: 255 }),
+          async (at, xor) => {
+            const damaged = packed.slice();
+            damaged[at]! ^= xor;
+            const result = await Promise.resolve((await blosc()).decode(damaged, ctx)).catch((e: unknown) => e);
+            if (result instanceof Uint8Array) expect(result.length).toBe(20_000);
+            else expect(result instanceof CorruptDataError || result instanceof UnsupportedError).toBe(true);
+          },
+        ),
+        { numRuns: 400 },
+      );
+    },
+  );
 });
 
 describe("fixtures", () => {

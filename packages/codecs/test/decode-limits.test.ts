@@ -20,7 +20,10 @@ const MiB = 2 ** 20;
 /** What a bomb may cost beyond the cap. */
 const SLACK = 64 * MiB;
 
-/** Run `work` and report how much memory it took: growth of rss and arrayBuffers (sampled while it runs) and of peak rss. */
+/**
+ * Run `work` and report how much memory it took: growth of rss and arrayBuffers (sampled while it runs) and of peak
+ * rss.
+ */
 async function measured(label: string, work: () => Promise<unknown>): Promise<{ rss: number; arrayBuffers: number }> {
   const before = process.memoryUsage();
   const maxRssBefore = process.resourceUsage().maxRSS * 1024;
@@ -60,7 +63,10 @@ async function expectBounded(label: string, cap: number, work: () => unknown): P
   return caught;
 }
 
-/** Raw deflate that inflates to `copies` x 16 MiB of zeros: one sync-flushed 16 MiB segment repeated, then a final empty block. */
+/**
+ * Raw deflate that inflates to `copies` x 16 MiB of zeros: one sync-flushed 16 MiB segment repeated, then a final empty
+ * block.
+ */
 function deflateBombBody(copies: number): Uint8Array {
   const segment = deflateRawSync(new Uint8Array(16 * MiB), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
   const out = new Uint8Array(segment.length * copies + 5);
@@ -112,18 +118,23 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
   test("gzip bomb: a 2 MB chunk of a 4 KiB array chunk is a CorruptDataError, with bounded memory (node:zlib)", async () => {
     expect(gzipBomb.length).toBeGreaterThan(1.5 * MiB);
     const gzip = await create<import("@zarrkit/registry").BytesToBytesCodec>(gzipCodecFactory, {});
-    const error = await expectBounded("gzip bomb, node:zlib", 4096, () => gzip.decode(gzipBomb, { key: "a/c/0", maxDecodedBytes: 4096 }));
+    const error = await expectBounded("gzip bomb, node:zlib", 4096, () =>
+      gzip.decode(gzipBomb, { key: "a/c/0", maxDecodedBytes: 4096 }),
+    );
     expect(error).toBeInstanceOf(CorruptDataError);
     expect((error as Error).message).toMatch(/more than 4096 bytes/);
     expect((error as CorruptDataError).key).toBe("a/c/0");
     const zlib = await create<import("@zarrkit/registry").BytesToBytesCodec>(zlibCodecFactory, {});
     const zlibBomb = zlibOf(deflateBombBody(128));
-    const zlibError = await expectBounded("zlib bomb, node:zlib codec", 4096, () => zlib.decode(zlibBomb, { key: "z/c/0", maxDecodedBytes: 4096 }));
+    const zlibError = await expectBounded("zlib bomb, node:zlib codec", 4096, () =>
+      zlib.decode(zlibBomb, { key: "z/c/0", maxDecodedBytes: 4096 }),
+    );
     expect(zlibError).toBeInstanceOf(CorruptDataError);
   });
 
   test("gzip and zlib bombs through fflate stop at the cap (streaming count), whatever the trailer claims", async () => {
-    // Built before measuring: making a bomb takes 16 MiB of zeros and deflate's state, which the decoders must not be charged.
+    // Built before measuring: making a bomb takes 16 MiB of zeros and deflate's state, which the decoders must not be
+    // charged.
     const body = deflateBombBody(128);
     const honestGzip = gzipOf(body, 2 ** 31);
     const zlibBomb = zlibOf(body);
@@ -161,7 +172,9 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
     const bomb = zstdBomb(8192);
     expect(bomb.length).toBeLessThan(33 * 1024);
     const zstd = await create<import("@zarrkit/registry").BytesToBytesCodec>(zstdCodecFactory, {});
-    const error = await expectBounded("zstd bomb, no declared size", 4096, () => zstd.decode(bomb, { key: "a/c/0", maxDecodedBytes: 4096 }));
+    const error = await expectBounded("zstd bomb, no declared size", 4096, () =>
+      zstd.decode(bomb, { key: "a/c/0", maxDecodedBytes: 4096 }),
+    );
     expect(error).toBeInstanceOf(CorruptDataError);
     expect((error as Error).message).toMatch(/more than 4096 bytes/);
     // With a cap of 64 MiB the doubling guesses stop at the cap too.
@@ -175,7 +188,9 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
   });
 
   test("without a cap, a frame claiming 3 GiB fails as corrupt without allocating it", async () => {
-    const error = await expectBounded("zstd declaring 3 GiB, no cap", 4096, () => zstdDecompress(zstdDeclaring(3 * 2 ** 30)));
+    const error = await expectBounded("zstd declaring 3 GiB, no cap", 4096, () =>
+      zstdDecompress(zstdDeclaring(3 * 2 ** 30)),
+    );
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/declare 3221225472|corrupted|wrong source size/);
   });
@@ -189,12 +204,18 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
   });
 
   test("blosc: a header declaring more than the cap is refused before allocating", async () => {
-    const blosc = await create<import("@zarrkit/registry").BytesToBytesCodec>(bloscCodecFactory, { cname: "lz4" }, chunkSpec([4096], "uint8"));
+    const blosc = await create<import("@zarrkit/registry").BytesToBytesCodec>(
+      bloscCodecFactory,
+      { cname: "lz4" },
+      chunkSpec([4096], "uint8"),
+    );
     const encoded = await blosc.encode(sampleBytes(4096), { key: "k" });
     expect((await blosc.decode(encoded, { key: "k", maxDecodedBytes: 4096 })).length).toBe(4096);
     const lying = encoded.slice();
     new DataView(lying.buffer).setInt32(4, 2 ** 31 - 1, true); // nbytes
-    const error = await expectBounded("blosc declaring 2 GiB", 4096, () => blosc.decode(lying, { key: "k", maxDecodedBytes: 4096 }));
+    const error = await expectBounded("blosc declaring 2 GiB", 4096, () =>
+      blosc.decode(lying, { key: "k", maxDecodedBytes: 4096 }),
+    );
     expect(error).toBeInstanceOf(CorruptDataError);
     expect((error as Error).message).toMatch(/declares 2147483647/);
     await expect(bloscDecompress(encoded, 4095)).rejects.toThrow(/more than 4095 bytes/);
@@ -202,7 +223,11 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
 
   test("blosc's nested zstd and zlib streams are capped at their block's size", async () => {
     for (const cname of ["zstd", "zlib"]) {
-      const blosc = await create<import("@zarrkit/registry").BytesToBytesCodec>(bloscCodecFactory, { cname, shuffle: "noshuffle" }, chunkSpec([65536], "uint8"));
+      const blosc = await create<import("@zarrkit/registry").BytesToBytesCodec>(
+        bloscCodecFactory,
+        { cname, shuffle: "noshuffle" },
+        chunkSpec([65536], "uint8"),
+      );
       const data = sampleBytes(65536);
       const encoded = await blosc.encode(data, { key: "k" });
       expect((await blosc.decode(encoded, { key: "k", maxDecodedBytes: 65536 })).length).toBe(65536);
@@ -266,4 +291,3 @@ describe("the array pipeline hands every bytes->bytes decoder its cap", () => {
     expect((byDefault as Error).message).toMatch(/more than 268435456 bytes/);
   });
 });
-

@@ -145,7 +145,9 @@ describe.each([
     const codec = await create<BytesToBytesCodec>(factory, { level: 3 });
     const data = sampleBytes(5000);
     expect(sameBytes(await codec.decode(await codec.encode(data, ctx), ctx), data)).toBe(true);
-    const error = await Promise.resolve(codec.decode(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), ctx)).catch((e: unknown) => e);
+    const error = await Promise.resolve(codec.decode(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), ctx)).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CorruptDataError);
     expect((error as CorruptDataError).key).toBe(ctx.key);
     expect((error as Error).message).toContain(`${name}: cannot decode ${ctx.key}`);

@@ -9,7 +9,16 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { deltaCodecFactory } from "../src/delta.js";
 import { zlibCodecFactory } from "../src/zlib.js";
-import { chunkSpec, create, ctx, expectedArray, FIELD, fixtureBytes, fixtureBytesV2, fixtureCodecs } from "./helpers.js";
+import {
+  chunkSpec,
+  create,
+  ctx,
+  expectedArray,
+  FIELD,
+  fixtureBytes,
+  fixtureBytesV2,
+  fixtureCodecs,
+} from "./helpers.js";
 
 const delta = (type: string, configuration: Record<string, unknown> = {}, shape = [4]) =>
   create<ArrayToArrayCodec>(deltaCodecFactory, configuration, chunkSpec(shape, type));
@@ -54,16 +63,22 @@ describe("numcodecs.delta", () => {
 
   test("round trips arbitrary integers with wraparound", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 200 }), async (values) => {
-        const data = Int32Array.from(values);
-        expect(list(await decode("int32", await encode("int32", data)))).toEqual(Array.from(data));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 200 }),
+        async (values) => {
+          const data = Int32Array.from(values);
+          expect(list(await decode("int32", await encode("int32", data)))).toEqual(Array.from(data));
+        },
+      ),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 100 }), async (values) => {
-        const data = BigInt64Array.from(values);
-        expect(list(await decode("int64", await encode("int64", data)))).toEqual(values);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 100 }),
+        async (values) => {
+          const data = BigInt64Array.from(values);
+          expect(list(await decode("int64", await encode("int64", data)))).toEqual(values);
+        },
+      ),
     );
   });
 
@@ -71,7 +86,10 @@ describe("numcodecs.delta", () => {
     expect(list(await encode("int8", Int8Array.from([127, -128, 0])))).toEqual([127, 1, -128]);
     expect(list(await encode("uint8", Uint8Array.from([255, 0, 255])))).toEqual([255, 1, 255]);
     expect(list(await decode("uint8", Uint8Array.from([200, 100, 1])))).toEqual([200, 44, 45]);
-    expect(list(await encode("int64", BigInt64Array.from([2n ** 63n - 1n, -(2n ** 63n)])))).toEqual([2n ** 63n - 1n, 1n]);
+    expect(list(await encode("int64", BigInt64Array.from([2n ** 63n - 1n, -(2n ** 63n)])))).toEqual([
+      2n ** 63n - 1n,
+      1n,
+    ]);
     expect(list(await encode("uint64", BigUint64Array.from([0n, 2n ** 64n - 1n])))).toEqual([0n, 2n ** 64n - 1n]);
   });
 
@@ -146,7 +164,11 @@ describe("fixtures", () => {
     const spec = chunkSpec(expected.shape, "int32");
     const decoded = await codec.decode({ data: new Int32Array(raw.slice().buffer), shape: expected.shape }, spec, ctx);
     expect(Array.from(decoded.data as Int32Array)).toEqual(expected.data);
-    const encoded = await codec.encode({ data: Int32Array.from(expected.data as number[]), shape: expected.shape }, spec, ctx);
+    const encoded = await codec.encode(
+      { data: Int32Array.from(expected.data as number[]), shape: expected.shape },
+      spec,
+      ctx,
+    );
     expect(new Uint8Array((encoded.data as Int32Array).buffer)).toEqual(raw);
     expect(codec.toJSON()).toEqual(codecs[0]);
   });
@@ -161,10 +183,12 @@ describe("fixtures", () => {
     const transposedShape = [b, a, c]; // order [1, 0, 2]
     const codec = await delta("int32", codecs[1]!.configuration, transposedShape);
     const spec = chunkSpec(transposedShape, "int32");
-    const decoded = (await codec.decode({ data: new Int32Array(raw.slice().buffer), shape: transposedShape }, spec, ctx))
-      .data as Int32Array;
+    const decoded = (
+      await codec.decode({ data: new Int32Array(raw.slice().buffer), shape: transposedShape }, spec, ctx)
+    ).data as Int32Array;
     const logical: number[] = [];
-    for (let i = 0; i < a; i++) for (let j = 0; j < b; j++) for (let k = 0; k < c; k++) logical.push(decoded[(j * a + i) * c + k]!);
+    for (let i = 0; i < a; i++)
+      for (let j = 0; j < b; j++) for (let k = 0; k < c; k++) logical.push(decoded[(j * a + i) * c + k]!);
     expect(logical).toEqual(expected.data);
   });
 

@@ -34,7 +34,13 @@ export function dataType(name: string): DataTypeInfo {
     return { name, kind: "string", byteSize: undefined, lanes: 1, allocate: (n) => new Array<string>(n).fill("") };
   }
   if (name === "variable_length_bytes") {
-    return { name, kind: "bytes", byteSize: undefined, lanes: 1, allocate: (n) => new Array<Uint8Array>(n).fill(new Uint8Array(0)) };
+    return {
+      name,
+      kind: "bytes",
+      byteSize: undefined,
+      lanes: 1,
+      allocate: (n) => new Array<Uint8Array>(n).fill(new Uint8Array(0)),
+    };
   }
   if (name === "float16") {
     return { name, kind: "float", byteSize: 2, lanes: 1, allocate: (n) => new Float32Array(n) };
@@ -46,7 +52,15 @@ export function dataType(name: string): DataTypeInfo {
 
 export function chunkSpec(shape: number[], type: string, fillValue?: Scalar): ChunkSpec {
   const dt = dataType(type);
-  const fill = fillValue ?? (type === "string" ? "" : dt.kind === "bytes" ? new Uint8Array(0) : type.endsWith("64") && dt.kind !== "float" ? 0n : 0);
+  const fill =
+    fillValue ??
+    (type === "string"
+      ? ""
+      : dt.kind === "bytes"
+        ? new Uint8Array(0)
+        : type.endsWith("64") && dt.kind !== "float"
+          ? 0n
+          : 0);
   return { shape, dataType: dt, fillValue: fill };
 }
 

@@ -57,14 +57,18 @@ describe("@zarrkit/codecs index", () => {
 /** Every codec entry of a zarr.json, including the inner and index codecs of sharding. */
 function codecEntries(entries: CodecMetadata[]): CodecMetadata[] {
   return entries.flatMap((entry) => {
-    const nested = ["codecs", "index_codecs"].flatMap((key) => (entry.configuration?.[key] as CodecMetadata[] | undefined) ?? []);
+    const nested = ["codecs", "index_codecs"].flatMap(
+      (key) => (entry.configuration?.[key] as CodecMetadata[] | undefined) ?? [],
+    );
     return [entry, ...codecEntries(nested)];
   });
 }
 
 describe("toJSON reproduces zarr-python's metadata", () => {
   const root = fixturePath("zarr-python-v3.zarr");
-  const arrays = root ? readdirSync(root).filter((name) => fixtureBytes(`${name}/zarr.json`) && name !== "zarr.json") : [];
+  const arrays = root
+    ? readdirSync(root).filter((name) => fixtureBytes(`${name}/zarr.json`) && name !== "zarr.json")
+    : [];
   test.for(arrays.length ? arrays : ["(fixtures absent)"])("%s", async (array, { skip }) => {
     const text = fixtureBytes(`${array}/zarr.json`);
     if (!text) return skip("fixtures absent");

@@ -34,7 +34,9 @@ describe("inflateChecked", () => {
 
   test("the cap is exact and a CorruptDataError", () => {
     expect(() => inflateChecked(gz, { maxBytes: 49_999 })).toThrow(CorruptDataError);
-    expect(() => inflateChecked(gz, { maxBytes: 49_999 })).toThrow(/declares 50000 bytes, more than 49999 bytes, the limit/);
+    expect(() => inflateChecked(gz, { maxBytes: 49_999 })).toThrow(
+      /declares 50000 bytes, more than 49999 bytes, the limit/,
+    );
     expect(() => inflateChecked(z, { maxBytes: 49_999 })).toThrow(/inflates to more than 49999 bytes, the limit/);
     const zeros = new Uint8Array(deflateSync(new Uint8Array(8 * 2 ** 20)));
     expect(() => inflateChecked(zeros, { maxBytes: 2 ** 20 })).toThrow(/inflates to more than 1048576 bytes/);

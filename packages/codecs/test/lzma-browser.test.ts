@@ -21,13 +21,22 @@ import { sampleBytes } from "./helpers.js";
 const CHROMIUM = "/usr/bin/chromium";
 const PYTHON = "/usr/bin/python3";
 const missing = [CHROMIUM, PYTHON].filter((path) => !existsSync(path));
-if (missing.length && process.env.CI) throw new Error(`the browser lzma test needs ${missing.join(", ")} on CI (tooling/ci/install-system-deps.sh)`);
+if (missing.length && process.env.CI)
+  throw new Error(`the browser lzma test needs ${missing.join(", ")} on CI (tooling/ci/install-system-deps.sh)`);
 const skipReason = missing.length ? `${missing.join(", ")} absent (tooling/ci/install-system-deps.sh)` : undefined;
 if (skipReason) console.log(`lzma browser tests skipped: ${skipReason}`);
 
 const ENTRY = fileURLToPath(new URL("./browser/lzma-page.ts", import.meta.url));
 const CONDITIONS = ["@zarrkit/source", "browser", "module", "import", "default"];
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const root = mkdtempSync(join(tmpdir(), "zarrkit-lzma-browser-"));
 let browser: Browser | undefined;
@@ -51,13 +60,24 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 describe.skipIf(skipReason !== undefined)("numcodecs.lzma and numcodecs.bz2 in Chromium", () => {
   beforeAll(async () => {
     // No plugin and no alias: a Node built-in left in the codecs' import graph fails this build.
-    await build({ entryPoints: { main: ENTRY }, bundle: true, splitting: true, format: "esm", platform: "browser", conditions: CONDITIONS, outdir: root, logLevel: "error" });
+    await build({
+      entryPoints: { main: ENTRY },
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      conditions: CONDITIONS,
+      outdir: root,
+      logLevel: "error",
+    });
     writeFileSync(join(root, "index.html"), '<!doctype html><script type="module" src="./main.js"></script>');
     server = createServer(async (request, response) => {
       const path = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
       const file = join(root, path);
       if (!existsSync(file) || path.includes("..")) return void response.writeHead(404).end();
-      response.writeHead(200, { "content-type": extname(file) === ".html" ? "text/html" : "text/javascript" }).end(await readFile(file));
+      response
+        .writeHead(200, { "content-type": extname(file) === ".html" ? "text/html" : "text/javascript" })
+        .end(await readFile(file));
     });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -77,7 +97,11 @@ describe.skipIf(skipReason !== undefined)("numcodecs.lzma and numcodecs.bz2 in C
         bz2(data: string, level: number): Promise<string>;
       };
       const decode = (format: number, stream: Uint8Array, cap: number) =>
-        page.evaluate(([f, s, c]) => (window as unknown as { lzma: Lzma }).lzma.decode(f, s, c), [format, b64(stream), cap] as const);
+        page.evaluate(([f, s, c]) => (window as unknown as { lzma: Lzma }).lzma.decode(f, s, c), [
+          format,
+          b64(stream),
+          cap,
+        ] as const);
 
       const data = sampleBytes(200_000, "smooth", 4);
       const xz = python("lzma.compress(sys.stdin.buffer.read(), check=lzma.CHECK_CRC64)", data);
@@ -89,16 +113,16 @@ describe.skipIf(skipReason !== undefined)("numcodecs.lzma and numcodecs.bz2 in C
       expect(await decode(2, alone, data.length - 1)).toMatch(/^CorruptDataError: .*page\/c\/0.*199999/);
 
       const lzma = (format: number, preset: number) =>
-        page.evaluate(
-          ([d, f, p]) => (window as unknown as { lzma: Lzma }).lzma.encode(d, f, p),
-          [b64(data), format, preset] as const,
-        );
+        page.evaluate(([d, f, p]) => (window as unknown as { lzma: Lzma }).lzma.encode(d, f, p), [
+          b64(data),
+          format,
+          preset,
+        ] as const);
       expect(await lzma(1, 6)).toBe(b64(xz));
       expect(await lzma(2, 6)).toBe(b64(alone));
-      const bz2 = await page.evaluate(
-        ([d]) => (window as unknown as { lzma: Lzma }).lzma.bz2(d, 9),
-        [b64(data)] as const,
-      );
+      const bz2 = await page.evaluate(([d]) => (window as unknown as { lzma: Lzma }).lzma.bz2(d, 9), [
+        b64(data),
+      ] as const);
       expect(bz2).toBe(b64(python("bz2.compress(sys.stdin.buffer.read(), 9)", data)));
       expect(errors).toEqual([]);
     } finally {

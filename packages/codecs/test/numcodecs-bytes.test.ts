@@ -12,8 +12,11 @@ import * as codecs from "../src/index.js";
 import { fletcher32 } from "../src/numcodecs/checksums.js";
 import { chunkSpec, create, ctx, FIELD, sameBytes, sampleBytes } from "./helpers.js";
 
-const bytesCodec = (factory: Parameters<typeof create>[0], configuration: Record<string, unknown> = {}, type = "int32") =>
-  create<BytesToBytesCodec>(factory, configuration, chunkSpec([4096], type));
+const bytesCodec = (
+  factory: Parameters<typeof create>[0],
+  configuration: Record<string, unknown> = {},
+  type = "int32",
+) => create<BytesToBytesCodec>(factory, configuration, chunkSpec([4096], type));
 
 const error = async (run: () => unknown): Promise<unknown> => {
   try {
@@ -38,17 +41,24 @@ describe("numcodecs aliases of the existing compressors", () => {
       { cname: "zstd", clevel: 3, shuffle: -1, blocksize: 0, typesize: 2 },
     ],
   ];
-  test.each(cases)("%s %j round-trips and stores numcodecs' configuration", async (name, factory, configuration, stored) => {
-    const codec = await bytesCodec(factory, configuration);
-    const data = sampleBytes(20000);
-    expect(sameBytes(await codec.decode(await codec.encode(data, ctx), ctx), data)).toBe(true);
-    expect(codec.toJSON()).toEqual({ name, configuration: stored });
-  });
+  test.each(cases)(
+    "%s %j round-trips and stores numcodecs' configuration",
+    async (name, factory, configuration, stored) => {
+      const codec = await bytesCodec(factory, configuration);
+      const data = sampleBytes(20000);
+      expect(sameBytes(await codec.decode(await codec.encode(data, ctx), ctx), data)).toBe(true);
+      expect(codec.toJSON()).toEqual({ name, configuration: stored });
+    },
+  );
 
   test("blosc shuffle integers pick the shuffle written in the header", async () => {
     // Header byte 2 holds the flags: bit 0 byte shuffle, bit 2 bit shuffle.
     const flags = async (shuffle: number, type: string) =>
-      (await (await bytesCodec(codecs.numcodecsBloscCodecFactory, { shuffle, cname: "lz4" }, type)).encode(sampleBytes(8192), ctx))[2]! & 0x05;
+      (
+        await (
+          await bytesCodec(codecs.numcodecsBloscCodecFactory, { shuffle, cname: "lz4" }, type)
+        ).encode(sampleBytes(8192), ctx)
+      )[2]! & 0x05;
     expect(await flags(0, "int32")).toBe(0);
     expect(await flags(1, "int32")).toBe(1);
     expect(await flags(2, "int32")).toBe(4);
@@ -79,7 +89,12 @@ describe("numcodecs.lz4", () => {
   test("round-trips smooth, noisy, empty and constant data with a 4-byte length header", async () => {
     for (const acceleration of [1, 10]) {
       const codec = await bytesCodec(codecs.numcodecsLz4CodecFactory, { acceleration });
-      for (const data of [sampleBytes(100000), sampleBytes(3000, "noise"), new Uint8Array(0), sampleBytes(70000, "zeros")]) {
+      for (const data of [
+        sampleBytes(100000),
+        sampleBytes(3000, "noise"),
+        new Uint8Array(0),
+        sampleBytes(70000, "zeros"),
+      ]) {
         const encoded = await codec.encode(data, ctx);
         expect(new DataView(encoded.buffer, encoded.byteOffset).getInt32(0, true)).toBe(data.length);
         expect(sameBytes(await codec.decode(encoded, ctx), data)).toBe(true);
@@ -98,7 +113,11 @@ describe("numcodecs.lz4", () => {
   test("corrupt and oversized streams are typed errors, checked before allocating", async () => {
     const codec = await bytesCodec(codecs.numcodecsLz4CodecFactory);
     const good = await codec.encode(sampleBytes(5000), ctx);
-    for (const bad of [good.subarray(0, 3), good.subarray(0, good.length - 3), new Uint8Array([0xff, 0xff, 0xff, 0x7f, 0x00])]) {
+    for (const bad of [
+      good.subarray(0, 3),
+      good.subarray(0, good.length - 3),
+      new Uint8Array([0xff, 0xff, 0xff, 0x7f, 0x00]),
+    ]) {
       expect(await error(() => codec.decode(bad, ctx))).toBeInstanceOf(CorruptDataError);
     }
     const capped = await error(() => codec.decode(good, { ...ctx, maxDecodedBytes: 4999 }));
@@ -122,7 +141,9 @@ describe("numcodecs.shuffle", () => {
     const codec = await bytesCodec(codecs.numcodecsShuffleCodecFactory, { elementsize: 4 });
     expect(await error(() => codec.encode(new Uint8Array(6), ctx))).toBeInstanceOf(InvalidMetadataError);
     expect(await error(() => codec.decode(new Uint8Array(6), ctx))).toBeInstanceOf(CorruptDataError);
-    expect(await error(() => codec.decode(new Uint8Array(8), { ...ctx, maxDecodedBytes: 4 }))).toBeInstanceOf(CorruptDataError);
+    expect(await error(() => codec.decode(new Uint8Array(8), { ...ctx, maxDecodedBytes: 4 }))).toBeInstanceOf(
+      CorruptDataError,
+    );
   });
 });
 
@@ -158,11 +179,17 @@ describe("numcodecs checksums", () => {
     expect([...encoded.subarray(80)]).toEqual([0xfd, 0x25, 0x86, 0x64]);
     expect(sameBytes(await codec.decode(encoded, ctx), data)).toBe(true);
     // Odd lengths take the last byte as a word's high byte.
-    expect(fletcher32(new Uint8Array([1, 2, 3]))).toBe(((0x0102 + (0x0102 + 0x0300)) << 16 | (0x0102 + 0x0300)) >>> 0);
+    expect(fletcher32(new Uint8Array([1, 2, 3]))).toBe(
+      (((0x0102 + (0x0102 + 0x0300)) << 16) | (0x0102 + 0x0300)) >>> 0,
+    );
   });
 
   test("a flipped bit or a short value is a typed error", async () => {
-    for (const factory of [codecs.numcodecsCrc32CodecFactory, codecs.numcodecsAdler32CodecFactory, codecs.numcodecsFletcher32CodecFactory]) {
+    for (const factory of [
+      codecs.numcodecsCrc32CodecFactory,
+      codecs.numcodecsAdler32CodecFactory,
+      codecs.numcodecsFletcher32CodecFactory,
+    ]) {
       const codec = await bytesCodec(factory);
       const encoded = await codec.encode(sampleBytes(1000), ctx);
       for (const at of [0, 3, 500, encoded.length - 1]) {

@@ -82,7 +82,9 @@ describe("decompression bombs stop at the cap", () => {
     const growth = await rssGrowth(async () => {
       error = await failure(() => c.decode(bomb, { ...ctx, maxDecodedBytes: cap }));
     });
-    console.log(`${label}: stopped in ${(performance.now() - started).toFixed(0)} ms, rss +${(growth / MiB).toFixed(1)} MiB`);
+    console.log(
+      `${label}: stopped in ${(performance.now() - started).toFixed(0)} ms, rss +${(growth / MiB).toFixed(1)} MiB`,
+    );
     expect(error).toBeInstanceOf(CorruptDataError);
     expect(error!.message).toContain(`more than ${cap} bytes`);
     expect(growth).toBeLessThan(limit);
@@ -105,7 +107,9 @@ describe("decompression bombs stop at the cap", () => {
 
   test("the whole xz bomb decodes when the cap allows it", async () => {
     const xz = await codec(numcodecsLzmaCodecFactory);
-    expect(sameBytes(await xz.decode(XZ_ZEROS, { ...ctx, maxDecodedBytes: 32 * MiB }), new Uint8Array(32 * MiB))).toBe(true);
+    expect(sameBytes(await xz.decode(XZ_ZEROS, { ...ctx, maxDecodedBytes: 32 * MiB }), new Uint8Array(32 * MiB))).toBe(
+      true,
+    );
   });
 
   test("an alone stream declaring more than the cap is refused before decoding", async () => {
@@ -187,7 +191,10 @@ describe("numcodecs.lzma formats", () => {
       }
     }
     const alone = await codec(numcodecsLzmaCodecFactory, { format: 2, preset: 1 });
-    expect(alone.toJSON()).toEqual({ name: "numcodecs.lzma", configuration: { format: 2, check: -1, preset: 1, filters: null } });
+    expect(alone.toJSON()).toEqual({
+      name: "numcodecs.lzma",
+      configuration: { format: 2, check: -1, preset: 1, filters: null },
+    });
   });
 
   test("a damaged SHA-256 or CRC64 check is a CorruptDataError", async () => {
@@ -249,6 +256,8 @@ describe("numcodecs.lzma formats", () => {
       expect((error as InvalidMetadataError).field).toBe(`${FIELD}.configuration.${key}`);
     }
     // PRESET_EXTREME is a flag on top of a level.
-    expect((await codec(numcodecsLzmaCodecFactory, { format: 2, preset: 2 ** 31 + 6 })).toJSON().configuration).toMatchObject({ preset: 2 ** 31 + 6 });
+    expect(
+      (await codec(numcodecsLzmaCodecFactory, { format: 2, preset: 2 ** 31 + 6 })).toJSON().configuration,
+    ).toMatchObject({ preset: 2 ** 31 + 6 });
   });
 });

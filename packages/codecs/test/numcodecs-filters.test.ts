@@ -14,7 +14,11 @@ import { bitRound, numcodecsBitRoundCodecFactory } from "../src/numcodecs/bitrou
 import { numcodecsCategorizeCodecFactory } from "../src/numcodecs/categorize.js";
 import { numcodecsJson2CodecFactory, pythonJsonString } from "../src/numcodecs/json2.js";
 import { numcodecsPackBitsCodecFactory } from "../src/numcodecs/packbits.js";
-import { numcodecsFixedScaleOffsetCodecFactory, numcodecsQuantizeCodecFactory, quantizeScale } from "../src/numcodecs/scale.js";
+import {
+  numcodecsFixedScaleOffsetCodecFactory,
+  numcodecsQuantizeCodecFactory,
+  quantizeScale,
+} from "../src/numcodecs/scale.js";
 import { chunkSpec, create, ctx, FIELD } from "./helpers.js";
 
 async function failure(run: () => unknown): Promise<Error> {
@@ -35,11 +39,22 @@ describe("encoded specs tell the next codec the stored type", () => {
     );
     const spec = fso.encodedSpec(chunkSpec([4], "float64", 1002.5));
     expect([spec.dataType.name, spec.fillValue, spec.shape]).toEqual(["uint8", 25, [4]]);
-    expect(fso.toJSON()).toEqual({ name: "numcodecs.fixedscaleoffset", configuration: { offset: 1000, scale: 10, dtype: "<f8", astype: "|u1" } });
-    const astype = await create<ArrayToArrayCodec>(numcodecsAsTypeCodecFactory, { encode_dtype: "<i8", decode_dtype: "<f4" }, chunkSpec([4], "float32", -2.5));
+    expect(fso.toJSON()).toEqual({
+      name: "numcodecs.fixedscaleoffset",
+      configuration: { offset: 1000, scale: 10, dtype: "<f8", astype: "|u1" },
+    });
+    const astype = await create<ArrayToArrayCodec>(
+      numcodecsAsTypeCodecFactory,
+      { encode_dtype: "<i8", decode_dtype: "<f4" },
+      chunkSpec([4], "float32", -2.5),
+    );
     const a = astype.encodedSpec(chunkSpec([4], "float32", -2.5));
     expect([a.dataType.name, a.fillValue]).toEqual(["int64", -2n]);
-    const cat = await create<ArrayToArrayCodec>(numcodecsCategorizeCodecFactory, { labels: ["x", "y"], dtype: "|O", astype: "<u2" }, chunkSpec([4], "string", "y"));
+    const cat = await create<ArrayToArrayCodec>(
+      numcodecsCategorizeCodecFactory,
+      { labels: ["x", "y"], dtype: "|O", astype: "<u2" },
+      chunkSpec([4], "string", "y"),
+    );
     const c = cat.encodedSpec(chunkSpec([4], "string", "y"));
     expect([c.dataType.name, c.fillValue]).toEqual(["uint16", 2]);
   });
@@ -54,7 +69,9 @@ describe("encoded specs tell the next codec the stored type", () => {
     expect([...(encoded.data as Uint8Array)]).toEqual([1, 0b10010010, 0b01001000]);
     expect([...((await codec.decode(encoded, spec, ctx)).data as Uint8Array)]).toEqual([...bits]);
     for (const bad of [new Uint8Array([1, 0]), new Uint8Array([2, 0, 0]), new Uint8Array([1, 0, 0, 0])]) {
-      expect(await failure(() => codec.decode({ data: bad, shape: [bad.length] }, spec, ctx))).toBeInstanceOf(CorruptDataError);
+      expect(await failure(() => codec.decode({ data: bad, shape: [bad.length] }, spec, ctx))).toBeInstanceOf(
+        CorruptDataError,
+      );
     }
   });
 });
@@ -66,7 +83,11 @@ describe("numcodecs arithmetic", () => {
 
   test("fixedscaleoffset rounds halves to even as np.around does", async () => {
     const spec = chunkSpec([4], "float64");
-    const codec = await create<ArrayToArrayCodec>(numcodecsFixedScaleOffsetCodecFactory, { offset: 0, scale: 1, dtype: "<f8", astype: "<i4" }, spec);
+    const codec = await create<ArrayToArrayCodec>(
+      numcodecsFixedScaleOffsetCodecFactory,
+      { offset: 0, scale: 1, dtype: "<f8", astype: "<i4" },
+      spec,
+    );
     const encoded = await codec.encode({ data: new Float64Array([0.5, 1.5, 2.5, -2.5]), shape: [4] }, spec, ctx);
     expect([...(encoded.data as Int32Array)]).toEqual([0, 2, 2, -2]);
   });
@@ -97,7 +118,9 @@ describe("json2", () => {
       expect(await failure(() => codec.decode(bytes(text), spec, ctx)), text).toBeInstanceOf(UnsupportedError);
     }
     const indented = await create<ArrayToBytesCodec>(numcodecsJson2CodecFactory, { indent: 2 }, spec);
-    expect(await failure(() => indented.encode({ data: ["a", "b"], shape: [2] }, spec, ctx))).toBeInstanceOf(UnsupportedError);
+    expect(await failure(() => indented.encode({ data: ["a", "b"], shape: [2] }, spec, ctx))).toBeInstanceOf(
+      UnsupportedError,
+    );
   });
 });
 
@@ -126,14 +149,24 @@ describe("bad configurations name the field", () => {
   });
 
   test("codecs refuse data types they cannot handle", async () => {
-    expect(await failure(() => create(numcodecsBitRoundCodecFactory, { keepbits: 3 }, chunkSpec([4], "int32")))).toBeInstanceOf(UnsupportedError);
-    expect(await failure(() => create(numcodecsPackBitsCodecFactory, {}, chunkSpec([4], "uint8")))).toBeInstanceOf(InvalidMetadataError);
-    expect(await failure(() => create(numcodecsCategorizeCodecFactory, { labels: [] }, chunkSpec([4], "int32")))).toBeInstanceOf(InvalidMetadataError);
-    expect(await failure(() => create(numcodecsJson2CodecFactory, {}, chunkSpec([4], "int32")))).toBeInstanceOf(InvalidMetadataError);
+    expect(
+      await failure(() => create(numcodecsBitRoundCodecFactory, { keepbits: 3 }, chunkSpec([4], "int32"))),
+    ).toBeInstanceOf(UnsupportedError);
+    expect(await failure(() => create(numcodecsPackBitsCodecFactory, {}, chunkSpec([4], "uint8")))).toBeInstanceOf(
+      InvalidMetadataError,
+    );
+    expect(
+      await failure(() => create(numcodecsCategorizeCodecFactory, { labels: [] }, chunkSpec([4], "int32"))),
+    ).toBeInstanceOf(InvalidMetadataError);
+    expect(await failure(() => create(numcodecsJson2CodecFactory, {}, chunkSpec([4], "int32")))).toBeInstanceOf(
+      InvalidMetadataError,
+    );
   });
 
   test("configuration is read from own properties only", async () => {
     const inherited = Object.create({ keepbits: 3 }) as Record<string, unknown>;
-    expect(await failure(() => create(numcodecsBitRoundCodecFactory, inherited, chunkSpec([4], "float32")))).toBeInstanceOf(InvalidMetadataError);
+    expect(
+      await failure(() => create(numcodecsBitRoundCodecFactory, inherited, chunkSpec([4], "float32"))),
+    ).toBeInstanceOf(InvalidMetadataError);
   });
 });

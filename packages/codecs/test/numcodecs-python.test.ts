@@ -24,7 +24,9 @@ const SCRIPT = fileURLToPath(new URL("./numcodecs_reference.py", import.meta.url
 function pythonReason(): string | undefined {
   if (!existsSync(PYTHON)) return `${PYTHON} is absent`;
   const probe = spawnSync(PYTHON, ["-c", "import numcodecs, numpy"], { encoding: "utf8" });
-  return probe.status === 0 ? undefined : `numcodecs is not importable by ${PYTHON} (apt-get install python3-zarr): ${probe.stderr.trim().split("\n").pop()}`;
+  return probe.status === 0
+    ? undefined
+    : `numcodecs is not importable by ${PYTHON} (apt-get install python3-zarr): ${probe.stderr.trim().split("\n").pop()}`;
 }
 const skipReason = pythonReason();
 if (skipReason) console.log(`numcodecs reference tests skipped: ${skipReason}`);
@@ -42,7 +44,11 @@ interface Reply {
 }
 
 function python(request: unknown): Reply {
-  const run = spawnSync(PYTHON, [SCRIPT], { input: JSON.stringify(request), encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
+  const run = spawnSync(PYTHON, [SCRIPT], {
+    input: JSON.stringify(request),
+    encoding: "utf8",
+    maxBuffer: 256 * 2 ** 20,
+  });
   if (run.status !== 0) throw new Error(`numcodecs_reference.py failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as Reply;
 }
@@ -98,9 +104,24 @@ const range = (n: number, f: (i: number) => number) => Array.from({ length: n },
 const smoothInts = range(4096, (i) => Math.round(1000 * Math.sin(i / 50)) + (i % 7));
 const floats = range(257, (i) => 1000 + Math.round(1e6 * Math.sin(i)) / 1e4 + (i % 4) * 0.25);
 const smallFloats = range(300, (i) => Math.sin(i / 3) * 3.3 + (i % 5) * 0.05);
-const strings = ["male", "female", "female", "unexpected", "", "é ü 漢字 😀", 'quote " backslash \\ tab \t', "\u0001\u007f"];
+const strings = [
+  "male",
+  "female",
+  "female",
+  "unexpected",
+  "",
+  "é ü 漢字 😀",
+  'quote " backslash \\ tab \t',
+  "\u0001\u007f",
+];
 
-const bytesCase = (config: Case["config"], extra: Partial<Case> = {}): Case => ({ config, dtype: "<i4", shape: [4096], values: smoothInts, ...extra });
+const bytesCase = (config: Case["config"], extra: Partial<Case> = {}): Case => ({
+  config,
+  dtype: "<i4",
+  shape: [4096],
+  values: smoothInts,
+  ...extra,
+});
 
 const CASES: Case[] = [
   bytesCase({ id: "zlib", level: 1 }),
@@ -113,7 +134,10 @@ const CASES: Case[] = [
   bytesCase({ id: "blosc", cname: "zstd", clevel: 3, shuffle: 2, blocksize: 0 }),
   bytesCase({ id: "blosc", cname: "blosclz", clevel: 9, shuffle: 0, blocksize: 0 }),
   bytesCase({ id: "blosc", cname: "zlib", clevel: 1, shuffle: -1, blocksize: 0 }),
-  bytesCase({ id: "blosc", cname: "lz4hc", clevel: 5, shuffle: -1, blocksize: 0 }, { dtype: "|u1", values: smoothInts.map((v) => v & 0xff) }),
+  bytesCase(
+    { id: "blosc", cname: "lz4hc", clevel: 5, shuffle: -1, blocksize: 0 },
+    { dtype: "|u1", values: smoothInts.map((v) => v & 0xff) },
+  ),
   bytesCase({ id: "lz4", acceleration: 1 }),
   bytesCase({ id: "lz4", acceleration: 20 }),
   // bz2 and lzma are libbzip2 and liblzma as Python calls them: the same bytes.
@@ -132,29 +156,120 @@ const CASES: Case[] = [
   bytesCase({ id: "shuffle", elementsize: 8 }, { exact: true }),
   bytesCase({ id: "crc32" }, { exact: true }),
   bytesCase({ id: "adler32" }, { exact: true }),
-  { config: { id: "fixedscaleoffset", offset: 1000, scale: 10, dtype: "<f8", astype: "<u1" }, dtype: "<f8", shape: [257], values: floats.map((v) => 1000 + ((v * 7) % 25)), exact: true },
-  { config: { id: "fixedscaleoffset", offset: 0, scale: 100, dtype: "<f4", astype: "<i2" }, dtype: "<f4", shape: [300], values: smallFloats, exact: true },
-  { config: { id: "fixedscaleoffset", offset: 5, scale: 1, dtype: "<i4", astype: "|i1" }, dtype: "<i4", shape: [100], values: range(100, (i) => i - 40), exact: true },
+  {
+    config: { id: "fixedscaleoffset", offset: 1000, scale: 10, dtype: "<f8", astype: "<u1" },
+    dtype: "<f8",
+    shape: [257],
+    values: floats.map((v) => 1000 + ((v * 7) % 25)),
+    exact: true,
+  },
+  {
+    config: { id: "fixedscaleoffset", offset: 0, scale: 100, dtype: "<f4", astype: "<i2" },
+    dtype: "<f4",
+    shape: [300],
+    values: smallFloats,
+    exact: true,
+  },
+  {
+    config: { id: "fixedscaleoffset", offset: 5, scale: 1, dtype: "<i4", astype: "|i1" },
+    dtype: "<i4",
+    shape: [100],
+    values: range(100, (i) => i - 40),
+    exact: true,
+  },
   { config: { id: "quantize", digits: 3, dtype: "<f8" }, dtype: "<f8", shape: [257], values: floats, exact: true },
-  { config: { id: "quantize", digits: 2, dtype: "<f4", astype: "<f4" }, dtype: "<f4", shape: [300], values: smallFloats, exact: true },
-  { config: { id: "quantize", digits: 1, dtype: "<f8", astype: "<f4" }, dtype: "<f8", shape: [300], values: smallFloats, exact: true },
+  {
+    config: { id: "quantize", digits: 2, dtype: "<f4", astype: "<f4" },
+    dtype: "<f4",
+    shape: [300],
+    values: smallFloats,
+    exact: true,
+  },
+  {
+    config: { id: "quantize", digits: 1, dtype: "<f8", astype: "<f4" },
+    dtype: "<f8",
+    shape: [300],
+    values: smallFloats,
+    exact: true,
+  },
   { config: { id: "bitround", keepbits: 10 }, dtype: "<f4", shape: [300], values: smallFloats, exact: true },
-  { config: { id: "bitround", keepbits: 20 }, dtype: "<f8", shape: [257], values: floats.map((v) => -v / 7), exact: true },
-  { config: { id: "astype", encode_dtype: "<f4", decode_dtype: "<f8" }, dtype: "<f8", shape: [257], values: floats, exact: true },
-  { config: { id: "astype", encode_dtype: "<i2", decode_dtype: "<i8" }, dtype: "<i8", shape: [6], values: [0, 1, -1, 32767, 32768, -70000], exact: true },
-  { config: { id: "astype", encode_dtype: "<i4", decode_dtype: "<f8" }, dtype: "<f8", shape: [300], values: smallFloats, exact: true },
-  { config: { id: "packbits" }, dtype: "|b1", shape: [13], values: range(13, (i) => Number((i * 7) % 3 === 0)), exact: true },
-  { config: { id: "packbits" }, dtype: "|b1", shape: [2, 8], values: range(16, (i) => Number(i % 5 === 1)), exact: true },
-  { config: { id: "categorize", labels: ["female", "male"], dtype: "|O", astype: "|u1" }, dtype: "|O", shape: [8], values: strings, exact: true },
-  { config: { id: "categorize", labels: ["a", "male", "b"], dtype: "|O", astype: "<i4" }, dtype: "|O", shape: [2, 4], values: strings, exact: true },
+  {
+    config: { id: "bitround", keepbits: 20 },
+    dtype: "<f8",
+    shape: [257],
+    values: floats.map((v) => -v / 7),
+    exact: true,
+  },
+  {
+    config: { id: "astype", encode_dtype: "<f4", decode_dtype: "<f8" },
+    dtype: "<f8",
+    shape: [257],
+    values: floats,
+    exact: true,
+  },
+  {
+    config: { id: "astype", encode_dtype: "<i2", decode_dtype: "<i8" },
+    dtype: "<i8",
+    shape: [6],
+    values: [0, 1, -1, 32767, 32768, -70000],
+    exact: true,
+  },
+  {
+    config: { id: "astype", encode_dtype: "<i4", decode_dtype: "<f8" },
+    dtype: "<f8",
+    shape: [300],
+    values: smallFloats,
+    exact: true,
+  },
+  {
+    config: { id: "packbits" },
+    dtype: "|b1",
+    shape: [13],
+    values: range(13, (i) => Number((i * 7) % 3 === 0)),
+    exact: true,
+  },
+  {
+    config: { id: "packbits" },
+    dtype: "|b1",
+    shape: [2, 8],
+    values: range(16, (i) => Number(i % 5 === 1)),
+    exact: true,
+  },
+  {
+    config: { id: "categorize", labels: ["female", "male"], dtype: "|O", astype: "|u1" },
+    dtype: "|O",
+    shape: [8],
+    values: strings,
+    exact: true,
+  },
+  {
+    config: { id: "categorize", labels: ["a", "male", "b"], dtype: "|O", astype: "<i4" },
+    dtype: "|O",
+    shape: [2, 4],
+    values: strings,
+    exact: true,
+  },
   { config: { id: "delta", dtype: "<i4" }, dtype: "<i4", shape: [4096], values: smoothInts, exact: true },
-  { config: { id: "delta", dtype: "<i4", astype: "<i2" }, dtype: "<i4", shape: [4096], values: smoothInts, exact: true },
+  {
+    config: { id: "delta", dtype: "<i4", astype: "<i2" },
+    dtype: "<i4",
+    shape: [4096],
+    values: smoothInts,
+    exact: true,
+  },
   { config: { id: "json2" }, dtype: "|O", shape: [8], values: strings, exact: true },
-  { config: { id: "json2", separators: [", ", ": "], ensure_ascii: false }, dtype: "|O", shape: [2, 4], values: strings, exact: true },
+  {
+    config: { id: "json2", separators: [", ", ": "], ensure_ascii: false },
+    dtype: "|O",
+    shape: [2, 4],
+    values: strings,
+    exact: true,
+  },
   { config: { id: "vlen-utf8" }, dtype: "|O", shape: [2, 4], values: strings, exact: true },
 ];
 
-const label = (c: Case) => `numcodecs.${c.config.id} ${JSON.stringify({ ...c.config, id: undefined })} on ${c.dtype}${JSON.stringify(c.shape)}`;
+const label = (c: Case) =>
+  `numcodecs.${c.config.id} ${JSON.stringify({ ...c.config, id: undefined })} on ${c.dtype}${JSON.stringify(c.shape)}`;
 
 async function codecFor(c: Case): Promise<Codec> {
   const { id, ...configuration } = c.config;
@@ -175,15 +290,24 @@ describe.skipIf(skipReason !== undefined)("numcodecs (Python) reference encoding
     const spec = chunkSpec(c.shape, type);
     const input = typed(type, c.values);
     if (codec.kind === "bytes_to_bytes") {
-      const decoded = await (codec as BytesToBytesCodec).decode(unb64(theirs.encoded.data), { ...ctx, maxDecodedBytes: toBytes(input).length });
+      const decoded = await (codec as BytesToBytesCodec).decode(unb64(theirs.encoded.data), {
+        ...ctx,
+        maxDecodedBytes: toBytes(input).length,
+      });
       expect(b64(decoded)).toBe(b64(toBytes(input)));
     } else if (codec.kind === "array_to_array") {
       const a2a = codec as ArrayToArrayCodec;
       const encodedSpec = a2a.encodedSpec(spec);
-      // numcodecs' BitRound returns the integer view of the same bytes; zarr-python 3 (numcodecs.zarr3) keeps the float type.
+      // numcodecs' BitRound returns the integer view of the same bytes; zarr-python 3 (numcodecs.zarr3) keeps the float
+      // type.
       const theirType = TYPES[theirs.encoded.dtype ?? "|O"]!;
-      expect(encodedSpec.dataType.name).toBe(c.config.id === "bitround" ? theirType.replace("int", "float") : theirType);
-      const stored = theirs.encoded.data === undefined ? theirs.encoded.items! : fromBytes(encodedSpec.dataType.name, unb64(theirs.encoded.data));
+      expect(encodedSpec.dataType.name).toBe(
+        c.config.id === "bitround" ? theirType.replace("int", "float") : theirType,
+      );
+      const stored =
+        theirs.encoded.data === undefined
+          ? theirs.encoded.items!
+          : fromBytes(encodedSpec.dataType.name, unb64(theirs.encoded.data));
       const decoded = await a2a.decode({ data: stored, shape: [...encodedSpec.shape] }, spec, ctx);
       if (theirs.decoded.items) expect(decoded.data).toEqual(theirs.decoded.items);
       else expect(b64(toBytes(decoded.data))).toBe(theirs.decoded.data);
@@ -205,8 +329,7 @@ describe.skipIf(skipReason !== undefined)("numcodecs (Python) reference encoding
     if (codec.kind === "bytes_to_bytes") encoded = await (codec as BytesToBytesCodec).encode(toBytes(input), ctx);
     else if (codec.kind === "array_to_bytes") {
       encoded = await (codec as ArrayToBytesCodec).encode({ data: input, shape: c.shape }, spec, ctx);
-    }
-    else {
+    } else {
       const chunk = await (codec as ArrayToArrayCodec).encode({ data: input, shape: c.shape }, spec, ctx);
       if (Array.isArray(chunk.data)) throw new Error("array codecs here encode to numbers");
       encoded = toBytes(chunk.data);
@@ -219,7 +342,13 @@ describe.skipIf(skipReason !== undefined)("numcodecs (Python) reference encoding
   test("numcodecs decodes zarrkit's encodings", () => {
     const items = ours.filter(Boolean);
     expect(items.length).toBe(CASES.length);
-    const decoded = python({ decode: items.map((o) => ({ config: CASES[o.index]!.config, data: b64(o.encoded), ...(o.dtype ? { dtype: o.dtype } : {}) })) }).decoded;
+    const decoded = python({
+      decode: items.map((o) => ({
+        config: CASES[o.index]!.config,
+        data: b64(o.encoded),
+        ...(o.dtype ? { dtype: o.dtype } : {}),
+      })),
+    }).decoded;
     items.forEach((o, k) => {
       const expected = reply!.encoded[o.index]!.decoded;
       expect(decoded[k]!.error, label(CASES[o.index]!)).toBeUndefined();

@@ -1,4 +1,10 @@
-import { type ArrayToBytesCodec, CorruptDataError, InvalidMetadataError, InvalidSelectionError, isCodecRegistered } from "@zarrkit/registry";
+import {
+  type ArrayToBytesCodec,
+  CorruptDataError,
+  InvalidMetadataError,
+  InvalidSelectionError,
+  isCodecRegistered,
+} from "@zarrkit/registry";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import "../src/index.js";
@@ -6,7 +12,8 @@ import { numcodecsVlenBytesCodecFactory, vlenBytesCodecFactory } from "../src/vl
 import { chunkSpec, create, ctx, FIELD } from "./helpers.js";
 
 const TYPE = "variable_length_bytes";
-const vlen = (shape: number[] = [4], factory = vlenBytesCodecFactory) => create<ArrayToBytesCodec>(factory, {}, chunkSpec(shape, TYPE));
+const vlen = (shape: number[] = [4], factory = vlenBytesCodecFactory) =>
+  create<ArrayToBytesCodec>(factory, {}, chunkSpec(shape, TYPE));
 const b = (...values: number[]) => Uint8Array.from(values);
 
 async function roundTrip(items: Uint8Array[], shape = [items.length]): Promise<Uint8Array> {
@@ -28,10 +35,14 @@ async function decodeError(bytes: Uint8Array | number[], shape = [2], maxDecoded
 
 describe("vlen-bytes", () => {
   test("lays items out as count, then length + bytes each (numcodecs' VLenBytes)", async () => {
-    expect(Array.from(await roundTrip([b(97), b(0, 255), b()]))).toEqual([3, 0, 0, 0, 1, 0, 0, 0, 97, 2, 0, 0, 0, 0, 255, 0, 0, 0, 0]);
+    expect(Array.from(await roundTrip([b(97), b(0, 255), b()]))).toEqual([
+      3, 0, 0, 0, 1, 0, 0, 0, 97, 2, 0, 0, 0, 0, 255, 0, 0, 0, 0,
+    ]);
     expect(Array.from(await roundTrip([]))).toEqual([0, 0, 0, 0]);
     // numcodecs.VLenBytes().encode(np.array([b"ab", b"\xff\x00"], dtype=object))
-    expect(Array.from(await roundTrip([b(0x61, 0x62), b(0xff, 0)]))).toEqual([2, 0, 0, 0, 2, 0, 0, 0, 0x61, 0x62, 2, 0, 0, 0, 0xff, 0]);
+    expect(Array.from(await roundTrip([b(0x61, 0x62), b(0xff, 0)]))).toEqual([
+      2, 0, 0, 0, 2, 0, 0, 0, 0x61, 0x62, 2, 0, 0, 0, 0xff, 0,
+    ]);
   });
 
   test("round trips arbitrary byte strings, large items and 2-d chunks", async () => {
@@ -59,7 +70,9 @@ describe("vlen-bytes", () => {
     const codec = await vlen([2]);
     const spec = chunkSpec([2], TYPE);
     for (const bad of ["text", null, [1, 2], new Uint16Array(2)]) {
-      expect(() => codec.encode({ data: [b(1), bad as unknown as Uint8Array], shape: [2] }, spec, ctx)).toThrow(InvalidSelectionError);
+      expect(() => codec.encode({ data: [b(1), bad as unknown as Uint8Array], shape: [2] }, spec, ctx)).toThrow(
+        InvalidSelectionError,
+      );
     }
     expect(() => codec.encode({ data: [b(1), "x" as unknown as Uint8Array], shape: [2] }, spec, ctx)).toThrow(
       /vlen-bytes: item 1 of the chunk for arr\/c\/0 is not a Uint8Array \(string\)/,
@@ -68,9 +81,17 @@ describe("vlen-bytes", () => {
 
   test.each([
     ["fewer than 4 bytes", [2, 0, 0], /too short/],
-    ["a count that is not the chunk's", [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], /3 items where the chunk has 2/],
+    [
+      "a count that is not the chunk's",
+      [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+      /3 items where the chunk has 2/,
+    ],
     ["an item past the end", [2, 0, 0, 0, 4, 0, 0, 0, 97, 98, 99, 100], /item 1 starts past the end/],
-    ["a length past the end", [2, 0, 0, 0, 1, 0, 0, 0, 97, 255, 255, 255, 255, 97], /item 1 declares 4294967295 bytes but only 1 remain/],
+    [
+      "a length past the end",
+      [2, 0, 0, 0, 1, 0, 0, 0, 97, 255, 255, 255, 255, 97],
+      /item 1 declares 4294967295 bytes but only 1 remain/,
+    ],
     ["trailing bytes", [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9], /1 bytes follow/],
   ])("%s is CorruptDataError naming the key", async (_what, bytes, message) => {
     const error = await decodeError(bytes);
@@ -91,23 +112,33 @@ describe("vlen-bytes", () => {
     expect(error).toBeInstanceOf(CorruptDataError);
     expect((error as CorruptDataError).key).toBe(ctx.key);
     expect((error as Error).message).toMatch(/hold 1100 bytes, more than the 1000/);
-    expect(await decodeError(bytes, [2], 1100)).toMatchObject({ data: [expect.any(Uint8Array), expect.any(Uint8Array)] });
+    expect(await decodeError(bytes, [2], 1100)).toMatchObject({
+      data: [expect.any(Uint8Array), expect.any(Uint8Array)],
+    });
   });
 
   test("every truncation is CorruptDataError", async () => {
     const bytes = await roundTrip([b(1, 2, 3), b(), b(4), b(5, 6)]);
-    for (let cut = 0; cut < bytes.length; cut++) expect(await decodeError(bytes.subarray(0, cut), [4])).toBeInstanceOf(CorruptDataError);
+    for (let cut = 0; cut < bytes.length; cut++)
+      expect(await decodeError(bytes.subarray(0, cut), [4])).toBeInstanceOf(CorruptDataError);
   });
 
   test("configuration: none allowed, variable_length_bytes data only; both names registered", async () => {
     expect((await vlen()).toJSON()).toEqual({ name: "vlen-bytes", configuration: {} });
-    expect((await vlen([2], numcodecsVlenBytesCodecFactory)).toJSON()).toEqual({ name: "numcodecs.vlen-bytes", configuration: {} });
+    expect((await vlen([2], numcodecsVlenBytesCodecFactory)).toJSON()).toEqual({
+      name: "numcodecs.vlen-bytes",
+      configuration: {},
+    });
     await expect(create(vlenBytesCodecFactory, { encoding: "latin1" }, chunkSpec([2], TYPE))).rejects.toMatchObject({
       name: "InvalidMetadataError",
       field: `${FIELD}.configuration.encoding`,
     });
-    await expect(create(vlenBytesCodecFactory, {}, chunkSpec([2], "string"))).rejects.toBeInstanceOf(InvalidMetadataError);
-    await expect(create(numcodecsVlenBytesCodecFactory, {}, chunkSpec([2], "uint8"))).rejects.toThrow(/stores the variable_length_bytes data type, not uint8/);
+    await expect(create(vlenBytesCodecFactory, {}, chunkSpec([2], "string"))).rejects.toBeInstanceOf(
+      InvalidMetadataError,
+    );
+    await expect(create(numcodecsVlenBytesCodecFactory, {}, chunkSpec([2], "uint8"))).rejects.toThrow(
+      /stores the variable_length_bytes data type, not uint8/,
+    );
     expect(isCodecRegistered("vlen-bytes")).toBe(true);
     expect(isCodecRegistered("numcodecs.vlen-bytes")).toBe(true);
   });

@@ -32,7 +32,9 @@ async function decodeError(bytes: Uint8Array | number[], shape = [2]): Promise<u
 
 describe("vlen-utf8", () => {
   test("lays items out as count, then length + UTF-8 bytes each", async () => {
-    expect(Array.from(await roundTrip(["a", "bb", ""]))).toEqual([3, 0, 0, 0, 1, 0, 0, 0, 97, 2, 0, 0, 0, 98, 98, 0, 0, 0, 0]);
+    expect(Array.from(await roundTrip(["a", "bb", ""]))).toEqual([
+      3, 0, 0, 0, 1, 0, 0, 0, 97, 2, 0, 0, 0, 98, 98, 0, 0, 0, 0,
+    ]);
     expect(Array.from(await roundTrip([]))).toEqual([0, 0, 0, 0]);
     expect(Array.from(await roundTrip(["é"]))).toEqual([1, 0, 0, 0, 2, 0, 0, 0, 0xc3, 0xa9]);
   });
@@ -44,9 +46,12 @@ describe("vlen-utf8", () => {
 
   test("round trips arbitrary strings", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme-ascii" }))), async (items) => {
-        await roundTrip(items);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme-ascii" }))),
+        async (items) => {
+          await roundTrip(items);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -61,9 +66,17 @@ describe("vlen-utf8", () => {
 
   test.each([
     ["fewer than 4 bytes", [2, 0, 0], /too short/],
-    ["a count that is not the chunk's", [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], /3 items where the chunk has 2/],
+    [
+      "a count that is not the chunk's",
+      [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+      /3 items where the chunk has 2/,
+    ],
     ["an item past the end", [2, 0, 0, 0, 4, 0, 0, 0, 97, 98, 99, 100], /item 1 starts past the end/],
-    ["a length past the end", [2, 0, 0, 0, 1, 0, 0, 0, 97, 255, 255, 255, 255, 97], /item 1 declares 4294967295 bytes but only 1 remain/],
+    [
+      "a length past the end",
+      [2, 0, 0, 0, 1, 0, 0, 0, 97, 255, 255, 255, 255, 97],
+      /item 1 declares 4294967295 bytes but only 1 remain/,
+    ],
     ["trailing bytes", [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9], /1 bytes follow/],
     ["invalid UTF-8", [2, 0, 0, 0, 1, 0, 0, 0, 0xff, 0, 0, 0, 0], /item 0 is not valid UTF-8/],
     ["an overlong encoding", [2, 0, 0, 0, 2, 0, 0, 0, 0xc0, 0x80, 0, 0, 0, 0], /not valid UTF-8/],
@@ -82,7 +95,8 @@ describe("vlen-utf8", () => {
 
   test("every truncation is CorruptDataError", async () => {
     const bytes = await roundTrip(["hello", "wörld", "", "🚀"]);
-    for (let cut = 0; cut < bytes.length; cut++) expect(await decodeError(bytes.subarray(0, cut), [4])).toBeInstanceOf(CorruptDataError);
+    for (let cut = 0; cut < bytes.length; cut++)
+      expect(await decodeError(bytes.subarray(0, cut), [4])).toBeInstanceOf(CorruptDataError);
   });
 
   test("configuration: none allowed, string data only", async () => {
@@ -91,7 +105,9 @@ describe("vlen-utf8", () => {
       name: "InvalidMetadataError",
       field: `${FIELD}.configuration.encoding`,
     });
-    await expect(create(vlenUtf8CodecFactory, {}, chunkSpec([2], "int32"))).rejects.toBeInstanceOf(InvalidMetadataError);
+    await expect(create(vlenUtf8CodecFactory, {}, chunkSpec([2], "int32"))).rejects.toBeInstanceOf(
+      InvalidMetadataError,
+    );
   });
 });
 
@@ -104,25 +120,28 @@ describe("fixtures: zarr-python's vlen-utf8 + zstd chunks", () => {
     ["1d.string.empty", ["c/0"]],
     ["1d.string.unicode", ["c/0"]],
   ];
-  test.for(chunks)("%s decodes to the expected strings and re-encodes to the same bytes", async ([array, keys], { skip }) => {
-    const expected = expectedArray(array);
-    const codecs = fixtureCodecs(array);
-    if (!expected || !codecs) return skip("fixtures absent");
-    expect(codecs.map((c) => c.name)).toEqual(["vlen-utf8", "zstd"]);
-    const zstd = await create<BytesToBytesCodec>(zstdCodecFactory, codecs[1]!.configuration!);
-    const chunkShape = JSON.parse(new TextDecoder().decode(fixtureBytes(`${array}/zarr.json`))).chunk_grid.configuration
-      .chunk_shape as number[];
-    const codec = await vlen(chunkShape);
-    expect(codec.toJSON()).toEqual(codecs[0]);
-    const spec = chunkSpec(chunkShape, "string");
-    const strings: string[] = [];
-    for (const key of keys) {
-      const bytes = await zstd.decode(fixtureBytes(`${array}/${key}`)!, { key });
-      const chunk = await codec.decode(bytes, spec, { key });
-      strings.push(...(chunk.data as string[]));
-      expect(await codec.encode(chunk, spec, { key })).toEqual(bytes);
-    }
-    // Chunks along the first axis concatenate to C order here (one chunk per row or slice).
-    expect(strings).toEqual(expected.data);
-  });
+  test.for(chunks)(
+    "%s decodes to the expected strings and re-encodes to the same bytes",
+    async ([array, keys], { skip }) => {
+      const expected = expectedArray(array);
+      const codecs = fixtureCodecs(array);
+      if (!expected || !codecs) return skip("fixtures absent");
+      expect(codecs.map((c) => c.name)).toEqual(["vlen-utf8", "zstd"]);
+      const zstd = await create<BytesToBytesCodec>(zstdCodecFactory, codecs[1]!.configuration!);
+      const chunkShape = JSON.parse(new TextDecoder().decode(fixtureBytes(`${array}/zarr.json`))).chunk_grid
+        .configuration.chunk_shape as number[];
+      const codec = await vlen(chunkShape);
+      expect(codec.toJSON()).toEqual(codecs[0]);
+      const spec = chunkSpec(chunkShape, "string");
+      const strings: string[] = [];
+      for (const key of keys) {
+        const bytes = await zstd.decode(fixtureBytes(`${array}/${key}`)!, { key });
+        const chunk = await codec.decode(bytes, spec, { key });
+        strings.push(...(chunk.data as string[]));
+        expect(await codec.encode(chunk, spec, { key })).toEqual(bytes);
+      }
+      // Chunks along the first axis concatenate to C order here (one chunk per row or slice).
+      expect(strings).toEqual(expected.data);
+    },
+  );
 });

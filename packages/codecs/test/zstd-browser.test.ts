@@ -21,7 +21,8 @@ import { sampleBytes } from "./helpers.js";
 const CHROMIUM = "/usr/bin/chromium";
 const ZSTD = "/usr/bin/zstd";
 const missing = [CHROMIUM, ZSTD].filter((path) => !existsSync(path));
-if (missing.length && process.env.CI) throw new Error(`the browser zstd test needs ${missing.join(", ")} on CI (tooling/ci/install-system-deps.sh)`);
+if (missing.length && process.env.CI)
+  throw new Error(`the browser zstd test needs ${missing.join(", ")} on CI (tooling/ci/install-system-deps.sh)`);
 const skipReason = missing.length ? `${missing.join(", ")} absent (tooling/ci/install-system-deps.sh)` : undefined;
 if (skipReason) console.log(`zstd browser tests skipped: ${skipReason}`);
 
@@ -29,7 +30,15 @@ const ENTRY = fileURLToPath(new URL("./browser/zstd-page.ts", import.meta.url));
 const DECODER = fileURLToPath(new URL("../src/zstd/zstd-decode-wasm.ts", import.meta.url));
 const ENCODER = fileURLToPath(new URL("../src/zstd/zstd-encode-wasm.ts", import.meta.url));
 const CONDITIONS = ["@zarrkit/source", "browser", "module", "import", "default"];
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const root = mkdtempSync(join(tmpdir(), "zarrkit-zstd-browser-"));
 let browser: Browser | undefined;
@@ -48,14 +57,31 @@ function marker(module: string): string {
 async function bundle(bundler: "esbuild" | "vite"): Promise<{ dir: string; main: string }> {
   const dir = join(root, bundler);
   if (bundler === "esbuild") {
-    await esbuild({ entryPoints: { main: ENTRY }, bundle: true, splitting: true, format: "esm", platform: "browser", conditions: CONDITIONS, outdir: dir, logLevel: "error" });
+    await esbuild({
+      entryPoints: { main: ENTRY },
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      conditions: CONDITIONS,
+      outdir: dir,
+      logLevel: "error",
+    });
   } else {
     await viteBuild({
       configFile: false,
       logLevel: "error",
       root: dir,
       resolve: { conditions: CONDITIONS },
-      build: { outDir: dir, emptyOutDir: true, minify: false, rollupOptions: { input: ENTRY, output: { entryFileNames: "main.js", chunkFileNames: "[name]-[hash].js", format: "es" } } },
+      build: {
+        outDir: dir,
+        emptyOutDir: true,
+        minify: false,
+        rollupOptions: {
+          input: ENTRY,
+          output: { entryFileNames: "main.js", chunkFileNames: "[name]-[hash].js", format: "es" },
+        },
+      },
     });
   }
   writeFileSync(join(dir, "index.html"), '<!doctype html><script type="module" src="./main.js"></script>');
@@ -70,7 +96,9 @@ async function serve(dir: string): Promise<{ server: Server; url: string; reques
     requested.push(path);
     const file = join(dir, path);
     if (!existsSync(file) || path.includes("..")) return void response.writeHead(404).end();
-    response.writeHead(200, { "content-type": extname(file) === ".html" ? "text/html" : "text/javascript" }).end(readFileSync(file));
+    response
+      .writeHead(200, { "content-type": extname(file) === ".html" ? "text/html" : "text/javascript" })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requested };
@@ -89,47 +117,62 @@ describe.skipIf(skipReason !== undefined)("zstd in Chromium", () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
-  test.each(["esbuild", "vite"] as const)("bundled by %s: lazy wasm chunks, CLI frames decode, the cap holds, our frames decode with the CLI", async (bundler) => {
-    const { dir } = await bundle(bundler);
-    const chunks = readdirSync(dir).filter((name) => name.endsWith(".js"));
-    const holding = (module: string) => chunks.filter((name) => readFileSync(join(dir, name), "utf8").includes(marker(module)));
-    const [decoderChunk] = holding(DECODER);
-    const [encoderChunk] = holding(ENCODER);
-    expect(holding(DECODER)).toHaveLength(1);
-    expect(holding(ENCODER)).toHaveLength(1);
-    expect([decoderChunk, encoderChunk]).not.toContain("main.js");
-    expect(decoderChunk).not.toBe(encoderChunk);
+  test.each(["esbuild", "vite"] as const)(
+    "bundled by %s: lazy wasm chunks, CLI frames decode, the cap holds, our frames decode with the CLI",
+    async (bundler) => {
+      const { dir } = await bundle(bundler);
+      const chunks = readdirSync(dir).filter((name) => name.endsWith(".js"));
+      const holding = (module: string) =>
+        chunks.filter((name) => readFileSync(join(dir, name), "utf8").includes(marker(module)));
+      const [decoderChunk] = holding(DECODER);
+      const [encoderChunk] = holding(ENCODER);
+      expect(holding(DECODER)).toHaveLength(1);
+      expect(holding(ENCODER)).toHaveLength(1);
+      expect([decoderChunk, encoderChunk]).not.toContain("main.js");
+      expect(decoderChunk).not.toBe(encoderChunk);
 
-    const { server, url, requested } = await serve(dir);
-    const page = await browser!.newPage();
-    try {
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
-      await page.goto(`${url}index.html`);
-      await page.waitForFunction(() => "zstd" in window, undefined, { timeout: 15_000 });
-      expect(errors).toEqual([]);
-      expect(requested).not.toContain(decoderChunk);
+      const { server, url, requested } = await serve(dir);
+      const page = await browser!.newPage();
+      try {
+        const errors: string[] = [];
+        page.on("pageerror", (error) => errors.push(error.message));
+        await page.goto(`${url}index.html`);
+        await page.waitForFunction(() => "zstd" in window, undefined, { timeout: 15_000 });
+        expect(errors).toEqual([]);
+        expect(requested).not.toContain(decoderChunk);
 
-      const data = sampleBytes(300_000, "smooth", 4);
-      const decode = (frame: Uint8Array, cap: number) =>
-        page.evaluate(([f, c]) => (window as unknown as { zstd: { decode(f: string, c: number): Promise<string> } }).zstd.decode(f, c), [b64(frame), cap] as const);
-      for (const args of [["-3"], ["--fast=7"], ["-19", "--no-check"], ["--long", "-1"]]) {
-        expect(await decode(cli(args, data), data.length)).toBe(b64(data));
+        const data = sampleBytes(300_000, "smooth", 4);
+        const decode = (frame: Uint8Array, cap: number) =>
+          page.evaluate(
+            ([f, c]) =>
+              (window as unknown as { zstd: { decode(f: string, c: number): Promise<string> } }).zstd.decode(f, c),
+            [b64(frame), cap] as const,
+          );
+        for (const args of [["-3"], ["--fast=7"], ["-19", "--no-check"], ["--long", "-1"]]) {
+          expect(await decode(cli(args, data), data.length)).toBe(b64(data));
+        }
+        expect(requested).toContain(decoderChunk);
+        expect(requested).not.toContain(encoderChunk);
+        expect(await decode(cli(["-3"], data), data.length - 1)).toMatch(
+          /^CorruptDataError: zstd: cannot decode page\/c\/0: .*more than 299999 bytes/,
+        );
+
+        const written = await page.evaluate(
+          ([d]) =>
+            (window as unknown as { zstd: { encode(d: string, l: number, c: boolean): Promise<string> } }).zstd.encode(
+              d,
+              -3,
+              true,
+            ),
+          [b64(data)] as const,
+        );
+        expect(requested).toContain(encoderChunk);
+        expect(Buffer.compare(cli(["-d"], Buffer.from(written, "base64")), data)).toBe(0);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+        server.close();
       }
-      expect(requested).toContain(decoderChunk);
-      expect(requested).not.toContain(encoderChunk);
-      expect(await decode(cli(["-3"], data), data.length - 1)).toMatch(/^CorruptDataError: zstd: cannot decode page\/c\/0: .*more than 299999 bytes/);
-
-      const written = await page.evaluate(
-        ([d]) => (window as unknown as { zstd: { encode(d: string, l: number, c: boolean): Promise<string> } }).zstd.encode(d, -3, true),
-        [b64(data)] as const,
-      );
-      expect(requested).toContain(encoderChunk);
-      expect(Buffer.compare(cli(["-d"], Buffer.from(written, "base64")), data)).toBe(0);
-      expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-      server.close();
-    }
-  });
+    },
+  );
 });

@@ -59,19 +59,24 @@ describe.skipIf(skipReason !== undefined)("frames written by the zstd CLI", () =
     ["-3 --long", ["-3", "--long"]],
     ["-19 --long=30", ["-19", "--long=30"]],
     ["-3 --no-check", ["-3", "--no-check"]],
-  ] as [string, string[], number?][])("%s, with and without a content size, decode to the input", async (_name, args, size) => {
-    const zstd = await codec();
-    const data = volume(7).subarray(0, size);
-    for (const from of ["file", "stdin"] as const) {
-      const frame = cli(args, data, from);
-      expect(declaredContentSize(frame)).toBe(from === "file" ? data.length : undefined);
-      expect(sameBytes(await zstd.decode(frame, { ...ctx, maxDecodedBytes: data.length }), data)).toBe(true);
-    }
-  });
+  ] as [string, string[], number?][])(
+    "%s, with and without a content size, decode to the input",
+    async (_name, args, size) => {
+      const zstd = await codec();
+      const data = volume(7).subarray(0, size);
+      for (const from of ["file", "stdin"] as const) {
+        const frame = cli(args, data, from);
+        expect(declaredContentSize(frame)).toBe(from === "file" ? data.length : undefined);
+        expect(sameBytes(await zstd.decode(frame, { ...ctx, maxDecodedBytes: data.length }), data)).toBe(true);
+      }
+    },
+  );
 
   test("a window of 2 GiB (--long=31 from stdin) is UnsupportedError: 32-bit zstd reads windows up to 1 GiB", async () => {
     const frame = cli(["-3", "--long=31"], data, "stdin");
-    const error = await Promise.resolve((await codec()).decode(frame, { ...ctx, maxDecodedBytes: data.length })).catch((e: unknown) => e);
+    const error = await Promise.resolve((await codec()).decode(frame, { ...ctx, maxDecodedBytes: data.length })).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UnsupportedError);
     expect((error as UnsupportedError).message).toMatch(/window/);
     expect((error as UnsupportedError).key).toBe(ctx.key);
@@ -79,14 +84,25 @@ describe.skipIf(skipReason !== undefined)("frames written by the zstd CLI", () =
 
   test("several frames, with and without sizes, and skippable frames between them", async () => {
     const parts = [volume(1), sampleBytes(1000, "noise"), new Uint8Array(0), volume(2).subarray(0, 70_000)];
-    const skippable = (n: number) => new Uint8Array([0x50 + n, 0x2a, 0x4d, 0x18, n, 0, 0, 0, ...new Uint8Array(n).fill(0xee)]);
-    const frames = [cli(["-1"], parts[0]!), skippable(3), cli(["--fast=3"], parts[1]!, "stdin"), skippable(0), cli(["-19"], parts[2]!), cli(["-3", "--no-check"], parts[3]!, "stdin"), skippable(15)];
+    const skippable = (n: number) =>
+      new Uint8Array([0x50 + n, 0x2a, 0x4d, 0x18, n, 0, 0, 0, ...new Uint8Array(n).fill(0xee)]);
+    const frames = [
+      cli(["-1"], parts[0]!),
+      skippable(3),
+      cli(["--fast=3"], parts[1]!, "stdin"),
+      skippable(0),
+      cli(["-19"], parts[2]!),
+      cli(["-3", "--no-check"], parts[3]!, "stdin"),
+      skippable(15),
+    ];
     const stream = concatBytes(frames);
     const expected = concatBytes(parts);
     const total = expected.length;
     expect(sameBytes(await (await codec()).decode(stream, { ...ctx, maxDecodedBytes: total }), expected)).toBe(true);
     // One byte short of the total: the cap stops decoding.
-    const error = await Promise.resolve((await codec()).decode(stream, { ...ctx, maxDecodedBytes: total - 1 })).catch((e: unknown) => e);
+    const error = await Promise.resolve((await codec()).decode(stream, { ...ctx, maxDecodedBytes: total - 1 })).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CorruptDataError);
     expect((error as CorruptDataError).key).toBe(ctx.key);
   });
@@ -95,8 +111,15 @@ describe.skipIf(skipReason !== undefined)("frames written by the zstd CLI", () =
     const zstd = await codec();
     const frame = cli(["-3"], data);
     const damaged = (at: number, xor: number) => frame.map((b, i) => (i === at ? b ^ xor : b));
-    for (const bytes of [damaged(frame.length - 1, 0x01), damaged(frame.length >> 1, 0x10), damaged(6, 0x01), frame.subarray(0, frame.length - 1)]) {
-      const error = await Promise.resolve(zstd.decode(bytes, { ...ctx, maxDecodedBytes: data.length })).catch((e: unknown) => e);
+    for (const bytes of [
+      damaged(frame.length - 1, 0x01),
+      damaged(frame.length >> 1, 0x10),
+      damaged(6, 0x01),
+      frame.subarray(0, frame.length - 1),
+    ]) {
+      const error = await Promise.resolve(zstd.decode(bytes, { ...ctx, maxDecodedBytes: data.length })).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(CorruptDataError);
       expect((error as CorruptDataError).key).toBe(ctx.key);
     }
@@ -106,13 +129,19 @@ describe.skipIf(skipReason !== undefined)("frames written by the zstd CLI", () =
 describe.skipIf(skipReason !== undefined)("frames written here decode with the zstd CLI", () => {
   const data = volume(11);
 
-  test.each([-5, 1, 3, 19])("level %i writes the CLI's frame byte for byte (same libzstd, --no-check, --check)", async (level) => {
-    const args = level < 0 ? [`--fast=${-level}`] : [`-${level}`];
-    const plain = await (await create<BytesToBytesCodec>(zstdCodecFactory, { level })).encode(data, ctx);
-    expect(sameBytes(plain, cli([...args, "--no-check"], data))).toBe(true);
-    const checked = await (await create<BytesToBytesCodec>(zstdCodecFactory, { level, checksum: true })).encode(data, ctx);
-    expect(sameBytes(checked, cli([...args, "--check"], data))).toBe(true);
-  });
+  test.each([-5, 1, 3, 19])(
+    "level %i writes the CLI's frame byte for byte (same libzstd, --no-check, --check)",
+    async (level) => {
+      const args = level < 0 ? [`--fast=${-level}`] : [`-${level}`];
+      const plain = await (await create<BytesToBytesCodec>(zstdCodecFactory, { level })).encode(data, ctx);
+      expect(sameBytes(plain, cli([...args, "--no-check"], data))).toBe(true);
+      const checked = await (await create<BytesToBytesCodec>(zstdCodecFactory, { level, checksum: true })).encode(
+        data,
+        ctx,
+      );
+      expect(sameBytes(checked, cli([...args, "--check"], data))).toBe(true);
+    },
+  );
 
   test.each<[{ level: number; checksum?: boolean }, Record<string, unknown>]>([
     [{ level: -5 }, {}],
@@ -122,7 +151,11 @@ describe.skipIf(skipReason !== undefined)("frames written here decode with the z
     [{ level: 3, checksum: true }, { longDistanceMatching: true }],
   ])("%j %j", async (configuration, options) => {
     const zstd = (await zstdCodecFactory(configuration, {
-      spec: { shape: [1], dataType: { name: "uint8", kind: "uint", byteSize: 1, lanes: 1, allocate: (n) => new Uint8Array(n) }, fillValue: 0 },
+      spec: {
+        shape: [1],
+        dataType: { name: "uint8", kind: "uint", byteSize: 1, lanes: 1, allocate: (n) => new Uint8Array(n) },
+        fillValue: 0,
+      },
       field: "codecs[1]",
       options,
       pipeline: { codecOptions: {} },

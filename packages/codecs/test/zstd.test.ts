@@ -12,7 +12,8 @@ const TEXT = "zarr zarr zarr zarr zarr zarr zarr zarr!";
 const WITH_CHECKSUM = hex("28b52ffd2428650000307a61727220210100708a16974b1015");
 const WITH_CHECKSUM_NO_SIZE = hex("28b52ffd0458650000307a61727220210100708a16974b1015");
 
-const zstd = (configuration: Record<string, unknown> = {}) => create<BytesToBytesCodec>(zstdCodecFactory, configuration);
+const zstd = (configuration: Record<string, unknown> = {}) =>
+  create<BytesToBytesCodec>(zstdCodecFactory, configuration);
 
 describe("zstd configuration", () => {
   test("defaults as zarr-python writes them", async () => {
@@ -59,7 +60,9 @@ describe("zstd encoding", () => {
 
   test("level 0 means zstd's default level 3, levels past 22 act as 22", async () => {
     const data = sampleBytes(50_000, "smooth", 5);
-    const [l0, l3, l22, l40] = await Promise.all([0, 3, 22, 40].map(async (level) => (await zstd({ level })).encode(data, ctx)));
+    const [l0, l3, l22, l40] = await Promise.all(
+      [0, 3, 22, 40].map(async (level) => (await zstd({ level })).encode(data, ctx)),
+    );
     expect(sameBytes(l0!, l3!)).toBe(true);
     expect(sameBytes(l40!, l22!)).toBe(true);
   });
@@ -142,10 +145,18 @@ describe("zstd decoding", () => {
 describe("zstd decoding into lent memory (decodeLent)", () => {
   const lend = async (codec: BytesToBytesCodec, bytes: Uint8Array, cap?: number) => {
     const seen: { copy: Uint8Array; aligned: boolean; own: boolean }[] = [];
-    const result = await codec.decodeLent!(bytes, cap === undefined ? ctx : { ...ctx, maxDecodedBytes: cap }, (decoded) => {
-      seen.push({ copy: decoded.slice(), aligned: decoded.byteOffset % 8 === 0, own: decoded.buffer.byteLength === decoded.length });
-      return decoded.length;
-    });
+    const result = await codec.decodeLent!(
+      bytes,
+      cap === undefined ? ctx : { ...ctx, maxDecodedBytes: cap },
+      (decoded) => {
+        seen.push({
+          copy: decoded.slice(),
+          aligned: decoded.byteOffset % 8 === 0,
+          own: decoded.buffer.byteLength === decoded.length,
+        });
+        return decoded.length;
+      },
+    );
     return { result, seen };
   };
 
@@ -168,7 +179,11 @@ describe("zstd decoding into lent memory (decodeLent)", () => {
 
   test.each([
     ["a checksum mismatch", () => WITH_CHECKSUM.map((b, i) => (i === WITH_CHECKSUM.length - 1 ? b ^ 1 : b)), undefined],
-    ["a content size smaller than the frame holds", () => WITH_CHECKSUM.map((b, i) => (i === 5 ? b - 1 : b)), undefined],
+    [
+      "a content size smaller than the frame holds",
+      () => WITH_CHECKSUM.map((b, i) => (i === 5 ? b - 1 : b)),
+      undefined,
+    ],
     ["a truncated frame", () => WITH_CHECKSUM.subarray(0, 15), undefined],
     ["more than the cap", () => WITH_CHECKSUM, TEXT.length - 1],
     ["more than the cap, no declared size", () => WITH_CHECKSUM_NO_SIZE, TEXT.length - 1],

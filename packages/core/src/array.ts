@@ -24,14 +24,29 @@ import { parseScalar } from "./fill-value.js";
 import type { ChunkGrid } from "./grid/chunk-grid.js";
 import { withKeyLock } from "./keyed-lock.js";
 import { encodeJson } from "./metadata/json.js";
-import { type ArrayMetadata, type ArrayMetadataV2, type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
+import {
+  type ArrayMetadata,
+  type ArrayMetadataV2,
+  type ParsedArrayMetadata,
+  parseArrayMetadata,
+} from "./metadata/node-metadata.js";
 import { parseArrayMetadataV2 } from "./metadata/v2.js";
 import { childPath } from "./node-path.js";
 import type { ArrayPipelineContext } from "./codec-chain.js";
 import { arrayPipelineContext, CodecPipeline } from "./pipeline.js";
 import { sharedMemory } from "./read-buffers.js";
 import { resultMemory } from "./result-memory.js";
-import { cartesian, type DimChunkPart, dimensionPartsOf, normalizeSelection, product, range, type Selection, type Slice, slice } from "./selection.js";
+import {
+  cartesian,
+  type DimChunkPart,
+  dimensionPartsOf,
+  normalizeSelection,
+  product,
+  range,
+  type Selection,
+  type Slice,
+  slice,
+} from "./selection.js";
 import { storedValue } from "./store/stored-value.js";
 import type { CodecWorkerSetting } from "./workers/settings.js";
 
@@ -110,7 +125,10 @@ const BYTES_IN_FLIGHT = 32 * 2 ** 20;
 const MAX_SELECTION_SLOTS = 2 ** 31 - 1;
 /** ... and in bytes: the largest ArrayBuffer Node 20 (V8) allocates. */
 const MAX_SELECTION_BYTES = 2 ** 32;
-/** ... and in elements of a `string` or `variable_length_bytes` selection, a JS array of references the heap must hold (8 bytes each). */
+/**
+ * ... and in elements of a `string` or `variable_length_bytes` selection, a JS array of references the heap must hold
+ * (8 bytes each).
+ */
 const MAX_STRING_SELECTION = 2 ** 27;
 
 /** A Zarr array; `D` is what `get()` returns, narrowed by `is(name)` or `openArray(..., { dataType })`. */
@@ -131,8 +149,16 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     private readonly options: ArrayOptions,
   ) {}
 
-  /** An array from its parsed zarr.json; validates the whole codec chain, for every chunk shape of the grid, before returning. */
-  static async create(store: Store, path: string, parsed: ParsedArrayMetadata, options: ArrayOptions = {}): Promise<ZarrArray> {
+  /**
+   * An array from its parsed zarr.json; validates the whole codec chain, for every chunk shape of the grid, before
+   * returning.
+   */
+  static async create(
+    store: Store,
+    path: string,
+    parsed: ParsedArrayMetadata,
+    options: ArrayOptions = {},
+  ): Promise<ZarrArray> {
     const array = new ZarrArray(store, path, parsed, options);
     await array.checkChunkShapes(parsed.grid);
     return array;
@@ -181,7 +207,10 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   get chunkShape(): number[] {
     return this.subChunkShape ? [...this.subChunkShape] : this.parsed.grid.chunkShape(this.shape.map(() => 0));
   }
-  /** Shape of a shard (the grid's chunk; the first one, on a rectilinear grid) when the codecs divide chunks into sub-chunks, else undefined. */
+  /**
+   * Shape of a shard (the grid's chunk; the first one, on a rectilinear grid) when the codecs divide chunks into
+   * sub-chunks, else undefined.
+   */
   get shardShape(): number[] | undefined {
     return this.subChunkShape ? this.parsed.grid.chunkShape(this.shape.map(() => 0)) : undefined;
   }
@@ -213,7 +242,10 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
       this.context ??= arrayPipelineContext(this.options);
       const filtersFirst = this.parsed.format === 2;
       const entryFields = this.parsed.codecFields;
-      pipeline = CodecPipeline.create(this.parsed.codecs, spec, this.context, "codecs", { filtersFirst, entryFields }).catch((error: unknown) => {
+      pipeline = CodecPipeline.create(this.parsed.codecs, spec, this.context, "codecs", {
+        filtersFirst,
+        entryFields,
+      }).catch((error: unknown) => {
         throw inDocument(error, this.parsed);
       });
       this.pipelines.set(id, pipeline);
@@ -249,7 +281,15 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     const [first, ...others] = grid.representativeChunks();
     this.subChunkShape = (await this.pipelineAt(grid, first!)).arrayToBytes.subChunkShape;
     // Each other chunk differs from chunk 0 in one dimension only, so that dimension is the one at fault.
-    await Promise.all(others.map((coords) => this.pipelineAt(grid, coords, coords.findIndex((c) => c !== 0))));
+    await Promise.all(
+      others.map((coords) =>
+        this.pipelineAt(
+          grid,
+          coords,
+          coords.findIndex((c) => c !== 0),
+        ),
+      ),
+    );
   }
 
   /** Chunks a read or write works on at once (see `ArrayOptions.concurrency`). */
@@ -291,13 +331,15 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     const { shape, grid } = this.parsed;
     const dims = grid.dims;
     // Re-iterables (cartesian walks the later dimensions once per cell of the earlier ones), never arrays.
-    const perDim = grid.gridShape().map((n, d): Iterable<DimRegion> => ({
-      [Symbol.iterator]: () =>
-        mapIterable(range(0, n), (index) => {
-          const start = dims[d]!.chunkStart(index);
-          return { index, start, stop: Math.min(shape[d]!, start + dims[d]!.chunkLength(index)) };
-        }),
-    }));
+    const perDim = grid.gridShape().map(
+      (n, d): Iterable<DimRegion> => ({
+        [Symbol.iterator]: () =>
+          mapIterable(range(0, n), (index) => {
+            const start = dims[d]!.chunkStart(index);
+            return { index, start, stop: Math.min(shape[d]!, start + dims[d]!.chunkLength(index)) };
+          }),
+      }),
+    );
     for (const cell of cartesian(perDim)) {
       if (cell.some((r) => r.stop <= r.start)) continue;
       const coords = cell.map((r) => r.index);
@@ -329,11 +371,14 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     };
     if (slots > MAX_SELECTION_SLOTS) refuse(`${slots} slots, more than ${MAX_SELECTION_SLOTS}`);
     if (bytes > MAX_SELECTION_BYTES) refuse(`${bytes} bytes, more than ${MAX_SELECTION_BYTES}`);
-    if (type.arrayType === undefined && elements > MAX_STRING_SELECTION) refuse(`more than ${MAX_STRING_SELECTION} ${type.kind === "bytes" ? "byte strings" : "strings"}`);
+    if (type.arrayType === undefined && elements > MAX_STRING_SELECTION)
+      refuse(`more than ${MAX_STRING_SELECTION} ${type.kind === "bytes" ? "byte strings" : "strings"}`);
     try {
       const ArrayType = type.arrayType;
-      // Typed against ArrayBuffer alone by this TypeScript's lib, every typed array constructor takes a SharedArrayBuffer too.
-      if (shared && ArrayType && sharedMemory()) return new ArrayType(new SharedArrayBuffer(slots * ArrayType.BYTES_PER_ELEMENT) as unknown as ArrayBuffer);
+      // Typed against ArrayBuffer alone by this TypeScript's lib, every typed array constructor takes a
+      // SharedArrayBuffer too.
+      if (shared && ArrayType && sharedMemory())
+        return new ArrayType(new SharedArrayBuffer(slots * ArrayType.BYTES_PER_ELEMENT) as unknown as ArrayBuffer);
       return type.allocate(elements);
     } catch (cause) {
       // The engine could not find the memory (RangeError: Array buffer allocation failed).
@@ -347,7 +392,9 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
     if (options.shared !== undefined && typeof options.shared !== "boolean") {
-      throw new InvalidMetadataError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, { field: "options.shared" });
+      throw new InvalidMetadataError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, {
+        field: "options.shared",
+      });
     }
     const memory = resultMemory(this.parsed.dataType, this.options.workers, options.shared);
     const out: Chunk = { data: this.allocateSelection(counts, dropped, memory.shared), shape: counts };
@@ -373,7 +420,11 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
    * selection's shape. Chunks partly covered are read, modified and written;
    * writes to one chunk are serialised within this process.
    */
-  async set(selection: Selection | null | undefined, value: NdArray | ArrayData | Scalar, options: RequestOptions = {}): Promise<void> {
+  async set(
+    selection: Selection | null | undefined,
+    value: NdArray | ArrayData | Scalar,
+    options: RequestOptions = {},
+  ): Promise<void> {
     const store = this.store;
     if (typeof store.set !== "function") {
       throw new StoreError(`Cannot write array ${JSON.stringify(this.path)}: the store is read-only`);
@@ -389,9 +440,15 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
       const chunkSource: WriteSource =
         "fill" in source ? source : { chunk: source.chunk, offset: chunkParts.map((p) => p.outOffset) };
       await withKeyLock(store, key, () =>
-        pipeline.encodeInto(storedValue(store, key), local, chunkSource, { key, signal: options.signal }, {
-          writeEmptyChunks: this.options.writeEmptyChunks,
-        }),
+        pipeline.encodeInto(
+          storedValue(store, key),
+          local,
+          chunkSource,
+          { key, signal: options.signal },
+          {
+            writeEmptyChunks: this.options.writeEmptyChunks,
+          },
+        ),
       );
     });
   }
@@ -420,7 +477,8 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
    */
   async resize(shape: readonly number[], options: RequestOptions = {}): Promise<void> {
     const store = this.store;
-    if (!isWritable(store)) throw new StoreError(`Cannot resize array ${JSON.stringify(this.path)}: the store is read-only`);
+    if (!isWritable(store))
+      throw new StoreError(`Cannot resize array ${JSON.stringify(this.path)}: the store is read-only`);
     const old = this.parsed;
     const rank = old.shape.length;
     if (!Array.isArray(shape) || shape.length !== rank || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
@@ -440,7 +498,12 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   }
 
   /** Delete the stored chunks at grid coordinates beyond `after` in some dimension. */
-  private async deleteOutside(store: WritableStore, before: number[], after: number[], options: RequestOptions): Promise<void> {
+  private async deleteOutside(
+    store: WritableStore,
+    before: number[],
+    after: number[],
+    options: RequestOptions,
+  ): Promise<void> {
     if (before.every((n, d) => n <= after[d]!)) return;
     let keys: Iterable<string>;
     if (typeof store.list === "function") {
@@ -454,18 +517,27 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     } else {
       keys = mapIterable(coordsOutside(before, after), (coords) => this.chunkKey(coords));
     }
-    await forEachConcurrent(keys, this.options.concurrency ?? 16, (key) => withKeyLock(store, key, () => store.delete(key, options)));
+    await forEachConcurrent(keys, this.options.concurrency ?? 16, (key) =>
+      withKeyLock(store, key, () => store.delete(key, options)),
+    );
   }
 
-  private writeSource(value: NdArray | ArrayData | Scalar, counts: number[], dropped: boolean[]): WriteSource | { fill: Scalar } {
+  private writeSource(
+    value: NdArray | ArrayData | Scalar,
+    counts: number[],
+    dropped: boolean[],
+  ): WriteSource | { fill: Scalar } {
     const type = this.parsed.dataType;
     const isChunk = typeof value === "object" && value !== null && "data" in value && "shape" in value;
     const data = isChunk ? (value as NdArray).data : value;
     const bytes = type.kind === "bytes";
     // For variable_length_bytes one Uint8Array is one element (a scalar), and values are Uint8Array[].
-    const arrayLike = bytes ? Array.isArray(data) : ArrayBuffer.isView(data) || (Array.isArray(data) && type.kind === "string");
+    const arrayLike = bytes
+      ? Array.isArray(data)
+      : ArrayBuffer.isView(data) || (Array.isArray(data) && type.kind === "string");
     const looksScalar =
-      !arrayLike || (type.kind === "raw" && data instanceof Uint8Array && data.length === type.byteSize && product(counts) !== 1);
+      !arrayLike ||
+      (type.kind === "raw" && data instanceof Uint8Array && data.length === type.byteSize && product(counts) !== 1);
     if (!isChunk && looksScalar) {
       if (bytes && !(value instanceof Uint8Array)) {
         throw new InvalidSelectionError(
@@ -489,9 +561,12 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
       const items = data as unknown[];
       for (let i = 0; i < items.length; i++) {
         if (!(items[i] instanceof Uint8Array)) {
-          throw new InvalidSelectionError(`Element ${i} of the values for a ${type.name} array is not a Uint8Array: ${showValue(items[i], 80)}`, {
-            field: "value",
-          });
+          throw new InvalidSelectionError(
+            `Element ${i} of the values for a ${type.name} array is not a Uint8Array: ${showValue(items[i], 80)}`,
+            {
+              field: "value",
+            },
+          );
         }
       }
     }
@@ -499,7 +574,9 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     if (isChunk) {
       const shape = (value as NdArray).shape;
       if (shape.length !== expected.length || shape.some((n, d) => n !== expected[d])) {
-        throw new InvalidSelectionError(`Value of shape [${shape.join(", ")}] does not fit a selection of shape [${expected.join(", ")}]`);
+        throw new InvalidSelectionError(
+          `Value of shape [${shape.join(", ")}] does not fit a selection of shape [${expected.join(", ")}]`,
+        );
       }
     }
     if (data.length !== product(counts) * type.lanes) {
@@ -511,12 +588,17 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   }
 }
 
-/** Grid coordinates inside `before` but outside `after`, each once: dimension d's slab takes the dimensions before it inside both. */
+/**
+ * Grid coordinates inside `before` but outside `after`, each once: dimension d's slab takes the dimensions before it
+ * inside both.
+ */
 function* coordsOutside(before: readonly number[], after: readonly number[]): Generator<number[]> {
   // Ranges are re-iterables, never arrays: a dimension of 2^27 chunks costs nothing until walked.
   for (let d = 0; d < before.length; d++) {
     if (after[d]! >= before[d]!) continue;
-    yield* cartesian(before.map((n, e) => (e < d ? range(0, Math.min(n, after[e]!)) : e === d ? range(after[d]!, n) : range(0, n))));
+    yield* cartesian(
+      before.map((n, e) => (e < d ? range(0, Math.min(n, after[e]!)) : e === d ? range(after[d]!, n) : range(0, n))),
+    );
   }
 }
 
@@ -528,5 +610,9 @@ function* mapIterable<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U>
 function inDocument(error: unknown, parsed: ParsedArrayMetadata): unknown {
   if (!parsed.codecFields || !(error instanceof ZarrkitError) || error.field === undefined) return error;
   const Ctor = error.constructor as new (message: string, context: object) => ZarrkitError;
-  return new Ctor(`${parsed.key}: ${error.message}`, { key: error.key ?? parsed.key, field: error.field, cause: error });
+  return new Ctor(`${parsed.key}: ${error.message}`, {
+    key: error.key ?? parsed.key,
+    field: error.field,
+    cause: error,
+  });
 }

@@ -9,7 +9,13 @@ import { product } from "./selection.js";
 import type { SourcePart, StoredPart } from "./workers/pipeline-offload.js";
 
 /** Decode each part (its stored bytes inside `bytes`) into its place in `out`. */
-export async function decodeParts(chain: CodecChain, bytes: Uint8Array, parts: readonly StoredPart[], out: Chunk, ctx: CodecContext): Promise<void> {
+export async function decodeParts(
+  chain: CodecChain,
+  bytes: Uint8Array,
+  parts: readonly StoredPart[],
+  out: Chunk,
+  ctx: CodecContext,
+): Promise<void> {
   for (const part of parts) {
     const stored = bytes.subarray(part.offset, part.offset + part.length);
     await chain.decodeRegion(stored, { ...ctx, key: part.key }, part.selection, { chunk: out, offset: part.outOffset });
@@ -17,10 +23,19 @@ export async function decodeParts(chain: CodecChain, bytes: Uint8Array, parts: r
 }
 
 /** Each part's chunk copied out of `source` and encoded (null: all fill value, left out unless `keepEmpty`). */
-export async function encodeParts(chain: CodecChain, source: Chunk, parts: readonly SourcePart[], keepEmpty: boolean, ctx: CodecContext): Promise<(Uint8Array | null)[]> {
+export async function encodeParts(
+  chain: CodecChain,
+  source: Chunk,
+  parts: readonly SourcePart[],
+  keepEmpty: boolean,
+  ctx: CodecContext,
+): Promise<(Uint8Array | null)[]> {
   const type = chain.dataType;
   const shape = [...chain.spec.shape];
-  const whole = blockSlices(shape.map(() => 0), shape);
+  const whole = blockSlices(
+    shape.map(() => 0),
+    shape,
+  );
   const outputs: (Uint8Array | null)[] = [];
   for (const part of parts) {
     const chunk = { data: type.allocate(product(shape)), shape };

@@ -61,7 +61,10 @@ export function normalizeCodecMetadata(entry: unknown, field: string): CodecMeta
     throw new InvalidMetadataError(`${field} must be a codec object with a "name", got ${showValue(entry)}`, { field });
   }
   const { configuration } = entry as CodecMetadata;
-  if (configuration !== undefined && (typeof configuration !== "object" || configuration === null || Array.isArray(configuration))) {
+  if (
+    configuration !== undefined &&
+    (typeof configuration !== "object" || configuration === null || Array.isArray(configuration))
+  ) {
     throw new InvalidMetadataError(`${field}.configuration must be an object`, { field: `${field}.configuration` });
   }
   return entry as CodecMetadata;
@@ -84,7 +87,10 @@ export interface CodecChainOptions {
    * array->array codec may not follow them.
    */
   filtersFirst?: boolean;
-  /** Each codec's name in errors where the document has other names for them (a v2 .zarray's `compressor`, `filters[1]`), instead of `field[i]`. */
+  /**
+   * Each codec's name in errors where the document has other names for them (a v2 .zarray's `compressor`,
+   * `filters[1]`), instead of `field[i]`.
+   */
   entryFields?: readonly string[] | undefined;
 }
 
@@ -101,9 +107,13 @@ export class CodecChain {
    * input when encoding), handed to it as `CodecContext.maxDecodedBytes`.
    */
   readonly decodedCaps: readonly number[];
-  /** The most bytes a stored chunk may hold: the array->bytes codec's output mapped through every bytes->bytes codec. */
+  /**
+   * The most bytes a stored chunk may hold: the array->bytes codec's output mapped through every bytes->bytes codec.
+   */
   readonly maxStoredBytes: number;
-  /** Whether chunks decode through the innermost compressor's `decodeLent` into core's `bytes` codec (see `decodeThen`). */
+  /**
+   * Whether chunks decode through the innermost compressor's `decodeLent` into core's `bytes` codec (see `decodeThen`).
+   */
   private lends = false;
 
   private constructor(
@@ -125,7 +135,8 @@ export class CodecChain {
     const caps: number[] = [];
     for (const codec of bytesToBytes) {
       caps.push(cap);
-      // Mapped forward through each codec: exactly where its size is fixed (crc32c adds 4), else by the compressor bound.
+      // Mapped forward through each codec: exactly where its size is fixed (crc32c adds 4), else by the compressor
+      // bound.
       cap = codec.encodedSize?.(cap) ?? expansionBound(cap);
     }
     this.decodedCaps = caps;
@@ -165,7 +176,8 @@ export class CodecChain {
         new InvalidMetadataError(`${entryField} (${meta.name}) ${why}`, { field: entryField });
       if (codec.kind === "array_to_array") {
         if (arrayToBytes) throw misplaced("is an array->array codec and must come before the array->bytes codec");
-        if (early.length > 0) throw misplaced(`is an array->array codec and cannot follow the bytes->bytes codec at ${early[0]!.field}`);
+        if (early.length > 0)
+          throw misplaced(`is an array->array codec and cannot follow the bytes->bytes codec at ${early[0]!.field}`);
         arrayToArray.push({ codec, spec: current });
         current = codec.encodedSpec(current);
       } else if (codec.kind === "array_to_bytes") {
@@ -182,11 +194,21 @@ export class CodecChain {
       }
     }
     if (!arrayToBytes) {
-      throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, { field });
+      throw new InvalidMetadataError(`${field} has no array->bytes codec (e.g. "bytes"); exactly one is required`, {
+        field,
+      });
     }
-    const chain = new CodecChain(spec, arrayToArray, arrayToBytes.codec, arrayToBytes.spec, bytesToBytes, context.maxDecodedChunkBytes);
+    const chain = new CodecChain(
+      spec,
+      arrayToArray,
+      arrayToBytes.codec,
+      arrayToBytes.spec,
+      bytesToBytes,
+      context.maxDecodedChunkBytes,
+    );
     if (chain.partialCapable && bytesToBytes[0]?.decodeLent && arrayToBytes.codec.name === "bytes") {
-      // Loaded already (it is the codec "bytes" resolved to), yet kept out of the static imports: readers that never meet it stay smaller.
+      // Loaded already (it is the codec "bytes" resolved to), yet kept out of the static imports: readers that never
+      // meet it stay smaller.
       const { isBytesCodec } = await import("./codecs/bytes.js");
       chain.lends = isBytesCodec(arrayToBytes.codec);
     }
@@ -223,7 +245,10 @@ export class CodecChain {
     return this.arrayToArray.length === 0;
   }
 
-  /** Whether the array->bytes codec reads the stored value through ranged reads of its own (sharding): no bytes->bytes codec in between. */
+  /**
+   * Whether the array->bytes codec reads the stored value through ranged reads of its own (sharding): no bytes->bytes
+   * codec in between.
+   */
   get decodesPartially(): boolean {
     return this.partialCapable && this.bytesToBytes.length === 0 && this.arrayToBytes.decodeInto !== undefined;
   }
@@ -265,7 +290,15 @@ export class CodecChain {
   fillChunk(): Chunk {
     const shape = [...this.spec.shape];
     const chunk = { data: this.dataType.allocate(product(shape)), shape };
-    fillSelection(chunk, blockSlices(shape.map(() => 0), shape), this.spec.fillValue, this.dataType);
+    fillSelection(
+      chunk,
+      blockSlices(
+        shape.map(() => 0),
+        shape,
+      ),
+      this.spec.fillValue,
+      this.dataType,
+    );
     return chunk;
   }
 

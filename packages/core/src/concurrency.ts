@@ -3,7 +3,11 @@
  * first failure. Items are pulled lazily, so a selection touching millions of
  * chunks never materialises them all.
  */
-export async function forEachConcurrent<T>(items: Iterable<T>, limit: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function forEachConcurrent<T>(
+  items: Iterable<T>,
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   const iterator = items[Symbol.iterator]();
   let failed = false;
   let failure: unknown;

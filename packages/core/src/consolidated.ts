@@ -42,7 +42,10 @@ export class ConsolidatedView {
     readonly root: string,
     /** The Zarr format of the documents. */
     readonly format: 2 | 3,
-    /** Keyed by path relative to `root` ("" is the root itself, for v2). A Map: names from files never meet Object.prototype. */
+    /**
+     * Keyed by path relative to `root` ("" is the root itself, for v2). A Map: names from files never meet
+     * Object.prototype.
+     */
     private readonly nodes: ReadonlyMap<string, NodeSource>,
   ) {}
 
@@ -93,23 +96,33 @@ function relativePath(rel: string, key: string, field: string): string {
 }
 
 /** The inline consolidated metadata of a v3 group's zarr.json, or undefined when it has none (absent or null). */
-export function consolidatedFromV3(doc: Record<string, unknown>, root: string, key: string): ConsolidatedView | undefined {
+export function consolidatedFromV3(
+  doc: Record<string, unknown>,
+  root: string,
+  key: string,
+): ConsolidatedView | undefined {
   const consolidated = Object.hasOwn(doc, "consolidated_metadata") ? doc.consolidated_metadata : undefined;
   if (consolidated === undefined || consolidated === null) return undefined;
   const field = "consolidated_metadata";
-  if (!isRecord(consolidated)) throw new InvalidMetadataError(`${key}: ${field} must be an object or null`, { key, field });
+  if (!isRecord(consolidated))
+    throw new InvalidMetadataError(`${key}: ${field} must be an object or null`, { key, field });
   const kind = Object.hasOwn(consolidated, "kind") ? consolidated.kind : "inline";
   if (kind !== "inline") {
-    throw new UnsupportedError(`${key}: ${field}.kind ${showValue(kind)} is not supported (known: "inline")`, { key, field: `${field}.kind` });
+    throw new UnsupportedError(`${key}: ${field}.kind ${showValue(kind)} is not supported (known: "inline")`, {
+      key,
+      field: `${field}.kind`,
+    });
   }
   const metadata = Object.hasOwn(consolidated, "metadata") ? consolidated.metadata : undefined;
-  if (!isRecord(metadata)) throw new InvalidMetadataError(`${key}: ${field}.metadata must be an object`, { key, field: `${field}.metadata` });
+  if (!isRecord(metadata))
+    throw new InvalidMetadataError(`${key}: ${field}.metadata must be an object`, { key, field: `${field}.metadata` });
   const nodes = new Map<string, NodeSource>();
   for (const [rel, child] of Object.entries(metadata)) {
     const entryField = `${field}.metadata[${JSON.stringify(rel)}]`;
     relativePath(rel, key, entryField);
     const entryKey = `${key} (${entryField})`;
-    // Checked when the node is opened (its parser checks the header again and names the entry), so one bad entry spoils only itself.
+    // Checked when the node is opened (its parser checks the header again and names the entry), so one bad entry spoils
+    // only itself.
     const kind = isRecord(child) && child.node_type === "array" ? "array" : "group";
     nodes.set(rel, { format: 3, kind, doc: child, key: entryKey });
   }
@@ -122,13 +135,17 @@ const V2_NODE_KEY = /^(?:(.+)\/)?\.(zarray|zgroup)$/;
 export function consolidatedFromV2(doc: unknown, root: string, key: string): ConsolidatedView {
   if (!isRecord(doc)) throw new InvalidMetadataError(`${key} must hold a JSON object`, { key });
   if (doc.zarr_consolidated_format !== 1) {
-    throw new UnsupportedError(`${key}: zarr_consolidated_format must be 1, got ${showValue(doc.zarr_consolidated_format)}`, {
-      key,
-      field: "zarr_consolidated_format",
-    });
+    throw new UnsupportedError(
+      `${key}: zarr_consolidated_format must be 1, got ${showValue(doc.zarr_consolidated_format)}`,
+      {
+        key,
+        field: "zarr_consolidated_format",
+      },
+    );
   }
   const metadata = doc.metadata;
-  if (!isRecord(metadata)) throw new InvalidMetadataError(`${key}: metadata must be an object`, { key, field: "metadata" });
+  if (!isRecord(metadata))
+    throw new InvalidMetadataError(`${key}: metadata must be an object`, { key, field: "metadata" });
   const docs = new Map(Object.entries(metadata));
   const nodes = new Map<string, NodeSource>();
   for (const [name, value] of docs) {
@@ -137,7 +154,10 @@ export function consolidatedFromV2(doc: unknown, root: string, key: string): Con
     const rel = match[1] === undefined ? "" : relativePath(match[1], key, `metadata[${JSON.stringify(name)}]`);
     const kind = match[2] === "zarray" ? "array" : "group";
     if (nodes.has(rel)) {
-      throw new InvalidMetadataError(`${key}: ${showValue(rel || "/")} is described both as an array and as a group`, { key, field: `metadata[${JSON.stringify(name)}]` });
+      throw new InvalidMetadataError(`${key}: ${showValue(rel || "/")} is described both as an array and as a group`, {
+        key,
+        field: `metadata[${JSON.stringify(name)}]`,
+      });
     }
     const attrsName = rel === "" ? ".zattrs" : `${rel}/.zattrs`;
     const attrsField = `metadata[${JSON.stringify(attrsName)}]`;
@@ -146,5 +166,3 @@ export function consolidatedFromV2(doc: unknown, root: string, key: string): Con
   }
   return new ConsolidatedView(root, 2, nodes);
 }
-
-

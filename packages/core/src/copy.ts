@@ -44,7 +44,10 @@ function simplify(walk: Walk, lanes: number): Walk {
   return { counts, srcStrides: src, dstStrides: dst, srcStart: walk.srcStart, dstStart: walk.dstStart };
 }
 
-function run(walk: Walk, inner: (src: number, dst: number, n: number, srcStride: number, dstStride: number) => void): void {
+function run(
+  walk: Walk,
+  inner: (src: number, dst: number, n: number, srcStride: number, dstStride: number) => void,
+): void {
   const rank = walk.counts.length;
   const last = rank - 1;
   if (walk.counts.some((c) => c === 0)) return;
@@ -73,7 +76,10 @@ function run(walk: Walk, inner: (src: number, dst: number, n: number, srcStride:
  * `lanes` scaled to match: JavaScript reads a float element as a number,
  * which quiets a signalling NaN (its bits change), so copies move integers.
  */
-function integerUnits(data: NumericArray, lanes: number): { units: Uint8Array | Uint16Array | Int32Array; lanes: number } {
+function integerUnits(
+  data: NumericArray,
+  lanes: number,
+): { units: Uint8Array | Uint16Array | Int32Array; lanes: number } {
   const width = data.BYTES_PER_ELEMENT;
   const { buffer, byteOffset, byteLength } = data;
   if (width === 1) return { units: new Uint8Array(buffer, byteOffset, byteLength), lanes };
@@ -82,7 +88,13 @@ function integerUnits(data: NumericArray, lanes: number): { units: Uint8Array | 
 }
 
 /** The strides, start offsets and counts of a copy, in `lanes` slots per element. */
-function copyWalk(src: Chunk, srcSel: readonly DimSlice[], dst: Chunk, dstSel: readonly DimSlice[], lanes: number): Walk {
+function copyWalk(
+  src: Chunk,
+  srcSel: readonly DimSlice[],
+  dst: Chunk,
+  dstSel: readonly DimSlice[],
+  lanes: number,
+): Walk {
   const srcStrides = cStrides(src.shape, lanes);
   const dstStrides = cStrides(dst.shape, lanes);
   let srcStart = 0;
@@ -166,7 +178,11 @@ const doublesKeepBits: boolean = (() => {
  * by word and everything lies on word boundaries (64-bit ones where the
  * engine keeps their bits and the layout allows); undefined otherwise.
  */
-function wordRuns(walk: Walk, from: Uint8Array | Uint16Array | Int32Array, to: Uint8Array | Uint16Array | Int32Array): WordRuns | undefined {
+function wordRuns(
+  walk: Walk,
+  from: Uint8Array | Uint16Array | Int32Array,
+  to: Uint8Array | Uint16Array | Int32Array,
+): WordRuns | undefined {
   const size = from.BYTES_PER_ELEMENT;
   const last = walk.counts.length - 1;
   const runBytes = walk.counts[last]! * size;
@@ -174,7 +190,8 @@ function wordRuns(walk: Walk, from: Uint8Array | Uint16Array | Int32Array, to: U
   const outerSrc = walk.srcStrides.slice(0, last);
   const outerDst = walk.dstStrides.slice(0, last);
   const offsets = [walk.srcStart, walk.dstStart, walk.counts[last]!, ...outerSrc, ...outerDst];
-  const fits = (word: number) => from.byteOffset % word === 0 && to.byteOffset % word === 0 && offsets.every((n) => (n * size) % word === 0);
+  const fits = (word: number) =>
+    from.byteOffset % word === 0 && to.byteOffset % word === 0 && offsets.every((n) => (n * size) % word === 0);
   const word = doublesKeepBits && fits(8) ? 8 : fits(4) ? 4 : 0;
   if (word === 0) return undefined;
   const words = ({ buffer, byteOffset, byteLength }: ArrayBufferView) =>
@@ -256,7 +273,10 @@ export function fillSelection(dst: Chunk, selection: readonly DimSlice[], value:
     start += s.start * strides[d]!;
   });
   const stepped = selection.map((s, d) => s.step * strides[d]!);
-  const walk = simplify({ counts: selection.map(sliceCount), srcStrides: stepped, dstStrides: stepped, srcStart: start, dstStart: start }, 1);
+  const walk = simplify(
+    { counts: selection.map(sliceCount), srcStrides: stepped, dstStrides: stepped, srcStart: start, dstStart: start },
+    1,
+  );
   const data: ArrayData = dst.data;
   run(walk, (_s, d, n, _ss, ds) => {
     if (ds === 1) fillData(data, value, type, d, d + n);

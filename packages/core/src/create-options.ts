@@ -63,25 +63,43 @@ const OWN_OPTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** The grid and codecs: ours, or those of the one registered layout option given (e.g. `shardShape`). */
-function layoutOf(options: CreateArrayOptions, codecs: CodecMetadata[]): { gridShape: ChunkEdges[]; codecs: CodecMetadata[]; option?: string } {
-  const given = Object.keys(options).filter((name) => !OWN_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined);
+function layoutOf(
+  options: CreateArrayOptions,
+  codecs: CodecMetadata[],
+): { gridShape: ChunkEdges[]; codecs: CodecMetadata[]; option?: string } {
+  const given = Object.keys(options).filter(
+    (name) => !OWN_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined,
+  );
   const layouts = given.flatMap((name) => {
     const hook = layoutFor(name);
     return hook ? [{ name, hook }] : [];
   });
   if (layouts.length > 1) {
-    throw new InvalidMetadataError(`${layouts.map((l) => l.name).join(" and ")} each decide the array's layout: give one`, { field: layouts[1]!.name });
+    throw new InvalidMetadataError(
+      `${layouts.map((l) => l.name).join(" and ")} each decide the array's layout: give one`,
+      { field: layouts[1]!.name },
+    );
   }
   const layout = layouts[0] && {
     option: layouts[0].name,
-    ...layouts[0].hook({ value: (options as unknown as Record<string, unknown>)[layouts[0].name], chunkShape: options.chunkShape, codecs, options: { ...options } }),
+    ...layouts[0].hook({
+      value: (options as unknown as Record<string, unknown>)[layouts[0].name],
+      chunkShape: options.chunkShape,
+      codecs,
+      options: { ...options },
+    }),
   };
   const unknown = given.find((name) => name !== layout?.option && !layout?.consumed.includes(name));
   if (unknown !== undefined) throw unknownOptionError(unknown);
-  return layout ? { gridShape: layout.gridShape as ChunkEdges[], codecs: layout.codecs, option: layout.option } : { gridShape: options.chunkShape, codecs };
+  return layout
+    ? { gridShape: layout.gridShape as ChunkEdges[], codecs: layout.codecs, option: layout.option }
+    : { gridShape: options.chunkShape, codecs };
 }
 
-/** `{ name: "bytes" }` without an endian, for a type whose byte order matters, becomes little endian (the spec requires one). */
+/**
+ * `{ name: "bytes" }` without an endian, for a type whose byte order matters, becomes little endian (the spec requires
+ * one).
+ */
 function withDefaultEndian(codec: CodecMetadata, type: DataType): CodecMetadata {
   if (codec?.name !== "bytes" || type.storedSlotSize <= 1 || codec.configuration?.endian !== undefined) return codec;
   return { ...codec, configuration: { ...codec.configuration, endian: "little" } };
@@ -91,7 +109,8 @@ export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMeta
   if (!Array.isArray(options.chunkShape)) {
     throw new InvalidMetadataError("chunkShape is required", { field: "chunkShape" });
   }
-  if (!Array.isArray(options.shape)) throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
+  if (!Array.isArray(options.shape))
+    throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
   const type = dataType(options.dataType, "dataType");
   const innerCodecs: CodecMetadata[] = options.codecs
     ? options.codecs.map((codec) => withDefaultEndian(codec, type))

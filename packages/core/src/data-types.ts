@@ -87,53 +87,55 @@ function smallInt(name: string, bits: number, signed: boolean): [string, DataTyp
 const EMPTY_BYTES = new Uint8Array(0);
 
 // A Map, never a plain object: a name from zarr.json such as "toString" or "__proto__" must not find Object.prototype.
-const CORE_TYPES = new Map<string, DataType>(Object.entries({
-  bool: numeric("bool", "bool", Uint8Array, 1),
-  int8: numeric("int8", "int", Int8Array, 1),
-  int16: numeric("int16", "int", Int16Array, 2),
-  int32: numeric("int32", "int", Int32Array, 4),
-  int64: numeric("int64", "int", BigInt64Array, 8),
-  uint8: numeric("uint8", "uint", Uint8Array, 1),
-  uint16: numeric("uint16", "uint", Uint16Array, 2),
-  uint32: numeric("uint32", "uint", Uint32Array, 4),
-  uint64: numeric("uint64", "uint", BigUint64Array, 8),
-  float16: numeric("float16", "float", Float16ArrayCtor ?? Float32Array, 2),
-  float32: numeric("float32", "float", Float32Array, 4),
-  float64: numeric("float64", "float", Float64Array, 8),
-  complex64: numeric("complex64", "complex", Float32Array, 8, 2),
-  complex128: numeric("complex128", "complex", Float64Array, 16, 2),
-  string: {
-    name: "string",
-    kind: "string",
-    byteSize: undefined,
-    lanes: 1,
-    arrayType: undefined,
-    storedSlotSize: 0,
-    widenedFloat16: false,
-    objectCodecId: "vlen-utf8",
-    allocate: (elements) => new Array<string>(elements).fill(""),
-  } satisfies DataType,
-  // zarr-python 3's VariableLengthBytes; held as Uint8Array[] (fill value: empty byte strings).
-  variable_length_bytes: {
-    name: "variable_length_bytes",
-    kind: "bytes",
-    byteSize: undefined,
-    lanes: 1,
-    arrayType: undefined,
-    storedSlotSize: 0,
-    widenedFloat16: false,
-    objectCodecId: "vlen-bytes",
-    allocate: (elements) => new Array<Uint8Array>(elements).fill(EMPTY_BYTES),
-  } satisfies DataType,
-  ...Object.fromEntries([
-    ...[...MINIFLOAT_FORMATS.keys()].map(minifloat),
-    ["float8_e8m0fnu", { ...numeric("float8_e8m0fnu", "float", Float32Array, 1), narrow: { kind: "e8m0" } }],
-    smallInt("int2", 2, true),
-    smallInt("int4", 4, true),
-    smallInt("uint2", 2, false),
-    smallInt("uint4", 4, false),
-  ]),
-}));
+const CORE_TYPES = new Map<string, DataType>(
+  Object.entries({
+    bool: numeric("bool", "bool", Uint8Array, 1),
+    int8: numeric("int8", "int", Int8Array, 1),
+    int16: numeric("int16", "int", Int16Array, 2),
+    int32: numeric("int32", "int", Int32Array, 4),
+    int64: numeric("int64", "int", BigInt64Array, 8),
+    uint8: numeric("uint8", "uint", Uint8Array, 1),
+    uint16: numeric("uint16", "uint", Uint16Array, 2),
+    uint32: numeric("uint32", "uint", Uint32Array, 4),
+    uint64: numeric("uint64", "uint", BigUint64Array, 8),
+    float16: numeric("float16", "float", Float16ArrayCtor ?? Float32Array, 2),
+    float32: numeric("float32", "float", Float32Array, 4),
+    float64: numeric("float64", "float", Float64Array, 8),
+    complex64: numeric("complex64", "complex", Float32Array, 8, 2),
+    complex128: numeric("complex128", "complex", Float64Array, 16, 2),
+    string: {
+      name: "string",
+      kind: "string",
+      byteSize: undefined,
+      lanes: 1,
+      arrayType: undefined,
+      storedSlotSize: 0,
+      widenedFloat16: false,
+      objectCodecId: "vlen-utf8",
+      allocate: (elements) => new Array<string>(elements).fill(""),
+    } satisfies DataType,
+    // zarr-python 3's VariableLengthBytes; held as Uint8Array[] (fill value: empty byte strings).
+    variable_length_bytes: {
+      name: "variable_length_bytes",
+      kind: "bytes",
+      byteSize: undefined,
+      lanes: 1,
+      arrayType: undefined,
+      storedSlotSize: 0,
+      widenedFloat16: false,
+      objectCodecId: "vlen-bytes",
+      allocate: (elements) => new Array<Uint8Array>(elements).fill(EMPTY_BYTES),
+    } satisfies DataType,
+    ...Object.fromEntries([
+      ...[...MINIFLOAT_FORMATS.keys()].map(minifloat),
+      ["float8_e8m0fnu", { ...numeric("float8_e8m0fnu", "float", Float32Array, 1), narrow: { kind: "e8m0" } }],
+      smallInt("int2", 2, true),
+      smallInt("int4", 4, true),
+      smallInt("uint2", 2, false),
+      smallInt("uint4", 4, false),
+    ]),
+  }),
+);
 
 /**
  * zarr-python 3 also reads the zarr-extensions name `bytes` as
@@ -142,7 +144,9 @@ const CORE_TYPES = new Map<string, DataType>(Object.entries({
 const ALIASES = new Map<string, string>([["bytes", "variable_length_bytes"]]);
 
 /** The types numpy holds as objects (`|O`), by the id of their numcodecs object codec. */
-const OBJECT_TYPES = new Map<string, DataType>([...CORE_TYPES.values()].filter((t) => t.objectCodecId !== undefined).map((t) => [t.objectCodecId!, t]));
+const OBJECT_TYPES = new Map<string, DataType>(
+  [...CORE_TYPES.values()].filter((t) => t.objectCodecId !== undefined).map((t) => [t.objectCodecId!, t]),
+);
 
 /**
  * The core type of a `|O` array whose first filter (object codec) has id
@@ -198,10 +202,16 @@ function fixedString(base: string, lengthBytes: number): DataType {
 export function fixedStringType(base: string, lengthBytes: unknown, field: string): DataType {
   const unit = base === "fixed_length_utf32" ? 4 : 1;
   if (!Number.isSafeInteger(lengthBytes) || (lengthBytes as number) <= 0 || (lengthBytes as number) % unit !== 0) {
-    throw new InvalidMetadataError(`${field}: ${base} needs length_bytes, a positive multiple of ${unit}, got ${showValue(lengthBytes)}`, { field });
+    throw new InvalidMetadataError(
+      `${field}: ${base} needs length_bytes, a positive multiple of ${unit}, got ${showValue(lengthBytes)}`,
+      { field },
+    );
   }
   if ((lengthBytes as number) > MAX_FIXED_STRING_BYTES) {
-    throw new UnsupportedError(`${field}: ${base} of ${showValue(lengthBytes)} bytes is wider than ${MAX_FIXED_STRING_BYTES}`, { field });
+    throw new UnsupportedError(
+      `${field}: ${base} of ${showValue(lengthBytes)} bytes is wider than ${MAX_FIXED_STRING_BYTES}`,
+      { field },
+    );
   }
   return fixedString(base, lengthBytes as number);
 }
@@ -278,17 +288,20 @@ export function dataTypeJSON(type: DataType): ArrayMetadata["data_type"] {
 
 /** The data type named in zarr.json (`data_type` as a string or `{name}` object). */
 export function dataType(value: unknown, field = "data_type"): DataType {
-  const name = typeof value === "object" && value !== null && "name" in value ? (value as { name: unknown }).name : value;
+  const name =
+    typeof value === "object" && value !== null && "name" in value ? (value as { name: unknown }).name : value;
   if (typeof name !== "string") {
     throw new InvalidMetadataError(`${field} must be a data type name, got ${showValue(value)}`, { field });
   }
   const core = CORE_TYPES.get(ALIASES.get(name) ?? name);
   if (core) return core;
   if (FIXED_STRING_TYPES.has(name)) {
-    const configuration = typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
-    const length = typeof configuration === "object" && configuration !== null && Object.hasOwn(configuration, "length_bytes")
-      ? (configuration as { length_bytes: unknown }).length_bytes
-      : undefined;
+    const configuration =
+      typeof value === "object" && value !== null ? (value as { configuration?: unknown }).configuration : undefined;
+    const length =
+      typeof configuration === "object" && configuration !== null && Object.hasOwn(configuration, "length_bytes")
+        ? (configuration as { length_bytes: unknown }).length_bytes
+        : undefined;
     return fixedStringType(name, length, `${field}.configuration.length_bytes`);
   }
   if (name === "struct" || name === "structured") {
@@ -319,10 +332,15 @@ export function dataType(value: unknown, field = "data_type"): DataType {
   if (raw) {
     const bits = Number(raw[1]);
     if (bits > MAX_RAW_BITS) {
-      throw new UnsupportedError(`${field}: raw data type ${showValue(name)} is wider than r${MAX_RAW_BITS}`, { field });
+      throw new UnsupportedError(`${field}: raw data type ${showValue(name)} is wider than r${MAX_RAW_BITS}`, {
+        field,
+      });
     }
     if (bits === 0 || bits % 8 !== 0) {
-      throw new InvalidMetadataError(`${field}: raw data type ${name} must have a bit count that is a positive multiple of 8`, { field });
+      throw new InvalidMetadataError(
+        `${field}: raw data type ${name} must have a bit count that is a positive multiple of 8`,
+        { field },
+      );
     }
     let type = rawTypes.get(name);
     if (!type) {

@@ -103,7 +103,8 @@ export function parseScalar(value: unknown, type: DataType, field = "fill_value"
       // zarr-python 3 writes base64 text; a list of byte values is read too.
       if (value instanceof Uint8Array) return value;
       if (typeof value === "string") return bytesFromBase64(value) ?? bad("expected base64 text");
-      if (Array.isArray(value) && value.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(value as number[]);
+      if (Array.isArray(value) && value.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+        return Uint8Array.from(value as number[]);
       return bad("expected base64 text, a list of byte values or a Uint8Array");
     }
   }
@@ -228,10 +229,17 @@ function serializeFloat(value: number): number | string {
 }
 
 /** Fill elements [start, end) of `data` with `value`. */
-export function fillData(data: ArrayData, value: Scalar, type: DataType, start = 0, end = data.length / type.lanes): void {
+export function fillData(
+  data: ArrayData,
+  value: Scalar,
+  type: DataType,
+  start = 0,
+  end = data.length / type.lanes,
+): void {
   if (Array.isArray(data)) {
     if (type.kind === "bytes" && (value as Uint8Array).length > 0) {
-      // A copy per element: one shared Uint8Array would change everywhere (the fill value too) when a caller changes one.
+      // A copy per element: one shared Uint8Array would change everywhere (the fill value too) when a caller changes
+      // one.
       const bytes = value as Uint8Array;
       for (let i = start; i < end; i++) (data as Uint8Array[])[i] = bytes.slice();
       return;
@@ -263,7 +271,11 @@ export function isAllFill(data: ArrayData, value: Scalar, type: DataType): boole
   }
   const lanes = type.lanes;
   const slots: ArrayLike<number | bigint> =
-    lanes === 1 ? [slotValue(value)] : type.kind === "complex" ? (value as readonly [number, number]) : (value as Uint8Array);
+    lanes === 1
+      ? [slotValue(value)]
+      : type.kind === "complex"
+        ? (value as readonly [number, number])
+        : (value as Uint8Array);
   const nanAt = Array.from(slots, (s) => typeof s === "number" && Number.isNaN(s));
   const arr = data as Float64Array;
   for (let i = 0; i < arr.length; i += lanes) {

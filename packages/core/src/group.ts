@@ -20,7 +20,9 @@ export interface GroupExtras {
 export class ZarrGroup<Node = unknown> {
   /** The Zarr format the group is stored in. */
   readonly format: 2 | 3;
-  /** Consolidated metadata describing the group's children (opening and listing them then reads no metadata), if any. */
+  /**
+   * Consolidated metadata describing the group's children (opening and listing them then reads no metadata), if any.
+   */
   readonly consolidated: ConsolidatedView | undefined;
   private readonly v2Attributes: Record<string, unknown> | undefined;
 
@@ -60,7 +62,14 @@ export class ZarrGroup<Node = unknown> {
       const { prefixes } = await store.listDir(prefix);
       const names = prefixes.map((p) => p.slice(prefix.length, -1));
       // Folders without node metadata (stray files, foreign data) are not nodes.
-      const present = await Promise.all(names.map((name) => existsAny(store, metadataNames.map((m) => `${prefix}${name}/${m}`))));
+      const present = await Promise.all(
+        names.map((name) =>
+          existsAny(
+            store,
+            metadataNames.map((m) => `${prefix}${name}/${m}`),
+          ),
+        ),
+      );
       return names.filter((_, i) => present[i]).sort();
     }
     if (store.list) {
@@ -71,8 +80,12 @@ export class ZarrGroup<Node = unknown> {
       }
       return [...names].sort();
     }
-    const consolidated = (this.metadata.consolidated_metadata as { metadata?: Record<string, unknown> } | undefined)?.metadata;
-    if (consolidated) return Object.keys(consolidated).filter((name) => !name.includes("/")).sort();
+    const consolidated = (this.metadata.consolidated_metadata as { metadata?: Record<string, unknown> } | undefined)
+      ?.metadata;
+    if (consolidated)
+      return Object.keys(consolidated)
+        .filter((name) => !name.includes("/"))
+        .sort();
     throw new StoreError(
       `Cannot list the children of group ${JSON.stringify(this.path)}: the store cannot list and the group has no consolidated metadata`,
     );

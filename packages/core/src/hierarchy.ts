@@ -57,15 +57,24 @@ function where(path: string): string {
   return JSON.stringify(path || "/");
 }
 
-/** The node's metadata, from zarr.json first, then the v2 documents (see `FindOptions`), and the consolidated metadata it holds. */
-async function findNode(store: Store, path: string, want: Want, options: FindOptions): Promise<{ source: NodeSource; view?: ConsolidatedView }> {
+/**
+ * The node's metadata, from zarr.json first, then the v2 documents (see `FindOptions`), and the consolidated metadata
+ * it holds.
+ */
+async function findNode(
+  store: Store,
+  path: string,
+  want: Want,
+  options: FindOptions,
+): Promise<{ source: NodeSource; view?: ConsolidatedView }> {
   const useConsolidated = options.consolidated !== false;
   if (options.format !== 2) {
     const key = metadataKey(path);
     const doc = await readJson(store, key);
     if (doc !== undefined) {
       const kind = checkNodeHeader(doc, key);
-      const view = kind === "group" && useConsolidated ? consolidatedFromV3(doc as Record<string, unknown>, path, key) : undefined;
+      const view =
+        kind === "group" && useConsolidated ? consolidatedFromV3(doc as Record<string, unknown>, path, key) : undefined;
       return { source: { format: 3, kind, doc, key }, ...(view && { view }) };
     }
     if (options.format === 3) throw new NotFoundError(`No Zarr v3 node at ${where(path)}: ${key} is missing`, { key });
@@ -86,7 +95,9 @@ async function findNode(store: Store, path: string, want: Want, options: FindOpt
     ".zattrs" as const,
     ...(want === "any" && useConsolidated ? [".zmetadata" as const] : []),
   ];
-  const docs = new Map(await Promise.all(names.map(async (name) => [name, await readJson(store, v2Key(path, name))] as const)));
+  const docs = new Map(
+    await Promise.all(names.map(async (name) => [name, await readJson(store, v2Key(path, name))] as const)),
+  );
   const zarray = docs.get(".zarray");
   const zgroup = docs.get(".zgroup");
   if (zarray !== undefined && zgroup !== undefined) {
@@ -96,27 +107,40 @@ async function findNode(store: Store, path: string, want: Want, options: FindOpt
   if (zarray !== undefined || zgroup !== undefined) {
     const attributes = parseAttributesV2(docs.get(".zattrs"), attrsKey);
     const zmetadata = docs.get(".zmetadata");
-    if (zgroup !== undefined && zmetadata !== undefined) view = consolidatedFromV2(zmetadata, path, v2Key(path, ".zmetadata"));
+    if (zgroup !== undefined && zmetadata !== undefined)
+      view = consolidatedFromV2(zmetadata, path, v2Key(path, ".zmetadata"));
     const source: NodeSource =
       zarray !== undefined
         ? { format: 2, kind: "array", doc: zarray, key: v2Key(path, ".zarray"), attributes }
         : { format: 2, kind: "group", doc: zgroup, key: v2Key(path, ".zgroup"), attributes };
     return { source, ...(view && { view }) };
   }
-  const tried = [...(options.format === 2 ? [] : ["zarr.json"]), ...names.filter((n) => n !== ".zattrs" && n !== ".zmetadata")].join(", ");
+  const tried = [
+    ...(options.format === 2 ? [] : ["zarr.json"]),
+    ...names.filter((n) => n !== ".zattrs" && n !== ".zmetadata"),
+  ].join(", ");
   throw new NotFoundError(`No Zarr node at ${where(path)}: ${tried} missing`, {
     key: options.format === 2 ? v2Key(path, want === "group" ? ".zgroup" : ".zarray") : metadataKey(path),
   });
 }
 
 function parsedArray(source: NodeSource): ParsedArrayMetadata {
-  return source.format === 3 ? parseArrayMetadata(source.doc, source.key) : parseArrayMetadataV2(source.doc, source.key, source.attributes);
+  return source.format === 3
+    ? parseArrayMetadata(source.doc, source.key)
+    : parseArrayMetadataV2(source.doc, source.key, source.attributes);
 }
 
 /** A node object from its metadata; `view` describes the nodes below it (opened from it without requests). */
-async function nodeFrom(store: Store, path: string, source: NodeSource, options: OpenOptions, view?: ConsolidatedView): Promise<ZarrNode> {
+async function nodeFrom(
+  store: Store,
+  path: string,
+  source: NodeSource,
+  options: OpenOptions,
+  view?: ConsolidatedView,
+): Promise<ZarrNode> {
   if (source.kind === "array") return ZarrArray.create(store, path, parsedArray(source), arrayOptions(options));
-  const metadata = source.format === 3 ? parseGroupMetadata(source.doc, source.key) : parseGroupMetadataV2(source.doc, source.key);
+  const metadata =
+    source.format === 3 ? parseGroupMetadata(source.doc, source.key) : parseGroupMetadataV2(source.doc, source.key);
   const childOptions: OpenOptions = {
     ...options,
     format: source.format,
@@ -136,14 +160,22 @@ function arrayOptions(options: OpenOptions): ArrayOptions {
 }
 
 /** Open from `view` when it describes the node, otherwise from the store. */
-async function openWith(store: Store, path: string, want: Want, options: OpenOptions, view?: ConsolidatedView): Promise<ZarrNode> {
+async function openWith(
+  store: Store,
+  path: string,
+  want: Want,
+  options: OpenOptions,
+  view?: ConsolidatedView,
+): Promise<ZarrNode> {
   const known = view?.node(path);
   if (known) return nodeFrom(store, path, known, options, view);
   const found = await findNode(store, path, want, options);
   return nodeFrom(store, path, found.source, options, found.view);
 }
 
-/** The array or group at `path` ("" or "/" for the root): zarr.json first, then .zarray / .zgroup (see `FindOptions`). */
+/**
+ * The array or group at `path` ("" or "/" for the root): zarr.json first, then .zarray / .zgroup (see `FindOptions`).
+ */
 export async function open(store: Store, path = "", options: OpenOptions = {}): Promise<ZarrNode> {
   return openWith(store, normalizeNodePath(path), "any", options);
 }
@@ -159,8 +191,16 @@ export function openArray<N extends DataTypeName>(
   path: string,
   options: OpenOptions & { dataType: N },
 ): Promise<ZarrArray<DataTypeArrays[N]>>;
-export function openArray(store: Store, path?: string, options?: OpenOptions & { dataType?: string }): Promise<ZarrArray>;
-export async function openArray(store: Store, path = "", options: OpenOptions & { dataType?: string } = {}): Promise<ZarrArray> {
+export function openArray(
+  store: Store,
+  path?: string,
+  options?: OpenOptions & { dataType?: string },
+): Promise<ZarrArray>;
+export async function openArray(
+  store: Store,
+  path = "",
+  options: OpenOptions & { dataType?: string } = {},
+): Promise<ZarrArray> {
   const { dataType: expected, ...openOptions } = options;
   const nodePath = normalizeNodePath(path);
   const node = await openWith(store, nodePath, "array", openOptions);
@@ -170,10 +210,13 @@ export async function openArray(store: Store, path = "", options: OpenOptions & 
   }
   if (expected !== undefined && node.dataType !== expected) {
     const key = node.format === 3 ? metadataKey(nodePath) : v2Key(nodePath, ".zarray");
-    throw new InvalidMetadataError(`${key}: the array's data type is ${JSON.stringify(node.dataType)}, not the ${JSON.stringify(expected)} asked for`, {
-      key,
-      field: "data_type",
-    });
+    throw new InvalidMetadataError(
+      `${key}: the array's data type is ${JSON.stringify(node.dataType)}, not the ${JSON.stringify(expected)} asked for`,
+      {
+        key,
+        field: "data_type",
+      },
+    );
   }
   return node;
 }
@@ -183,7 +226,10 @@ export async function openGroup(store: Store, path = "", options: OpenOptions = 
   const nodePath = normalizeNodePath(path);
   const found = await findNode(store, nodePath, "group", options);
   if (found.source.kind !== "group") {
-    throw new InvalidMetadataError(`${found.source.key} describes an array, not a group`, { key: found.source.key, field: "node_type" });
+    throw new InvalidMetadataError(`${found.source.key} describes an array, not a group`, {
+      key: found.source.key,
+      field: "node_type",
+    });
   }
   return (await nodeFrom(store, nodePath, found.source, options, found.view)) as ZarrGroup<ZarrNode>;
 }
@@ -206,7 +252,10 @@ async function firstPresent(store: Store, keys: string[]): Promise<string | unde
   return found.find((key) => key !== undefined);
 }
 
-/** Make room for a node: refuse an existing one unless overwriting, then write any missing parent groups (of the node's format). */
+/**
+ * Make room for a node: refuse an existing one unless overwriting, then write any missing parent groups (of the node's
+ * format).
+ */
 async function prepareNode(store: Store, path: string, options: CreateNodeOptions, format: 2 | 3): Promise<void> {
   const writable = writableStore(store, path);
   // v3 looks at zarr.json only (as before v2 existed); v2 at every document a node of either format has.
@@ -214,10 +263,14 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
   const key = await firstPresent(store, keys);
   if (key !== undefined) {
     if (!options.overwrite) {
-      throw new NodeExistsError(`A node already exists at ${where(path)}; pass { overwrite: true } to replace it`, { key });
+      throw new NodeExistsError(`A node already exists at ${where(path)}; pass { overwrite: true } to replace it`, {
+        key,
+      });
     }
     if (!writable.delete) {
-      throw new StoreError(`Cannot overwrite the node at ${where(path)}: the store cannot delete its old keys`, { key });
+      throw new StoreError(`Cannot overwrite the node at ${where(path)}: the store cannot delete its old keys`, {
+        key,
+      });
     }
     const remove = writable.delete.bind(writable);
     if (store.list) {
@@ -236,13 +289,20 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
       if (existing === undefined) {
         await writable.set(parentKey, encodeJson({ zarr_format: 3, node_type: "group", attributes: {} }));
       } else if (checkNodeHeader(parseJson(existing, parentKey), parentKey) === "array") {
-        throw new NodeExistsError(`Cannot create ${JSON.stringify(path)} inside array ${JSON.stringify(parent)}`, { key: parentKey });
+        throw new NodeExistsError(`Cannot create ${JSON.stringify(path)} inside array ${JSON.stringify(parent)}`, {
+          key: parentKey,
+        });
       }
       continue;
     }
-    const [zarray, zgroup] = await Promise.all([store.get(v2Key(parent, ".zarray")), store.get(v2Key(parent, ".zgroup"))]);
+    const [zarray, zgroup] = await Promise.all([
+      store.get(v2Key(parent, ".zarray")),
+      store.get(v2Key(parent, ".zgroup")),
+    ]);
     if (zarray !== undefined) {
-      throw new NodeExistsError(`Cannot create ${JSON.stringify(path)} inside array ${JSON.stringify(parent)}`, { key: v2Key(parent, ".zarray") });
+      throw new NodeExistsError(`Cannot create ${JSON.stringify(path)} inside array ${JSON.stringify(parent)}`, {
+        key: v2Key(parent, ".zarray"),
+      });
     }
     if (zgroup === undefined) await writable.set(v2Key(parent, ".zgroup"), encodeJson({ zarr_format: 2 }));
   }
@@ -269,7 +329,8 @@ export async function createArray(
   options: CreateNodeOptions & ArrayOptions = {},
 ): Promise<ZarrArray> {
   const nodePath = normalizeNodePath(path);
-  const v2 = "zarr_format" in definition ? definition.zarr_format === 2 : (definition as { format?: unknown }).format === 2;
+  const v2 =
+    "zarr_format" in definition ? definition.zarr_format === 2 : (definition as { format?: unknown }).format === 2;
   if (v2) {
     let doc: ArrayMetadataV2;
     let attributes: Record<string, unknown> | undefined;
@@ -311,21 +372,36 @@ export async function createGroup(
 ): Promise<ZarrGroup<ZarrNode>> {
   const nodePath = normalizeNodePath(path);
   if (definition.format !== undefined && options.format !== undefined && definition.format !== options.format) {
-    throw new InvalidMetadataError(`format is ${definition.format} in the definition but ${options.format} in the options: give one`, { field: "format" });
+    throw new InvalidMetadataError(
+      `format is ${definition.format} in the definition but ${options.format} in the options: give one`,
+      { field: "format" },
+    );
   }
   const format = definition.format ?? options.format ?? 3;
-  if (format !== 2 && format !== 3) throw new InvalidMetadataError(`format must be 2 or 3, got ${String(format)}`, { field: "format" });
+  if (format !== 2 && format !== 3)
+    throw new InvalidMetadataError(`format must be 2 or 3, got ${String(format)}`, { field: "format" });
   if (format === 2) {
     const key = v2Key(nodePath, ".zgroup");
-    const attributes = definition.attributes === undefined ? undefined : parseAttributesV2(definition.attributes, v2Key(nodePath, ".zattrs"));
+    const attributes =
+      definition.attributes === undefined
+        ? undefined
+        : parseAttributesV2(definition.attributes, v2Key(nodePath, ".zattrs"));
     await prepareNode(store, nodePath, options, 2);
     const writable = writableStore(store, nodePath);
     await writable.set(key, encodeJson({ zarr_format: 2 }));
     if (attributes !== undefined) await writable.set(v2Key(nodePath, ".zattrs"), encodeJson(attributes));
-    return (await nodeFrom(store, nodePath, { format: 2, kind: "group", doc: { zarr_format: 2 }, key, attributes: attributes ?? {} }, {})) as ZarrGroup<ZarrNode>;
+    return (await nodeFrom(
+      store,
+      nodePath,
+      { format: 2, kind: "group", doc: { zarr_format: 2 }, key, attributes: attributes ?? {} },
+      {},
+    )) as ZarrGroup<ZarrNode>;
   }
   const key = metadataKey(nodePath);
-  const metadata = parseGroupMetadata({ zarr_format: 3, node_type: "group", attributes: definition.attributes ?? {} }, key);
+  const metadata = parseGroupMetadata(
+    { zarr_format: 3, node_type: "group", attributes: definition.attributes ?? {} },
+    key,
+  );
   await prepareNode(store, nodePath, options, 3);
   await writableStore(store, nodePath).set(key, encodeJson(metadata));
   return (await nodeFrom(store, nodePath, { format: 3, kind: "group", doc: metadata, key }, {})) as ZarrGroup<ZarrNode>;
@@ -354,7 +430,9 @@ async function allKeys(store: Store, prefix: string, path: string): Promise<stri
 /** Metadata documents read at once while consolidating: a hierarchy over HTTP or S3 has thousands. */
 const METADATA_READS_IN_FLIGHT = 16;
 
-/** The JSON documents at `prefix + rel` for each of `rels` (sorted), read a few at a time, keyed by `rel` in that order. */
+/**
+ * The JSON documents at `prefix + rel` for each of `rels` (sorted), read a few at a time, keyed by `rel` in that order.
+ */
 async function readAll(store: Store, prefix: string, rels: string[]): Promise<Record<string, unknown>> {
   const docs = new Map<string, unknown>();
   await forEachConcurrent(rels, METADATA_READS_IN_FLIGHT, async (rel) => {
@@ -383,21 +461,32 @@ export async function consolidateMetadata(store: Store, path = ""): Promise<numb
   const prefix = nodePath === "" ? "" : `${nodePath}/`;
   const keys = (await allKeys(store, prefix, nodePath)).map((k) => k.slice(prefix.length)).sort();
   if (group.format === 2) {
-    const metadata = await readAll(store, prefix, keys.filter((rel) => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(rel)));
+    const metadata = await readAll(
+      store,
+      prefix,
+      keys.filter((rel) => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(rel)),
+    );
     const doc = { metadata, zarr_consolidated_format: 1 };
     consolidatedFromV2(doc, nodePath, v2Key(nodePath, ".zmetadata"));
     await writable.set(v2Key(nodePath, ".zmetadata"), encodeJson(doc));
     return Object.keys(metadata).filter((k) => !k.endsWith(".zattrs") && k !== ".zgroup").length;
   }
   const metadata: Record<string, unknown> = {};
-  const docs = await readAll(store, prefix, keys.filter((rel) => rel.endsWith("/zarr.json")));
+  const docs = await readAll(
+    store,
+    prefix,
+    keys.filter((rel) => rel.endsWith("/zarr.json")),
+  );
   for (const [rel, doc] of Object.entries(docs)) {
     checkNodeHeader(doc as Record<string, unknown>, `${prefix}${rel}`);
     const { consolidated_metadata: _nested, ...entry } = doc as Record<string, unknown>;
     metadata[rel.slice(0, -"/zarr.json".length)] = entry;
   }
   const rootKey = metadataKey(nodePath);
-  const root = { ...(group.metadata as Record<string, unknown>), consolidated_metadata: { kind: "inline", must_understand: false, metadata } };
+  const root = {
+    ...(group.metadata as Record<string, unknown>),
+    consolidated_metadata: { kind: "inline", must_understand: false, metadata },
+  };
   consolidatedFromV3(root, nodePath, rootKey);
   await writable.set(rootKey, encodeJson(root));
   return Object.keys(metadata).length;

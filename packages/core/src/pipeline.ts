@@ -38,7 +38,11 @@ function sharedCopy(bytes: Uint8Array): Uint8Array {
  * is when it already is, else the box `parts` cover copied into a
  * SharedArrayBuffer, with the parts' offsets moved into it.
  */
-function sharedSource(source: Chunk, parts: readonly SourcePart[], chain: CodecChain): { source: Chunk; parts: readonly SourcePart[] } {
+function sharedSource(
+  source: Chunk,
+  parts: readonly SourcePart[],
+  chain: CodecChain,
+): { source: Chunk; parts: readonly SourcePart[] } {
   const data = source.data as NumericArray;
   if (isShared(data)) return { source, parts };
   const shape = chain.spec.shape;
@@ -52,13 +56,29 @@ function sharedSource(source: Chunk, parts: readonly SourcePart[], chain: CodecC
   }
   const boxShape = low.map((l, d) => high[d]! - l);
   const ArrayType = data.constructor as new (buffer: SharedArrayBuffer) => NumericArray;
-  const box: Chunk = { data: new ArrayType(new SharedArrayBuffer(product(boxShape) * data.BYTES_PER_ELEMENT * chain.dataType.lanes)), shape: boxShape };
-  copyStrided(source, blockSlices(low, boxShape), box, blockSlices(boxShape.map(() => 0), boxShape), chain.dataType);
+  const box: Chunk = {
+    data: new ArrayType(new SharedArrayBuffer(product(boxShape) * data.BYTES_PER_ELEMENT * chain.dataType.lanes)),
+    shape: boxShape,
+  };
+  copyStrided(
+    source,
+    blockSlices(low, boxShape),
+    box,
+    blockSlices(
+      boxShape.map(() => 0),
+      boxShape,
+    ),
+    chain.dataType,
+  );
   return { source: box, parts: parts.map((p) => ({ key: p.key, offset: p.offset.map((o, d) => o - low[d]!) })) };
 }
 
 /** A checked pipeline context from an array's options. */
-export function arrayPipelineContext(options: { codecOptions?: CodecOptions; workers?: CodecWorkerSetting; maxDecodedChunkBytes?: number }): ArrayPipelineContext {
+export function arrayPipelineContext(options: {
+  codecOptions?: CodecOptions;
+  workers?: CodecWorkerSetting;
+  maxDecodedChunkBytes?: number;
+}): ArrayPipelineContext {
   const { maxDecodedChunkBytes: bytes, workers } = options;
   if (bytes !== undefined && !(Number.isSafeInteger(bytes) && bytes > 0)) {
     throw new InvalidMetadataError(`maxDecodedChunkBytes must be a positive integer, got ${String(bytes)}`, {
@@ -76,7 +96,10 @@ export function arrayPipelineContext(options: { codecOptions?: CodecOptions; wor
 /** Chunks whose stored size may exceed this are read into buffers of their own, not pooled ones (see `withStored`). */
 const MAX_POOLED_READ_BYTES = 64 * 2 ** 20;
 
-/** Stored chunks decoded at once by `decodeMany` on this thread: enough to keep I/O and decoding overlapped, bounded for shards of millions. */
+/**
+ * Stored chunks decoded at once by `decodeMany` on this thread: enough to keep I/O and decoding overlapped, bounded for
+ * shards of millions.
+ */
 const PARTS_IN_FLIGHT = 256;
 
 /** How chunks are written. */
@@ -149,7 +172,10 @@ export class CodecPipeline {
     return this.chain.decodesPartially;
   }
 
-  /** Encode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`); `chunk` is left as it is. */
+  /**
+   * Encode a whole chunk, on a codec worker when it is large enough (see `configureCodecWorkers`); `chunk` is left as
+   * it is.
+   */
   encode(chunk: Chunk, ctx: CodecContext): Promise<Uint8Array> {
     return this.offload?.encode(chunk, ctx, false) ?? this.chain.encode(chunk, ctx);
   }
@@ -164,11 +190,17 @@ export class CodecPipeline {
     const chain = this.chain;
     const a2b = chain.arrayToBytes;
     if (chain.decodesPartially) return a2b.decodeInto!(value, selection, chain.bytesSpec, out, ctx);
-    // Chunks a worker may decode into a shared result are read into shared memory, which the worker reads without a copy.
+    // Chunks a worker may decode into a shared result are read into shared memory, which the worker reads without a
+    // copy.
     const shared = this.readsShared(out);
     await this.withStored(value, ctx, shared, async (stored) => {
       if (stored === undefined) {
-        fillSelection(out.chunk, blockSlices(out.offset, selection.map(sliceCount)), chain.spec.fillValue, chain.dataType);
+        fillSelection(
+          out.chunk,
+          blockSlices(out.offset, selection.map(sliceCount)),
+          chain.spec.fillValue,
+          chain.dataType,
+        );
         return;
       }
       if (chain.partialCapable && a2b.decodeInto) {
@@ -178,7 +210,13 @@ export class CodecPipeline {
       const here = () => chain.decodeRegion(stored, ctx, selection, out);
       // A worker writes into a result over shared memory itself; otherwise its chunk comes back to be copied here.
       if (shared) await (this.offload?.decodeShared(stored, ctx, selection, out, here) ?? here());
-      else await (this.offload?.decodeThen(stored, ctx, (chunk) => copySelection(chunk, selection, out, chain.dataType), here) ?? here());
+      else
+        await (this.offload?.decodeThen(
+          stored,
+          ctx,
+          (chunk) => copySelection(chunk, selection, out, chain.dataType),
+          here,
+        ) ?? here());
     });
   }
 
@@ -190,12 +228,19 @@ export class CodecPipeline {
    * there themselves; otherwise each is decoded as `decodeInto` would.
    * Settles only once no decode touches `bytes` any more.
    */
-  async decodeMany(bytes: Uint8Array, parts: readonly StoredPart[], out: ArrayRegion, ctx: CodecContext): Promise<void> {
+  async decodeMany(
+    bytes: Uint8Array,
+    parts: readonly StoredPart[],
+    out: ArrayRegion,
+    ctx: CodecContext,
+  ): Promise<void> {
     const offload = this.offload;
     if (offload?.takesBatch(parts.length) && isSharedRegion(out)) {
       // Bytes fetched into ordinary memory (HTTP, S3) are copied into shared memory once, for the workers to read.
       const shared = isShared(bytes) ? bytes : sharedCopy(bytes);
-      const batched = offload.decodeBatches(shared, parts, out, ctx, (batch) => decodeParts(this.chain, shared, batch, out.chunk, ctx));
+      const batched = offload.decodeBatches(shared, parts, out, ctx, (batch) =>
+        decodeParts(this.chain, shared, batch, out.chunk, ctx),
+      );
       if (batched) return batched;
     }
     await forEachConcurrent(parts, PARTS_IN_FLIGHT, (part) => {
@@ -213,7 +258,12 @@ export class CodecPipeline {
    * cover, once. Undefined when the work is not worth sending (workers off,
    * little of it, no shared memory): encode each part as `encodeInto` would.
    */
-  async encodeMany(source: Chunk, parts: readonly SourcePart[], ctx: CodecContext, keepEmpty: boolean): Promise<(Uint8Array | undefined)[] | undefined> {
+  async encodeMany(
+    source: Chunk,
+    parts: readonly SourcePart[],
+    ctx: CodecContext,
+    keepEmpty: boolean,
+  ): Promise<(Uint8Array | undefined)[] | undefined> {
     const offload = this.offload;
     if (!offload?.takesBatch(parts.length) || Array.isArray(source.data)) return undefined;
     const shared = sharedSource(source, parts, this.chain);
@@ -241,13 +291,22 @@ export class CodecPipeline {
    * a chunk is read again with `get`, for the decoders to report. `shared`:
    * the pooled buffer is shared memory, which workers read without a copy.
    */
-  private async withStored(value: StoredValue, ctx: CodecContext, shared: boolean, use: (stored: Uint8Array | undefined) => Promise<void>): Promise<void> {
+  private async withStored(
+    value: StoredValue,
+    ctx: CodecContext,
+    shared: boolean,
+    use: (stored: Uint8Array | undefined) => Promise<void>,
+  ): Promise<void> {
     const bound = this.chain.maxStoredBytes;
     if (!value.getRangeInto || bound > MAX_POOLED_READ_BYTES) return use(await value.get(ctx));
     const range = { offset: 0, length: bound + 1 };
     const options = ctx.signal ? { signal: ctx.signal } : {};
-    const whole = await withRangeRead(value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>, range, options, async (stored) =>
-      stored === undefined || stored.length <= bound ? use(stored).then(() => true) : false, shared,
+    const whole = await withRangeRead(
+      value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>,
+      range,
+      options,
+      async (stored) => (stored === undefined || stored.length <= bound ? use(stored).then(() => true) : false),
+      shared,
     );
     if (!whole) await use(await value.get(ctx));
   }
@@ -285,7 +344,16 @@ export class CodecPipeline {
       chunk = await this.decode(stored, ctx);
     } else {
       chunk = { data: type.allocate(product(shape)), shape };
-      if (!whole) fillSelection(chunk, blockSlices(shape.map(() => 0), shape), chain.spec.fillValue, type);
+      if (!whole)
+        fillSelection(
+          chunk,
+          blockSlices(
+            shape.map(() => 0),
+            shape,
+          ),
+          chain.spec.fillValue,
+          type,
+        );
     }
     if ("fill" in source) fillSelection(chunk, selection, source.fill, type);
     else copyIntoSelection(source, chunk, selection, type);

@@ -16,15 +16,23 @@ class ReadBufferPool {
   private readonly free: Uint8Array[] = [];
   private lent = 0;
 
-  /** A buffer of at least `length` bytes; `shared`: over a SharedArrayBuffer, which codec workers read without a copy. */
+  /**
+   * A buffer of at least `length` bytes; `shared`: over a SharedArrayBuffer, which codec workers read without a copy.
+   */
   take(length: number, shared: boolean): Uint8Array {
-    // A lone read gets a buffer of its exact length: it may be the only read, and a kept buffer serves the next one as large.
+    // A lone read gets a buffer of its exact length: it may be the only read, and a kept buffer serves the next one as
+    // large.
     const alone = this.lent === 0;
     this.lent++;
     let best = -1;
     for (let i = 0; i < this.free.length; i++) {
       const buffer = this.free[i]!;
-      if (buffer.length >= length && isShared(buffer) === shared && (best < 0 || buffer.length < this.free[best]!.length)) best = i;
+      if (
+        buffer.length >= length &&
+        isShared(buffer) === shared &&
+        (best < 0 || buffer.length < this.free[best]!.length)
+      )
+        best = i;
     }
     if (best >= 0) return this.free.splice(best, 1)[0]!;
     // None fits: one free buffer makes way, so the pool never grows past the reads in flight.
@@ -51,7 +59,10 @@ class ReadBufferPool {
 /** What the pool keeps between reads: a few inner chunks' worth, never a whole read's buffers. */
 const RETAINED_BYTES = 2 * 2 ** 20;
 
-/** `n` rounded up to the next eighth of its power of two, so values of similar sizes (shards, compressed chunks) share buffers. */
+/**
+ * `n` rounded up to the next eighth of its power of two, so values of similar sizes (shards, compressed chunks) share
+ * buffers.
+ */
 function roundedUp(n: number): number {
   const step = 2 ** Math.max(0, Math.floor(Math.log2(Math.max(1, n))) - 3);
   return Math.ceil(n / step) * step;
@@ -66,7 +77,10 @@ export function isShared(view: ArrayBufferView): boolean {
 
 /** Whether this runtime has shared memory: Node, and browsers only when cross-origin isolated. */
 export function sharedMemory(): boolean {
-  return typeof SharedArrayBuffer === "function" && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+  return (
+    typeof SharedArrayBuffer === "function" &&
+    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false
+  );
 }
 
 /** Whether `out` is a region of a result over a SharedArrayBuffer (`get(selection, { shared: true })`). */

@@ -31,8 +31,14 @@ export interface NormalizedSelection {
   dropped: boolean[];
 }
 
-/** A selection made explicit for `shape`: every dimension a clipped slice (an InvalidSelectionError for indices out of range). */
-export function normalizeSelection(selection: Selection | null | undefined, shape: readonly number[]): NormalizedSelection {
+/**
+ * A selection made explicit for `shape`: every dimension a clipped slice (an InvalidSelectionError for indices out of
+ * range).
+ */
+export function normalizeSelection(
+  selection: Selection | null | undefined,
+  shape: readonly number[],
+): NormalizedSelection {
   const sel = selection ?? [];
   if (sel.length > shape.length) {
     throw new InvalidSelectionError(`Selection has ${sel.length} dimensions but the array has ${shape.length}`);

@@ -18,7 +18,23 @@ import {
 } from "../src/index.js";
 import { keysOf, sequence } from "./helpers.js";
 
-const TYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32", "float64", "complex64", "complex128", "r24"];
+const TYPES = [
+  "bool",
+  "int8",
+  "uint8",
+  "int16",
+  "uint16",
+  "int32",
+  "uint32",
+  "int64",
+  "uint64",
+  "float16",
+  "float32",
+  "float64",
+  "complex64",
+  "complex128",
+  "r24",
+];
 
 const LAYOUTS: { name: string; shape: number[]; chunkShape: number[]; codecs?: (type: string) => object[] }[] = [
   { name: "0-d", shape: [], chunkShape: [] },
@@ -29,7 +45,10 @@ const LAYOUTS: { name: string; shape: number[]; chunkShape: number[]; codecs?: (
     name: "3-d transposed, big-endian",
     shape: [3, 4, 5],
     chunkShape: [2, 3, 2],
-    codecs: () => [{ name: "transpose", configuration: { order: [2, 0, 1] } }, { name: "bytes", configuration: { endian: "big" } }],
+    codecs: () => [
+      { name: "transpose", configuration: { order: [2, 0, 1] } },
+      { name: "bytes", configuration: { endian: "big" } },
+    ],
   },
 ];
 
@@ -114,7 +133,10 @@ describe("reads and writes of parts", () => {
   it("accepts the {data, shape} that get returns", async () => {
     const store = new MemoryStore();
     const arr = await createArray(store, "g", { shape: [3, 3], dataType: "int16", chunkShape: [2, 2] });
-    await arr.set(null, Int16Array.from({ length: 9 }, (_, i) => i));
+    await arr.set(
+      null,
+      Int16Array.from({ length: 9 }, (_, i) => i),
+    );
     const block = await arr.get([slice(0, 2), slice(1, 3)]);
     await arr.set([slice(1, 3), slice(0, 2)], block);
     expect(Array.from((await arr.get()).data as Int16Array)).toEqual([0, 1, 2, 1, 2, 5, 4, 5, 8]);
@@ -162,23 +184,53 @@ describe("bad input gets a typed error", () => {
       [{ shape: [2 ** 53] }, /shape/, InvalidMetadataError],
       [{ data_type: "float128" }, /float128/, UnsupportedError],
       [{ chunk_grid: { name: "regular", configuration: { chunk_shape: [0] } } }, /chunk_shape/, InvalidMetadataError],
-      [{ chunk_grid: { name: "regular", configuration: { chunk_shape: [2, 2] } } }, /chunk_shape/, InvalidMetadataError],
+      [
+        { chunk_grid: { name: "regular", configuration: { chunk_shape: [2, 2] } } },
+        /chunk_shape/,
+        InvalidMetadataError,
+      ],
       [{ chunk_grid: { name: "hexagonal" } }, /hexagonal/, UnsupportedError],
-      [{ chunk_key_encoding: { name: "default", configuration: { separator: "-" } } }, /separator/, InvalidMetadataError],
+      [
+        { chunk_key_encoding: { name: "default", configuration: { separator: "-" } } },
+        /separator/,
+        InvalidMetadataError,
+      ],
       [{ fill_value: "x" }, /fill_value/, InvalidMetadataError],
       [{ codecs: [] }, /codecs/, InvalidMetadataError],
       [{ codecs: [{ name: "gzip-ng" }] }, /gzip-ng/, UnsupportedError],
       [{ codecs: [{ name: "transpose", configuration: { order: [0] } }] }, /array->bytes/, InvalidMetadataError],
       [{ codecs: [{ name: "bytes", configuration: { endian: "middle" } }] }, /endian/, InvalidMetadataError],
       [{ codecs: [{ name: "bytes" }] }, /endian is required/, InvalidMetadataError],
-      [{ codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "bytes", configuration: { endian: "little" } }] }, /second array->bytes/, InvalidMetadataError],
-      [{ codecs: [{ name: "transpose", configuration: { order: [1] } }, { name: "bytes", configuration: { endian: "little" } }] }, /permutation/, InvalidMetadataError],
+      [
+        {
+          codecs: [
+            { name: "bytes", configuration: { endian: "little" } },
+            { name: "bytes", configuration: { endian: "little" } },
+          ],
+        },
+        /second array->bytes/,
+        InvalidMetadataError,
+      ],
+      [
+        {
+          codecs: [
+            { name: "transpose", configuration: { order: [1] } },
+            { name: "bytes", configuration: { endian: "little" } },
+          ],
+        },
+        /permutation/,
+        InvalidMetadataError,
+      ],
       [{ dimension_names: ["x", "y"] }, /dimension_names/, InvalidMetadataError],
       [{ zarr_format: 2 }, /zarr_format/, UnsupportedError],
       [{ node_type: "table" }, /node_type/, InvalidMetadataError],
       [{ future_feature: { enabled: true } }, /future_feature/, UnsupportedError],
       [{ storage_transformers: [{ name: "sharding" }] }, /storage_transformers/, UnsupportedError],
-      [{ shape: [2 ** 40], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 40] } } }, /cannot be held/, UnsupportedError],
+      [
+        { shape: [2 ** 40], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 40] } } },
+        /cannot be held/,
+        UnsupportedError,
+      ],
     ];
     for (const [change, message, ErrorClass] of cases) {
       await store.set("m/zarr.json", encodeJson({ ...base, ...change }));
@@ -197,9 +249,15 @@ describe("bad input gets a typed error", () => {
     const store = new MemoryStore();
     await expect(open(store, "nope")).rejects.toThrow(NotFoundError);
     await createArray(store, "a/b", { shape: [2], dataType: "uint8", chunkShape: [2] });
-    await expect(createArray(store, "a/b", { shape: [2], dataType: "uint8", chunkShape: [2] })).rejects.toThrow(NodeExistsError);
-    await expect(createArray(store, "a/b/c", { shape: [2], dataType: "uint8", chunkShape: [2] })).rejects.toThrow(/inside array/);
-    await expect(createArray(store, "__x", { shape: [2], dataType: "uint8", chunkShape: [2] })).rejects.toThrow(InvalidSelectionError);
+    await expect(createArray(store, "a/b", { shape: [2], dataType: "uint8", chunkShape: [2] })).rejects.toThrow(
+      NodeExistsError,
+    );
+    await expect(createArray(store, "a/b/c", { shape: [2], dataType: "uint8", chunkShape: [2] })).rejects.toThrow(
+      /inside array/,
+    );
+    await expect(createArray(store, "__x", { shape: [2], dataType: "uint8", chunkShape: [2] })).rejects.toThrow(
+      InvalidSelectionError,
+    );
   });
 });
 
@@ -217,12 +275,14 @@ describe("chunks in flight", () => {
     const store = new MemoryStore();
     let now = 0;
     let peak = 0;
-    const slowed = <A extends unknown[], R>(read: (...args: A) => Promise<R>) => async (...args: A) => {
-      peak = Math.max(peak, ++now);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      now--;
-      return read(...args);
-    };
+    const slowed =
+      <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        peak = Math.max(peak, ++now);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        now--;
+        return read(...args);
+      };
     store.get = slowed(store.get.bind(store));
     store.getRangeInto = slowed(store.getRangeInto.bind(store));
     return { store, peak: () => peak };
@@ -245,16 +305,28 @@ describe("chunks in flight", () => {
 describe("createArray's convenience options", () => {
   it("an option neither core nor a registered layout knows is an InvalidMetadataError naming it, and the package that provides it", async () => {
     const create = (extra: Record<string, unknown>) =>
-      createArray(new MemoryStore(), "a", { shape: [4], dataType: "uint8", chunkShape: [2], ...extra } as Parameters<typeof createArray>[2]);
+      createArray(new MemoryStore(), "a", { shape: [4], dataType: "uint8", chunkShape: [2], ...extra } as Parameters<
+        typeof createArray
+      >[2]);
     // Core alone knows nothing of sharding: shardShape needs @zarrkit/sharding.
-    await expect(create({ shardShape: [4] })).rejects.toThrow(/shardShape is not a createArray option. It is provided by @zarrkit\/sharding/);
-    await expect(create({ chunkShap: [2] })).rejects.toMatchObject({ name: "InvalidMetadataError", field: "chunkShap" });
+    await expect(create({ shardShape: [4] })).rejects.toThrow(
+      /shardShape is not a createArray option. It is provided by @zarrkit\/sharding/,
+    );
+    await expect(create({ chunkShap: [2] })).rejects.toMatchObject({
+      name: "InvalidMetadataError",
+      field: "chunkShap",
+    });
     await expect(create({ toString: [2] })).rejects.toThrow(InvalidMetadataError);
   });
 
   it("a registered layout option decides the grid and the codecs", async () => {
     registerLayout("test.pairs", ({ value, codecs }) => ({ gridShape: [2 * (value as number)], codecs, consumed: [] }));
-    const arr = await createArray(new MemoryStore(), "a", { shape: [8], dataType: "uint8", chunkShape: [2], "test.pairs": 2 } as Parameters<typeof createArray>[2]);
+    const arr = await createArray(new MemoryStore(), "a", {
+      shape: [8],
+      dataType: "uint8",
+      chunkShape: [2],
+      "test.pairs": 2,
+    } as Parameters<typeof createArray>[2]);
     expect(arr.metadata.chunk_grid).toEqual({ name: "regular", configuration: { chunk_shape: [4] } });
     expect(arr.chunkShape).toEqual([4]);
     expect(arr.shardShape).toBeUndefined();

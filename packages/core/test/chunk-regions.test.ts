@@ -7,26 +7,53 @@ describe("chunkRegions", () => {
     const regions = [...arr.chunkRegions()];
     expect(regions).toHaveLength(3 * 3);
     expect(regions.map((r) => r.coords)).toEqual([
-      [0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [2, 2],
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [1, 0],
+      [1, 1],
+      [1, 2],
+      [2, 0],
+      [2, 1],
+      [2, 2],
     ]);
-    expect(regions[5]).toEqual({ coords: [1, 2], key: arr.chunkKey([1, 2]), selection: [slice(2, 4), slice(6, 7)], shape: [2, 1] });
+    expect(regions[5]).toEqual({
+      coords: [1, 2],
+      key: arr.chunkKey([1, 2]),
+      selection: [slice(2, 4), slice(6, 7)],
+      shape: [2, 1],
+    });
     expect(regions[8]!.shape).toEqual([1, 1]);
     // The regions tile the array exactly.
     expect(regions.reduce((n, r) => n + r.shape[0]! * r.shape[1]!, 0)).toBe(35);
   });
 
   it("is lazy: a grid of 2^40 cells yields its first cells at once", async () => {
-    const arr = await createArray(new MemoryStore(), "a", { shape: [2 ** 20, 2 ** 20], chunkShape: [1, 1], dataType: "uint8" });
+    const arr = await createArray(new MemoryStore(), "a", {
+      shape: [2 ** 20, 2 ** 20],
+      chunkShape: [1, 1],
+      dataType: "uint8",
+    });
     const it = arr.chunkRegions();
     expect(it.next().value?.coords).toEqual([0, 0]);
     expect(it.next().value?.coords).toEqual([0, 1]);
   });
 
   it("gives a rectilinear grid's own extents", async () => {
-    const arr = await createArray(new MemoryStore(), "r", { shape: [10, 4], chunkShape: [[3, 7], 4], dataType: "int16" });
+    const arr = await createArray(new MemoryStore(), "r", {
+      shape: [10, 4],
+      chunkShape: [[3, 7], 4],
+      dataType: "int16",
+    });
     expect([...arr.chunkRegions()].map((r) => [r.coords, r.shape])).toEqual([
-      [[0, 0], [3, 4]],
-      [[1, 0], [7, 4]],
+      [
+        [0, 0],
+        [3, 4],
+      ],
+      [
+        [1, 0],
+        [7, 4],
+      ],
     ]);
   });
 

@@ -9,10 +9,17 @@ function flat(shape: readonly number[], index: readonly number[]): number {
   return index.reduce((at, i, d) => at * shape[d]! + i, 0);
 }
 
-const bytesOf = (data: Chunk["data"]) => new Uint8Array((data as Uint8Array).buffer, (data as Uint8Array).byteOffset, (data as Uint8Array).byteLength);
+const bytesOf = (data: Chunk["data"]) =>
+  new Uint8Array((data as Uint8Array).buffer, (data as Uint8Array).byteOffset, (data as Uint8Array).byteLength);
 
 /** copyStrided done one element at a time, byte by byte: what every fast path must agree with. */
-function reference(src: Chunk, srcSel: readonly DimSlice[], dst: Chunk, dstSel: readonly DimSlice[], lanes: number): void {
+function reference(
+  src: Chunk,
+  srcSel: readonly DimSlice[],
+  dst: Chunk,
+  dstSel: readonly DimSlice[],
+  lanes: number,
+): void {
   const width = (src.data as Uint8Array).BYTES_PER_ELEMENT * lanes;
   const from = bytesOf(src.data);
   const into = bytesOf(dst.data);
@@ -20,8 +27,14 @@ function reference(src: Chunk, srcSel: readonly DimSlice[], dst: Chunk, dstSel: 
   const index = counts.map(() => 0);
   if (counts.some((c) => c === 0)) return;
   for (;;) {
-    const at = flat(src.shape, index.map((i, d) => srcSel[d]!.start + i * srcSel[d]!.step));
-    const to = flat(dst.shape, index.map((i, d) => dstSel[d]!.start + i * dstSel[d]!.step));
+    const at = flat(
+      src.shape,
+      index.map((i, d) => srcSel[d]!.start + i * srcSel[d]!.step),
+    );
+    const to = flat(
+      dst.shape,
+      index.map((i, d) => dstSel[d]!.start + i * dstSel[d]!.step),
+    );
     for (let b = 0; b < width; b++) into[to * width + b] = from[at * width + b]!;
     let d = counts.length - 1;
     while (d >= 0 && ++index[d]! === counts[d]) index[d--] = 0;
@@ -29,10 +42,15 @@ function reference(src: Chunk, srcSel: readonly DimSlice[], dst: Chunk, dstSel: 
   }
 }
 
-/** A typed array of `type` over `elements` elements starting `misalign` bytes into its buffer, filled with every kind of bit pattern. */
+/**
+ * A typed array of `type` over `elements` elements starting `misalign` bytes into its buffer, filled with every kind of
+ * bit pattern.
+ */
 function filled(typeName: string, elements: number, misalign: number, random: () => number): Chunk["data"] {
   const type = dataType(typeName);
-  const sample = type.allocate(0) as unknown as { constructor: { BYTES_PER_ELEMENT: number; new (b: ArrayBuffer, o: number, n: number): Chunk["data"] } };
+  const sample = type.allocate(0) as unknown as {
+    constructor: { BYTES_PER_ELEMENT: number; new (b: ArrayBuffer, o: number, n: number): Chunk["data"] };
+  };
   const width = sample.constructor.BYTES_PER_ELEMENT;
   const buffer = new ArrayBuffer(elements * type.lanes * width + misalign * width);
   const bytes = new Uint8Array(buffer);
@@ -40,7 +58,8 @@ function filled(typeName: string, elements: number, misalign: number, random: ()
   // Signalling and quiet NaNs with payloads (float32 and float64 views): the copy must keep their bits.
   if (width >= 4) new DataView(buffer).setUint32(misalign * width, 0x7f800001, true);
   // ... and a signalling float64 NaN with a payload, moved as a 64-bit word where the engine allows.
-  if (buffer.byteLength >= misalign * width + 16) new DataView(buffer).setBigUint64(misalign * width + 8, 0x7ff0000000000abcn, true);
+  if (buffer.byteLength >= misalign * width + 16)
+    new DataView(buffer).setBigUint64(misalign * width + 8, 0x7ff0000000000abcn, true);
   return new sample.constructor(buffer, misalign * width, elements * type.lanes);
 }
 
@@ -73,7 +92,9 @@ describe("copyStrided", () => {
       const actual: Chunk = { data: dstData, shape: dstShape };
       reference(src, srcSel, expected, dstSel, type.lanes);
       copyStrided(src, srcSel, actual, dstSel, type);
-      expect(bytesOf(actual.data), `${typeName} ${JSON.stringify({ srcShape, srcSel, dstShape, dstSel })}`).toEqual(bytesOf(expected.data));
+      expect(bytesOf(actual.data), `${typeName} ${JSON.stringify({ srcShape, srcSel, dstShape, dstSel })}`).toEqual(
+        bytesOf(expected.data),
+      );
     }
   });
 
@@ -83,15 +104,21 @@ describe("copyStrided", () => {
     const dst: Chunk = { data: new Float32Array(8), shape: [2, 4] };
     const all = (n: number): DimSlice => ({ start: 0, stop: n, step: 1 });
     copyStrided(src, [all(2), all(2)], dst, [all(2), { start: 1, stop: 3, step: 1 }], dataType("float32"));
-    expect([...new Uint32Array((dst.data as Float32Array).buffer)]).toEqual([0, 0x7f800001, 0xffc12345, 0, 0, 0x7fa00000, 0x00000001, 0]);
+    expect([...new Uint32Array((dst.data as Float32Array).buffer)]).toEqual([
+      0, 0x7f800001, 0xffc12345, 0, 0, 0x7fa00000, 0x00000001, 0,
+    ]);
   });
 
   it("keeps NaN payloads of float64 across a stepped (element by element) copy and a transpose", () => {
-    const words = new Uint32Array([0x00000001, 0x7ff00000, 0x12345678, 0xfff80000, 0x00000000, 0x7ff40000, 0x9abcdef0, 0x7ff00001]);
+    const words = new Uint32Array([
+      0x00000001, 0x7ff00000, 0x12345678, 0xfff80000, 0x00000000, 0x7ff40000, 0x9abcdef0, 0x7ff00001,
+    ]);
     const src: Chunk = { data: new Float64Array(words.buffer), shape: [4] };
     const dst: Chunk = { data: new Float64Array(2), shape: [2] };
     copyStrided(src, [{ start: 0, stop: 4, step: 2 }], dst, [{ start: 0, stop: 2, step: 1 }], dataType("float64"));
-    expect([...new Uint32Array((dst.data as Float64Array).buffer)]).toEqual([0x00000001, 0x7ff00000, 0x00000000, 0x7ff40000]);
+    expect([...new Uint32Array((dst.data as Float64Array).buffer)]).toEqual([
+      0x00000001, 0x7ff00000, 0x00000000, 0x7ff40000,
+    ]);
     const square: Chunk = { data: new Float64Array(words.buffer), shape: [2, 2] };
     const transposed = transposeChunk(square, [1, 0], dataType("float64"));
     expect([...new Uint32Array((transposed.data as Float64Array).buffer)]).toEqual([
@@ -101,7 +128,13 @@ describe("copyStrided", () => {
 
   it("keeps NaN payloads of float32 across a transpose", () => {
     const words = new Uint32Array([0x7f800001, 0xffc12345, 0x7fa00000, 0x00000001]);
-    const transposed = transposeChunk({ data: new Float32Array(words.buffer), shape: [2, 2] }, [1, 0], dataType("float32"));
-    expect([...new Uint32Array((transposed.data as Float32Array).buffer)]).toEqual([0x7f800001, 0x7fa00000, 0xffc12345, 0x00000001]);
+    const transposed = transposeChunk(
+      { data: new Float32Array(words.buffer), shape: [2, 2] },
+      [1, 0],
+      dataType("float32"),
+    );
+    expect([...new Uint32Array((transposed.data as Float32Array).buffer)]).toEqual([
+      0x7f800001, 0x7fa00000, 0xffc12345, 0x00000001,
+    ]);
   });
 });

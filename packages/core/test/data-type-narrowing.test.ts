@@ -42,7 +42,12 @@ describe("data type narrowing", () => {
 describe("createArray's convenience form", () => {
   it("makes a bytes codec given without an endian little endian", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "a", { shape: [2], dataType: "uint16", chunkShape: [2], codecs: [{ name: "bytes" }] });
+    const arr = await createArray(store, "a", {
+      shape: [2],
+      dataType: "uint16",
+      chunkShape: [2],
+      codecs: [{ name: "bytes" }],
+    });
     await arr.set([null], { data: Uint16Array.of(1, 258), shape: [2] });
     const doc = JSON.parse(new TextDecoder().decode(await store.get("a/zarr.json")));
     expect(doc.codecs).toEqual([{ name: "bytes", configuration: { endian: "little" } }]);

@@ -13,7 +13,10 @@ import {
 
 const seen: (number | undefined)[] = [];
 
-/** Records the cap it is given; `pad` bytes make its encoded size fixed (like crc32c's 4), else it declares none (like a compressor). */
+/**
+ * Records the cap it is given; `pad` bytes make its encoded size fixed (like crc32c's 4), else it declares none (like a
+ * compressor).
+ */
 registerCodec("test.probe", () => (configuration) => {
   const pad = (configuration.pad as number | undefined) ?? 0;
   const codec: BytesToBytesCodec = {
@@ -64,8 +67,14 @@ describe("caps on decoded bytes", () => {
     }));
     const byDefault = await CodecPipeline.create([{ name: "test.vlen" }, probe()], spec);
     expect(byDefault.chain.decodedCaps).toEqual([DEFAULT_MAX_DECODED_CHUNK_BYTES]);
-    const bounded = await CodecPipeline.create([{ name: "test.vlen" }, probe(), probe()], spec, arrayPipelineContext({ maxDecodedChunkBytes: 5000 }));
+    const bounded = await CodecPipeline.create(
+      [{ name: "test.vlen" }, probe(), probe()],
+      spec,
+      arrayPipelineContext({ maxDecodedChunkBytes: 5000 }),
+    );
     expect(bounded.chain.decodedCaps).toEqual([5000, expansionBound(5000)]);
-    expect(() => arrayPipelineContext({ maxDecodedChunkBytes: -1 })).toThrow(/maxDecodedChunkBytes must be a positive integer/);
+    expect(() => arrayPipelineContext({ maxDecodedChunkBytes: -1 })).toThrow(
+      /maxDecodedChunkBytes must be a positive integer/,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { dataType, InvalidMetadataError, isAllFill, parseScalar, serializeScalar, UnsupportedError } from "../src/index.js";
+import {
+  dataType,
+  InvalidMetadataError,
+  isAllFill,
+  parseScalar,
+  serializeScalar,
+  UnsupportedError,
+} from "../src/index.js";
 
 const parse = (value: unknown, type: string) => parseScalar(value, dataType(type));
 

@@ -8,7 +8,7 @@ export function memory(): MemoryStore {
 export function sequence(type: string, n: number): ArrayData {
   switch (type) {
     case "bool":
-      return Uint8Array.from({ length: n }, (_, i) => (i * 7) % 3 === 0 ? 1 : 0);
+      return Uint8Array.from({ length: n }, (_, i) => ((i * 7) % 3 === 0 ? 1 : 0));
     case "int8":
       return Int8Array.from({ length: n }, (_, i) => ((i * 37) % 256) - 128);
     case "uint8":

@@ -1,17 +1,37 @@
 import { describe, expect, it } from "vitest";
-import { createArray, createGroup, encodeJson, InvalidMetadataError, MemoryStore, open, openArray, openGroup, openStore, StoreError, ZarrArray, ZarrGroup } from "../src/index.js";
+import {
+  createArray,
+  createGroup,
+  encodeJson,
+  InvalidMetadataError,
+  MemoryStore,
+  open,
+  openArray,
+  openGroup,
+  openStore,
+  StoreError,
+  ZarrArray,
+  ZarrGroup,
+} from "../src/index.js";
 
 describe("groups and hierarchy", () => {
   it("creates parents, lists children and opens by node type", async () => {
     const store = new MemoryStore();
     await createGroup(store, "g", { attributes: { title: "t" } });
-    await createArray(store, "g/a", { shape: [2], dataType: "uint8", chunkShape: [2], attributes: { unit: "m" }, dimensionNames: ["x"] });
+    await createArray(store, "g/a", {
+      shape: [2],
+      dataType: "uint8",
+      chunkShape: [2],
+      attributes: { unit: "m" },
+      dimensionNames: ["x"],
+    });
     await createArray(store, "g/sub/b", { shape: [2], dataType: "uint8", chunkShape: [2] });
     await store.set("g/stray/file.txt", new Uint8Array(1));
     const g = await openGroup(store, "/g/");
     expect(g.attributes).toEqual({ title: "t" });
     const names: string[] = [];
-    for await (const child of g.children()) names.push(`${child.path}:${child instanceof ZarrArray ? "array" : "group"}`);
+    for await (const child of g.children())
+      names.push(`${child.path}:${child instanceof ZarrArray ? "array" : "group"}`);
     expect(names).toEqual(["g/a:array", "g/sub:group"]);
     const a = await open(store, "g/a");
     expect(a).toBeInstanceOf(ZarrArray);
@@ -26,7 +46,12 @@ describe("groups and hierarchy", () => {
     const inner = new MemoryStore();
     await inner.set(
       "zarr.json",
-      encodeJson({ zarr_format: 3, node_type: "group", attributes: {}, consolidated_metadata: { kind: "inline", must_understand: false, metadata: { x: {}, "x/y": {} } } }),
+      encodeJson({
+        zarr_format: 3,
+        node_type: "group",
+        attributes: {},
+        consolidated_metadata: { kind: "inline", must_understand: false, metadata: { x: {}, "x/y": {} } },
+      }),
     );
     await createGroup(inner, "x", {}, {});
     const readOnly = { get: (k: string) => inner.get(k) };
@@ -53,5 +78,8 @@ describe("groups and hierarchy", () => {
 });
 
 it("createGroup refuses a format given twice with two values, naming the field", async () => {
-  await expect(createGroup(new MemoryStore(), "g", { format: 3 }, { format: 2 })).rejects.toMatchObject({ name: "InvalidMetadataError", field: "format" });
+  await expect(createGroup(new MemoryStore(), "g", { format: 3 }, { format: 2 })).rejects.toMatchObject({
+    name: "InvalidMetadataError",
+    field: "format",
+  });
 });

@@ -20,7 +20,10 @@ import {
 const MiB = 2 ** 20;
 
 /** Run `work`, print its time and heap growth, and return both. */
-async function measured<T>(label: string, work: () => Promise<T>): Promise<{ result: T | unknown; ms: number; heap: number }> {
+async function measured<T>(
+  label: string,
+  work: () => Promise<T>,
+): Promise<{ result: T | unknown; ms: number; heap: number }> {
   const heapBefore = process.memoryUsage().heapUsed;
   const rssBefore = process.memoryUsage().rss;
   const started = performance.now();
@@ -33,7 +36,9 @@ async function measured<T>(label: string, work: () => Promise<T>): Promise<{ res
   const ms = performance.now() - started;
   const heap = process.memoryUsage().heapUsed - heapBefore;
   const rss = process.memoryUsage().rss - rssBefore;
-  console.log(`${label}: ${ms.toFixed(1)} ms, heap +${(heap / MiB).toFixed(1)} MiB, rss +${(rss / MiB).toFixed(1)} MiB`);
+  console.log(
+    `${label}: ${ms.toFixed(1)} ms, heap +${(heap / MiB).toFixed(1)} MiB, rss +${(rss / MiB).toFixed(1)} MiB`,
+  );
   return { result, ms, heap };
 }
 
@@ -48,7 +53,11 @@ describe("huge shapes", () => {
   });
 
   it("get() of a whole [2^31, 16] array of [8, 8] chunks refuses at once", async () => {
-    const arr = await createArray(new MemoryStore(), "a", { shape: [2 ** 31, 16], chunkShape: [8, 8], dataType: "float64" });
+    const arr = await createArray(new MemoryStore(), "a", {
+      shape: [2 ** 31, 16],
+      chunkShape: [8, 8],
+      dataType: "float64",
+    });
     const { result, ms } = await measured("get() of [2^31, 16] by [8, 8]", () => arr.get());
     expect(result).toBeInstanceOf(InvalidSelectionError);
     expect((result as Error).message).toContain("Selection of shape [2147483648, 16]");
@@ -57,7 +66,11 @@ describe("huge shapes", () => {
 
   it("refuses selections whose bytes exceed what one ArrayBuffer can hold, and too many strings", async () => {
     // 2^30 float64 elements: within 2^31 slots, but 8 GiB.
-    const arr = await createArray(new MemoryStore(), "f", { shape: [2 ** 30], chunkShape: [2 ** 20], dataType: "float64" });
+    const arr = await createArray(new MemoryStore(), "f", {
+      shape: [2 ** 30],
+      chunkShape: [2 ** 20],
+      dataType: "float64",
+    });
     await expect(arr.get()).rejects.toThrow(/8589934592 bytes/);
     registerCodec("test.json-strings", () => () => ({
       kind: "array_to_bytes",
@@ -105,8 +118,9 @@ describe("huge shapes", () => {
     };
     const { openArray } = await import("../src/index.js");
     const blind = await openArray(store, "a");
-    const { result, ms, heap } = await measured("resize [2^31, 16] -> [2^31, 8] without list (stopped after 10 deletes)", () =>
-      blind.resize([2 ** 31, 8]),
+    const { result, ms, heap } = await measured(
+      "resize [2^31, 16] -> [2^31, 8] without list (stopped after 10 deletes)",
+      () => blind.resize([2 ** 31, 8]),
     );
     expect(result).toBeInstanceOf(StoreError);
     expect(deletes).toBeGreaterThan(10);

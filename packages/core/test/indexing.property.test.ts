@@ -37,7 +37,11 @@ const case_ = fc
         ...shape.map((n) =>
           fc.oneof(
             fc.integer({ min: -n, max: n - 1 }),
-            fc.record({ start: fc.integer({ min: 0, max: n }), stop: fc.integer({ min: 0, max: n + 2 }), step: fc.integer({ min: 1, max: 4 }) }),
+            fc.record({
+              start: fc.integer({ min: 0, max: n }),
+              stop: fc.integer({ min: 0, max: n + 2 }),
+              step: fc.integer({ min: 1, max: 4 }),
+            }),
           ),
         ),
       ),

@@ -3,7 +3,10 @@ import { InvalidMetadataError, parseJson, stringifyJson } from "../src/index.js"
 
 describe("lossless JSON", () => {
   it("keeps integers beyond 2^53 exact as bigint and everything else as JSON.parse does", () => {
-    const doc = parseJson('{"a": 18446744073709551615, "b": -9223372036854775808, "c": 12, "d": "18446744073709551615", "e": 1.5e300, "f": [9007199254740993]}', "k") as Record<string, unknown>;
+    const doc = parseJson(
+      '{"a": 18446744073709551615, "b": -9223372036854775808, "c": 12, "d": "18446744073709551615", "e": 1.5e300, "f": [9007199254740993]}',
+      "k",
+    ) as Record<string, unknown>;
     expect(doc.a).toBe(18446744073709551615n);
     expect(doc.b).toBe(-9223372036854775808n);
     expect(doc.c).toBe(12);
@@ -13,7 +16,10 @@ describe("lossless JSON", () => {
   });
 
   it("ignores digits inside strings, including escaped quotes", () => {
-    const doc = parseJson('{"x": "a\\"18446744073709551615", "y": 18446744073709551615}', "k") as Record<string, unknown>;
+    const doc = parseJson('{"x": "a\\"18446744073709551615", "y": 18446744073709551615}', "k") as Record<
+      string,
+      unknown
+    >;
     expect(doc.x).toBe('a"18446744073709551615');
     expect(doc.y).toBe(18446744073709551615n);
   });

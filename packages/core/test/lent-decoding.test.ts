@@ -101,11 +101,19 @@ const LAYOUTS: [string, string, (compressor: string) => unknown[]][] = [
   ["int8", "bytes", (c) => [{ name: "bytes" }, { name: c }]],
   ["complex64", "bytes little", (c) => [{ name: "bytes", configuration: { endian: "little" } }, { name: c }]],
   ["int32", "bytes big (swapped)", (c) => [{ name: "bytes", configuration: { endian: "big" } }, { name: c }]],
-  ["uint16", "two compressors", (c) => [{ name: "bytes", configuration: { endian: "little" } }, { name: c }, { name: "test.mask" }]],
+  [
+    "uint16",
+    "two compressors",
+    (c) => [{ name: "bytes", configuration: { endian: "little" } }, { name: c }, { name: "test.mask" }],
+  ],
   [
     "uint16",
     "transposed (falls back)",
-    (c) => [{ name: "transpose", configuration: { order: [2, 0, 1] } }, { name: "bytes", configuration: { endian: "little" } }, { name: c }],
+    (c) => [
+      { name: "transpose", configuration: { order: [2, 0, 1] } },
+      { name: "bytes", configuration: { endian: "little" } },
+      { name: c },
+    ],
   ],
 ];
 
@@ -124,7 +132,8 @@ describe("decoding lent bytes straight into the result", () => {
         if (layout.startsWith("transposed")) {
           expect(calls.lent, what).toBe(0);
         } else {
-          // Every stored chunk is decoded once, through the lender: only the outer test.mask (if any) decodes to a buffer.
+          // Every stored chunk is decoded once, through the lender: only the outer test.mask (if any) decodes to a
+          // buffer.
           expect(calls.lent, what).toBeGreaterThan(0);
           expect(calls.decode, what).toBe(layout === "two compressors" ? plainDecodes / 2 : 0);
         }
@@ -133,20 +142,28 @@ describe("decoding lent bytes straight into the result", () => {
   }
 
   it("reads the fill value where no chunk is stored", async () => {
-    const [, lending] = await pair("uint16", (c) => [{ name: "bytes", configuration: { endian: "little" } }, { name: c }]);
+    const [, lending] = await pair("uint16", (c) => [
+      { name: "bytes", configuration: { endian: "little" } },
+      { name: c },
+    ]);
     const got = await lending.get([slice(4, 8), slice(0, 4), slice(4, 8)]);
     expect(Array.from(got.data as Uint16Array).every((v) => v === 0)).toBe(true);
   });
 
   it("fails the read with a typed error when a chunk is corrupt", async () => {
-    const [, lending] = await pair("uint16", (c) => [{ name: "bytes", configuration: { endian: "little" } }, { name: c }]);
+    const [, lending] = await pair("uint16", (c) => [
+      { name: "bytes", configuration: { endian: "little" } },
+      { name: c },
+    ]);
     // One stored chunk 2 bytes short: the bytes codec refuses it inside `use`, before anything is copied.
     const store = lending.store as MemoryStore;
     const key = "test.lender/c/0/0/0";
     const stored = (await store.get(key))!;
     await store.set(key, stored.subarray(0, stored.length - 2));
     await expect(lending.get([slice(0, 4), slice(0, 4), slice(0, 4)])).rejects.toThrow(CorruptDataError);
-    await expect(lending.get([slice(0, 4), slice(0, 4), slice(0, 4)])).rejects.toThrow(/has 126 bytes where shape \[4, 4, 4\] of uint16 needs 128/);
+    await expect(lending.get([slice(0, 4), slice(0, 4), slice(0, 4)])).rejects.toThrow(
+      /has 126 bytes where shape \[4, 4, 4\] of uint16 needs 128/,
+    );
     // One too long for the cap: the lender itself refuses it.
     await store.set(key, new Uint8Array(stored.length + 2));
     await expect(lending.get([slice(0, 4), slice(0, 4), slice(0, 4)])).rejects.toThrow(/decodes past 128/);

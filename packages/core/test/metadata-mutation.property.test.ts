@@ -95,15 +95,22 @@ const replacement: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(`-${MARK}`) },
   { weight: 3, arbitrary: fc.constantFrom(...PROTO_NAMES) },
   { weight: 2, arbitrary: fc.constantFrom(null, true, false, 0, -1, 1.5, 2 ** 53, 2 ** 31, "", [], {}) },
-  { weight: 2, arbitrary: fc.constantFrom({ name: "toString" }, { name: "bytes", configuration: null }, { configuration: null }, [MARK], { __proto__: null }) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      { name: "toString" },
+      { name: "bytes", configuration: null },
+      { configuration: null },
+      [MARK],
+      { __proto__: null },
+    ),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );
 
 /** zarr.json text: huge-integer markers become bare literals that the parser reads as bigint. */
 function text(doc: unknown): string {
-  return JSON.stringify(doc)
-    .replaceAll(`"-${MARK}"`, `-${HUGE}`)
-    .replaceAll(`"${MARK}"`, HUGE);
+  return JSON.stringify(doc).replaceAll(`"-${MARK}"`, `-${HUGE}`).replaceAll(`"${MARK}"`, HUGE);
 }
 
 const HANG_MS = 2000;
@@ -129,7 +136,10 @@ async function outcome(source: string): Promise<string | undefined> {
     return await Promise.race([
       openAndRead(source).then(
         () => undefined,
-        (error: unknown) => (error instanceof ZarrkitError ? undefined : `untyped ${(error as Error)?.name}: ${(error as Error)?.message ?? error}`),
+        (error: unknown) =>
+          error instanceof ZarrkitError
+            ? undefined
+            : `untyped ${(error as Error)?.name}: ${(error as Error)?.message ?? error}`,
       ),
       hang,
     ]);
@@ -144,7 +154,9 @@ describe("mutated zarr.json documents open or fail with a ZarrkitError", () => {
     let runs = 0;
     const mutation = fc
       .constantFrom(...VALID)
-      .chain((doc) => fc.array(fc.tuple(fc.nat(), replacement), { minLength: 1, maxLength: 3 }).map((steps) => ({ doc, steps })));
+      .chain((doc) =>
+        fc.array(fc.tuple(fc.nat(), replacement), { minLength: 1, maxLength: 3 }).map((steps) => ({ doc, steps })),
+      );
     await fc.assert(
       fc.asyncProperty(mutation, async ({ doc, steps }) => {
         runs++;

@@ -31,12 +31,25 @@ describe("pooled read buffers", () => {
   for (const [what, codecs, order] of [
     ["bytes", [{ name: "bytes", configuration: { endian: "little" } }], "C"],
     ["big-endian bytes", [{ name: "bytes", configuration: { endian: "big" } }], "C"],
-    ["transpose then bytes (F order)", [{ name: "transpose", configuration: { order: [1, 0] } }, { name: "bytes", configuration: { endian: "little" } }], "F"],
+    [
+      "transpose then bytes (F order)",
+      [
+        { name: "transpose", configuration: { order: [1, 0] } },
+        { name: "bytes", configuration: { endian: "little" } },
+      ],
+      "F",
+    ],
   ] as const) {
     it(`a whole read of ${what} uses no more buffers than reads in flight, with edge and missing chunks right`, async () => {
       const { store, buffers, gets } = recording();
       const shape = [60, 44];
-      const array = await createArray(store, "a", { shape, chunkShape: [8, 8], dataType: "int32", codecs: [...codecs], fillValue: -5 });
+      const array = await createArray(store, "a", {
+        shape,
+        chunkShape: [8, 8],
+        dataType: "int32",
+        codecs: [...codecs],
+        fillValue: -5,
+      });
       const data = iota(60 * 44);
       await array.set(null, data);
       await store.delete("a/c/0/1");
@@ -91,7 +104,12 @@ describe("pooled read buffers", () => {
 
   it("reads one after another reuse a kept buffer, and a whole read's buffers are not kept", async () => {
     const { store, buffers } = recording();
-    const array = await createArray(store, "a", { shape: [64, 64], chunkShape: [8, 8], dataType: "int32", codecs: [{ name: "bytes" }] });
+    const array = await createArray(store, "a", {
+      shape: [64, 64],
+      chunkShape: [8, 8],
+      dataType: "int32",
+      codecs: [{ name: "bytes" }],
+    });
     await array.set(null, iota(64 * 64));
     const fresh = await openArray(store, "a");
     buffers.clear();
@@ -101,7 +119,12 @@ describe("pooled read buffers", () => {
       expect((got.data as Int32Array)[0]).toBe(iota(64 * 64)[r * 8 * 64 + 8]);
     }
     expect(buffers.size, "distinct buffers for 20 chunks read one after another").toBe(1);
-    const big = await createArray(store, "big", { shape: [1024, 1024], chunkShape: [1024, 1024], dataType: "int32", codecs: [{ name: "bytes" }] });
+    const big = await createArray(store, "big", {
+      shape: [1024, 1024],
+      chunkShape: [1024, 1024],
+      dataType: "int32",
+      codecs: [{ name: "bytes" }],
+    });
     await big.set(null, new Int32Array(1024 * 1024).fill(3));
     const whole = await openArray(store, "big");
     buffers.clear();

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ChunkGrid, InvalidMetadataError, parseArrayMetadata, parseChunkGrid, rectilinearChunkGrid } from "../src/index.js";
+import {
+  type ChunkGrid,
+  InvalidMetadataError,
+  parseArrayMetadata,
+  parseChunkGrid,
+  rectilinearChunkGrid,
+} from "../src/index.js";
 
 /** Naive expansion of one axis of `chunk_shapes` (the reference the grid is checked against). */
 function expand(entry: unknown, length: number): number[] {
@@ -19,7 +25,10 @@ function chunkShapes(grid: ChunkGrid): unknown[] {
   return grid.toJSON().configuration.chunk_shapes as unknown[];
 }
 
-const rectilinear = (chunk_shapes: unknown, kind: unknown = "inline") => ({ name: "rectilinear", configuration: { kind, chunk_shapes } });
+const rectilinear = (chunk_shapes: unknown, kind: unknown = "inline") => ({
+  name: "rectilinear",
+  configuration: { kind, chunk_shapes },
+});
 
 function metadataError(run: () => unknown): InvalidMetadataError {
   try {
@@ -50,7 +59,9 @@ describe("the extension's example", () => {
   it("looks chunks up along each dimension", () => {
     // [4, 4, 4] overshoots: its third chunk lies wholly past the array and holds no data.
     expect(grid.gridShape()).toEqual([2, 3, 2, 4, 2]);
-    expect(expected.map((_, d) => usedEdges(grid, d))).toEqual(expected.map((edges, d) => edges.slice(0, grid.gridShape()[d])));
+    expect(expected.map((_, d) => usedEdges(grid, d))).toEqual(
+      expected.map((edges, d) => edges.slice(0, grid.gridShape()[d])),
+    );
     expect(grid.chunkShape([1, 2, 0, 3, 2])).toEqual([4, 3, 4, 3, 4]);
     expect(grid.dims[3]!.chunkIndex(2)).toBe(2);
     expect(grid.dims[3]!.chunkIndex(5)).toBe(3);
@@ -66,7 +77,8 @@ describe("the extension's example", () => {
 });
 
 describe("writing metadata", () => {
-  const written = (shape: number[], chunk_shapes: unknown) => chunkShapes(parseChunkGrid(rectilinear(chunk_shapes), shape));
+  const written = (shape: number[], chunk_shapes: unknown) =>
+    chunkShapes(parseChunkGrid(rectilinear(chunk_shapes), shape));
 
   it("writes an axis of equal edges as the bare integer when it stands for the same edges", () => {
     expect(written([40], [[10, 10, 10, 10]])).toEqual([10]);
@@ -84,7 +96,22 @@ describe("writing metadata", () => {
     expect(written([11], [[5, 5, 1]])).toEqual([[5, 5, 1]]);
     expect(written([24691], [[12345, 12345, 1]])).toEqual([[[12345, 2], 1]]);
     expect(written([24], [[1, 1, 1, 1, 20]])).toEqual([[[1, 4], 20]]);
-    expect(written([3000], [[[5, 100], [10, 250]]])).toEqual([[[5, 100], [10, 250]]]);
+    expect(
+      written(
+        [3000],
+        [
+          [
+            [5, 100],
+            [10, 250],
+          ],
+        ],
+      ),
+    ).toEqual([
+      [
+        [5, 100],
+        [10, 250],
+      ],
+    ]);
   });
 
   it("keeps integer axes of a mixed grid as integers", () => {
@@ -92,23 +119,34 @@ describe("writing metadata", () => {
   });
 
   it("round-trips random edges exactly (fast-check)", () => {
-    const edges = fc.array(fc.oneof(fc.integer({ min: 1, max: 12 }), fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 5 }))), {
-      minLength: 1,
-      maxLength: 8,
-    });
+    const edges = fc.array(
+      fc.oneof(
+        fc.integer({ min: 1, max: 12 }),
+        fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 5 })),
+      ),
+      {
+        minLength: 1,
+        maxLength: 8,
+      },
+    );
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.oneof(fc.integer({ min: 1, max: 9 }), edges), fc.nat()), { minLength: 1, maxLength: 3 }), (axes) => {
-        const entries = axes.map(([entry]) => entry);
-        // A length the edges cover: anything up to their sum (bare integers cover any length).
-        const shape = axes.map(([entry, n]) => {
-          const sum = typeof entry === "number" ? 50 : expand(entry, 0).reduce((a, b) => a + b, 0);
-          return n % (sum + 1);
-        });
-        const grid = parseChunkGrid(rectilinear(entries), shape);
-        const json = grid.toJSON();
-        expect(chunkShapes(grid).map((entry, d) => expand(entry, shape[d]!))).toEqual(entries.map((entry, d) => expand(entry, shape[d]!)));
-        expect(parseChunkGrid(json, shape).toJSON()).toEqual(json);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.integer({ min: 1, max: 9 }), edges), fc.nat()), { minLength: 1, maxLength: 3 }),
+        (axes) => {
+          const entries = axes.map(([entry]) => entry);
+          // A length the edges cover: anything up to their sum (bare integers cover any length).
+          const shape = axes.map(([entry, n]) => {
+            const sum = typeof entry === "number" ? 50 : expand(entry, 0).reduce((a, b) => a + b, 0);
+            return n % (sum + 1);
+          });
+          const grid = parseChunkGrid(rectilinear(entries), shape);
+          const json = grid.toJSON();
+          expect(chunkShapes(grid).map((entry, d) => expand(entry, shape[d]!))).toEqual(
+            entries.map((entry, d) => expand(entry, shape[d]!)),
+          );
+          expect(parseChunkGrid(json, shape).toJSON()).toEqual(json);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -116,7 +154,10 @@ describe("writing metadata", () => {
 
 describe("chunk lookup", () => {
   it("agrees with a linear scan over the cumulative edges (fast-check)", () => {
-    const axis = fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 12 });
+    const axis = fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 4 })), {
+      minLength: 1,
+      maxLength: 12,
+    });
     fc.assert(
       fc.property(axis, fc.nat(), (runs, cut) => {
         const edges = runs.flatMap(([edge, count]) => Array.from({ length: count }, () => edge));
@@ -169,30 +210,86 @@ describe("the ZEP 3 draft form (rectangular)", () => {
     expect(grid.gridShape()).toEqual([4, 3]);
     expect(grid.chunkShape([3, 2])).toEqual([15, 10]);
     expect(grid.toJSON()).toEqual(draft);
-    expect(grid.resize([40, 25]).toJSON()).toEqual({ name: "rectangular", configuration: { chunk_shape: [[5, 5, 5, 15, 10], 10] } });
+    expect(grid.resize([40, 25]).toJSON()).toEqual({
+      name: "rectangular",
+      configuration: { chunk_shape: [[5, 5, 5, 15, 10], 10] },
+    });
   });
 
   it("writes runs out in full, since the draft has none", () => {
     const grid = rectilinearChunkGrid([65], [[[10, 6], 5]], "rectangular");
-    expect(grid.toJSON()).toEqual({ name: "rectangular", configuration: { chunk_shape: [[10, 10, 10, 10, 10, 10, 5]] } });
+    expect(grid.toJSON()).toEqual({
+      name: "rectangular",
+      configuration: { chunk_shape: [[10, 10, 10, 10, 10, 10, 5]] },
+    });
   });
 
   it("rejects run-length pairs", () => {
-    const error = metadataError(() => parseChunkGrid({ name: "rectangular", configuration: { chunk_shape: [[[5, 2]]] } }, [10]));
+    const error = metadataError(() =>
+      parseChunkGrid({ name: "rectangular", configuration: { chunk_shape: [[[5, 2]]] } }, [10]),
+    );
     expect(error.field).toBe("chunk_grid.configuration.chunk_shape[0][0]");
   });
 });
 
 describe("validation", () => {
   const cases: { name: string; shape: number[]; grid: unknown; field: string; mentions: string[] }[] = [
-    { name: "a zero edge", shape: [6], grid: rectilinear([[2, 0, 4]]), field: "chunk_grid.configuration.chunk_shapes[0][1]", mentions: ["0"] },
-    { name: "a negative edge", shape: [6, 6], grid: rectilinear([6, [-2, 8]]), field: "chunk_grid.configuration.chunk_shapes[1][0]", mentions: ["-2"] },
-    { name: "a zero bare edge", shape: [6], grid: rectilinear([0]), field: "chunk_grid.configuration.chunk_shapes[0]", mentions: ["0"] },
-    { name: "a fractional edge", shape: [6], grid: rectilinear([[2.5, 4]]), field: "chunk_grid.configuration.chunk_shapes[0][0]", mentions: ["2.5"] },
-    { name: "a zero run count", shape: [6], grid: rectilinear([[[3, 0], 6]]), field: "chunk_grid.configuration.chunk_shapes[0][0]", mentions: ["[3,0]"] },
-    { name: "a zero run edge", shape: [6], grid: rectilinear([[[0, 3], 6]]), field: "chunk_grid.configuration.chunk_shapes[0][0]", mentions: ["[0,3]"] },
-    { name: "a run of three", shape: [6], grid: rectilinear([[[3, 1, 1]]]), field: "chunk_grid.configuration.chunk_shapes[0][0]", mentions: ["[3,1,1]"] },
-    { name: "an empty list", shape: [0], grid: rectilinear([[]]), field: "chunk_grid.configuration.chunk_shapes[0]", mentions: ["[]"] },
+    {
+      name: "a zero edge",
+      shape: [6],
+      grid: rectilinear([[2, 0, 4]]),
+      field: "chunk_grid.configuration.chunk_shapes[0][1]",
+      mentions: ["0"],
+    },
+    {
+      name: "a negative edge",
+      shape: [6, 6],
+      grid: rectilinear([6, [-2, 8]]),
+      field: "chunk_grid.configuration.chunk_shapes[1][0]",
+      mentions: ["-2"],
+    },
+    {
+      name: "a zero bare edge",
+      shape: [6],
+      grid: rectilinear([0]),
+      field: "chunk_grid.configuration.chunk_shapes[0]",
+      mentions: ["0"],
+    },
+    {
+      name: "a fractional edge",
+      shape: [6],
+      grid: rectilinear([[2.5, 4]]),
+      field: "chunk_grid.configuration.chunk_shapes[0][0]",
+      mentions: ["2.5"],
+    },
+    {
+      name: "a zero run count",
+      shape: [6],
+      grid: rectilinear([[[3, 0], 6]]),
+      field: "chunk_grid.configuration.chunk_shapes[0][0]",
+      mentions: ["[3,0]"],
+    },
+    {
+      name: "a zero run edge",
+      shape: [6],
+      grid: rectilinear([[[0, 3], 6]]),
+      field: "chunk_grid.configuration.chunk_shapes[0][0]",
+      mentions: ["[0,3]"],
+    },
+    {
+      name: "a run of three",
+      shape: [6],
+      grid: rectilinear([[[3, 1, 1]]]),
+      field: "chunk_grid.configuration.chunk_shapes[0][0]",
+      mentions: ["[3,1,1]"],
+    },
+    {
+      name: "an empty list",
+      shape: [0],
+      grid: rectilinear([[]]),
+      field: "chunk_grid.configuration.chunk_shapes[0]",
+      mentions: ["[]"],
+    },
     {
       name: "edges short of the shape",
       shape: [6, 10],
@@ -200,11 +297,41 @@ describe("validation", () => {
       field: "chunk_grid.configuration.chunk_shapes[1]",
       mentions: ["sum to 8", "length 10", "dimension 1"],
     },
-    { name: "an unknown kind", shape: [6], grid: rectilinear([6], "file"), field: "chunk_grid.configuration.kind", mentions: ['"file"', '"inline"'] },
-    { name: "a missing kind", shape: [6], grid: { name: "rectilinear", configuration: { chunk_shapes: [6] } }, field: "chunk_grid.configuration.kind", mentions: ["inline"] },
-    { name: "too few dimensions", shape: [6, 6, 6], grid: rectilinear([6, 6]), field: "chunk_grid.configuration.chunk_shapes", mentions: ["3 dimensions", "[6,6]"] },
-    { name: "too many dimensions", shape: [6], grid: rectilinear([6, [6]]), field: "chunk_grid.configuration.chunk_shapes", mentions: ["1 dimensions"] },
-    { name: "missing chunk_shapes", shape: [6], grid: { name: "rectilinear", configuration: { kind: "inline" } }, field: "chunk_grid.configuration.chunk_shapes", mentions: ["undefined"] },
+    {
+      name: "an unknown kind",
+      shape: [6],
+      grid: rectilinear([6], "file"),
+      field: "chunk_grid.configuration.kind",
+      mentions: ['"file"', '"inline"'],
+    },
+    {
+      name: "a missing kind",
+      shape: [6],
+      grid: { name: "rectilinear", configuration: { chunk_shapes: [6] } },
+      field: "chunk_grid.configuration.kind",
+      mentions: ["inline"],
+    },
+    {
+      name: "too few dimensions",
+      shape: [6, 6, 6],
+      grid: rectilinear([6, 6]),
+      field: "chunk_grid.configuration.chunk_shapes",
+      mentions: ["3 dimensions", "[6,6]"],
+    },
+    {
+      name: "too many dimensions",
+      shape: [6],
+      grid: rectilinear([6, [6]]),
+      field: "chunk_grid.configuration.chunk_shapes",
+      mentions: ["1 dimensions"],
+    },
+    {
+      name: "missing chunk_shapes",
+      shape: [6],
+      grid: { name: "rectilinear", configuration: { kind: "inline" } },
+      field: "chunk_grid.configuration.chunk_shapes",
+      mentions: ["undefined"],
+    },
   ];
   for (const c of cases) {
     it(`rejects ${c.name}`, () => {
@@ -238,7 +365,10 @@ describe("resizing the grid", () => {
 
   it("appends one edge covering the growth", () => {
     const grid = rectilinearChunkGrid([10, 10], [[2, 3, 5], 10]);
-    expect(edges(grid.resize([16, 25]))).toEqual([[2, 3, 5, 6], [10, 15]]);
+    expect(edges(grid.resize([16, 25]))).toEqual([
+      [2, 3, 5, 6],
+      [10, 15],
+    ]);
   });
 
   it("adds nothing while the edges still cover the new length", () => {

@@ -55,7 +55,9 @@ describe("resizing a regular array", () => {
     // Chunk 1 (4..7) was kept whole by the shrink to 5; chunk 2 (8..11) was deleted.
     expect(Array.from((await arr.get()).data as Int32Array)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0]);
     await arr.set([slice(12, 14)], 9);
-    expect(Array.from((await (await openArray(store, "r")).get([slice(10, 14)])).data as Int32Array)).toEqual([0, 0, 9, 9]);
+    expect(Array.from((await (await openArray(store, "r")).get([slice(10, 14)])).data as Int32Array)).toEqual([
+      0, 0, 9, 9,
+    ]);
   });
 
   it("lists nothing and deletes nothing when no dimension loses chunks", async () => {
@@ -97,12 +99,22 @@ describe("resizing a regular array", () => {
 describe("resizing a rectilinear array", () => {
   it("shrinks: drops the edges wholly outside with their chunks", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "t", { shape: [10, 6], chunkShape: [[2, 3, 5], [[1, 2], 4]], dataType: "int32" });
+    const arr = await createArray(store, "t", {
+      shape: [10, 6],
+      chunkShape: [
+        [2, 3, 5],
+        [[1, 2], 4],
+      ],
+      dataType: "int32",
+    });
     await arr.set(null, iota(60));
     await arr.resize([4, 2]);
     expect(arr.shape).toEqual([4, 2]);
     expect(arr.gridShape).toEqual([2, 2]);
-    expect(arr.metadata.chunk_grid).toEqual({ name: "rectilinear", configuration: { kind: "inline", chunk_shapes: [[2, 3], 1] } });
+    expect(arr.metadata.chunk_grid).toEqual({
+      name: "rectilinear",
+      configuration: { kind: "inline", chunk_shapes: [[2, 3], 1] },
+    });
     expect(await keysOf(store)).toEqual(["t/c/0/0", "t/c/0/1", "t/c/1/0", "t/c/1/1", "t/zarr.json", "zarr.json"]);
     const expected = Int32Array.of(1, 2, 7, 8, 13, 14, 19, 20);
     expect((await arr.get()).data).toEqual(expected);
@@ -117,8 +129,20 @@ describe("resizing a rectilinear array", () => {
     await arr.set(null, iota(124));
     await arr.resize([59, 4]);
     await arr.resize([90, 10]);
-    expect(arr.metadata.chunk_grid).toEqual({ name: "rectilinear", configuration: { kind: "inline", chunk_shapes: [[31, 28, 31], [4, 6]] } });
-    expect(await storedMetadata(store, "t/zarr.json")).toMatchObject({ shape: [90, 10], chunk_grid: arr.metadata.chunk_grid });
+    expect(arr.metadata.chunk_grid).toEqual({
+      name: "rectilinear",
+      configuration: {
+        kind: "inline",
+        chunk_shapes: [
+          [31, 28, 31],
+          [4, 6],
+        ],
+      },
+    });
+    expect(await storedMetadata(store, "t/zarr.json")).toMatchObject({
+      shape: [90, 10],
+      chunk_grid: arr.metadata.chunk_grid,
+    });
     expect(arr.chunkSpec([1, 1]).shape).toEqual([28, 6]);
     await arr.set([slice(31, 90), slice(4, 10)], -1);
     expect(await keysOf(store)).toEqual(["t/c/0/0", "t/c/1/1", "t/c/2/1", "t/zarr.json", "zarr.json"]);
@@ -133,10 +157,17 @@ describe("resizing a rectilinear array", () => {
 
   it("keeps the ZEP 3 draft form it was opened with", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "t", { shape: [10], chunkShape: [[5, 5]], dataType: "uint8", chunkGrid: "rectangular" });
+    const arr = await createArray(store, "t", {
+      shape: [10],
+      chunkShape: [[5, 5]],
+      dataType: "uint8",
+      chunkGrid: "rectangular",
+    });
     expect(arr.metadata.chunk_grid).toEqual({ name: "rectangular", configuration: { chunk_shape: [5] } });
     await arr.resize([12]);
-    expect(await storedMetadata(store, "t/zarr.json")).toMatchObject({ chunk_grid: { name: "rectangular", configuration: { chunk_shape: [[5, 5, 2]] } } });
+    expect(await storedMetadata(store, "t/zarr.json")).toMatchObject({
+      chunk_grid: { name: "rectangular", configuration: { chunk_shape: [[5, 5, 2]] } },
+    });
   });
 
   it("finds the chunks to delete without list, one delete per position", async () => {
@@ -159,7 +190,12 @@ describe("resizing a rectilinear array", () => {
     await arr.set([slice(0, 9), slice(0, 2)], 3);
     log.length = 0;
     await arr.resize([2, 2]);
-    expect(log.map((r) => `${r.method} ${r.key}`).sort()).toEqual(["delete t/c/1/0", "delete t/c/2/0", "list t/", "set t/zarr.json"]);
+    expect(log.map((r) => `${r.method} ${r.key}`).sort()).toEqual([
+      "delete t/c/1/0",
+      "delete t/c/2/0",
+      "list t/",
+      "set t/zarr.json",
+    ]);
   });
 
   it("rejects a new shape of the wrong rank or with bad lengths, and read-only stores", async () => {

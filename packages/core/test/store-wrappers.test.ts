@@ -4,7 +4,11 @@ import { countRequests, MemoryStore, type Store, storedValue, withRequestLog } f
 /** A store that says ranges closer than 1 MiB are cheaper read together, as a remote store would. */
 function hinted(): Store {
   const inner = new MemoryStore();
-  return { coalesceGapBytes: 2 ** 20, get: (key) => inner.get(key), getRange: (key, range) => inner.getRange(key, range) };
+  return {
+    coalesceGapBytes: 2 ** 20,
+    get: (key) => inner.get(key),
+    getRange: (key, range) => inner.getRange(key, range),
+  };
 }
 
 describe("the coalesceGapBytes hint through store wrappers", () => {
@@ -35,7 +39,12 @@ describe("getRangeInto through store wrappers", () => {
     expect(counted.log).toEqual([{ method: "getRangeInto", key: "k", range: { offset: 3, length: 8 }, bytes: 2 }]);
     expect(counted.bytesRead()).toBe(2);
     expect(await counted.getRangeInto!("missing", { offset: 0, length: 1 }, target)).toBeUndefined();
-    expect(counted.log.at(-1)).toEqual({ method: "getRangeInto", key: "missing", range: { offset: 0, length: 1 }, bytes: 0 });
+    expect(counted.log.at(-1)).toEqual({
+      method: "getRangeInto",
+      key: "missing",
+      range: { offset: 0, length: 1 },
+      bytes: 0,
+    });
     expect("getRangeInto" in storedValue(hinted(), "k")).toBe(false);
     expect("getRangeInto" in countRequests(hinted())).toBe(false);
   });

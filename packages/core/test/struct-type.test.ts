@@ -285,10 +285,10 @@ describe.skipIf(skipReason !== undefined)("Zarr v2 structured dtypes against zar
         await arr.set([slice(0, 3)], structFromColumns(type.struct!, columns, 3));
         await dirFromStore(store, dir);
         const script = [
-        "import sys, json, zarr",
-        "a = zarr.open(sys.argv[1], mode='r')",
-        "print(json.dumps([a.dtype.str, a.dtype.descr, [list(map(float, r)) for r in a[...].tolist()]]))",
-      ].join("\n");
+          "import sys, json, zarr",
+          "a = zarr.open(sys.argv[1], mode='r')",
+          "print(json.dumps([a.dtype.str, a.dtype.descr, [list(map(float, r)) for r in a[...].tolist()]]))",
+        ].join("\n");
         const run = spawnSync(PYTHON, ["-c", script, dir], { encoding: "utf8" });
         expect(run.status, run.stderr).toBe(0);
         const [, descr, rows] = JSON.parse(run.stdout);

@@ -53,7 +53,17 @@ const NUMERIC: [string, string][] = [
 ];
 
 function zarray(fields: Partial<ArrayMetadataV2> & Record<string, unknown> = {}): ArrayMetadataV2 {
-  return { zarr_format: 2, shape: [4], chunks: [2], dtype: "<i2", compressor: null, fill_value: 0, order: "C", filters: null, ...fields };
+  return {
+    zarr_format: 2,
+    shape: [4],
+    chunks: [2],
+    dtype: "<i2",
+    compressor: null,
+    fill_value: 0,
+    order: "C",
+    filters: null,
+    ...fields,
+  };
 }
 
 async function storedJson(store: Store, key: string): Promise<unknown> {
@@ -89,18 +99,35 @@ describe("Zarr v2 data types", () => {
 
   it("refuses structured dtypes in both byte orders when opening, naming the key and the field", async () => {
     const store = new MemoryStore();
-    await store.set("s/.zarray", encodeJson(zarray({ dtype: [["a", "<i4"], ["b", ">f8"]] as unknown as string })));
+    await store.set(
+      "s/.zarray",
+      encodeJson(
+        zarray({
+          dtype: [
+            ["a", "<i4"],
+            ["b", ">f8"],
+          ] as unknown as string,
+        }),
+      ),
+    );
     const error = await openArray(store, "s").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedError);
     expect(error).toMatchObject({ key: "s/.zarray", field: "dtype" });
     expect((error as Error).message).toMatch(/both byte orders/);
   });
 
-  it.each(["int16", "<i", "i2", "|i2", "<U0"])("refuses the malformed dtype %s as InvalidMetadataError", async (dtype) => {
-    const store = new MemoryStore();
-    await store.set("a/.zarray", encodeJson(zarray({ dtype })));
-    await expect(openArray(store, "a")).rejects.toMatchObject({ code: "INVALID_METADATA", key: "a/.zarray", field: "dtype" });
-  });
+  it.each(["int16", "<i", "i2", "|i2", "<U0"])(
+    "refuses the malformed dtype %s as InvalidMetadataError",
+    async (dtype) => {
+      const store = new MemoryStore();
+      await store.set("a/.zarray", encodeJson(zarray({ dtype })));
+      await expect(openArray(store, "a")).rejects.toMatchObject({
+        code: "INVALID_METADATA",
+        key: "a/.zarray",
+        field: "dtype",
+      });
+    },
+  );
 });
 
 describe("Zarr v2 arrays", () => {
@@ -108,7 +135,14 @@ describe("Zarr v2 arrays", () => {
     const store = new MemoryStore();
     const arr = await createArray(store, "a", { format: 2, shape: [5], chunkShape: [3], dataType: dtype });
     expect(arr.dataType).toBe(name);
-    expect(arr.metadata).toMatchObject({ zarr_format: 2, dtype, chunks: [3], order: "C", compressor: null, filters: null });
+    expect(arr.metadata).toMatchObject({
+      zarr_format: 2,
+      dtype,
+      chunks: [3],
+      order: "C",
+      compressor: null,
+      filters: null,
+    });
     const data = sequence(name, 5);
     await arr.set(null, data);
     const back = await (await openArray(store, "a")).get();
@@ -120,7 +154,13 @@ describe("Zarr v2 arrays", () => {
     const arr = await createArray(store, "a", { format: 2, shape: [2, 2], chunkShape: [1, 2], dataType: ">i2" });
     await arr.set(null, Int16Array.from([1, 2, 3, 4]));
     expect(Array.from((await store.get("a/1.0"))!)).toEqual([0, 3, 0, 4]);
-    const slashed = await createArray(store, "b", { format: 2, shape: [2, 2], chunkShape: [1, 2], dataType: "<i2", dimensionSeparator: "/" });
+    const slashed = await createArray(store, "b", {
+      format: 2,
+      shape: [2, 2],
+      chunkShape: [1, 2],
+      dataType: "<i2",
+      dimensionSeparator: "/",
+    });
     await slashed.set(null, 1);
     expect(await store.get("b/1/0")).toBeDefined();
     expect(await store.get("b/1.0")).toBeUndefined();
@@ -128,7 +168,13 @@ describe("Zarr v2 arrays", () => {
 
   it("stores order F chunks in Fortran order and reads them back in C order", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "f", { format: 2, shape: [2, 3], chunkShape: [2, 3], dataType: "|u1", order: "F" });
+    const arr = await createArray(store, "f", {
+      format: 2,
+      shape: [2, 3],
+      chunkShape: [2, 3],
+      dataType: "|u1",
+      order: "F",
+    });
     await arr.set(null, Uint8Array.from([0, 1, 2, 3, 4, 5]));
     expect(Array.from((await store.get("f/0.0"))!)).toEqual([0, 3, 1, 4, 2, 5]);
     const back = await (await openArray(store, "f")).get([1, null]);
@@ -170,7 +216,11 @@ describe("Zarr v2 arrays", () => {
     expect(parseFillValueV2(0, parseNumpyDtype("|O"))).toBe("");
     expect(parseFillValueV2("x", parseNumpyDtype("|O"))).toBe("x");
     await store.set("bad/.zarray", encodeJson(zarray({ dtype: "|S4", fill_value: "not base64!" })));
-    await expect(openArray(store, "bad")).rejects.toMatchObject({ code: "INVALID_METADATA", key: "bad/.zarray", field: "fill_value" });
+    await expect(openArray(store, "bad")).rejects.toMatchObject({
+      code: "INVALID_METADATA",
+      key: "bad/.zarray",
+      field: "fill_value",
+    });
   });
 
   it("writes NaN and base64 fill values as zarr-python does", async () => {
@@ -183,7 +233,13 @@ describe("Zarr v2 arrays", () => {
 
   it("writes .zarray, .zattrs and .zgroup parents; metadata is the document as stored", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "g/a", { format: 2, shape: [3], chunkShape: [2], dataType: "int16", attributes: { unit: "m" } });
+    const arr = await createArray(store, "g/a", {
+      format: 2,
+      shape: [3],
+      chunkShape: [2],
+      dataType: "int16",
+      attributes: { unit: "m" },
+    });
     expect(await storedJson(store, "g/a/.zarray")).toEqual(arr.metadata);
     expect(arr.metadata).toEqual(zarray({ shape: [3], chunks: [2], dtype: "<i2", fill_value: 0 }));
     expect(await storedJson(store, "g/a/.zattrs")).toEqual({ unit: "m" });
@@ -193,14 +249,18 @@ describe("Zarr v2 arrays", () => {
     const doc = await createArray(store, "g/b", { ...zarray({ dtype: ">f8" }), attributes: { x: 1 } });
     expect(doc.metadata).toEqual(zarray({ dtype: ">f8" }));
     expect(await storedJson(store, "g/b/.zattrs")).toEqual({ x: 1 });
-    await expect(createArray(store, "g/a", { format: 2, shape: [1], chunkShape: [1], dataType: "|u1" })).rejects.toThrow(/already exists/);
-    await expect(createArray(store, "g/a/c", { format: 2, shape: [1], chunkShape: [1], dataType: "|u1" })).rejects.toThrow(/inside array/);
+    await expect(
+      createArray(store, "g/a", { format: 2, shape: [1], chunkShape: [1], dataType: "|u1" }),
+    ).rejects.toThrow(/already exists/);
+    await expect(
+      createArray(store, "g/a/c", { format: 2, shape: [1], chunkShape: [1], dataType: "|u1" }),
+    ).rejects.toThrow(/inside array/);
     const group = await createGroup(store, "h", { format: 2, attributes: { t: 1 } });
     expect(group.format).toBe(2);
     expect(await storedJson(store, "h/.zgroup")).toEqual({ zarr_format: 2 });
     expect(await storedJson(store, "h/.zattrs")).toEqual({ t: 1 });
     const g = await openGroup(store, "g");
-    expect((await g.childNames())).toEqual(["a", "b"]);
+    expect(await g.childNames()).toEqual(["a", "b"]);
     const a = await open(store, "g/a");
     expect(a).toBeInstanceOf(ZarrArray);
     expect((a as ZarrArray).attributes).toEqual({ unit: "m" });
@@ -272,55 +332,91 @@ describe("consolidated metadata", () => {
   async function hierarchy(format: 2 | 3): Promise<MemoryStore> {
     const store = new MemoryStore();
     await createGroup(store, "", { format, attributes: { root: true } });
-    await createArray(store, "a", format === 2 ? { format: 2, shape: [2], chunkShape: [2], dataType: "|u1" } : { shape: [2], chunkShape: [2], dataType: "uint8" });
+    await createArray(
+      store,
+      "a",
+      format === 2
+        ? { format: 2, shape: [2], chunkShape: [2], dataType: "|u1" }
+        : { shape: [2], chunkShape: [2], dataType: "uint8" },
+    );
     await createGroup(store, "g", { format, attributes: { g: 1 } });
-    await createArray(store, "g/my array", format === 2 ? { format: 2, shape: [3], chunkShape: [3], dataType: "<i2", attributes: { u: 1 } } : { shape: [3], chunkShape: [3], dataType: "int16", attributes: { u: 1 } });
+    await createArray(
+      store,
+      "g/my array",
+      format === 2
+        ? { format: 2, shape: [3], chunkShape: [3], dataType: "<i2", attributes: { u: 1 } }
+        : { shape: [3], chunkShape: [3], dataType: "int16", attributes: { u: 1 } },
+    );
     await createGroup(store, "g/empty", { format });
     return store;
   }
 
-  it.each([2, 3] as const)("v%i: consolidateMetadata writes it and a store that cannot list opens the tree with one request", async (format) => {
-    const inner = await hierarchy(format);
-    expect(await consolidateMetadata(inner)).toBe(4);
-    if (format === 2) expect(await storedJson(inner, ".zmetadata")).toMatchObject({ zarr_consolidated_format: 1, metadata: { ".zgroup": { zarr_format: 2 }, "g/my array/.zattrs": { u: 1 } } });
-    else expect(await storedJson(inner, "zarr.json")).toMatchObject({ consolidated_metadata: { kind: "inline", must_understand: false, metadata: { "g/my array": { attributes: { u: 1 } } } } });
-    const store = countRequests({ get: (key: string) => inner.get(key) });
-    const root = await openGroup(store, "", { format });
-    expect(root.attributes).toEqual({ root: true });
-    const seen: string[] = [];
-    const walk = async (group: ZarrGroup<unknown>): Promise<void> => {
-      for await (const child of group.children()) {
-        seen.push(`${(child as ZarrGroup | ZarrArray).path}:${(child as ZarrGroup | ZarrArray).format}`);
-        if (child instanceof ZarrGroup) await walk(child);
-      }
-    };
-    await walk(root);
-    expect(seen).toEqual(["a", "g", "g/empty", "g/my array"].map((p) => `${p}:${format}`));
-    expect((await root.open("g/my array")) as ZarrArray).toMatchObject({ attributes: { u: 1 }, shape: [3] });
-    expect(store.log.map((r) => r.key)).toEqual([format === 2 ? ".zmetadata" : "zarr.json"]);
-  });
+  it.each([2, 3] as const)(
+    "v%i: consolidateMetadata writes it and a store that cannot list opens the tree with one request",
+    async (format) => {
+      const inner = await hierarchy(format);
+      expect(await consolidateMetadata(inner)).toBe(4);
+      if (format === 2)
+        expect(await storedJson(inner, ".zmetadata")).toMatchObject({
+          zarr_consolidated_format: 1,
+          metadata: { ".zgroup": { zarr_format: 2 }, "g/my array/.zattrs": { u: 1 } },
+        });
+      else
+        expect(await storedJson(inner, "zarr.json")).toMatchObject({
+          consolidated_metadata: {
+            kind: "inline",
+            must_understand: false,
+            metadata: { "g/my array": { attributes: { u: 1 } } },
+          },
+        });
+      const store = countRequests({ get: (key: string) => inner.get(key) });
+      const root = await openGroup(store, "", { format });
+      expect(root.attributes).toEqual({ root: true });
+      const seen: string[] = [];
+      const walk = async (group: ZarrGroup<unknown>): Promise<void> => {
+        for await (const child of group.children()) {
+          seen.push(`${(child as ZarrGroup | ZarrArray).path}:${(child as ZarrGroup | ZarrArray).format}`);
+          if (child instanceof ZarrGroup) await walk(child);
+        }
+      };
+      await walk(root);
+      expect(seen).toEqual(["a", "g", "g/empty", "g/my array"].map((p) => `${p}:${format}`));
+      expect((await root.open("g/my array")) as ZarrArray).toMatchObject({ attributes: { u: 1 }, shape: [3] });
+      expect(store.log.map((r) => r.key)).toEqual([format === 2 ? ".zmetadata" : "zarr.json"]);
+    },
+  );
 
-  it.each([2, 3] as const)("v%i: reads the documents of a large hierarchy several at a time, and writes them in key order", async (format) => {
-    const inner = await hierarchy(format);
-    for (let i = 0; i < 40; i++) await createGroup(inner, `many/${String(i).padStart(2, "0")}`, { format, attributes: { i } });
-    let inFlight = 0;
-    let most = 0;
-    const store = Object.assign(Object.create(inner) as MemoryStore, {
-      get: async (key: string) => {
-        most = Math.max(most, ++inFlight);
-        await new Promise((resolve) => setImmediate(resolve));
-        inFlight--;
-        return inner.get(key);
-      },
-    });
-    expect(await consolidateMetadata(store)).toBe(45);
-    expect(most).toBeGreaterThan(1);
-    expect(most).toBeLessThanOrEqual(16);
-    const doc = (await storedJson(inner, format === 2 ? ".zmetadata" : "zarr.json")) as { metadata: object; consolidated_metadata: { metadata: object } };
-    // In the order of the documents' keys, whatever order the reads finished in.
-    const keys = format === 2 ? Object.keys(doc.metadata) : Object.keys(doc.consolidated_metadata.metadata).map((path) => `${path}/zarr.json`);
-    expect(keys).toEqual([...keys].sort());
-  });
+  it.each([2, 3] as const)(
+    "v%i: reads the documents of a large hierarchy several at a time, and writes them in key order",
+    async (format) => {
+      const inner = await hierarchy(format);
+      for (let i = 0; i < 40; i++)
+        await createGroup(inner, `many/${String(i).padStart(2, "0")}`, { format, attributes: { i } });
+      let inFlight = 0;
+      let most = 0;
+      const store = Object.assign(Object.create(inner) as MemoryStore, {
+        get: async (key: string) => {
+          most = Math.max(most, ++inFlight);
+          await new Promise((resolve) => setImmediate(resolve));
+          inFlight--;
+          return inner.get(key);
+        },
+      });
+      expect(await consolidateMetadata(store)).toBe(45);
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(16);
+      const doc = (await storedJson(inner, format === 2 ? ".zmetadata" : "zarr.json")) as {
+        metadata: object;
+        consolidated_metadata: { metadata: object };
+      };
+      // In the order of the documents' keys, whatever order the reads finished in.
+      const keys =
+        format === 2
+          ? Object.keys(doc.metadata)
+          : Object.keys(doc.consolidated_metadata.metadata).map((path) => `${path}/zarr.json`);
+      expect(keys).toEqual([...keys].sort());
+    },
+  );
 
   it("v2: open() of the root with no format probes zarr.json and the v2 documents at once", async () => {
     const inner = await hierarchy(2);
@@ -338,7 +434,11 @@ describe("consolidated metadata", () => {
     await createArray(store, "g/late", { shape: [1], chunkShape: [1], dataType: "uint8" });
     const readOnly = { get: (key: string) => store.get(key) };
     expect(await (await openGroup(readOnly, "g")).childNames()).toEqual(["empty", "my array"]);
-    expect(await (await openGroup(store, "g", { consolidated: false })).childNames()).toEqual(["empty", "late", "my array"]);
+    expect(await (await openGroup(store, "g", { consolidated: false })).childNames()).toEqual([
+      "empty",
+      "late",
+      "my array",
+    ]);
     await consolidateMetadata(store, "g");
     expect(await (await openGroup(readOnly, "g")).childNames()).toEqual(["empty", "late", "my array"]);
   });
@@ -346,14 +446,44 @@ describe("consolidated metadata", () => {
   it("refuses malformed consolidated documents naming key and field", async () => {
     const store = new MemoryStore();
     await store.set(".zmetadata", encodeJson({ zarr_consolidated_format: 2, metadata: {} }));
-    await expect(openGroup(store, "", { format: 2 })).rejects.toMatchObject({ code: "UNSUPPORTED", key: ".zmetadata", field: "zarr_consolidated_format" });
-    await store.set(".zmetadata", encodeJson({ zarr_consolidated_format: 1, metadata: { ".zgroup": { zarr_format: 2 }, "../x/.zarray": {} } }));
-    await expect(openGroup(store, "", { format: 2 })).rejects.toMatchObject({ code: "INVALID_METADATA", key: ".zmetadata" });
-    await store.set("zarr.json", encodeJson({ zarr_format: 3, node_type: "group", attributes: {}, consolidated_metadata: { kind: "remote", metadata: {} } }));
-    await expect(openGroup(store, "")).rejects.toMatchObject({ code: "UNSUPPORTED", key: "zarr.json", field: "consolidated_metadata.kind" });
+    await expect(openGroup(store, "", { format: 2 })).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+      key: ".zmetadata",
+      field: "zarr_consolidated_format",
+    });
+    await store.set(
+      ".zmetadata",
+      encodeJson({ zarr_consolidated_format: 1, metadata: { ".zgroup": { zarr_format: 2 }, "../x/.zarray": {} } }),
+    );
+    await expect(openGroup(store, "", { format: 2 })).rejects.toMatchObject({
+      code: "INVALID_METADATA",
+      key: ".zmetadata",
+    });
+    await store.set(
+      "zarr.json",
+      encodeJson({
+        zarr_format: 3,
+        node_type: "group",
+        attributes: {},
+        consolidated_metadata: { kind: "remote", metadata: {} },
+      }),
+    );
+    await expect(openGroup(store, "")).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+      key: "zarr.json",
+      field: "consolidated_metadata.kind",
+    });
     await expect(openGroup(store, "", { consolidated: false })).resolves.toBeInstanceOf(ZarrGroup);
     const entry = new MemoryStore();
-    await entry.set("zarr.json", encodeJson({ zarr_format: 3, node_type: "group", attributes: {}, consolidated_metadata: { metadata: { a: { zarr_format: 3, node_type: "array" } } } }));
+    await entry.set(
+      "zarr.json",
+      encodeJson({
+        zarr_format: 3,
+        node_type: "group",
+        attributes: {},
+        consolidated_metadata: { metadata: { a: { zarr_format: 3, node_type: "array" } } },
+      }),
+    );
     await expect((await openGroup(entry, "")).open("a")).rejects.toBeInstanceOf(InvalidMetadataError);
   });
 });

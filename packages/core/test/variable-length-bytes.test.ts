@@ -23,35 +23,37 @@ import {
 } from "../src/index.js";
 
 // Core ships no codec for byte strings (@zarrkit/codecs does): a test stand-in in the vlen-bytes layout.
-const testVlenBytes = (name: string): CodecFactory => () => ({
-  kind: "array_to_bytes" as const,
-  name,
-  encode: (chunk: Chunk) => {
-    const items = chunk.data as Uint8Array[];
-    const out = new Uint8Array(4 + items.reduce((n, item) => n + 4 + item.length, 0));
-    const view = new DataView(out.buffer);
-    view.setUint32(0, items.length, true);
-    let at = 4;
-    for (const item of items) {
-      view.setUint32(at, item.length, true);
-      out.set(item, at + 4);
-      at += 4 + item.length;
-    }
-    return out;
-  },
-  decode: (bytes: Uint8Array, spec: { shape: readonly number[] }) => {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const items: Uint8Array[] = [];
-    let at = 4;
-    for (let i = 0; i < view.getUint32(0, true); i++) {
-      const length = view.getUint32(at, true);
-      items.push(bytes.slice(at + 4, at + 4 + length));
-      at += 4 + length;
-    }
-    return { data: items, shape: [...spec.shape] };
-  },
-  toJSON: () => ({ name, configuration: {} }),
-});
+const testVlenBytes =
+  (name: string): CodecFactory =>
+  () => ({
+    kind: "array_to_bytes" as const,
+    name,
+    encode: (chunk: Chunk) => {
+      const items = chunk.data as Uint8Array[];
+      const out = new Uint8Array(4 + items.reduce((n, item) => n + 4 + item.length, 0));
+      const view = new DataView(out.buffer);
+      view.setUint32(0, items.length, true);
+      let at = 4;
+      for (const item of items) {
+        view.setUint32(at, item.length, true);
+        out.set(item, at + 4);
+        at += 4 + item.length;
+      }
+      return out;
+    },
+    decode: (bytes: Uint8Array, spec: { shape: readonly number[] }) => {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const items: Uint8Array[] = [];
+      let at = 4;
+      for (let i = 0; i < view.getUint32(0, true); i++) {
+        const length = view.getUint32(at, true);
+        items.push(bytes.slice(at + 4, at + 4 + length));
+        at += 4 + length;
+      }
+      return { data: items, shape: [...spec.shape] };
+    },
+    toJSON: () => ({ name, configuration: {} }),
+  });
 registerCodec("vlen-bytes", () => testVlenBytes("vlen-bytes"));
 registerCodec("numcodecs.vlen-bytes", () => testVlenBytes("numcodecs.vlen-bytes"));
 
@@ -61,7 +63,13 @@ const lists = (data: unknown) => (data as Uint8Array[]).map((item) => Array.from
 
 describe("the variable_length_bytes data type", () => {
   it("is zarr-python 3's VariableLengthBytes: kind bytes, no fixed size, one lane, Uint8Array[] of empty byte strings", () => {
-    expect(TYPE).toMatchObject({ name: "variable_length_bytes", kind: "bytes", byteSize: undefined, lanes: 1, objectCodecId: "vlen-bytes" });
+    expect(TYPE).toMatchObject({
+      name: "variable_length_bytes",
+      kind: "bytes",
+      byteSize: undefined,
+      lanes: 1,
+      objectCodecId: "vlen-bytes",
+    });
     expect(dataType("bytes")).toBe(TYPE);
     expect(dataType({ name: "variable_length_bytes" })).toBe(TYPE);
     const data = TYPE.allocate(3) as Uint8Array[];
@@ -80,13 +88,23 @@ describe("the variable_length_bytes data type", () => {
     for (const bad of ["not base64!", "QQ=", [256], [1.5], 3, null, { a: 1 }]) {
       expect(() => parseScalar(bad, TYPE, "fill_value")).toThrow(InvalidMetadataError);
     }
-    expect(() => parseScalar("QQ=", TYPE, "fill_value")).toThrow(/fill_value: expected base64 text for data type variable_length_bytes/);
+    expect(() => parseScalar("QQ=", TYPE, "fill_value")).toThrow(
+      /fill_value: expected base64 text for data type variable_length_bytes/,
+    );
   });
 
   it("fillSelection gives each element a copy of a non-empty fill; isAllFill compares bytes", () => {
     const chunk: Chunk = { data: TYPE.allocate(6), shape: [2, 3] };
     const fill = b(1, 2);
-    fillSelection(chunk, [{ start: 0, stop: 2, step: 1 }, { start: 0, stop: 3, step: 2 }], fill, TYPE);
+    fillSelection(
+      chunk,
+      [
+        { start: 0, stop: 2, step: 1 },
+        { start: 0, stop: 3, step: 2 },
+      ],
+      fill,
+      TYPE,
+    );
     expect(lists(chunk.data)).toEqual([[1, 2], [], [1, 2], [1, 2], [], [1, 2]]);
     const items = chunk.data as Uint8Array[];
     expect(items[0]).not.toBe(fill);
@@ -102,8 +120,21 @@ describe("the variable_length_bytes data type", () => {
   it("copySelection moves elements of strided selections", () => {
     const src: Chunk = { data: Array.from({ length: 12 }, (_, i) => b(i, i)), shape: [3, 4] };
     const out: Chunk = { data: TYPE.allocate(4), shape: [2, 2] };
-    copySelection(src, [{ start: 0, stop: 3, step: 2 }, { start: 1, stop: 4, step: 2 }], { chunk: out, offset: [0, 0] }, TYPE);
-    expect(lists(out.data)).toEqual([[1, 1], [3, 3], [9, 9], [11, 11]]);
+    copySelection(
+      src,
+      [
+        { start: 0, stop: 3, step: 2 },
+        { start: 1, stop: 4, step: 2 },
+      ],
+      { chunk: out, offset: [0, 0] },
+      TYPE,
+    );
+    expect(lists(out.data)).toEqual([
+      [1, 1],
+      [3, 3],
+      [9, 9],
+      [11, 11],
+    ]);
   });
 });
 
@@ -111,7 +142,11 @@ describe("variable_length_bytes arrays", () => {
   it("v3: set and get round trip whole arrays, selections across chunks and broadcast scalars", async () => {
     const store = new MemoryStore();
     const arr = await createArray(store, "v", { shape: [5, 4], chunkShape: [2, 3], dataType: "variable_length_bytes" });
-    expect(arr.metadata).toMatchObject({ data_type: "variable_length_bytes", fill_value: "", codecs: [{ name: "vlen-bytes" }] });
+    expect(arr.metadata).toMatchObject({
+      data_type: "variable_length_bytes",
+      fill_value: "",
+      codecs: [{ name: "vlen-bytes" }],
+    });
     expect(lists((await arr.get()).data)).toEqual(Array.from({ length: 20 }, () => []));
     const values = Array.from({ length: 20 }, (_, i) => new Uint8Array(i).fill(i));
     await arr.set(null, values);
@@ -137,8 +172,18 @@ describe("variable_length_bytes arrays", () => {
 
   it("a non-empty fill value reads where nothing was written, and chunks back at the fill value are deleted", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "f", { shape: [4], chunkShape: [2], dataType: "variable_length_bytes", fillValue: "AQI=" });
-    expect(lists((await arr.get()).data)).toEqual([[1, 2], [1, 2], [1, 2], [1, 2]]);
+    const arr = await createArray(store, "f", {
+      shape: [4],
+      chunkShape: [2],
+      dataType: "variable_length_bytes",
+      fillValue: "AQI=",
+    });
+    expect(lists((await arr.get()).data)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
     await arr.set([slice(0, 2)], [b(5), b(6)]);
     expect(await store.get("f/c/0")).toBeDefined();
     await arr.set([slice(0, 2)], b(1, 2));
@@ -149,18 +194,34 @@ describe("variable_length_bytes arrays", () => {
     const store = new MemoryStore();
     const arr = await createArray(store, "e", { shape: [3], chunkShape: [1], dataType: "variable_length_bytes" });
     await expect(arr.set(null, "text")).rejects.toBeInstanceOf(InvalidSelectionError);
-    await expect(arr.set(null, "text")).rejects.toThrow(/must be a Uint8Array \(one value for the whole selection\) or a Uint8Array\[\]/);
-    await expect(arr.set(null, [1, 2, 3] as unknown as Uint8Array[])).rejects.toThrow(/Element 0 .* is not a Uint8Array/);
-    await expect(arr.set(null, [b(1), b(2), "x"] as unknown as Uint8Array[])).rejects.toMatchObject({ name: "InvalidSelectionError", field: "value" });
+    await expect(arr.set(null, "text")).rejects.toThrow(
+      /must be a Uint8Array \(one value for the whole selection\) or a Uint8Array\[\]/,
+    );
+    await expect(arr.set(null, [1, 2, 3] as unknown as Uint8Array[])).rejects.toThrow(
+      /Element 0 .* is not a Uint8Array/,
+    );
+    await expect(arr.set(null, [b(1), b(2), "x"] as unknown as Uint8Array[])).rejects.toMatchObject({
+      name: "InvalidSelectionError",
+      field: "value",
+    });
     expect(await store.get("e/c/0")).toBeUndefined();
     await expect(arr.set(null, [b(1)])).rejects.toThrow(/1 elements but the selection/);
-    await expect(arr.set(null, new Uint16Array(3) as unknown as Uint8Array)).rejects.toBeInstanceOf(InvalidSelectionError);
-    await expect(createArray(store, "x", { shape: [3], chunkShape: [1], dataType: "variable_length_bytes", fillValue: 5 })).rejects.toMatchObject({
+    await expect(arr.set(null, new Uint16Array(3) as unknown as Uint8Array)).rejects.toBeInstanceOf(
+      InvalidSelectionError,
+    );
+    await expect(
+      createArray(store, "x", { shape: [3], chunkShape: [1], dataType: "variable_length_bytes", fillValue: 5 }),
+    ).rejects.toMatchObject({
       name: "InvalidMetadataError",
       field: "fillValue",
     });
     await expect(
-      createArray(store, "y", { shape: [3], chunkShape: [1], dataType: "variable_length_bytes", codecs: [{ name: "bytes", configuration: { endian: "little" } }] }),
+      createArray(store, "y", {
+        shape: [3],
+        chunkShape: [1],
+        dataType: "variable_length_bytes",
+        codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+      }),
     ).rejects.toThrow(/the bytes codec cannot store data type variable_length_bytes; use vlen-bytes/);
   });
 });
@@ -176,7 +237,7 @@ describe("Zarr v2 object arrays of byte strings", () => {
     expect(numpyDtypeOf(TYPE)).toBe("|O");
   });
 
-  it("fill values: null, 0 (zarr-python 2) and \"\" read as no bytes; base64 as its bytes", () => {
+  it('fill values: null, 0 (zarr-python 2) and "" read as no bytes; base64 as its bytes', () => {
     const np = parseNumpyDtype("|O", "dtype", "vlen-bytes");
     for (const value of [null, 0, ""]) expect(Array.from(parseFillValueV2(value, np) as Uint8Array)).toEqual([]);
     expect(Array.from(parseFillValueV2("aGk=", np) as Uint8Array)).toEqual([104, 105]);
@@ -185,7 +246,12 @@ describe("Zarr v2 object arrays of byte strings", () => {
 
   it("write and read back; .zarray as zarr-python writes it", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "o", { format: 2, shape: [3, 2], chunkShape: [2, 2], dataType: "variable_length_bytes" });
+    const arr = await createArray(store, "o", {
+      format: 2,
+      shape: [3, 2],
+      chunkShape: [2, 2],
+      dataType: "variable_length_bytes",
+    });
     expect(arr.metadata).toEqual({
       zarr_format: 2,
       shape: [3, 2],
@@ -201,7 +267,14 @@ describe("Zarr v2 object arrays of byte strings", () => {
     const again = await openArray(store, "o");
     expect(again.dataType).toBe("variable_length_bytes");
     expect(lists((await again.get()).data)).toEqual(values.map((v) => Array.from(v)));
-    const fromDtype = await createArray(store, "p", { format: 2, shape: [2], chunkShape: [2], dataType: "|O", filters: [{ id: "vlen-bytes" }], fillValue: b(9) });
+    const fromDtype = await createArray(store, "p", {
+      format: 2,
+      shape: [2],
+      chunkShape: [2],
+      dataType: "|O",
+      filters: [{ id: "vlen-bytes" }],
+      fillValue: b(9),
+    });
     expect(fromDtype.dataType).toBe("variable_length_bytes");
     expect(fromDtype.metadata).toMatchObject({ fill_value: "CQ==" });
     expect(lists((await fromDtype.get()).data)).toEqual([[9], [9]]);
@@ -209,8 +282,16 @@ describe("Zarr v2 object arrays of byte strings", () => {
 
   it("an object codec that does not store the data type named is refused", async () => {
     await expect(
-      createArray(new MemoryStore(), "q", { format: 2, shape: [2], chunkShape: [2], dataType: "variable_length_bytes", filters: [{ id: "vlen-utf8" }] }),
+      createArray(new MemoryStore(), "q", {
+        format: 2,
+        shape: [2],
+        chunkShape: [2],
+        dataType: "variable_length_bytes",
+        filters: [{ id: "vlen-utf8" }],
+      }),
     ).rejects.toMatchObject({ name: "InvalidMetadataError", field: "filters[0]" });
-    await expect(createArray(new MemoryStore(), "r", { format: 2, shape: [2], chunkShape: [2], dataType: "r16" })).rejects.toBeInstanceOf(UnsupportedError);
+    await expect(
+      createArray(new MemoryStore(), "r", { format: 2, shape: [2], chunkShape: [2], dataType: "r16" }),
+    ).rejects.toBeInstanceOf(UnsupportedError);
   });
 });

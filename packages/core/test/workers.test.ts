@@ -68,7 +68,11 @@ afterAll(() => closeCodecWorkers());
 
 describe("codec workers", () => {
   it("decode and encode on a worker exactly as on this thread, leaving the caller's chunk intact", async () => {
-    for (const codecs of [[BYTES, XOR], [TRANSPOSE, BYTES, XOR], [TRANSPOSE, BYTES]]) {
+    for (const codecs of [
+      [BYTES, XOR],
+      [TRANSPOSE, BYTES, XOR],
+      [TRANSPOSE, BYTES],
+    ]) {
       const p = await pipeline(codecs);
       const chunk: Chunk = { data: iota(CHUNK), shape: BIG };
       const ctx = { key: "a/c/0/0" };
@@ -88,7 +92,12 @@ describe("codec workers", () => {
   it("carry arrays' writes and reads through workers match an array without them", async () => {
     const store = new MemoryStore();
     const data = iota(ELEMENTS);
-    const on = await createArray(store, "a", { shape: ARRAY, dataType: "float64", chunkShape: BIG, codecs: [TRANSPOSE, BYTES, XOR] });
+    const on = await createArray(store, "a", {
+      shape: ARRAY,
+      dataType: "float64",
+      chunkShape: BIG,
+      codecs: [TRANSPOSE, BYTES, XOR],
+    });
     expect((await counted(() => on.set(null, data))).dispatched).toBeGreaterThan(0);
     const off = await openArray(store, "a", { workers: false });
     expect((await off.get()).data).toEqual(data);
@@ -104,7 +113,12 @@ describe("codec workers", () => {
     const store = new MemoryStore();
     await createArray(store, "off", { shape: ARRAY, dataType: "float64", chunkShape: BIG, codecs: [BYTES, XOR] });
     const cases = [
-      await createArray(store, "small", { shape: [64, 64], dataType: "float64", chunkShape: SMALL, codecs: [BYTES, XOR] }),
+      await createArray(store, "small", {
+        shape: [64, 64],
+        dataType: "float64",
+        chunkShape: SMALL,
+        codecs: [BYTES, XOR],
+      }),
       await createArray(store, "bytes", { shape: ARRAY, dataType: "float64", chunkShape: BIG, codecs: [BYTES] }),
       await openArray(store, "off", { workers: false }),
     ];
@@ -121,11 +135,16 @@ describe("codec workers", () => {
     const store = new MemoryStore();
     await createArray(store, "a", { shape: [64, 64], dataType: "float64", chunkShape: SMALL, codecs: [BYTES, XOR] });
     const eager = await openArray(store, "a", { workers: { threshold: 0 } });
-    expect((await counted(() => eager.get([0, 0]))).dispatched + (await counted(() => eager.set(null, 1))).dispatched).toBeGreaterThan(0);
+    expect(
+      (await counted(() => eager.get([0, 0]))).dispatched + (await counted(() => eager.set(null, 1))).dispatched,
+    ).toBeGreaterThan(0);
     configureCodecWorkers({ enabled: false });
     try {
       const big = await pipeline([BYTES, XOR]);
-      expect(await counted(() => big.encode({ data: iota(CHUNK), shape: BIG }, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 0 });
+      expect(await counted(() => big.encode({ data: iota(CHUNK), shape: BIG }, { key: "k" }))).toEqual({
+        dispatched: 0,
+        ranHere: 0,
+      });
       // An array that asks for workers has them even when the process default is off.
       const forced = await openArray(store, "a", { workers: { threshold: 0 } });
       expect((await counted(() => forced.get([0, 0]))).dispatched).toBe(1);
@@ -191,7 +210,9 @@ describe("codec workers", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const p = await pipeline([BYTES, { name: "test.here-only" }]);
     const chunk: Chunk = { data: iota(CHUNK), shape: BIG };
-    const first = await counted(async () => expect(await p.decode(await p.encode(chunk, { key: "k" }), { key: "k" })).toEqual(chunk));
+    const first = await counted(async () =>
+      expect(await p.decode(await p.encode(chunk, { key: "k" }), { key: "k" })).toEqual(chunk),
+    );
     expect(first.dispatched).toBe(1);
     expect(codecWorkerStats().refused).toContain("test.here-only");
     expect(await counted(() => p.encode(chunk, { key: "k" }))).toEqual({ dispatched: 0, ranHere: 0 });
@@ -246,7 +267,9 @@ describe("codec workers", () => {
     expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidMetadataError);
     expect(() => configureCodecWorkers({ threshold: -1 })).toThrow(InvalidMetadataError);
     expect(() => configureCodecWorkers({ offloadAlone: "yes" as unknown as boolean })).toThrow(/offloadAlone/);
-    expect(() => configureCodecWorkers({ createWorker: "worker.js" as unknown as () => Worker })).toThrow(/createWorker must be a function/);
+    expect(() => configureCodecWorkers({ createWorker: "worker.js" as unknown as () => Worker })).toThrow(
+      /createWorker must be a function/,
+    );
     const store = new MemoryStore();
     await createArray(store, "a", { shape: [4], dataType: "uint8", chunkShape: [2] });
     await expect(openArray(store, "a", { workers: { size: 1.5 } })).rejects.toThrow(/workers.size/);
@@ -256,7 +279,9 @@ describe("codec workers", () => {
     const child = fileURLToPath(new URL("./fixtures/exit-child.ts", import.meta.url));
     for (const mode of ["work", "idle"]) {
       // A worker keeping the process alive fails this by timeout; one let go too early, by exit code 13.
-      const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, child, mode], { timeout: 20_000 });
+      const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, child, mode], {
+        timeout: 20_000,
+      });
       const result = JSON.parse(stdout.trim().split("\n").pop()!);
       expect(result, mode).toMatchObject({ ok: true, workers: 1, dispatched: mode === "idle" ? 0 : 1 });
     }
@@ -273,7 +298,12 @@ describe("codec workers and a result over shared memory", () => {
   }
 
   const SHAPE = [120, 100];
-  const BIG_SELECTIONS = [null, [slice(3, 117, 5), slice(1, 100, 3)], [slice(64, 120), slice(0, 64)], [7, null]] as const;
+  const BIG_SELECTIONS = [
+    null,
+    [slice(3, 117, 5), slice(1, 100, 3)],
+    [slice(64, 120), slice(0, 64)],
+    [7, null],
+  ] as const;
 
   for (const [what, codecs] of [
     ["bytes + xor", [BYTES, XOR]],
@@ -281,7 +311,13 @@ describe("codec workers and a result over shared memory", () => {
   ] as const) {
     it(`workers write ${what} chunks straight into shared memory, for whole, partial, edge and missing chunks alike`, async () => {
       const store = new MemoryStore();
-      const array = await createArray(store, "a", { shape: SHAPE, dataType: "float64", chunkShape: BIG, codecs: [...codecs], fillValue: -3 });
+      const array = await createArray(store, "a", {
+        shape: SHAPE,
+        dataType: "float64",
+        chunkShape: BIG,
+        codecs: [...codecs],
+        fillValue: -3,
+      });
       await array.set(null, iota(120 * 100));
       await store.delete("a/c/0/1");
       const reference = await openArray(store, "a", { workers: false });
@@ -314,7 +350,12 @@ describe("codec workers and a result over shared memory", () => {
   async function sharedReadsUnchanged(types: readonly string[]): Promise<void> {
     for (const type of types) {
       const store = new MemoryStore();
-      const array = await createArray(store, "t", { shape: [200, 130], dataType: type, chunkShape: [128, 128], codecs: [BYTES, XOR] });
+      const array = await createArray(store, "t", {
+        shape: [200, 130],
+        dataType: type,
+        chunkShape: [128, 128],
+        codecs: [BYTES, XOR],
+      });
       const reference = await openArray(store, "t", { workers: false });
       const whole = await reference.get();
       const data = whole.data as unknown as { length: number; [i: number]: number | bigint };
@@ -326,7 +367,9 @@ describe("codec workers and a result over shared memory", () => {
       await reference.set(null, whole.data);
       const expected = (await reference.get()).data;
       for (const shared of [false, true]) {
-        const counts = await moved(async () => expect((await array.get(null, { shared })).data, `${type}, shared: ${shared}`).toEqual(expected));
+        const counts = await moved(async () =>
+          expect((await array.get(null, { shared })).data, `${type}, shared: ${shared}`).toEqual(expected),
+        );
         expect(counts.written, `${type}, shared: ${shared}`).toBeGreaterThan(0);
       }
     }
@@ -342,7 +385,12 @@ describe("codec workers and a result over shared memory", () => {
 
   it("a chunk that fails to decode on a worker rejects the read with a typed error naming it", async () => {
     const store = new MemoryStore();
-    const array = await createArray(store, "a", { shape: SHAPE, dataType: "float64", chunkShape: BIG, codecs: [TRANSPOSE, BYTES, XOR] });
+    const array = await createArray(store, "a", {
+      shape: SHAPE,
+      dataType: "float64",
+      chunkShape: BIG,
+      codecs: [TRANSPOSE, BYTES, XOR],
+    });
     await array.set(null, iota(120 * 100));
     await store.set("a/c/1/1", new Uint8Array(100));
     const error = await array.get(null, { shared: true }).catch((e: unknown) => e);
@@ -362,7 +410,12 @@ describe("codec workers and a result over shared memory", () => {
   });
 
   it("strings ignore the option: their result is an ordinary array", async () => {
-    const array = await createArray(new MemoryStore(), "s", { shape: [4], dataType: "fixed_length_utf32:8", chunkShape: [2], codecs: [BYTES] });
+    const array = await createArray(new MemoryStore(), "s", {
+      shape: [4],
+      dataType: "fixed_length_utf32:8",
+      chunkShape: [2],
+      codecs: [BYTES],
+    });
     await array.set(null, ["a", "b", "c", "d"]);
     expect((await array.get(null, { shared: true })).data).toEqual(["a", "b", "c", "d"]);
   });

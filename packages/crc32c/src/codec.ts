@@ -17,7 +17,9 @@ const hex = (value: number) => `0x${value.toString(16).padStart(8, "0")}`;
 export const crc32cCodecFactory: CodecFactory = async (configuration, ctx): Promise<BytesToBytesCodec> => {
   for (const key of Object.keys(configuration)) {
     const field = `${ctx.field}.configuration.${key}`;
-    throw new InvalidMetadataError(`${field} is not a known configuration key; crc32c takes no configuration`, { field });
+    throw new InvalidMetadataError(`${field} is not a known configuration key; crc32c takes no configuration`, {
+      field,
+    });
   }
   await initCrc32c();
   return {
@@ -37,9 +39,12 @@ export const crc32cCodecFactory: CodecFactory = async (configuration, ctx): Prom
       const stored = new DataView(bytes.buffer, bytes.byteOffset + data.length, 4).getUint32(0, true);
       const computed = crc32c(data);
       if (stored !== computed) {
-        throw new ChecksumError(`crc32c checksum mismatch in ${key}: stored ${hex(stored)}, computed ${hex(computed)}`, {
-          key,
-        });
+        throw new ChecksumError(
+          `crc32c checksum mismatch in ${key}: stored ${hex(stored)}, computed ${hex(computed)}`,
+          {
+            key,
+          },
+        );
       }
       return data;
     },

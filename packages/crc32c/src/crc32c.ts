@@ -27,7 +27,8 @@ export function initCrc32c(): Promise<void> {
 
 /** CRC32C (Castagnoli) of `bytes`, unsigned. Synchronous: call `await initCrc32c()` once before. */
 export function crc32c(bytes: Uint8Array): number {
-  if (!hasher) throw new ZarrkitError("crc32c() needs `await initCrc32c()` first: its WebAssembly loads asynchronously");
+  if (!hasher)
+    throw new ZarrkitError("crc32c() needs `await initCrc32c()` first: its WebAssembly loads asynchronously");
   // One shared hasher is safe: init-update-digest runs without yielding.
   const digest = hasher.init().update(bytes).digest("binary");
   return ((digest[0]! << 24) | (digest[1]! << 16) | (digest[2]! << 8) | digest[3]!) >>> 0;

@@ -50,10 +50,17 @@ describe("crc32c codec", () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ChecksumError);
       expect((error as ChecksumError).key).toBe(ctx.key);
-      expect((error as Error).message).toMatch(/crc32c checksum mismatch in arr\/c\/0\/1: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}/);
+      expect((error as Error).message).toMatch(
+        /crc32c checksum mismatch in arr\/c\/0\/1: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}/,
+      );
     }
     const message = await Promise.resolve()
-      .then(() => c.decode(encoded.map((b, i) => (i === 0 ? b ^ 1 : b)), ctx))
+      .then(() =>
+        c.decode(
+          encoded.map((b, i) => (i === 0 ? b ^ 1 : b)),
+          ctx,
+        ),
+      )
       .catch((e: Error) => e.message);
     expect(message).toContain("stored 0xe3069283");
   });
@@ -86,30 +93,35 @@ describe("fixtures: the crc32c-protected shard indexes zarr-python wrote", () =>
       })
     : [];
 
-  test.for(sharded.length ? sharded : ["(fixtures absent)"])("%s: every shard's index verifies and points inside the shard", async (array, { skip }) => {
-    if (!root) return skip("fixtures absent");
-    expect(sharded.length).toBeGreaterThanOrEqual(10);
-    const metadata = JSON.parse(readFileSync(`${root}/${array}/zarr.json`, "utf8"));
-    const sharding = metadata.codecs[0].configuration;
-    expect(sharding.index_codecs.map((c: { name: string }) => c.name)).toEqual(["bytes", "crc32c"]);
-    const shardShape: number[] = metadata.chunk_grid.configuration.chunk_shape;
-    const inner = shardShape.reduce((n, d, i) => n * Math.ceil(d / sharding.chunk_shape[i]), 1);
-    const c = await codec();
-    const indexSize = c.encodedSize!(16 * inner)!;
-    const shards = readdirSync(`${root}/${array}/c`, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    expect(shards.length).toBeGreaterThan(0);
-    for (const entry of shards) {
-      const shard = new Uint8Array(readFileSync(`${entry.parentPath}/${entry.name}`));
-      const stored = shard.subarray(shard.length - indexSize);
-      const index = await c.decode(stored, { key: `${array}/c/${entry.name}` });
-      expect(referenceCrc32c(index)).toBe(new DataView(stored.buffer, stored.byteOffset).getUint32(16 * inner, true));
-      const view = new DataView(index.buffer, index.byteOffset, index.byteLength);
-      for (let i = 0; i < inner; i++) {
-        const offset = view.getBigUint64(16 * i, true);
-        const length = view.getBigUint64(16 * i + 8, true);
-        if (offset === 2n ** 64n - 1n) continue; // empty inner chunk
-        expect(offset + length).toBeLessThanOrEqual(BigInt(shard.length - indexSize));
+  test.for(sharded.length ? sharded : ["(fixtures absent)"])(
+    "%s: every shard's index verifies and points inside the shard",
+    async (array, { skip }) => {
+      if (!root) return skip("fixtures absent");
+      expect(sharded.length).toBeGreaterThanOrEqual(10);
+      const metadata = JSON.parse(readFileSync(`${root}/${array}/zarr.json`, "utf8"));
+      const sharding = metadata.codecs[0].configuration;
+      expect(sharding.index_codecs.map((c: { name: string }) => c.name)).toEqual(["bytes", "crc32c"]);
+      const shardShape: number[] = metadata.chunk_grid.configuration.chunk_shape;
+      const inner = shardShape.reduce((n, d, i) => n * Math.ceil(d / sharding.chunk_shape[i]), 1);
+      const c = await codec();
+      const indexSize = c.encodedSize!(16 * inner)!;
+      const shards = readdirSync(`${root}/${array}/c`, { recursive: true, withFileTypes: true }).filter((e) =>
+        e.isFile(),
+      );
+      expect(shards.length).toBeGreaterThan(0);
+      for (const entry of shards) {
+        const shard = new Uint8Array(readFileSync(`${entry.parentPath}/${entry.name}`));
+        const stored = shard.subarray(shard.length - indexSize);
+        const index = await c.decode(stored, { key: `${array}/c/${entry.name}` });
+        expect(referenceCrc32c(index)).toBe(new DataView(stored.buffer, stored.byteOffset).getUint32(16 * inner, true));
+        const view = new DataView(index.buffer, index.byteOffset, index.byteLength);
+        for (let i = 0; i < inner; i++) {
+          const offset = view.getBigUint64(16 * i, true);
+          const length = view.getBigUint64(16 * i + 8, true);
+          if (offset === 2n ** 64n - 1n) continue; // empty inner chunk
+          expect(offset + length).toBeLessThanOrEqual(BigInt(shard.length - indexSize));
+        }
       }
-    }
-  });
+    },
+  );
 });

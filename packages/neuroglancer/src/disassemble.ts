@@ -19,7 +19,9 @@ export function disassembleShard(
   const limits = shardLimits(options);
   const indexEnd = shardIndexSize(spec);
   if (bytes.length < indexEnd) {
-    throw new CorruptDataError(`${key} has ${bytes.length} bytes, shorter than its ${indexEnd}-byte shard index`, { key });
+    throw new CorruptDataError(`${key} has ${bytes.length} bytes, shorter than its ${indexEnd}-byte shard index`, {
+      key,
+    });
   }
   const inFile = (offset: number, length: number, what: string) => {
     if (offset + length > bytes.length) {

@@ -19,14 +19,17 @@ export function decodeBytes(
 ): Uint8Array {
   if (encoding === "raw") {
     if (bytes.length > maxBytes) {
-      throw new CorruptDataError(`${what} in ${key} has ${bytes.length} bytes, more than the limit of ${maxBytes}`, { key });
+      throw new CorruptDataError(`${what} in ${key} has ${bytes.length} bytes, more than the limit of ${maxBytes}`, {
+        key,
+      });
     }
     return bytes;
   }
   try {
     return inflateChecked(bytes, { maxBytes });
   } catch (error) {
-    if (error instanceof ChecksumError) throw new ChecksumError(`${what} in ${key}: ${error.message}`, { key, cause: error });
+    if (error instanceof ChecksumError)
+      throw new ChecksumError(`${what} in ${key}: ${error.message}`, { key, cause: error });
     if (error instanceof CorruptDataError) {
       throw new CorruptDataError(`${what} in ${key} failed to decompress: ${error.message}`, { key, cause: error });
     }
@@ -34,7 +37,9 @@ export function decodeBytes(
   }
 }
 
-/** Encode for writing: real gzip (not zlib) at level 9 with mtime 0, as tensorstore writes, so output is deterministic. */
+/**
+ * Encode for writing: real gzip (not zlib) at level 9 with mtime 0, as tensorstore writes, so output is deterministic.
+ */
 export function encodeBytes(bytes: Uint8Array, encoding: ShardingEncoding): Uint8Array {
   return encoding === "raw" ? bytes : gzipSync(bytes, { level: 9, mtime: 0 });
 }

@@ -1,4 +1,10 @@
-export { type ShardingEncoding, type ShardingHash, type ShardingSpec, parseShardingSpec, shardIndexSize } from "./spec.js";
+export {
+  type ShardingEncoding,
+  type ShardingHash,
+  type ShardingSpec,
+  parseShardingSpec,
+  shardIndexSize,
+} from "./spec.js";
 export { murmurHash3_x86_128 } from "./murmurhash3.js";
 export { type ShardLocation, hashChunkId, murmurHash3ChunkId, shardFileName, shardLocation } from "./location.js";
 export type { ByteRange } from "@zarrkit/registry";

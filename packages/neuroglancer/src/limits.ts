@@ -4,7 +4,9 @@ import type { ShardingEncoding } from "./spec.js";
 
 /** Default cap on one chunk's stored and decoded bytes: generous, but far from what one read or allocation can take. */
 export const DEFAULT_MAX_CHUNK_BYTES = 256 * 2 ** 20;
-/** Default cap on the entries of one minishard index (24 bytes each decoded: 24 MiB). Real indexes hold a few thousand. */
+/**
+ * Default cap on the entries of one minishard index (24 bytes each decoded: 24 MiB). Real indexes hold a few thousand.
+ */
 export const DEFAULT_MAX_MINISHARD_INDEX_ENTRIES = 2 ** 20;
 
 export interface ShardLimits {
@@ -41,7 +43,11 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 
 export function shardLimits(options: ShardLimitOptions = {}): ShardLimits {
   const maxChunkBytes = positive(options.maxChunkBytes, DEFAULT_MAX_CHUNK_BYTES, "maxChunkBytes");
-  const entries = positive(options.maxMinishardIndexEntries, DEFAULT_MAX_MINISHARD_INDEX_ENTRIES, "maxMinishardIndexEntries");
+  const entries = positive(
+    options.maxMinishardIndexEntries,
+    DEFAULT_MAX_MINISHARD_INDEX_ENTRIES,
+    "maxMinishardIndexEntries",
+  );
   const maxIndexBytes = 24 * entries;
   return { maxChunkBytes, maxIndexBytes, maxStoredIndexBytes: maxIndexBytes + Math.ceil(maxIndexBytes / 1024) + 64 };
 }

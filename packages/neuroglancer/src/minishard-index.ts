@@ -36,9 +36,12 @@ export function decodeMinishardIndex(bytes: Uint8Array, base: number, key: strin
     const size = view.getBigUint64((2 * n + i) * 8, true);
     end = addU64(start, size);
     if (end - start !== size || end > MAX_SAFE) {
-      throw new CorruptDataError(`minishard index in ${key}: chunk ${id} has byte range [${start}, +${size}) past any file`, {
-        key,
-      });
+      throw new CorruptDataError(
+        `minishard index in ${key}: chunk ${id} has byte range [${start}, +${size}) past any file`,
+        {
+          key,
+        },
+      );
     }
     if (entries.has(id)) {
       throw new CorruptDataError(`minishard index in ${key}: chunk ${id} occurs more than once`, { key });

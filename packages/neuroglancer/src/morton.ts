@@ -23,7 +23,9 @@ export function compressedMortonCode(gridPosition: ArrayLike<number>, gridSize: 
   const bits = compressedMortonBits(gridSize);
   const total = bits.reduce((a, b) => a + b, 0);
   if (total > 64) {
-    throw new InvalidMetadataError(`a grid of [${Array.from(gridSize)}] chunks needs ${total} Morton bits, more than 64`);
+    throw new InvalidMetadataError(
+      `a grid of [${Array.from(gridSize)}] chunks needs ${total} Morton bits, more than 64`,
+    );
   }
   // Array.from visits holes (as undefined); an undefined or NaN size fails `g < size` too.
   const position = Array.from(gridPosition, (g, d) => {

@@ -30,7 +30,10 @@ function mixK(k: number, ca: number, r: number, cb: number): number {
   return Math.imul(rotl(Math.imul(k, ca), r), cb);
 }
 
-/** MurmurHash3 x86 128-bit of `bytes`, as four 32-bit words (h1..h4), as neuroglancer's `murmurhash3_x86_128` hash uses it. */
+/**
+ * MurmurHash3 x86 128-bit of `bytes`, as four 32-bit words (h1..h4), as neuroglancer's `murmurhash3_x86_128` hash uses
+ * it.
+ */
 export function murmurHash3_x86_128(bytes: Uint8Array, seed = 0): [number, number, number, number] {
   let h1 = seed >>> 0;
   let h2 = h1;

@@ -17,10 +17,9 @@ export function decodeShardIndexEntry(
   const start = view.getBigUint64(at, true);
   const end = view.getBigUint64(at + 8, true);
   if (start > end) {
-    throw new CorruptDataError(
-      `shard index of ${key}: minishard ${minishard} has start ${start} > end ${end}`,
-      { key },
-    );
+    throw new CorruptDataError(`shard index of ${key}: minishard ${minishard} has start ${start} > end ${end}`, {
+      key,
+    });
   }
   if (start === end) return undefined;
   const absoluteEnd = BigInt(indexEnd) + end;

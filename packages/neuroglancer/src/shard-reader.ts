@@ -1,4 +1,14 @@
-import { type ByteRange, coalesceGapHint, coalesceRanges, CorruptDataError, LruCache, NotFoundError, type RequestOptions, type Store, UnsupportedError } from "@zarrkit/registry";
+import {
+  type ByteRange,
+  coalesceGapHint,
+  coalesceRanges,
+  CorruptDataError,
+  LruCache,
+  NotFoundError,
+  type RequestOptions,
+  type Store,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { decodeBytes } from "./encoding.js";
 import { type FileSource, fileSource } from "./file-source.js";
 import { shardLocation } from "./location.js";
@@ -243,7 +253,10 @@ export class ShardReader {
   #decodeData(stored: Uint8Array, key: string, id: bigint, maxBytes: number): Uint8Array {
     if (this.spec.data_encoding === "gzip") return decodeBytes(stored, "gzip", `chunk ${id}`, key, maxBytes);
     if (stored.length > maxBytes) {
-      throw new CorruptDataError(`chunk ${id} in ${key} has ${stored.length} bytes, more than the ${maxBytes} expected`, { key });
+      throw new CorruptDataError(
+        `chunk ${id} in ${key} has ${stored.length} bytes, more than the ${maxBytes} expected`,
+        { key },
+      );
     }
     // Copy so one small chunk does not keep a large coalesced read alive.
     return stored.byteLength === stored.buffer.byteLength ? stored : stored.slice();

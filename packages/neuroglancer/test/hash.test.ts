@@ -15,23 +15,18 @@ const u64le = (value: bigint) => {
   new DataView(bytes.buffer).setBigUint64(0, value, true);
   return bytes;
 };
-const words = (value: bigint, seed: number) => murmurHash3_x86_128(u64le(value), seed).map((w) => `0x${w.toString(16).padStart(8, "0")}`);
+const words = (value: bigint, seed: number) =>
+  murmurHash3_x86_128(u64le(value), seed).map((w) => `0x${w.toString(16).padStart(8, "0")}`);
 
 describeVectors("MurmurHash3_x86_128 known answers", () => {
-  it.each(vectors?.murmurhash3_x86_128_u64le.vectors ?? [])(
-    "tensorstore: $input_u64 seed $seed",
-    (v) => {
-      expect(words(BigInt(v.input_u64), v.seed)).toEqual(v.h_words_u32);
-      if (v.seed === 0) expect(murmurHash3ChunkId(BigInt(v.input_u64))).toBe(BigInt(v.sharding_hash_u64_low64));
-    },
-  );
+  it.each(vectors?.murmurhash3_x86_128_u64le.vectors ?? [])("tensorstore: $input_u64 seed $seed", (v) => {
+    expect(words(BigInt(v.input_u64), v.seed)).toEqual(v.h_words_u32);
+    if (v.seed === 0) expect(murmurHash3ChunkId(BigInt(v.input_u64))).toBe(BigInt(v.sharding_hash_u64_low64));
+  });
 
-  it.each(vectors?.murmurhash3_x86_128_u64le_derived.vectors ?? [])(
-    "derived: $input_u64",
-    (v) => {
-      expect(murmurHash3ChunkId(BigInt(v.input_u64))).toBe(BigInt(v.sharding_hash_u64_low64));
-    },
-  );
+  it.each(vectors?.murmurhash3_x86_128_u64le_derived.vectors ?? [])("derived: $input_u64", (v) => {
+    expect(murmurHash3ChunkId(BigInt(v.input_u64))).toBe(BigInt(v.sharding_hash_u64_low64));
+  });
 });
 
 describe("MurmurHash3_x86_128 on other lengths", () => {
@@ -53,17 +48,14 @@ describe("MurmurHash3_x86_128 on other lengths", () => {
 });
 
 describeVectors("shardLocation known answers", () => {
-  it.each(vectors?.shard_location.vectors ?? [])(
-    "$chunk_id with $spec.hash → $shard_file",
-    (v) => {
-      const spec = parseShardingSpec({ "@type": "neuroglancer_uint64_sharded_v1", ...v.spec });
-      expect(shardLocation(spec, BigInt(v.chunk_id))).toEqual({
-        shard: BigInt(v.shard),
-        minishard: BigInt(v.minishard),
-        key: v.shard_file,
-      });
-    },
-  );
+  it.each(vectors?.shard_location.vectors ?? [])("$chunk_id with $spec.hash → $shard_file", (v) => {
+    const spec = parseShardingSpec({ "@type": "neuroglancer_uint64_sharded_v1", ...v.spec });
+    expect(shardLocation(spec, BigInt(v.chunk_id))).toEqual({
+      shard: BigInt(v.shard),
+      minishard: BigInt(v.minishard),
+      key: v.shard_file,
+    });
+  });
 });
 
 describe("shard numbers", () => {
@@ -83,7 +75,11 @@ describe("shard numbers", () => {
 
   it("uses wrapping uint64: the top id and a 64-bit wide shard field", () => {
     const s = spec({ minishard_bits: 0, shard_bits: 64 });
-    expect(shardLocation(s, 2n ** 64n - 1n)).toEqual({ shard: 2n ** 64n - 1n, minishard: 0n, key: "ffffffffffffffff.shard" });
+    expect(shardLocation(s, 2n ** 64n - 1n)).toEqual({
+      shard: 2n ** 64n - 1n,
+      minishard: 0n,
+      key: "ffffffffffffffff.shard",
+    });
   });
 
   it("shifts by preshift_bits before hashing; 64 leaves 0 for every id", () => {

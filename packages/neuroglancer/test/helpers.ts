@@ -115,7 +115,10 @@ export const describeVectors: typeof describe.skip = describe.skipIf(!vectors);
  * A one-minishard shard file: the 16-byte shard index, the stored chunks in
  * order, then the minishard index, encoded with `encodeIndex` (raw by default).
  */
-export function oneMinishardShard(chunks: readonly (readonly [bigint, Uint8Array])[], encodeIndex: (raw: Uint8Array) => Uint8Array = (b) => b): Uint8Array {
+export function oneMinishardShard(
+  chunks: readonly (readonly [bigint, Uint8Array])[],
+  encodeIndex: (raw: Uint8Array) => Uint8Array = (b) => b,
+): Uint8Array {
   let at = 0;
   const entries = chunks.map(([id, bytes]) => {
     const entry = { id, start: at, end: at + bytes.length };

@@ -23,11 +23,23 @@ const value = (x: number, y: number, z: number, c: number) => (x * 7 + y * 13 + 
 /** Boxes (volume-relative) crossing chunk edges, the clipped last chunks, single voxels and the whole volume. */
 const boxes = (size: Vec3): [Vec3, Vec3][] => [
   [[0, 0, 0], size],
-  [[0, 0, 0], [1, 1, 1]],
+  [
+    [0, 0, 0],
+    [1, 1, 1],
+  ],
   [[size[0] - 1, size[1] - 1, size[2] - 1], size],
-  [[3, 5, 2], [size[0] - 2, size[1] - 1, size[2]]],
-  [[7, 0, 4], [9, size[1], 5]],
-  [[2, 2, 2], [2, 5, 5]],
+  [
+    [3, 5, 2],
+    [size[0] - 2, size[1] - 1, size[2]],
+  ],
+  [
+    [7, 0, 4],
+    [9, size[1], 5],
+  ],
+  [
+    [2, 2, 2],
+    [2, 5, 5],
+  ],
 ];
 
 async function checkReads(layout: VolumeLayout, ranges = true) {
@@ -92,7 +104,12 @@ describe("openPrecomputedImage read by bounding box", () => {
 
   it("fetches a sharded box with one coalesced read per shard for each level", async () => {
     const layout: VolumeLayout = { ...base, size: [64, 64, 64], offset: [0, 0, 0], chunk: [16, 16, 16], channels: 1 };
-    const spec = computeShardParamsForImage({ size: layout.size, chunkSize: layout.chunk, encoding: "raw", dataType: "uint16" });
+    const spec = computeShardParamsForImage({
+      size: layout.size,
+      chunkSize: layout.chunk,
+      encoding: "raw",
+      dataType: "uint16",
+    });
     expect(spec.shard_bits).toBe(0);
     const store = countingStore(memoryStore(volumeFiles({ ...layout, sharding: spec }, fillVolume(layout, value), "")));
     const image = await openPrecomputedImage(store);
@@ -106,7 +123,11 @@ describe("openPrecomputedImage read by bounding box", () => {
 
   it("fills missing chunks with zeros unless fillMissing is false", async () => {
     for (const layout of [base, { ...base, sharding }]) {
-      const files = volumeFiles(layout, fillVolume(layout, () => 9), "");
+      const files = volumeFiles(
+        layout,
+        fillVolume(layout, () => 9),
+        "",
+      );
       const chunkKey = [...files.keys()].find((k) => k.startsWith("s0/") && !layout.sharding) ?? "s0/0.shard";
       files.delete(chunkKey);
       const image = await openPrecomputedImage(memoryStore(files));
@@ -114,7 +135,10 @@ describe("openPrecomputedImage read by bounding box", () => {
       const { data } = await image.read(box);
       expect(Array.from(data as Uint16Array).filter((v) => v === 0).length).toBeGreaterThan(0);
       expect(Array.from(data as Uint16Array).every((v) => v === 0 || v === 9)).toBe(true);
-      await expect(image.read(box, { fillMissing: false })).rejects.toMatchObject({ constructor: NotFoundError, key: chunkKey });
+      await expect(image.read(box, { fillMissing: false })).rejects.toMatchObject({
+        constructor: NotFoundError,
+        key: chunkKey,
+      });
     }
   });
 
@@ -160,7 +184,9 @@ describe("openPrecomputedImage read by bounding box", () => {
       constructor: NotFoundError,
       key: "nope/info",
     });
-    await expect(openPrecomputedImage(memoryStore([["info", Uint8Array.of(123)]]))).rejects.toThrow(InvalidMetadataError);
+    await expect(openPrecomputedImage(memoryStore([["info", Uint8Array.of(123)]]))).rejects.toThrow(
+      InvalidMetadataError,
+    );
   });
 });
 
@@ -174,14 +200,39 @@ describe("decodeCompressedSegmentation", () => {
   });
 
   it("decodes neuroglancer's uint64 known answer", () => {
-    const words = Uint32Array.of(1, 5 | (2 << 24), 4, 12 | (1 << 24), 11, 0b01100001, 3, 0, 4, 0, 5, 0, 0b1110, 1, 0, 3, 0);
+    const words = Uint32Array.of(
+      1,
+      5 | (2 << 24),
+      4,
+      12 | (1 << 24),
+      11,
+      0b01100001,
+      3,
+      0,
+      4,
+      0,
+      5,
+      0,
+      0b1110,
+      1,
+      0,
+      3,
+      0,
+    );
     const out = decodeCompressedSegmentation(new Uint8Array(words.buffer), [2, 2, 2], 1, [2, 2, 1], "uint64", "k");
     expect(Array.from(new BigUint64Array(out.buffer))).toEqual([4n, 3n, 5n, 4n, 1n, 3n, 3n, 3n]);
   });
 
   it("rejects offsets and widths that point outside the chunk", () => {
     const decode = (words: number[]) => () =>
-      decodeCompressedSegmentation(new Uint8Array(Uint32Array.from(words).buffer), [2, 2, 1], 1, [2, 2, 1], "uint32", "k");
+      decodeCompressedSegmentation(
+        new Uint8Array(Uint32Array.from(words).buffer),
+        [2, 2, 1],
+        1,
+        [2, 2, 1],
+        "uint32",
+        "k",
+      );
     expect(decode([1, 3 | (1 << 24), 9, 0, 7])).toThrow(CorruptDataError); // values past the end
     expect(decode([1, 3 | (3 << 24), 3, 0, 7])).toThrow(/3 bits/);
     expect(decode([1, 90 | (1 << 24), 3, 0b10, 7])).toThrow(/table entry/);
@@ -210,9 +261,27 @@ describe("parsePrecomputedInfo", () => {
     [{ ...info, scales: [{ ...scale, size: [4, 4] }] }, "scales[0].size"],
     [{ ...info, scales: [{ ...scale, chunk_sizes: [[0, 2, 2]] }] }, "scales[0].chunk_sizes[0]"],
     [{ ...info, scales: [{ ...scale, resolution: ["4", 4, 4] }] }, "scales[0].resolution"],
-    [{ ...info, scales: [{ ...scale, encoding: "compressed_segmentation" }] }, "scales[0].compressed_segmentation_block_size"],
+    [
+      { ...info, scales: [{ ...scale, encoding: "compressed_segmentation" }] },
+      "scales[0].compressed_segmentation_block_size",
+    ],
     [{ ...info, scales: [{ ...scale, sharding: { ...sharding, hash: "md5" } }] }, "scales[0].sharding.hash"],
-    [{ ...info, scales: [{ ...scale, chunk_sizes: [[2, 2, 2], [4, 4, 4]], sharding }] }, "scales[0].chunk_sizes"],
+    [
+      {
+        ...info,
+        scales: [
+          {
+            ...scale,
+            chunk_sizes: [
+              [2, 2, 2],
+              [4, 4, 4],
+            ],
+            sharding,
+          },
+        ],
+      },
+      "scales[0].chunk_sizes",
+    ],
   ])("rejects %j naming %s", (json, field) => {
     expect(() => parsePrecomputedInfo(json)).toThrow(expect.objectContaining({ field }));
     expect(() => parsePrecomputedInfo(json)).toThrow(InvalidMetadataError);

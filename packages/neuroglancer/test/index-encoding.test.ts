@@ -4,19 +4,16 @@ import { describe, expect, it } from "vitest";
 import { describeVectors, hex, toHex, vectors } from "./helpers.js";
 
 describeVectors("index encodings (tensorstore uint64_sharded_encoder_test)", () => {
-  it.each(vectors?.minishard_index_encoding.vectors ?? [])(
-    "minishard index $name",
-    (v) => {
-      const entries = v.entries.map((e) => ({
-        id: BigInt(e.chunk_id),
-        start: e.start,
-        end: e.end,
-      }));
-      expect(toHex(encodeMinishardIndex(entries))).toBe(v.encoded_hex);
-      const decoded = decodeMinishardIndex(hex(v.encoded_hex), 0, "vector");
-      expect([...decoded].map(([id, r]) => ({ id, start: r.offset, end: r.offset + r.length }))).toEqual(entries);
-    },
-  );
+  it.each(vectors?.minishard_index_encoding.vectors ?? [])("minishard index $name", (v) => {
+    const entries = v.entries.map((e) => ({
+      id: BigInt(e.chunk_id),
+      start: e.start,
+      end: e.end,
+    }));
+    expect(toHex(encodeMinishardIndex(entries))).toBe(v.encoded_hex);
+    const decoded = decodeMinishardIndex(hex(v.encoded_hex), 0, "vector");
+    expect([...decoded].map(([id, r]) => ({ id, start: r.offset, end: r.offset + r.length }))).toEqual(entries);
+  });
 
   it("shard index EncodeShardIndexTest.Basic", () => {
     const { entries, encoded_hex } = vectors?.shard_index_encoding ?? { entries: [], encoded_hex: "" };

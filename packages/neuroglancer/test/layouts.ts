@@ -1,4 +1,10 @@
-import { encodeMinishardIndex, encodeShardIndex, type ShardingSpec, shardIndexSize, shardLocation } from "@zarrkit/neuroglancer";
+import {
+  encodeMinishardIndex,
+  encodeShardIndex,
+  type ShardingSpec,
+  shardIndexSize,
+  shardLocation,
+} from "@zarrkit/neuroglancer";
 import { gzipSync, zlibSync } from "fflate";
 
 /**

@@ -4,26 +4,20 @@ import { describe, expect, it } from "vitest";
 import { describeVectors, itemAt, vectors } from "./helpers.js";
 
 describeVectors("compressed Morton code known answers", () => {
-  it.each(vectors?.compressed_morton.vectors ?? [])(
-    "grid $grid_size at $grid_point → $code",
-    (v) => {
-      expect(compressedMortonCode(v.grid_point, v.grid_size)).toBe(BigInt(v.code));
-    },
-  );
+  it.each(vectors?.compressed_morton.vectors ?? [])("grid $grid_size at $grid_point → $code", (v) => {
+    expect(compressedMortonCode(v.grid_point, v.grid_size)).toBe(BigInt(v.code));
+  });
 
   it("rejects the points cloud-volume rejects (outside the grid)", () => {
     expect(() => compressedMortonCode([3, 0, 0], [3, 3, 3])).toThrow(InvalidSelectionError);
     expect(() => compressedMortonCode([0, 0, 7], [2, 3, 1])).toThrow(InvalidSelectionError);
   });
 
-  it.each(vectors?.compressed_morton.bits_tests ?? [])(
-    "tensorstore bits for shape $shape, chunk $chunk",
-    (v) => {
-      const shape = v.shape.map((n: number | string) => (typeof n === "number" ? n : 2 ** 62 - 2));
-      const grid = shape.map((n: number, d: number) => Math.ceil(n / itemAt(v.chunk, d)));
-      expect(compressedMortonBits(grid)).toEqual(v.bits);
-    },
-  );
+  it.each(vectors?.compressed_morton.bits_tests ?? [])("tensorstore bits for shape $shape, chunk $chunk", (v) => {
+    const shape = v.shape.map((n: number | string) => (typeof n === "number" ? n : 2 ** 62 - 2));
+    const grid = shape.map((n: number, d: number) => Math.ceil(n / itemAt(v.chunk, d)));
+    expect(compressedMortonBits(grid)).toEqual(v.bits);
+  });
 });
 
 describe("compressedMortonCode", () => {

@@ -44,21 +44,31 @@ describe("computeShardParamsForImage", () => {
   });
 
   it("keeps the dataset in one shard when it is smaller than the target", () => {
-    const spec = computeShardParamsForImage({ size: [512, 512, 512], chunkSize: [64, 64, 64], encoding: "raw", dataType: 1 });
+    const spec = computeShardParamsForImage({
+      size: [512, 512, 512],
+      chunkSize: [64, 64, 64],
+      encoding: "raw",
+      dataType: 1,
+    });
     expect(spec.shard_bits).toBe(0);
     expect(spec.preshift_bits + spec.minishard_bits).toBe(9);
   });
 
   it("rejects grids needing over 64 bits and unknown inputs", () => {
     expect(() =>
-      computeShardParamsForImage({ size: [2 ** 23, 2 ** 23, 2 ** 23], chunkSize: [1, 1, 1], encoding: "raw", dataType: "uint8" }),
+      computeShardParamsForImage({
+        size: [2 ** 23, 2 ** 23, 2 ** 23],
+        chunkSize: [1, 1, 1],
+        encoding: "raw",
+        dataType: "uint8",
+      }),
     ).toThrow(InvalidMetadataError);
-    expect(() => computeShardParamsForImage({ size: [1, 1, 1], chunkSize: [1, 1, 1], encoding: "raw", dataType: "bool" })).toThrow(
-      InvalidSelectionError,
-    );
-    expect(() => computeShardParamsForImage({ size: [0, 1, 1], chunkSize: [1, 1, 1], encoding: "raw", dataType: "uint8" })).toThrow(
-      InvalidSelectionError,
-    );
+    expect(() =>
+      computeShardParamsForImage({ size: [1, 1, 1], chunkSize: [1, 1, 1], encoding: "raw", dataType: "bool" }),
+    ).toThrow(InvalidSelectionError);
+    expect(() =>
+      computeShardParamsForImage({ size: [0, 1, 1], chunkSize: [1, 1, 1], encoding: "raw", dataType: "uint8" }),
+    ).toThrow(InvalidSelectionError);
   });
 });
 

@@ -32,7 +32,8 @@ describeVectors("tensorstore read trace (UnderlyingKeyValueStoreTest.Read)", () 
     const answers = new Map(trace.requests.map((r) => [r.byte_range.join(), hex(r.returns_hex)]));
     const store = countingStore({
       get: async () => undefined,
-      getRange: async (_key, range) => ("offset" in range ? answers.get(`${range.offset},${range.offset + range.length}`) : undefined),
+      getRange: async (_key, range) =>
+        "offset" in range ? answers.get(`${range.offset},${range.offset + range.length}`) : undefined,
     });
     const reader = new ShardReader(store, spec, { prefix: "prefix" });
     await expect(reader.get(BigInt(trace.chunk_id))).rejects.toThrow(CorruptDataError);
@@ -56,7 +57,12 @@ describeVectors("tensorstore read trace (UnderlyingKeyValueStoreTest.Read)", () 
 });
 
 describe("ShardReader request counts", () => {
-  const spec = sharding({ hash: "murmurhash3_x86_128", minishard_bits: 2, shard_bits: 1, minishard_index_encoding: "gzip" });
+  const spec = sharding({
+    hash: "murmurhash3_x86_128",
+    minishard_bits: 2,
+    shard_bits: 1,
+    minishard_index_encoding: "gzip",
+  });
   const chunks = chunksFor(Array.from({ length: 64 }, (_, i) => BigInt(i) * 1000n));
   const files = [...synthesizeShards(spec, chunks)].map(([name, bytes]) => [`mesh/${name}`, bytes] as const);
 
@@ -103,7 +109,9 @@ describe("ShardReader request counts", () => {
 
   it("takes its default gap from the store's coalesceGapBytes hint; an explicit coalesceGap wins", async () => {
     const readsWith = async (hint: number | undefined, options: { coalesceGap?: number } = {}) => {
-      const store = countingStore(Object.assign(memoryStore(files), hint === undefined ? {} : { coalesceGapBytes: hint }));
+      const store = countingStore(
+        Object.assign(memoryStore(files), hint === undefined ? {} : { coalesceGapBytes: hint }),
+      );
       expect(await new ShardReader(store, spec, { prefix: "mesh", ...options }).getMany(chunks.keys())).toEqual(chunks);
       return store.reads();
     };
@@ -113,7 +121,9 @@ describe("ShardReader request counts", () => {
     expect(await readsWith(1)).toBeGreaterThan(await readsWith(undefined));
     expect(await readsWith(1, { coalesceGap: 32 * 1024 })).toBe(await readsWith(undefined));
     expect(await readsWith(1)).toBeLessThanOrEqual(separate);
-    expect(() => new ShardReader(Object.assign(memoryStore(files), { coalesceGapBytes: -3 }), spec)).toThrow(/coalesceGapBytes hint must be a non-negative integer, got -3/);
+    expect(() => new ShardReader(Object.assign(memoryStore(files), { coalesceGapBytes: -3 }), spec)).toThrow(
+      /coalesceGapBytes hint must be a non-negative integer, got -3/,
+    );
   });
 
   it("reads each shard file whole, once per call, from stores without getRange", async () => {
@@ -139,7 +149,9 @@ describe("ShardReader request counts", () => {
     // One cached minishard index: alternating between two minishards re-reads each index.
     const small = new ShardReader(store, spec, { prefix: "mesh", minishardIndexCacheSize: 1 });
     const [a, ...others] = nonEmpty(chunks.keys());
-    const b = others.find((x) => shardLocation(spec, x).key === shardLocation(spec, a).key && place(spec, x) !== place(spec, a)) as bigint;
+    const b = others.find(
+      (x) => shardLocation(spec, x).key === shardLocation(spec, a).key && place(spec, x) !== place(spec, a),
+    ) as bigint;
     await small.get(a);
     await small.get(b);
     store.reset();
@@ -194,7 +206,13 @@ describe("ShardReader results", () => {
 
   it("rejects data that is neither gzip nor zlib, or fails to inflate", async () => {
     const raw = sharding({ minishard_bits: 1, shard_bits: 1 });
-    const files = synthesizeShards(raw, new Map([[2n, Uint8Array.of(1, 2, 3)], [4n, Uint8Array.of(0x1f, 0x8b, 8, 0)]]));
+    const files = synthesizeShards(
+      raw,
+      new Map([
+        [2n, Uint8Array.of(1, 2, 3)],
+        [4n, Uint8Array.of(0x1f, 0x8b, 8, 0)],
+      ]),
+    );
     const reader = new ShardReader(memoryStore(files), { ...raw, data_encoding: "gzip" });
     await expect(reader.get(2n)).rejects.toThrow(/neither gzip nor zlib/);
     await expect(reader.get(4n)).rejects.toThrow(CorruptDataError);

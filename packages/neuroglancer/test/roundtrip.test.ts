@@ -52,9 +52,16 @@ describe("round trips through synthesizeShards / scrambled layouts and ShardRead
             layout === "canonical"
               ? synthesizeShards(spec, chunks)
               : scrambledShards(spec, chunks, prng(seed), { zlib: layout === "zlib" });
-          const reader = new ShardReader(memoryStore([...files].map(([n, b]) => [`d/${n}`, b]), { ranges }), spec, {
-            prefix: "d",
-          });
+          const reader = new ShardReader(
+            memoryStore(
+              [...files].map(([n, b]) => [`d/${n}`, b]),
+              { ranges },
+            ),
+            spec,
+            {
+              prefix: "d",
+            },
+          );
           let absent = 0n;
           while (chunks.has(absent)) absent++;
           expect(await reader.getMany([...chunks.keys(), absent])).toEqual(chunks);

@@ -59,13 +59,20 @@ describe("synthesizeShards", () => {
 
   it("is independent of input order: ascending minishards, ascending ids", () => {
     const ids = [7n, 1n, 3n, 5n, 0n, 4n, 2n, 6n];
-    const a = synthesizeShards(spec, ids.map((id) => [id, Uint8Array.of(Number(id))] as const));
-    const b = synthesizeShards(spec, [...ids].reverse().map((id) => [id, Uint8Array.of(Number(id))] as const));
+    const a = synthesizeShards(
+      spec,
+      ids.map((id) => [id, Uint8Array.of(Number(id))] as const),
+    );
+    const b = synthesizeShards(
+      spec,
+      [...ids].reverse().map((id) => [id, Uint8Array.of(Number(id))] as const),
+    );
     expect(a).toEqual(b);
     // Shard 0 holds ids 0 (minishard 0) and 1 (minishard 1): data of 0, its index, data of 1, its index.
     const file = a.get("0.shard") as Uint8Array;
     expect(toHex(file.subarray(32))).toBe(
-      `00${"00".repeat(8)}${"00".repeat(8)}0100000000000000` + `01${"01".repeat(1)}${"00".repeat(7)}1900000000000000${"01".padEnd(16, "0")}`,
+      `00${"00".repeat(8)}${"00".repeat(8)}0100000000000000` +
+        `01${"01".repeat(1)}${"00".repeat(7)}1900000000000000${"01".padEnd(16, "0")}`,
     );
   });
 

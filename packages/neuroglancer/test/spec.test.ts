@@ -2,7 +2,13 @@ import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 import { parseShardingSpec, shardIndexSize } from "@zarrkit/neuroglancer";
 import { describe, expect, it } from "vitest";
 
-const base = { "@type": "neuroglancer_uint64_sharded_v1", hash: "identity", preshift_bits: 0, minishard_bits: 2, shard_bits: 3 };
+const base = {
+  "@type": "neuroglancer_uint64_sharded_v1",
+  hash: "identity",
+  preshift_bits: 0,
+  minishard_bits: 2,
+  shard_bits: 3,
+};
 
 describe("parseShardingSpec", () => {
   it("fills both encodings with raw when absent (sharded.md, tensorstore, neuroglancer)", () => {

@@ -88,7 +88,10 @@ function source(name: string, spec: ShardingSpec, file: Uint8Array, fileName: st
 
 /** One minishard, chunks then index, every stored value zlib-wrapped as neuroglancer-scripts writes "gzip". */
 function zlibShard(chunks: Map<bigint, Uint8Array>): Uint8Array {
-  return oneMinishardShard([...chunks].map(([id, bytes]) => [id, zlibSync(bytes, { level: 6 })] as const), (raw) => zlibSync(raw));
+  return oneMinishardShard(
+    [...chunks].map(([id, bytes]) => [id, zlibSync(bytes, { level: 6 })] as const),
+    (raw) => zlibSync(raw),
+  );
 }
 
 function shardSources(): ShardSource[] {
@@ -104,7 +107,10 @@ function shardSources(): ShardSource[] {
     const id = BigInt(int(random, 64));
     // Compressible and incompressible chunks, some empty.
     const n = pick(random, [0, 1, 7, 40, 300]);
-    chunks.set(id, Uint8Array.from({ length: n }, (_, j) => (i % 2 ? int(random, 256) : (j * 3) & 0xff)));
+    chunks.set(
+      id,
+      Uint8Array.from({ length: n }, (_, j) => (i % 2 ? int(random, 256) : (j * 3) & 0xff)),
+    );
   }
   for (const data_encoding of ["raw", "gzip"] as const) {
     for (const minishard_index_encoding of ["raw", "gzip"] as const) {
@@ -134,7 +140,18 @@ function shardSources(): ShardSource[] {
   return sources;
 }
 
-const INTERESTING_U64 = [0n, 1n, 23n, 24n, 2n ** 31n, 2n ** 32n - 1n, 3n * 2n ** 30n, 2n ** 53n, 2n ** 63n, 2n ** 64n - 1n];
+const INTERESTING_U64 = [
+  0n,
+  1n,
+  23n,
+  24n,
+  2n ** 31n,
+  2n ** 32n - 1n,
+  3n * 2n ** 30n,
+  2n ** 53n,
+  2n ** 63n,
+  2n ** 64n - 1n,
+];
 
 /** A mutated copy of `file` and a description. */
 function mutate(random: Random, file: Uint8Array): [Uint8Array, string] {
@@ -201,7 +218,10 @@ function changesChecked(original: Uint8Array, mutated: Uint8Array, checked: Uint
 async function observe(src: ShardSource, file: Uint8Array) {
   const ids = [...src.ids, 1n, 2n ** 64n - 1n];
   const results: { op: string; outcome: Awaited<ReturnType<typeof settle>> }[] = [];
-  results.push({ op: "disassembleShard", outcome: await settle(() => disassembleShard(src.spec, file, src.fileName, limits)) });
+  results.push({
+    op: "disassembleShard",
+    outcome: await settle(() => disassembleShard(src.spec, file, src.fileName, limits)),
+  });
   for (const ranges of [true, false]) {
     const store = memoryStore([[src.fileName, file]], { ranges });
     const reader = new ShardReader(store, src.spec, limits);
@@ -226,7 +246,10 @@ interface InfoBase {
 
 function infoBases(): InfoBase[] {
   const layouts: [string, VolumeLayout][] = [
-    ["raw uint16, 2 channels", { dataType: "uint16", size: [13, 9, 5], offset: [3, -2, 1], chunk: [4, 4, 2], channels: 2, encoding: "raw" }],
+    [
+      "raw uint16, 2 channels",
+      { dataType: "uint16", size: [13, 9, 5], offset: [3, -2, 1], chunk: [4, 4, 2], channels: 2, encoding: "raw" },
+    ],
     [
       "sharded gzip uint8",
       {
@@ -249,11 +272,23 @@ function infoBases(): InfoBase[] {
     ],
     [
       "compressed_segmentation uint64",
-      { dataType: "uint64", size: [10, 6, 4], offset: [0, 0, 0], chunk: [5, 6, 4], channels: 1, encoding: "compressed_segmentation", blockSize: [4, 4, 2] },
+      {
+        dataType: "uint64",
+        size: [10, 6, 4],
+        offset: [0, 0, 0],
+        chunk: [5, 6, 4],
+        channels: 1,
+        encoding: "compressed_segmentation",
+        blockSize: [4, 4, 2],
+      },
     ],
   ];
   return layouts.map(([name, layout]) => {
-    const files = volumeFiles(layout, fillVolume(layout, (x, y, z, c) => (x * 3 + y * 5 + z * 7 + c) % 11), "vol/");
+    const files = volumeFiles(
+      layout,
+      fillVolume(layout, (x, y, z, c) => (x * 3 + y * 5 + z * 7 + c) % 11),
+      "vol/",
+    );
     const info = JSON.parse(new TextDecoder().decode(files.get("vol/info")));
     return { name, info, files };
   });
@@ -310,7 +345,22 @@ function mutateInfo(random: Random, info: Record<string, unknown>): string[] {
   for (let n = 1 + int(random, 2); n > 0; n--) {
     const [path, target] = pick(random, containers(info));
     const keys = Object.keys(target);
-    const extra = pick(random, ["data_type", "num_channels", "scales", "size", "voxel_offset", "chunk_sizes", "sharding", "encoding", "key", "preshift_bits", "minishard_bits", "shard_bits", "hash", "compressed_segmentation_block_size"]);
+    const extra = pick(random, [
+      "data_type",
+      "num_channels",
+      "scales",
+      "size",
+      "voxel_offset",
+      "chunk_sizes",
+      "sharding",
+      "encoding",
+      "key",
+      "preshift_bits",
+      "minishard_bits",
+      "shard_bits",
+      "hash",
+      "compressed_segmentation_block_size",
+    ]);
     const key = keys.length > 0 && random() < 0.8 ? pick(random, keys) : Array.isArray(target) ? target.length : extra;
     const record = target as Record<string | number, unknown>;
     const current = record[key];
@@ -325,17 +375,33 @@ function mutateInfo(random: Random, info: Record<string, unknown>): string[] {
     } else {
       const value = structuredClone(pick(random, HOSTILE));
       record[key] = value;
-      done.push(`${[...path, key].join(".")} = ${typeof value === "bigint" ? `${value}n` : Array.isArray(value) && value.length > 8 ? `[${value.length} items]` : String(value)}`);
+      done.push(
+        `${[...path, key].join(".")} = ${typeof value === "bigint" ? `${value}n` : Array.isArray(value) && value.length > 8 ? `[${value.length} items]` : String(value)}`,
+      );
     }
   }
   return done;
 }
 
-const TYPED_ARRAYS = [Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, BigUint64Array, Float32Array];
+const TYPED_ARRAYS = [
+  Uint8Array,
+  Int8Array,
+  Uint16Array,
+  Int16Array,
+  Uint32Array,
+  Int32Array,
+  BigUint64Array,
+  Float32Array,
+];
 
 const infoTally = { refused: 0, opened: 0, regions: 0, readErrors: 0 };
 
-async function readInfoCase(base: InfoBase, doc: unknown, asText: string | undefined, random: Random): Promise<string | undefined> {
+async function readInfoCase(
+  base: InfoBase,
+  doc: unknown,
+  asText: string | undefined,
+  random: Random,
+): Promise<string | undefined> {
   const files = new Map(base.files);
   if (asText !== undefined) files.set("vol/info", new TextEncoder().encode(asText));
   const store = memoryStore(files, { ranges: random() < 0.7 });
@@ -352,16 +418,21 @@ async function readInfoCase(base: InfoBase, doc: unknown, asText: string | undef
   for (const [s, scale] of image.info.scales.slice(0, 2).entries()) {
     const min = scale.voxel_offset;
     const max = vec3((d) => min[d] + Math.min(scale.size[d], 12));
-    for (const box of [{ min, max }, { min, max: vec3((d) => min[d] + scale.size[d]) }]) {
+    for (const box of [
+      { min, max },
+      { min, max: vec3((d) => min[d] + scale.size[d]) },
+    ]) {
       const read = await settle(() => image.read(box, { scale: s, maxBytes: 1 << 22 }));
       if (read.untyped) return `read scale ${s} [${box.min}]..[${box.max}]: ${String(read.untyped)}`;
       const region = read.value as Awaited<ReturnType<typeof image.read>> | undefined;
       if (read.error) infoTally.readErrors++;
       if (region) {
         infoTally.regions++;
-        if (!TYPED_ARRAYS.some((T) => region.data instanceof T)) return `read returned ${Object.prototype.toString.call(region.data)} as data`;
+        if (!TYPED_ARRAYS.some((T) => region.data instanceof T))
+          return `read returned ${Object.prototype.toString.call(region.data)} as data`;
         const [x, y, z, c] = region.shape;
-        if (region.data.length !== x * y * z * c) return `data has ${region.data.length} elements for shape [${region.shape}]`;
+        if (region.data.length !== x * y * z * c)
+          return `data has ${region.data.length} elements for shape [${region.shape}]`;
       }
     }
   }
@@ -404,7 +475,8 @@ describe("seeded property test: mutated shards and info documents (finding 5)", 
           tally.changed++;
         }
       });
-      if (elapsed > CASE_MS) failures.push({ kind: "slow", seed, detail: `${src.name}: ${what}: ${elapsed.toFixed(0)} ms` });
+      if (elapsed > CASE_MS)
+        failures.push({ kind: "slow", seed, detail: `${src.name}: ${what}: ${elapsed.toFixed(0)} ms` });
     }
     expect(failures, JSON.stringify(failures.slice(0, 5), null, 1)).toEqual([]);
     // The mutations must exercise all three outcomes, or the property test proves little.
@@ -428,7 +500,7 @@ describe("seeded property test: mutated shards and info documents (finding 5)", 
         // Through the store: a corrupted JSON text.
         const text = JSON.stringify(doc).split("");
         const at = int(random, text.length);
-        const ch = pick(random, ["", "9", "}", "\"", "e", "-", "[", "99999999999999999999"]);
+        const ch = pick(random, ["", "9", "}", '"', "e", "-", "[", "99999999999999999999"]);
         text[at] = ch;
         asText = text.join("");
         what = [`text[${at}] = ${JSON.stringify(ch)}`];
@@ -438,9 +510,11 @@ describe("seeded property test: mutated shards and info documents (finding 5)", 
       const started = performance.now();
       const problem = await readInfoCase(base, doc, asText, random).catch((e: unknown) => `harness: ${String(e)}`);
       const elapsed = performance.now() - started;
-      if (problem) failures.push({ kind: "untyped or wrong", seed, detail: `${base.name}: ${what.join("; ")}: ${problem}` });
+      if (problem)
+        failures.push({ kind: "untyped or wrong", seed, detail: `${base.name}: ${what.join("; ")}: ${problem}` });
       else typedOrRead++;
-      if (elapsed > CASE_MS) failures.push({ kind: "slow", seed, detail: `${base.name}: ${what.join("; ")}: ${elapsed.toFixed(0)} ms` });
+      if (elapsed > CASE_MS)
+        failures.push({ kind: "slow", seed, detail: `${base.name}: ${what.join("; ")}: ${elapsed.toFixed(0)} ms` });
     }
     expect(failures, JSON.stringify(failures.slice(0, 5), null, 1)).toEqual([]);
     expect(typedOrRead).toBe(INFO_CASES);

@@ -27,7 +27,14 @@ const sharding = {
 };
 
 function validInfo() {
-  const scale = { key: "s0", size: [8, 8, 8], voxel_offset: [0, 0, 0], chunk_sizes: [[4, 4, 4]], encoding: "raw", resolution: [1, 1, 1] };
+  const scale = {
+    key: "s0",
+    size: [8, 8, 8],
+    voxel_offset: [0, 0, 0],
+    chunk_sizes: [[4, 4, 4]],
+    encoding: "raw",
+    resolution: [1, 1, 1],
+  };
   const scales: [typeof scale] = [scale];
   return { type: "image", data_type: "uint8", num_channels: 1, scales };
 }
@@ -78,17 +85,24 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
     ],
   };
 
-  it.each(["flat", "sharded"])("a box of 2^40 voxels (%s scale) raises InvalidSelectionError at once, reading nothing", async (scale) => {
-    const store = countingStore();
-    const image = await openPrecomputedImage(store, { info: huge });
-    const started = performance.now();
-    await expect(image.read({ min: [0, 0, 0], max: [2 ** 14, 2 ** 14, 2 ** 12] }, { scale })).rejects.toThrow(
-      new RegExp(`box of \\[16384,16384,4096\\] voxels x 1 channel\\(s\\) x 1 byte\\(s\\) in scale ${scale} is 1099511627776 bytes`),
-    );
-    await expect(image.read({ min: [0, 0, 0], max: [2 ** 14, 2 ** 14, 2 ** 12] }, { scale })).rejects.toThrow(InvalidSelectionError);
-    expect(performance.now() - started).toBeLessThan(1000);
-    expect(store.reads).toBe(0);
-  });
+  it.each(["flat", "sharded"])(
+    "a box of 2^40 voxels (%s scale) raises InvalidSelectionError at once, reading nothing",
+    async (scale) => {
+      const store = countingStore();
+      const image = await openPrecomputedImage(store, { info: huge });
+      const started = performance.now();
+      await expect(image.read({ min: [0, 0, 0], max: [2 ** 14, 2 ** 14, 2 ** 12] }, { scale })).rejects.toThrow(
+        new RegExp(
+          `box of \\[16384,16384,4096\\] voxels x 1 channel\\(s\\) x 1 byte\\(s\\) in scale ${scale} is 1099511627776 bytes`,
+        ),
+      );
+      await expect(image.read({ min: [0, 0, 0], max: [2 ** 14, 2 ** 14, 2 ** 12] }, { scale })).rejects.toThrow(
+        InvalidSelectionError,
+      );
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(store.reads).toBe(0);
+    },
+  );
 
   it("a large num_channels makes a moderate box too large: InvalidSelectionError, not RangeError", async () => {
     const info = { ...validInfo(), num_channels: 2 ** 20 };
@@ -100,15 +114,21 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
 
   it("maxBytes bounds one read exactly", async () => {
     const image = await openPrecomputedImage(memoryStore(), { info: validInfo() });
-    await expect(image.read({ min: [0, 0, 0], max: [8, 8, 8] }, { maxBytes: 511 })).rejects.toThrow(/512 bytes, more than 511/);
+    await expect(image.read({ min: [0, 0, 0], max: [8, 8, 8] }, { maxBytes: 511 })).rejects.toThrow(
+      /512 bytes, more than 511/,
+    );
     expect((await image.read({ min: [0, 0, 0], max: [8, 8, 8] }, { maxBytes: 512 })).data).toEqual(new Uint8Array(512));
   });
 
   it("a large box of a few large chunks is read lazily in batches, with every chunk fetched once", async () => {
     // 40 x 40 x 1 chunks of 1 voxel: 1600 chunks, more than one batch of 1024.
-    const info = { ...validInfo(), scales: [{ key: "s0", size: [40, 40, 1], chunk_sizes: [[1, 1, 1]], encoding: "raw" }] };
+    const info = {
+      ...validInfo(),
+      scales: [{ key: "s0", size: [40, 40, 1], chunk_sizes: [[1, 1, 1]], encoding: "raw" }],
+    };
     const files = new Map<string, Uint8Array>();
-    for (let y = 0; y < 40; y++) for (let x = 0; x < 40; x++) files.set(`s0/${x}-${x + 1}_${y}-${y + 1}_0-1`, Uint8Array.of((x + y * 40) & 0xff));
+    for (let y = 0; y < 40; y++)
+      for (let x = 0; x < 40; x++) files.set(`s0/${x}-${x + 1}_${y}-${y + 1}_0-1`, Uint8Array.of((x + y * 40) & 0xff));
     const store = memoryStore(files);
     const gets: string[] = [];
     const get = store.get;
@@ -123,7 +143,10 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
   });
 
   it("a chunk shape decoding to more than maxChunkBytes is refused at read, naming scales[0].chunk_sizes[0], reading nothing", async () => {
-    const info = { ...validInfo(), scales: [{ key: "s0", size: [1024, 1024, 512], chunk_sizes: [[1024, 1024, 512]], encoding: "raw" }] };
+    const info = {
+      ...validInfo(),
+      scales: [{ key: "s0", size: [1024, 1024, 512], chunk_sizes: [[1024, 1024, 512]], encoding: "raw" }],
+    };
     const store = countingStore();
     const image = await openPrecomputedImage(store, { info });
     await expect(image.read({ min: [0, 0, 0], max: [1, 1, 1] })).rejects.toMatchObject({
@@ -137,7 +160,9 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
 
   it("a compressed_segmentation chunk too short for its block headers is refused before its output is allocated", () => {
     // 64^3 uint64 voxels (2 MiB) with 8^3 blocks need 1 + 2 * 512 header words; 4 bytes cannot hold them.
-    expect(() => decodeCompressedSegmentation(new Uint8Array(4), [64, 64, 64], 1, [8, 8, 8], "uint64", "s0/chunk")).toThrow(
+    expect(() =>
+      decodeCompressedSegmentation(new Uint8Array(4), [64, 64, 64], 1, [8, 8, 8], "uint64", "s0/chunk"),
+    ).toThrow(
       /compressed_segmentation chunk s0\/chunk: 1 words is too short for the offsets and block headers of 1 channel\(s\) \(1025\)/,
     );
   });
@@ -146,7 +171,10 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
     // One 4x4x4 uint8 chunk (64 bytes) stored as a gzip member that inflates to 32 MiB but claims 64 bytes.
     const bomb = gzipSync(new Uint8Array(32 * 2 ** 20), { level: 1 });
     bomb.set([64, 0, 0, 0], bomb.length - 4);
-    const info = { ...validInfo(), scales: [{ key: "s0", size: [4, 4, 4], chunk_sizes: [[4, 4, 4]], encoding: "raw", sharding }] };
+    const info = {
+      ...validInfo(),
+      scales: [{ key: "s0", size: [4, 4, 4], chunk_sizes: [[4, 4, 4]], encoding: "raw", sharding }],
+    };
     const spec = parseShardingSpec(sharding);
     // synthesizeShards stores chunk bytes as given after gzip; build the file by hand so the stored bytes are the bomb.
     const shardWith = (stored: Uint8Array) => {
@@ -158,9 +186,13 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
       return file;
     };
     // A valid shard of the same layout reads back.
-    const good = synthesizeShards(spec, new Map([[0n, Uint8Array.from({ length: 64 }, (_, i) => i)]])).get("0.shard") as Uint8Array;
+    const good = synthesizeShards(spec, new Map([[0n, Uint8Array.from({ length: 64 }, (_, i) => i)]])).get(
+      "0.shard",
+    ) as Uint8Array;
     const goodImage = await openPrecomputedImage(memoryStore([["s0/0.shard", good]]), { info });
-    expect((await goodImage.read({ min: [0, 0, 0], max: [4, 4, 4] })).data).toEqual(Uint8Array.from({ length: 64 }, (_, i) => i));
+    expect((await goodImage.read({ min: [0, 0, 0], max: [4, 4, 4] })).data).toEqual(
+      Uint8Array.from({ length: 64 }, (_, i) => i),
+    );
 
     const image = await openPrecomputedImage(memoryStore([["s0/0.shard", shardWith(bomb)]]), { info });
     await expect(image.read({ min: [0, 0, 0], max: [4, 4, 4] })).rejects.toThrow(CorruptDataError);
@@ -168,7 +200,9 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
     // With an honest trailer, the declared 32 MiB is refused against the 64-byte chunk before inflating.
     const honest = gzipSync(new Uint8Array(32 * 2 ** 20), { level: 1 });
     const image2 = await openPrecomputedImage(memoryStore([["s0/0.shard", shardWith(honest)]]), { info });
-    await expect(image2.read({ min: [0, 0, 0], max: [4, 4, 4] })).rejects.toThrow(/declares 33554432 bytes, more than 64 bytes, the limit/);
+    await expect(image2.read({ min: [0, 0, 0], max: [4, 4, 4] })).rejects.toThrow(
+      /declares 33554432 bytes, more than 64 bytes, the limit/,
+    );
   });
 });
 
@@ -178,21 +212,31 @@ describe("hostile info files raise InvalidMetadataError naming the field (findin
     (name) => expectRefused({ ...validInfo(), data_type: name }, "data_type"),
   );
 
-  it.each(["../outside", "/etc", "a/../../b", "a//b"])("a scale key climbing out of the volume (%s) is refused", (key) =>
-    expectRefused({ ...validInfo(), scales: [{ ...validInfo().scales[0], key }] }, "scales[0].key"),
+  it.each(["../outside", "/etc", "a/../../b", "a//b"])(
+    "a scale key climbing out of the volume (%s) is refused",
+    (key) => expectRefused({ ...validInfo(), scales: [{ ...validInfo().scales[0], key }] }, "scales[0].key"),
   );
 
   it("a compressed_segmentation block of more voxels than the decoder can address is refused", () =>
     expectRefused(
-      { ...validInfo(), data_type: "uint32", scales: [{ ...validInfo().scales[0], encoding: "compressed_segmentation", compressed_segmentation_block_size: [1024, 1024, 256] }] },
+      {
+        ...validInfo(),
+        data_type: "uint32",
+        scales: [
+          {
+            ...validInfo().scales[0],
+            encoding: "compressed_segmentation",
+            compressed_segmentation_block_size: [1024, 1024, 256],
+          },
+        ],
+      },
       "scales[0].compressed_segmentation_block_size",
-    ),
-  );
+    ));
 
-  it("data_type \"constructor\" does not open, so no ArrayBuffer comes back as data", async () => {
-    await expect(openPrecomputedImage(memoryStore(), { info: { ...validInfo(), data_type: "constructor" } })).rejects.toThrow(
-      InvalidMetadataError,
-    );
+  it('data_type "constructor" does not open, so no ArrayBuffer comes back as data', async () => {
+    await expect(
+      openPrecomputedImage(memoryStore(), { info: { ...validInfo(), data_type: "constructor" } }),
+    ).rejects.toThrow(InvalidMetadataError);
   });
 
   it.each([
@@ -216,7 +260,14 @@ describe("hostile info files raise InvalidMetadataError naming the field (findin
     ["voxel_offset", [0, 0, 2n ** 70n], "scales[0].voxel_offset"],
     ["voxel_offset", "0,0,0", "scales[0].voxel_offset"],
     ["chunk_sizes", [[4, 4]], "scales[0].chunk_sizes[0]"],
-    ["chunk_sizes", [[4, 4, 4], [4, 0, 4]], "scales[0].chunk_sizes[1]"],
+    [
+      "chunk_sizes",
+      [
+        [4, 4, 4],
+        [4, 0, 4],
+      ],
+      "scales[0].chunk_sizes[1]",
+    ],
     ["chunk_sizes", [], "scales[0].chunk_sizes"],
     ["chunk_sizes", Array.from({ length: 65 }, () => [4, 4, 4]), "scales[0].chunk_sizes"],
     ["chunk_sizes", [[2 ** 20, 2 ** 20, 2 ** 20]], "scales[0].chunk_sizes[0]"],
@@ -235,7 +286,10 @@ describe("hostile info files raise InvalidMetadataError naming the field (findin
   });
 
   it("a sharded scale whose grid needs more than 64 Morton bits is refused naming scales[0].size", () => {
-    expectRefused(withScale({ size: [2 ** 30, 2 ** 30, 2 ** 30], chunk_sizes: [[1, 1, 1]], sharding }), "scales[0].size");
+    expectRefused(
+      withScale({ size: [2 ** 30, 2 ** 30, 2 ** 30], chunk_sizes: [[1, 1, 1]], sharding }),
+      "scales[0].size",
+    );
   });
 
   it.each([
@@ -273,7 +327,10 @@ describe("hostile info files raise InvalidMetadataError naming the field (findin
     const size = [8, 8, 8];
     delete size[1];
     expectRefused(withScale({ size }), "scales[0].size");
-    const chunks = [[4, 4, 4], [2, 2, 2]];
+    const chunks = [
+      [4, 4, 4],
+      [2, 2, 2],
+    ];
     delete chunks[0];
     expectRefused(withScale({ chunk_sizes: chunks }), "scales[0].chunk_sizes[0]");
     const resolution = [1, 1, 1];

@@ -8,7 +8,14 @@ import {
   type ShardingEncoding,
   type ShardingSpec,
 } from "@zarrkit/neuroglancer";
-import { ChecksumError, CorruptDataError, coalesceRanges, type RangeQuery, type Store, UnsupportedError } from "@zarrkit/registry";
+import {
+  ChecksumError,
+  CorruptDataError,
+  coalesceRanges,
+  type RangeQuery,
+  type Store,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { gzipSync, zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { memoryStore, oneMinishardShard, xorByte } from "./helpers.js";
@@ -27,11 +34,13 @@ const specOf = (data_encoding: ShardingEncoding, minishard_index_encoding: Shard
     minishard_index_encoding,
   });
 
-
-const payload = (n: number, seed = 1) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed * 17 + (i >> 3)) & 0xff);
+const payload = (n: number, seed = 1) =>
+  Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed * 17 + (i >> 3)) & 0xff);
 
 /** A store that records every range requested and answers from `files`. */
-function spyStore(files: [string, Uint8Array][]): Store & { requests: { key: string; offset: number; length: number }[] } {
+function spyStore(
+  files: [string, Uint8Array][],
+): Store & { requests: { key: string; offset: number; length: number }[] } {
   const inner = memoryStore(files);
   const requests: { key: string; offset: number; length: number }[] = [];
   return {
@@ -58,29 +67,46 @@ describe("gzip trailers are checked (finding 1)", () => {
     const file = oneMinishardShard([[5n, stored]]);
     const spec = specOf("gzip", "raw");
     await expect(readAll(file, spec, 5n)).rejects.toThrow(ChecksumError);
-    await expect(readAll(file, spec, 5n)).rejects.toMatchObject({ key: "0.shard", message: expect.stringMatching(/chunk 5 in 0\.shard: gzip CRC-32 mismatch/) });
+    await expect(readAll(file, spec, 5n)).rejects.toMatchObject({
+      key: "0.shard",
+      message: expect.stringMatching(/chunk 5 in 0\.shard: gzip CRC-32 mismatch/),
+    });
     expect(() => disassembleShard(spec, file, "0.shard")).toThrow(ChecksumError);
   });
 
   it("a gzip chunk whose ISIZE disagrees with its data raises CorruptDataError", async () => {
     const stored = gzipSync(data, { level: 9 });
     xorByte(stored, stored.length - 4, 1); // ISIZE 301: more than 300, but the data ends first
-    await expect(readAll(oneMinishardShard([[5n, stored]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(CorruptDataError);
+    await expect(readAll(oneMinishardShard([[5n, stored]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(
+      CorruptDataError,
+    );
     const smaller = gzipSync(data, { level: 9 });
     smaller[smaller.length - 4]! -= 1; // ISIZE 299: the data inflates past it
-    await expect(readAll(oneMinishardShard([[5n, smaller]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/inflates to more than 299 bytes, the size its gzip trailer declares/);
+    await expect(readAll(oneMinishardShard([[5n, smaller]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(
+      /inflates to more than 299 bytes, the size its gzip trailer declares/,
+    );
   });
 
   it("a gzip minishard index with a bad CRC raises ChecksumError from get, exists, listIds and disassembleShard", async () => {
-    const file = oneMinishardShard([[5n, data], [9n, data]], (raw) => gzipSync(raw, { level: 0 }));
+    const file = oneMinishardShard(
+      [
+        [5n, data],
+        [9n, data],
+      ],
+      (raw) => gzipSync(raw, { level: 0 }),
+    );
     const spec = specOf("raw", "gzip");
     expect(await readAll(file, spec, 9n)).toEqual(data);
-    // Byte 8 of the index's stored block: the id delta of the second entry (4) becomes 5, so id 10 would appear instead.
+    // Byte 8 of the index's stored block: the id delta of the second entry (4) becomes 5, so id 10 would appear
+    // instead.
     const indexStart = 16 + 2 * data.length;
     xorByte(file, indexStart + 10 + 5 + 8, 1);
     const reader = new ShardReader(memoryStore([["0.shard", file]]), spec);
     await expect(reader.get(9n)).rejects.toThrow(ChecksumError);
-    await expect(reader.exists(9n)).rejects.toMatchObject({ key: "0.shard", message: expect.stringContaining("minishard 0 index") });
+    await expect(reader.exists(9n)).rejects.toMatchObject({
+      key: "0.shard",
+      message: expect.stringContaining("minishard 0 index"),
+    });
     await expect(reader.listIds("0.shard")).rejects.toThrow(ChecksumError);
     expect(() => disassembleShard(spec, file, "0.shard")).toThrow(ChecksumError);
   });
@@ -90,12 +116,16 @@ describe("gzip trailers are checked (finding 1)", () => {
     expect(await readAll(oneMinishardShard([[5n, good]]), specOf("gzip", "raw"), 5n)).toEqual(data);
     const bad = good.slice();
     xorByte(bad, 2 + 5 + 11, 2);
-    await expect(readAll(oneMinishardShard([[5n, bad]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(/zlib Adler-32 mismatch/);
+    await expect(readAll(oneMinishardShard([[5n, bad]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(
+      /zlib Adler-32 mismatch/,
+    );
   });
 
   it("a truncated gzip member is CorruptDataError, not a short chunk", async () => {
     const stored = gzipSync(data, { level: 9 });
-    await expect(readAll(oneMinishardShard([[5n, stored.subarray(0, 12)]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(CorruptDataError);
+    await expect(readAll(oneMinishardShard([[5n, stored.subarray(0, 12)]]), specOf("gzip", "raw"), 5n)).rejects.toThrow(
+      CorruptDataError,
+    );
   });
 });
 
@@ -111,7 +141,9 @@ describe("inflation is capped (finding 1, decompression bombs)", () => {
     await expect(readAll(file, specOf("gzip", "raw"), 5n, { maxChunkBytes: 2 ** 20 })).rejects.toThrow(
       /declares 33554432 bytes, more than 1048576 bytes, the limit/,
     );
-    expect(() => disassembleShard(specOf("gzip", "raw"), file, "0.shard", { maxChunkBytes: 2 ** 20 })).toThrow(CorruptDataError);
+    expect(() => disassembleShard(specOf("gzip", "raw"), file, "0.shard", { maxChunkBytes: 2 ** 20 })).toThrow(
+      CorruptDataError,
+    );
   });
 
   it("a chunk whose trailer lies stops inflating at the declared size with CorruptDataError", async () => {
@@ -124,14 +156,17 @@ describe("inflation is capped (finding 1, decompression bombs)", () => {
 
   it("a zlib bomb (no size trailer) stops at maxChunkBytes", async () => {
     const zbomb = zlibSync(new Uint8Array(8 * 2 ** 20), { level: 1 });
-    await expect(readAll(oneMinishardShard([[5n, zbomb]]), specOf("gzip", "raw"), 5n, { maxChunkBytes: 2 ** 20 })).rejects.toThrow(
-      /inflates to more than 1048576 bytes, the limit/,
-    );
+    await expect(
+      readAll(oneMinishardShard([[5n, zbomb]]), specOf("gzip", "raw"), 5n, { maxChunkBytes: 2 ** 20 }),
+    ).rejects.toThrow(/inflates to more than 1048576 bytes, the limit/);
   });
 
   it("getMany's maxDecodedBytes caps one call below maxChunkBytes", async () => {
     const stored = gzipSync(payload(4096), { level: 9 });
-    const reader = new ShardReader(memoryStore([["0.shard", oneMinishardShard([[5n, stored]])]]), specOf("gzip", "raw"));
+    const reader = new ShardReader(
+      memoryStore([["0.shard", oneMinishardShard([[5n, stored]])]]),
+      specOf("gzip", "raw"),
+    );
     await expect(reader.getMany([5n], { maxDecodedBytes: 4095 })).rejects.toThrow(CorruptDataError);
     expect((await reader.getMany([5n], { maxDecodedBytes: 4096 })).get(5n)).toEqual(payload(4096));
   });
@@ -139,15 +174,23 @@ describe("inflation is capped (finding 1, decompression bombs)", () => {
   it("a gzip minishard index inflating past maxMinishardIndexEntries * 24 bytes is refused", async () => {
     const file = oneMinishardShard([[5n, payload(10)]], () => lying);
     // 4000 entries: 96000 bytes decoded, and the ~32 KiB bomb passes the stored-size check.
-    const reader = new ShardReader(memoryStore([["0.shard", file]]), specOf("raw", "gzip"), { maxMinishardIndexEntries: 4000 });
-    await expect(reader.get(5n)).rejects.toThrow(/minishard 0 index in 0\.shard failed to decompress: inflates to more than 100 bytes/);
+    const reader = new ShardReader(memoryStore([["0.shard", file]]), specOf("raw", "gzip"), {
+      maxMinishardIndexEntries: 4000,
+    });
+    await expect(reader.get(5n)).rejects.toThrow(
+      /minishard 0 index in 0\.shard failed to decompress: inflates to more than 100 bytes/,
+    );
     const honest = oneMinishardShard([[5n, payload(10)]], () => bomb);
     await expect(
-      new ShardReader(memoryStore([["0.shard", honest]]), specOf("raw", "gzip"), { maxMinishardIndexEntries: 4000 }).get(5n),
+      new ShardReader(memoryStore([["0.shard", honest]]), specOf("raw", "gzip"), {
+        maxMinishardIndexEntries: 4000,
+      }).get(5n),
     ).rejects.toThrow(/declares 33554432 bytes, more than 96000 bytes, the limit/);
     // With a bound of 1000 entries (24000 bytes) the stored bomb is refused before it is read.
     await expect(
-      new ShardReader(memoryStore([["0.shard", honest]]), specOf("raw", "gzip"), { maxMinishardIndexEntries: 1000 }).get(5n),
+      new ShardReader(memoryStore([["0.shard", honest]]), specOf("raw", "gzip"), {
+        maxMinishardIndexEntries: 1000,
+      }).get(5n),
     ).rejects.toThrow(/minishard 0 index at bytes \[26, \d+\) of 0\.shard is \d+ bytes, more than the limit of 24088/);
   });
 });
@@ -164,7 +207,9 @@ describe("byte ranges from the index are bounded before reading (finding 2)", ()
     const store = spyStore([["0.shard", file]]);
     const reader = new ShardReader(store, specOf("raw", "raw"));
     await expect(reader.get(5n)).rejects.toThrow(
-      new RegExp(`chunk 5 at bytes \\[40, ${40 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit of 268435456 \\(maxChunkBytes\\)`),
+      new RegExp(
+        `chunk 5 at bytes \\[40, ${40 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit of 268435456 \\(maxChunkBytes\\)`,
+      ),
     );
     await expect(reader.get(5n)).rejects.toMatchObject({ key: "0.shard" });
     expect(Math.max(...store.requests.map((r) => r.length))).toBeLessThanOrEqual(24);
@@ -176,16 +221,24 @@ describe("byte ranges from the index are bounded before reading (finding 2)", ()
     const store = spyStore([["0.shard", file]]);
     const reader = new ShardReader(store, specOf("raw", "gzip"));
     await expect(reader.get(5n)).rejects.toThrow(
-      new RegExp(`minishard 0 index at bytes \\[16, ${16 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit of \\d+ \\(maxMinishardIndexEntries\\)`),
+      new RegExp(
+        `minishard 0 index at bytes \\[16, ${16 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit of \\d+ \\(maxMinishardIndexEntries\\)`,
+      ),
     );
     await expect(reader.listIds("0.shard")).rejects.toThrow(CorruptDataError);
     expect(store.requests.every((r) => r.length <= 16)).toBe(true);
   });
 
   it("a raw minishard index is bounded by exactly 24 * maxMinishardIndexEntries bytes", async () => {
-    const file = oneMinishardShard([[1n, payload(1)], [2n, payload(1)], [3n, payload(1)]]);
+    const file = oneMinishardShard([
+      [1n, payload(1)],
+      [2n, payload(1)],
+      [3n, payload(1)],
+    ]);
     const spec = specOf("raw", "raw");
-    await expect(readAll(file, spec, 2n, { maxMinishardIndexEntries: 2 })).rejects.toThrow(/72 bytes, more than the limit of 48/);
+    await expect(readAll(file, spec, 2n, { maxMinishardIndexEntries: 2 })).rejects.toThrow(
+      /72 bytes, more than the limit of 48/,
+    );
     expect(await readAll(file, spec, 2n, { maxMinishardIndexEntries: 3 })).toEqual(payload(1));
   });
 
@@ -199,8 +252,26 @@ describe("byte ranges from the index are bounded before reading (finding 2)", ()
     expect(Math.max(...store.requests.map((r) => r.length))).toBeLessThanOrEqual(10000);
     expect(store.requests.filter((r) => r.length === 6000)).toHaveLength(3);
     // Without the cap they would be one request.
-    expect(coalesceRanges([{ offset: 0, length: 10 }, { offset: 10, length: 10 }], 0, 15).length).toBe(2);
-    expect(coalesceRanges([{ offset: 0, length: 10 }, { offset: 2, length: 5 }], 0, 5).length).toBe(1);
+    expect(
+      coalesceRanges(
+        [
+          { offset: 0, length: 10 },
+          { offset: 10, length: 10 },
+        ],
+        0,
+        15,
+      ).length,
+    ).toBe(2);
+    expect(
+      coalesceRanges(
+        [
+          { offset: 0, length: 10 },
+          { offset: 2, length: 5 },
+        ],
+        0,
+        5,
+      ).length,
+    ).toBe(1);
   });
 
   it("listIds refuses a shard index larger than maxChunkBytes instead of reading it", async () => {

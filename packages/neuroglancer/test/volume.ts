@@ -94,7 +94,12 @@ export function volumeFiles(layout: VolumeLayout, volume: Volume, prefix: string
         const bytes =
           layout.encoding === "raw"
             ? new Uint8Array(voxels.buffer)
-            : encodeCompressedSegmentation(voxels as Uint32Array | BigUint64Array, shape, layout.channels, layout.blockSize as Vec3);
+            : encodeCompressedSegmentation(
+                voxels as Uint32Array | BigUint64Array,
+                shape,
+                layout.channels,
+                layout.blockSize as Vec3,
+              );
         if (layout.sharding) {
           sharded.set(compressedMortonCode(g, grid), bytes);
         } else {

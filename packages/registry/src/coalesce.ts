@@ -19,7 +19,11 @@ export interface RangeGroup<T extends ByteRange> extends ByteRange {
  * bytes only by a range that overlaps it or is that large on its own (one
  * read must stay allocatable).
  */
-export function coalesceRanges<T extends ByteRange>(ranges: readonly T[], maxGap: number, maxRequest = Number.POSITIVE_INFINITY): RangeGroup<T>[] {
+export function coalesceRanges<T extends ByteRange>(
+  ranges: readonly T[],
+  maxGap: number,
+  maxRequest = Number.POSITIVE_INFINITY,
+): RangeGroup<T>[] {
   const sorted = [...ranges].sort((a, b) => a.offset - b.offset);
   const groups: RangeGroup<T>[] = [];
   let current: RangeGroup<T> | undefined;

@@ -6,7 +6,15 @@
  * (`decodeInto` / `encodeInto`): that is how sharding reads one inner chunk
  * with a ranged request without the pipeline knowing about shards.
  */
-import type { RangeQuery, ReadOptions, RequestOptions, SetOptions, SizedValue, VersionedValue, WindowQuery } from "./store.js";
+import type {
+  RangeQuery,
+  ReadOptions,
+  RequestOptions,
+  SetOptions,
+  SizedValue,
+  VersionedValue,
+  WindowQuery,
+} from "./store.js";
 
 /** The typed arrays element data lives in. */
 export type NumericArray =
@@ -46,7 +54,10 @@ export interface Chunk<D extends ArrayData = ArrayData> {
   shape: number[];
 }
 
-/** A decoded fill value or scalar: numbers, bigints for 64-bit integers, [re, im] for complex, bytes for r<N> and variable_length_bytes. */
+/**
+ * A decoded fill value or scalar: numbers, bigints for 64-bit integers, [re, im] for complex, bytes for r<N> and
+ * variable_length_bytes.
+ */
 export type Scalar = number | bigint | boolean | string | Uint8Array | readonly [number, number];
 
 /** "bytes": variable-length byte strings (`Uint8Array[]`). */
@@ -147,7 +158,10 @@ export type WriteSource =
 export interface StoredValue {
   /** The value's store key. */
   readonly key: string;
-  /** The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges closer than this are cheaper read as one request. */
+  /**
+   * The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges closer than this are cheaper read
+   * as one request.
+   */
   readonly coalesceGapBytes?: number;
   /** `Store.get` of this key. */
   get(options?: RequestOptions): Promise<Uint8Array | undefined>;
@@ -168,7 +182,8 @@ export interface StoredValue {
   /** `Store.append` to this key. */
   append?(value: Uint8Array, options?: SetOptions): Promise<number>;
   /** `Store.setRange` of this key. */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions existed
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions
+  // existed
   setRange?(offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   /** `Store.truncate` of this key. */
   truncate?(length: number, options?: RequestOptions): Promise<void>;
@@ -255,7 +270,9 @@ export interface BytesToBytesCodec extends CodecBase {
 /** A codec of any kind. */
 export type Codec = ArrayToArrayCodec | ArrayToBytesCodec | BytesToBytesCodec;
 
-/** Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata. */
+/**
+ * Runtime options per codec name, e.g. `{ sharding_indexed: { writeStrategy: "append" } }`. Never stored in metadata.
+ */
 export type CodecOptions = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
 /**
@@ -282,7 +299,4 @@ export interface CodecCreateContext {
 }
 
 /** Builds a codec from the `configuration` object of its metadata, validating it. */
-export type CodecFactory = (
-  configuration: Record<string, unknown>,
-  ctx: CodecCreateContext,
-) => Codec | Promise<Codec>;
+export type CodecFactory = (configuration: Record<string, unknown>, ctx: CodecCreateContext) => Codec | Promise<Codec>;

@@ -47,7 +47,11 @@ export function registryState(): RegistryState {
       stores: new Map(),
       adapters: new Map(),
       adapterSuffixes: new Map(),
-      layouts: new Map(), chunkGrids: new Map(), workerModules: [], workerModuleListeners: new Set() };
+      layouts: new Map(),
+      chunkGrids: new Map(),
+      workerModules: [],
+      workerModuleListeners: new Set(),
+    };
     holder[KEY] = state;
   }
   // A registry created by an older copy of this package lacks what later versions added.

@@ -25,7 +25,13 @@ export {
   unquoteEtag,
   withVersion,
 } from "./http/etag.js";
-export { contentRangeProblem, contentRangeTotal, rangeHeader, unsatisfiedRangeSize, wholeValueProblem } from "./http/ranges.js";
+export {
+  contentRangeProblem,
+  contentRangeTotal,
+  rangeHeader,
+  unsatisfiedRangeSize,
+  wholeValueProblem,
+} from "./http/ranges.js";
 export { type CrossOriginRedirects, fetchFollowing, PROTOCOL_HEADERS, type RedirectPolicy } from "./http/redirect.js";
 export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./http/redact.js";
 export {
@@ -58,4 +64,12 @@ export {
   type TimeoutKind,
   untilAborted,
 } from "./http/transfer.js";
-export { escapeXml, parseXml, type XmlElement, type XmlLimits, xmlChild, xmlChildren, xmlChildText } from "./http/xml.js";
+export {
+  escapeXml,
+  parseXml,
+  type XmlElement,
+  type XmlLimits,
+  xmlChild,
+  xmlChildren,
+  xmlChildText,
+} from "./http/xml.js";

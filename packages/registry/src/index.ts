@@ -1,7 +1,13 @@
 export * from "./codec.js";
 export * from "./errors.js";
 export * from "./store.js";
-export { type RegisterCodecOptions, registerCodec, resolveCodec, registeredCodecs, isCodecRegistered } from "./codec-registry.js";
+export {
+  type RegisterCodecOptions,
+  registerCodec,
+  resolveCodec,
+  registeredCodecs,
+  isCodecRegistered,
+} from "./codec-registry.js";
 export { codecWorkerModules, onCodecWorkerModule, registerCodecWorkerModule } from "./codec-worker-modules.js";
 export { registerStore, registerPathStore, openStore, registeredStoreSchemes } from "./store-registry.js";
 export type { CodecLoader, PathStoreFactory, StoreAdapter, StoreFactory } from "./global-state.js";

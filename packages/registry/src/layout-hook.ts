@@ -14,7 +14,10 @@ export interface LayoutRequest {
 
 /** The grid and codecs a layout option makes of an array. */
 export interface Layout {
-  /** What the chunk grid divides the array into: integers, or lists of edges for a rectilinear grid (e.g. the shard shape). */
+  /**
+   * What the chunk grid divides the array into: integers, or lists of edges for a rectilinear grid (e.g. the shard
+   * shape).
+   */
   gridShape: unknown[];
   /** The array's codecs. */
   codecs: CodecMetadata[];
@@ -26,4 +29,8 @@ export interface Layout {
 export type LayoutHook = (request: LayoutRequest) => Layout;
 
 /** Parses a `chunk_grid` configuration for an array of `shape` into the engine's grid (core's `ChunkGrid`). */
-export type ChunkGridParser = (configuration: Record<string, unknown>, shape: readonly number[], field: string) => unknown;
+export type ChunkGridParser = (
+  configuration: Record<string, unknown>,
+  shape: readonly number[],
+  field: string,
+) => unknown;

@@ -38,7 +38,11 @@ export class LruCache<K, V> {
    * The cached value, else the result of `load`, cached when it is defined,
    * `keep` accepts it, and it fits. Concurrent calls share one load.
    */
-  async getOrLoad(key: K, load: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
+  async getOrLoad(
+    key: K,
+    load: () => Promise<V | undefined>,
+    keep: (value: V) => boolean = () => true,
+  ): Promise<V | undefined> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
     const pending = this.#loading.get(key);

@@ -24,7 +24,10 @@ export function checkRange(key: string, range: RangeQuery): RangeQuery {
   }
   const counts = "suffixLength" in range ? [range.suffixLength] : [range.offset, range.length];
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new StoreError(`Invalid range ${showValue(range)} for ${JSON.stringify(key)}: offsets and lengths are non-negative integers.`, { key });
+    throw new StoreError(
+      `Invalid range ${showValue(range)} for ${JSON.stringify(key)}: offsets and lengths are non-negative integers.`,
+      { key },
+    );
   }
   return range;
 }
@@ -35,11 +38,16 @@ export function checkRange(key: string, range: RangeQuery): RangeQuery {
  */
 export function checkRangeInto(key: string, range: WindowQuery, target: Uint8Array): WindowQuery {
   if (typeof range !== "object" || range === null || "suffixLength" in range) {
-    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: getRangeInto reads a window { offset, length }.`, { key });
+    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: getRangeInto reads a window { offset, length }.`, {
+      key,
+    });
   }
   checkRange(key, range);
   if (!(target instanceof Uint8Array) || target.length < range.length) {
-    throw new StoreError(`getRangeInto of ${range.length} bytes of ${JSON.stringify(key)}: the target holds ${target instanceof Uint8Array ? target.length : "no"} bytes.`, { key });
+    throw new StoreError(
+      `getRangeInto of ${range.length} bytes of ${JSON.stringify(key)}: the target holds ${target instanceof Uint8Array ? target.length : "no"} bytes.`,
+      { key },
+    );
   }
   return range;
 }
@@ -52,5 +60,7 @@ export function checkRangeInto(key: string, range: WindowQuery, target: Uint8Arr
 export function coalesceGapHint(source: { readonly coalesceGapBytes?: number }, key?: string): number | undefined {
   const hint = source.coalesceGapBytes;
   if (hint === undefined || (Number.isSafeInteger(hint) && hint >= 0)) return hint;
-  throw new StoreError(`The store's coalesceGapBytes hint must be a non-negative integer, got ${showValue(hint)}`, { key });
+  throw new StoreError(`The store's coalesceGapBytes hint must be a non-negative integer, got ${showValue(hint)}`, {
+    key,
+  });
 }

@@ -18,14 +18,21 @@ export interface RegisterStoreAdapterOptions {
 }
 
 /** Register the adapter behind the `|<name>:` segment of URL pipelines. */
-export function registerStoreAdapter(name: string, adapter: StoreAdapter, options: RegisterStoreAdapterOptions = {}): void {
+export function registerStoreAdapter(
+  name: string,
+  adapter: StoreAdapter,
+  options: RegisterStoreAdapterOptions = {},
+): void {
   if (!/^[a-z][a-z0-9+.-]*$/.test(name)) throw new StoreError(`Invalid store adapter name ${JSON.stringify(name)}`);
   const suffixes = options.suffixes ?? [];
   for (const suffix of suffixes) {
     if (!/^\.[a-z0-9][a-z0-9.-]*$/i.test(suffix)) {
-      throw new StoreError(`Store adapter ${name}: suffix ${JSON.stringify(suffix)} must be a file ending with its dot, e.g. ".zip"`, {
-        field: "suffixes",
-      });
+      throw new StoreError(
+        `Store adapter ${name}: suffix ${JSON.stringify(suffix)} must be a file ending with its dot, e.g. ".zip"`,
+        {
+          field: "suffixes",
+        },
+      );
     }
   }
   const state = registryState();
@@ -63,7 +70,9 @@ export function parseStorePipeline(url: string):
   }
   const [base, ...rest] = parts;
   if (base === undefined || base === "") {
-    throw new StoreError(`URL pipeline ${JSON.stringify(redactUnparsedUrl(url))} has no store URL before its first "|"`);
+    throw new StoreError(
+      `URL pipeline ${JSON.stringify(redactUnparsedUrl(url))} has no store URL before its first "|"`,
+    );
   }
   const segments = rest.map((segment, i) => {
     const match = /^([a-z][a-z0-9+.-]*):(.*)$/.exec(segment);
@@ -94,7 +103,9 @@ export function splitValueUrl(url: string): { parent: string; key: string } {
   const slash = path.lastIndexOf("/");
   const key = decodeURIComponent(path.slice(slash + 1));
   if (key === "") {
-    throw new StoreError(`${JSON.stringify(redactUnparsedUrl(url))} names no file for the pipeline to open (it ends in "/")`);
+    throw new StoreError(
+      `${JSON.stringify(redactUnparsedUrl(url))} names no file for the pipeline to open (it ends in "/")`,
+    );
   }
   // A bare relative file name ("a.ozx") lies in the working directory.
   return { parent: slash < 0 ? "./" : url.slice(0, slash + 1) + url.slice(path.length), key };
@@ -123,9 +134,12 @@ export async function applyPipeline(
     current = await adapter({ store: current, key: valueKey }, last ? segment.path : "", options);
     if (!last) {
       if (segment.path === "") {
-        throw new StoreError(`URL pipeline segment ${i + 1} "${segment.name}:" needs a path: the value the next adapter opens`, {
-          field: `segment ${i + 1}`,
-        });
+        throw new StoreError(
+          `URL pipeline segment ${i + 1} "${segment.name}:" needs a path: the value the next adapter opens`,
+          {
+            field: `segment ${i + 1}`,
+          },
+        );
       }
       valueKey = segment.path;
     }

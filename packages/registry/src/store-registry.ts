@@ -9,12 +9,18 @@ export function registerStore(scheme: string, factory: StoreFactory): void {
   registryState().stores.set(normalizeScheme(scheme), factory);
 }
 
-/** Register what `openStore` does with a plain path such as "./data.zarr" or "/data/a.zarr" (`@zarrkit/store-fs` does, in Node). */
+/**
+ * Register what `openStore` does with a plain path such as "./data.zarr" or "/data/a.zarr" (`@zarrkit/store-fs` does,
+ * in Node).
+ */
 export function registerPathStore(factory: PathStoreFactory): void {
   registryState().pathStore = factory;
 }
 
-/** No scheme (`data.zarr`, `./a`, `/abs`) or a Windows drive (`C:\\data`); never with "://" (a mistyped URL stays an error). */
+/**
+ * No scheme (`data.zarr`, `./a`, `/abs`) or a Windows drive (`C:\\data`); never with "://" (a mistyped URL stays an
+ * error).
+ */
 function isPlainPath(input: string): boolean {
   return !input.includes("://") && (!/^[a-z][a-z0-9+.-]*:/i.test(input) || /^[a-z]:[\\/]/i.test(input));
 }
@@ -63,7 +69,9 @@ async function openBaseStore(url: string | URL, options: Readonly<Record<string,
     parsed = typeof url === "string" ? new URL(url) : url;
   } catch {
     // No cause: the parser's error holds the input verbatim, credentials included.
-    throw new StoreError(`Not a store URL: ${JSON.stringify(redactUnparsedUrl(String(url)))}. Use <scheme>://..., e.g. file:///data/a.zarr.`);
+    throw new StoreError(
+      `Not a store URL: ${JSON.stringify(redactUnparsedUrl(String(url)))}. Use <scheme>://..., e.g. file:///data/a.zarr.`,
+    );
   }
   const scheme = normalizeScheme(parsed.protocol);
   const factory = registryState().stores.get(scheme);

@@ -109,7 +109,12 @@ export interface Store {
    * pool of read buffers) rather than a fresh buffer per read; stores that
    * must allocate anyway (HTTP) leave it out.
    */
-  getRangeInto?(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions): Promise<number | undefined>;
+  getRangeInto?(
+    key: string,
+    range: WindowQuery,
+    target: Uint8Array,
+    options?: ReadOptions,
+  ): Promise<number | undefined>;
   /** Replace the value as a whole: readers see the old value or the new one, never a mix. */
   set?(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
   /** Remove the key; removing a missing key is not an error. */
@@ -135,7 +140,8 @@ export interface Store {
    * when the store keeps versions. A store whose in-place writes can be torn by
    * a crash undoes a torn one before the key is next written or `recover`ed.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions existed
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions
+  // existed
   setRange?(key: string, offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   /** Truncate a value to `length` bytes. */
   truncate?(key: string, length: number, options?: RequestOptions): Promise<void>;

@@ -29,11 +29,15 @@ describe("whole values", () => {
   });
 
   it("refuse a 206 with part of the value, or bytes that do not add up to the announced size", () => {
-    expect(wholeValueProblem(206, headers({ "Content-Range": "bytes 0-4/10" }), 5)).toMatch(/partial answer \(206, Content-Range "bytes 0-4\/10", 5 bytes\) to a request for the whole value of 10 bytes/);
+    expect(wholeValueProblem(206, headers({ "Content-Range": "bytes 0-4/10" }), 5)).toMatch(
+      /partial answer \(206, Content-Range "bytes 0-4\/10", 5 bytes\) to a request for the whole value of 10 bytes/,
+    );
     expect(wholeValueProblem(206, headers({ "Content-Range": "bytes 0-9/10" }), 5)).toMatch(/partial answer/);
     expect(wholeValueProblem(206, headers({}), 5)).toMatch(/no Content-Range/);
     expect(wholeValueProblem(206, headers({ "Content-Range": "bytes 0-4/*" }), 5)).toMatch(/partial answer/);
-    expect(wholeValueProblem(200, headers({ "Content-Range": "bytes 0-4/10" }), 5)).toMatch(/5 bytes where Content-Range "bytes 0-4\/10" announces 10/);
+    expect(wholeValueProblem(200, headers({ "Content-Range": "bytes 0-4/10" }), 5)).toMatch(
+      /5 bytes where Content-Range "bytes 0-4\/10" announces 10/,
+    );
   });
 });
 
@@ -47,9 +51,19 @@ describe("versions from Last-Modified", () => {
     expect(lastModifiedVersion(headers({ "Last-Modified": modified }), 10)).toBeUndefined();
     expect(lastModifiedVersion(headers({ "Last-Modified": "yesterday", Date: modified }), 10)).toBeUndefined();
     // A strong ETag wins; a weak one is passed over for Last-Modified.
-    expect(replyVersion(headers({ ETag: '"e"', "Last-Modified": modified, Date: "Wed, 16 Nov 1994 00:00:00 GMT" }), 10)).toBe('"e"');
-    expect(replyVersion(headers({ ETag: 'W/"e"', "Last-Modified": modified, Date: "Wed, 16 Nov 1994 00:00:00 GMT" }), 10)).toBe("last-modified:784903526:10");
-    expect(replyVersion(headers({ ETag: '"e"', "Last-Modified": modified, Date: "Wed, 16 Nov 1994 00:00:00 GMT" }), 10, false)).toBe("last-modified:784903526:10");
+    expect(
+      replyVersion(headers({ ETag: '"e"', "Last-Modified": modified, Date: "Wed, 16 Nov 1994 00:00:00 GMT" }), 10),
+    ).toBe('"e"');
+    expect(
+      replyVersion(headers({ ETag: 'W/"e"', "Last-Modified": modified, Date: "Wed, 16 Nov 1994 00:00:00 GMT" }), 10),
+    ).toBe("last-modified:784903526:10");
+    expect(
+      replyVersion(
+        headers({ ETag: '"e"', "Last-Modified": modified, Date: "Wed, 16 Nov 1994 00:00:00 GMT" }),
+        10,
+        false,
+      ),
+    ).toBe("last-modified:784903526:10");
   });
 
   it("go in If-Unmodified-Since and If-Modified-Since, ETags in If-Match and If-None-Match", () => {
@@ -61,16 +75,30 @@ describe("versions from Last-Modified", () => {
 
   it("are confirmed against the reply's Last-Modified and size", () => {
     const reply = headers({ "Last-Modified": modified, Date: "Wed, 16 Nov 1994 00:00:00 GMT" });
-    expect(confirmVersion(reply, "last-modified:784903526:10", "k", (got) => got, 10)).toBe("last-modified:784903526:10");
-    expect(() => confirmVersion(reply, "last-modified:784903526:10", "k", (got) => `got ${got}`, 11)).toThrow(/got version last-modified:784903526:11/);
+    expect(confirmVersion(reply, "last-modified:784903526:10", "k", (got) => got, 10)).toBe(
+      "last-modified:784903526:10",
+    );
+    expect(() => confirmVersion(reply, "last-modified:784903526:10", "k", (got) => `got ${got}`, 11)).toThrow(
+      /got version last-modified:784903526:11/,
+    );
   });
 });
 
 describe("Retry-After", () => {
   it("is read in seconds or as an HTTP date against the reply's Date, for 429 and 503 only", () => {
     expect(retryAfterMs(429, headers({ "Retry-After": "3" }))).toBe(3000);
-    expect(retryAfterMs(503, headers({ "Retry-After": "Tue, 15 Nov 1994 12:45:30 GMT", Date: "Tue, 15 Nov 1994 12:45:26 GMT" }))).toBe(4000);
-    expect(retryAfterMs(503, headers({ "Retry-After": "Tue, 15 Nov 1994 12:45:20 GMT", Date: "Tue, 15 Nov 1994 12:45:26 GMT" }))).toBe(0);
+    expect(
+      retryAfterMs(
+        503,
+        headers({ "Retry-After": "Tue, 15 Nov 1994 12:45:30 GMT", Date: "Tue, 15 Nov 1994 12:45:26 GMT" }),
+      ),
+    ).toBe(4000);
+    expect(
+      retryAfterMs(
+        503,
+        headers({ "Retry-After": "Tue, 15 Nov 1994 12:45:20 GMT", Date: "Tue, 15 Nov 1994 12:45:26 GMT" }),
+      ),
+    ).toBe(0);
     expect(retryAfterMs(500, headers({ "Retry-After": "3" }))).toBeUndefined();
     expect(retryAfterMs(503, headers({ "Retry-After": "soon" }))).toBeUndefined();
     expect(retryAfterMs(503, headers({}))).toBeUndefined();
@@ -88,7 +116,12 @@ describe("Retry-After", () => {
   it("delays the next attempt by at least the wait asked for", async () => {
     vi.useFakeTimers();
     const times: number[] = [];
-    const loop = { retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 }, idleTimeoutMs: 0, upload: false, failure: () => new Error("x") };
+    const loop = {
+      retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 },
+      idleTimeoutMs: 0,
+      upload: false,
+      failure: () => new Error("x"),
+    };
     const done = retrying(loop, async () => {
       times.push(Date.now());
       return times.length === 1 ? new RetryAfter(3000) : "ok";
@@ -103,17 +136,27 @@ describe("time bounds of an attempt", () => {
   it("ends an attempt at its deadline however steadily bytes come, and does not retry it", async () => {
     vi.useFakeTimers();
     let attempts = 0;
-    const loop = { retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 1 }, idleTimeoutMs: 1000, upload: false, limits: { deadlineMs: 5000 } };
-    const done = retrying({ ...loop, failure: (_e, timedOut, tries, kind) => new Error(`${timedOut} ${kind} ${tries}`) }, async (attempt) => {
-      attempts++;
-      const ticker = setInterval(() => attempt.received(1), 500);
-      try {
-        await new Promise((_, reject) => attempt.signal.addEventListener("abort", () => reject(attempt.signal.reason)));
-      } finally {
-        clearInterval(ticker);
-      }
-      return "never";
-    });
+    const loop = {
+      retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 1 },
+      idleTimeoutMs: 1000,
+      upload: false,
+      limits: { deadlineMs: 5000 },
+    };
+    const done = retrying(
+      { ...loop, failure: (_e, timedOut, tries, kind) => new Error(`${timedOut} ${kind} ${tries}`) },
+      async (attempt) => {
+        attempts++;
+        const ticker = setInterval(() => attempt.received(1), 500);
+        try {
+          await new Promise((_, reject) =>
+            attempt.signal.addEventListener("abort", () => reject(attempt.signal.reason)),
+          );
+        } finally {
+          clearInterval(ticker);
+        }
+        return "never";
+      },
+    );
     const settled = done.catch((e: Error) => e.message);
     await vi.advanceTimersByTimeAsync(5000);
     expect(await settled).toBe("true deadline 1");
@@ -131,7 +174,9 @@ describe("time bounds of an attempt", () => {
     clearInterval(ticker);
     expect(attempt.signal.aborted).toBe(true);
     expect(attempt.timeout).toBe("slow");
-    expect((attempt.signal.reason as Error).message).toMatch(/Fewer than 100 bytes per second over 10000 ms \([45] bytes\)/);
+    expect((attempt.signal.reason as Error).message).toMatch(
+      /Fewer than 100 bytes per second over 10000 ms \([45] bytes\)/,
+    );
     attempt.end();
   });
 
@@ -156,7 +201,12 @@ describe("reading part of a body", () => {
     );
   it("stops at stopAt and says the body was not complete", async () => {
     const attempt = new Attempt(0, undefined);
-    const part = await readBodyPart(endless(), { limit: 2 ** 31 - 1, attempt, tooLarge: () => new Error("too large"), stopAt: 2500 });
+    const part = await readBodyPart(endless(), {
+      limit: 2 ** 31 - 1,
+      attempt,
+      tooLarge: () => new Error("too large"),
+      stopAt: 2500,
+    });
     expect(part.body.byteLength).toBe(2500);
     expect(part.complete).toBe(false);
     attempt.end();
@@ -172,27 +222,53 @@ describe("reading part of a body", () => {
         },
       });
       const attempt = new Attempt(0, undefined);
-      const part = await readBodyPart(new Response(body), { limit: 2 ** 31 - 1, attempt, tooLarge: () => new Error("too large"), keepTail: { after: 1000, bytes: 37 } });
+      const part = await readBodyPart(new Response(body), {
+        limit: 2 ** 31 - 1,
+        attempt,
+        tooLarge: () => new Error("too large"),
+        keepTail: { after: 1000, bytes: 37 },
+      });
       expect(part, `chunks of ${chunk}`).toEqual({ body: value.slice(-37), complete: true, tail: true, total: 10_000 });
       attempt.end();
     }
     const attempt = new Attempt(0, undefined);
-    const short = await readBodyPart(new Response(value.slice(0, 500)), { limit: 10_000, attempt, tooLarge: () => new Error("too large"), keepTail: { after: 1000, bytes: 37 } });
+    const short = await readBodyPart(new Response(value.slice(0, 500)), {
+      limit: 10_000,
+      attempt,
+      tooLarge: () => new Error("too large"),
+      keepTail: { after: 1000, bytes: 37 },
+    });
     expect(short).toEqual({ body: value.slice(0, 500), complete: true, tail: false, total: 500 });
-    await expect(readBodyPart(endless(), { limit: 50_000, attempt, tooLarge: () => new Error("too large"), keepTail: { after: 0, bytes: 16 } })).rejects.toThrow("too large");
+    await expect(
+      readBodyPart(endless(), {
+        limit: 50_000,
+        attempt,
+        tooLarge: () => new Error("too large"),
+        keepTail: { after: 0, bytes: 16 },
+      }),
+    ).rejects.toThrow("too large");
     attempt.end();
   });
 
   it("reads a body shorter than stopAt whole", async () => {
     const attempt = new Attempt(0, undefined);
-    const part = await readBodyPart(new Response(new Uint8Array(10)), { limit: 100, attempt, tooLarge: () => new Error("too large"), stopAt: 50 });
+    const part = await readBodyPart(new Response(new Uint8Array(10)), {
+      limit: 100,
+      attempt,
+      tooLarge: () => new Error("too large"),
+      stopAt: 50,
+    });
     expect(part).toEqual({ body: new Uint8Array(10), complete: true, tail: false, total: 10 });
     attempt.end();
   });
 });
 
 describe("redirects", () => {
-  const policy = (crossOrigin: "strip-headers" | "refuse" = "strip-headers") => ({ crossOrigin, keepAcrossOrigins: PROTOCOL_HEADERS, show: (url: URL) => url.href });
+  const policy = (crossOrigin: "strip-headers" | "refuse" = "strip-headers") => ({
+    crossOrigin,
+    keepAcrossOrigins: PROTOCOL_HEADERS,
+    show: (url: URL) => url.href,
+  });
   /** A fetch answering each URL as `routes` says, recording the headers each request carried. */
   function routed(routes: Record<string, (init: RequestInit) => Response>) {
     const seen: { url: string; method: string; headers: Record<string, string> }[] = [];
@@ -207,9 +283,13 @@ describe("redirects", () => {
     };
     return { fetch, seen };
   }
-  const redirect = (status: number, location: string) => () => new Response(null, { status, headers: { Location: location } });
+  const redirect = (status: number, location: string) => () =>
+    new Response(null, { status, headers: { Location: location } });
   const ok = () => new Response("ok");
-  const init = () => ({ method: "GET", headers: new Headers({ "X-Api-Key": "k3y", Authorization: "Bearer t", Range: "bytes=0-3" }) });
+  const init = () => ({
+    method: "GET",
+    headers: new Headers({ "X-Api-Key": "k3y", Authorization: "Bearer t", Range: "bytes=0-3" }),
+  });
 
   it("keep the caller's headers within the origin, and strip all but Range and conditions across origins", async () => {
     const { fetch, seen } = routed({
@@ -230,19 +310,33 @@ describe("redirects", () => {
   });
 
   it("refuse a cross-origin redirect when told to, and https -> http always", async () => {
-    const { fetch } = routed({ "https://a.example/x": redirect(302, "https://b.example/x"), "https://a.example/h": redirect(302, "http://a.example/h") });
-    await expect(fetchFollowing(fetch, new URL("https://a.example/x"), init(), policy("refuse"))).rejects.toThrow(/another origin \(https:\/\/b.example\/x\): refused/);
+    const { fetch } = routed({
+      "https://a.example/x": redirect(302, "https://b.example/x"),
+      "https://a.example/h": redirect(302, "http://a.example/h"),
+    });
+    await expect(fetchFollowing(fetch, new URL("https://a.example/x"), init(), policy("refuse"))).rejects.toThrow(
+      /another origin \(https:\/\/b.example\/x\): refused/,
+    );
     const downgrade = fetchFollowing(fetch, new URL("https://a.example/h"), init(), policy());
     await expect(downgrade).rejects.toBeInstanceOf(StoreError);
     await expect(downgrade).rejects.toThrow(/from https to http .*: refused/);
   });
 
   it("follow writes only with 307 and 308, and stop after 20 redirects", async () => {
-    const { fetch, seen } = routed({ "https://a.example/p": redirect(302, "/q"), "https://a.example/loop": redirect(302, "/loop"), "https://a.example/t": redirect(308, "/u"), "https://a.example/u": ok });
+    const { fetch, seen } = routed({
+      "https://a.example/p": redirect(302, "/q"),
+      "https://a.example/loop": redirect(302, "/loop"),
+      "https://a.example/t": redirect(308, "/u"),
+      "https://a.example/u": ok,
+    });
     const put = { method: "PUT", headers: new Headers(), body: new Uint8Array(3) };
-    await expect(fetchFollowing(fetch, new URL("https://a.example/p"), put, policy())).rejects.toThrow(/only 307 and 308 are followed for writes/);
+    await expect(fetchFollowing(fetch, new URL("https://a.example/p"), put, policy())).rejects.toThrow(
+      /only 307 and 308 are followed for writes/,
+    );
     expect((await fetchFollowing(fetch, new URL("https://a.example/t"), put, policy())).status).toBe(200);
     expect(seen.at(-1)!.method).toBe("PUT");
-    await expect(fetchFollowing(fetch, new URL("https://a.example/loop"), init(), policy())).rejects.toThrow(/more than 20 redirects/);
+    await expect(fetchFollowing(fetch, new URL("https://a.example/loop"), init(), policy())).rejects.toThrow(
+      /more than 20 redirects/,
+    );
   });
 });

@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { AuthError, NotFoundError, PreconditionFailedError, StoreError } from "../src/errors.js";
-import { abortableSleep, untilAborted, checkIfMatch, confirmVersion, contentRangeProblem, contentRangeTotal, isRetryableStatus, RETRY, type RetryLoop, rangeHeader, retrying, statusError, unsatisfiedRangeSize } from "../src/http.js";
+import {
+  abortableSleep,
+  untilAborted,
+  checkIfMatch,
+  confirmVersion,
+  contentRangeProblem,
+  contentRangeTotal,
+  isRetryableStatus,
+  RETRY,
+  type RetryLoop,
+  rangeHeader,
+  retrying,
+  statusError,
+  unsatisfiedRangeSize,
+} from "../src/http.js";
 import * as main from "../src/index.js";
 
 describe("HTTP helpers for store implementers (@zarrkit/registry/http)", () => {
@@ -27,7 +41,9 @@ describe("HTTP helpers for store implementers (@zarrkit/registry/http)", () => {
     expect(contentRangeProblem("bytes 0-19/100", window, 20)).toMatch(/does not match the request bytes=10-29/);
     // Short, but not at the end of the value: bytes would be missing.
     expect(contentRangeProblem("bytes 10-19/100", window, 10)).toMatch(/does not match/);
-    expect(contentRangeProblem("bytes 0-9/100", { suffixLength: 10 }, 10)).toMatch(/does not match the request bytes=-10/);
+    expect(contentRangeProblem("bytes 0-9/100", { suffixLength: 10 }, 10)).toMatch(
+      /does not match the request bytes=-10/,
+    );
   });
 
   it("read the total size of a 206 and of a 416", () => {
@@ -76,7 +92,8 @@ describe("retrying", () => {
     retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 },
     idleTimeoutMs: 0,
     upload: false,
-    failure: (error, timedOut, tries) => new StoreError(`failed after ${tries} (timed out: ${timedOut})`, { cause: error }),
+    failure: (error, timedOut, tries) =>
+      new StoreError(`failed after ${tries} (timed out: ${timedOut})`, { cause: error }),
     ...over,
   });
 
@@ -87,7 +104,11 @@ describe("retrying", () => {
       return canRetry ? RETRY : "last";
     });
     expect(result).toBe("last");
-    expect(seen).toEqual([[true, 0], [true, 1], [false, 2]]);
+    expect(seen).toEqual([
+      [true, 0],
+      [true, 1],
+      [false, 2],
+    ]);
   });
 
   it("retries network errors, then turns the last into the typed failure; typed errors end it at once", async () => {
@@ -116,7 +137,11 @@ describe("retrying", () => {
   });
 
   it("an idle attempt is abandoned and reported as timed out; an abort ends the loop with its reason", async () => {
-    const idle = retrying(loop({ idleTimeoutMs: 20, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } }), (timer) => new Promise<never>((_, reject) => timer.signal.addEventListener("abort", () => reject(timer.signal.reason))));
+    const idle = retrying(
+      loop({ idleTimeoutMs: 20, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } }),
+      (timer) =>
+        new Promise<never>((_, reject) => timer.signal.addEventListener("abort", () => reject(timer.signal.reason))),
+    );
     await expect(idle).rejects.toThrow("failed after 1 (timed out: true)");
     const controller = new AbortController();
     const reason = new Error("stop");
@@ -132,7 +157,7 @@ describe("versions as ETags", () => {
   it("ifMatch must be a strong ETag-like token: weak ones, empty, header-breaking and '*' on reads are refused naming the key", () => {
     expect(checkIfMatch("a/b", '"v1"', "read")).toBe('"v1"');
     expect(checkIfMatch("a/b", "*", "write")).toBe("*");
-    for (const bad of ['W/"v1"', "w/\"v1\"", "", "a\r\nX-Evil: 1", 5]) {
+    for (const bad of ['W/"v1"', 'w/"v1"', "", "a\r\nX-Evil: 1", 5]) {
       expect(() => checkIfMatch("a/b", bad, "read")).toThrow(/ifMatch for "a\/b" must be a version/);
     }
     expect(() => checkIfMatch("a/b", "*", "read")).toThrow(StoreError);

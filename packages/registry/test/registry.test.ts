@@ -29,12 +29,17 @@ describe("codec worker modules", () => {
     registerCodec("example.worker-listed", () => () => ({}) as never, { workerModule: url });
     registerCodecWorkerModule(url);
     registerCodecWorkerModule("file:///plugins/other.js");
-    expect(codecWorkerModules().filter((m) => m.startsWith("file:///plugins/"))).toEqual([url, "file:///plugins/other.js"]);
+    expect(codecWorkerModules().filter((m) => m.startsWith("file:///plugins/"))).toEqual([
+      url,
+      "file:///plugins/other.js",
+    ]);
     expect(heard).toEqual([url, "file:///plugins/other.js"]);
   });
 
   it("an unknown codec's error says to import the plugin package", async () => {
-    await expect(resolveCodec("example.nowhere")).rejects.toThrow(/install and import that package.*registerCodec\("example.nowhere"/);
+    await expect(resolveCodec("example.nowhere")).rejects.toThrow(
+      /install and import that package.*registerCodec\("example.nowhere"/,
+    );
   });
 });
 
@@ -79,9 +84,12 @@ describe("store registration", () => {
     await expect(openStore("gopher://x")).rejects.toThrow(/test-scheme:\/\//);
     await expect(openStore("not a url")).rejects.toThrow(StoreError);
     // Plain paths need the filesystem store, which only Node registers (registerPathStore).
-    await expect(openStore("./data.zarr")).rejects.toThrow(/"\.\/data\.zarr" is a plain path, which opens the filesystem store: that needs Node/);
+    await expect(openStore("./data.zarr")).rejects.toThrow(
+      /"\.\/data\.zarr" is a plain path, which opens the filesystem store: that needs Node/,
+    );
     await expect(openStore("file:data/x")).rejects.toThrow(/not a file URL: write file:\/\/\/data\/x/);
-    // A URL that does not parse keeps no parser error as its cause (its `input` is the URL verbatim) and shows no credentials.
+    // A URL that does not parse keeps no parser error as its cause (its `input` is the URL verbatim) and shows no
+    // credentials.
     const leaked = await openStore("s3 ://AKIA:se/cr+et@host/bucket").catch((e: unknown) => e);
     expect(leaked).toBeInstanceOf(StoreError);
     expect(inspect(leaked, { depth: 8 })).not.toContain("se/cr+et");
@@ -94,7 +102,8 @@ describe("store registration", () => {
       paths.push(path);
       return store;
     });
-    for (const path of ["./a.zarr", "/data/a.zarr", "a.zarr", "C:\\data\\a.zarr"]) expect(await openStore(path)).toBe(store);
+    for (const path of ["./a.zarr", "/data/a.zarr", "a.zarr", "C:\\data\\a.zarr"])
+      expect(await openStore(path)).toBe(store);
     expect(paths).toEqual(["./a.zarr", "/data/a.zarr", "a.zarr", "C:\\data\\a.zarr"]);
     await expect(openStore("s3 ://bucket/x")).rejects.toThrow(/Not a store URL/);
   });

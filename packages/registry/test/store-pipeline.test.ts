@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { openStore, parseStorePipeline, registerStore, registerStoreAdapter, type Store, StoreError } from "../src/index.js";
+import {
+  openStore,
+  parseStorePipeline,
+  registerStore,
+  registerStoreAdapter,
+  type Store,
+  StoreError,
+} from "../src/index.js";
 
 /** A store that says where it was opened: the folder URL, or the adapter, value key and path it wraps. */
 function labelled(label: string): Store & { label: string } {
@@ -7,9 +14,13 @@ function labelled(label: string): Store & { label: string } {
 }
 
 registerStore("pipe-test", (url) => labelled(url.href));
-registerStoreAdapter("box", ({ store, key }, path) => labelled(`box(${(store as Store & { label: string }).label} ${key})/${path}`), {
-  suffixes: [".box"],
-});
+registerStoreAdapter(
+  "box",
+  ({ store, key }, path) => labelled(`box(${(store as Store & { label: string }).label} ${key})/${path}`),
+  {
+    suffixes: [".box"],
+  },
+);
 
 const labelOf = async (url: string) => ((await openStore(url)) as Store & { label: string }).label;
 
@@ -17,7 +28,9 @@ describe("URL pipelines", () => {
   it("open the value's folder, then each adapter over the value before it", async () => {
     expect(await labelOf("pipe-test://host/data/image.ozx|box:")).toBe("box(pipe-test://host/data/ image.ozx)/");
     expect(await labelOf("pipe-test://host/x.zip|box:path/inside/")).toBe("box(pipe-test://host/ x.zip)/path/inside");
-    expect(await labelOf("pipe-test://host/outer.zip|box:inner.zip|box:a")).toBe("box(box(pipe-test://host/ outer.zip)/ inner.zip)/a");
+    expect(await labelOf("pipe-test://host/outer.zip|box:inner.zip|box:a")).toBe(
+      "box(box(pipe-test://host/ outer.zip)/ inner.zip)/a",
+    );
   });
 
   it("open a plain URL of a file with a claimed suffix through its adapter", async () => {
@@ -42,6 +55,8 @@ describe("URL pipelines", () => {
     expect((await refused("pipe-test://host/dir/|box:")).message).toMatch(/names no file/);
     expect(() => registerStoreAdapter("Bad Name", () => labelled(""))).toThrow(StoreError);
     // A suffix without its dot would claim every URL ending in those letters ("azip").
-    expect(() => registerStoreAdapter("box2", () => labelled(""), { suffixes: ["zip"] })).toThrow(/suffix "zip" must be a file ending with its dot/);
+    expect(() => registerStoreAdapter("box2", () => labelled(""), { suffixes: ["zip"] })).toThrow(
+      /suffix "zip" must be a file ending with its dot/,
+    );
   });
 });

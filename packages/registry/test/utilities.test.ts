@@ -17,7 +17,9 @@ describe("coalesceRanges", () => {
   it("never grows a group past maxRequest, except by a range that overlaps it or is that large alone", () => {
     expect(coalesceRanges([r(0, 10), r(10, 10), r(20, 10)], 100, 20).map((g) => g.members.length)).toEqual([2, 1]);
     expect(coalesceRanges([r(0, 50)], 0, 10)).toEqual([{ offset: 0, length: 50, members: [r(0, 50)] }]);
-    expect(coalesceRanges([r(0, 30), r(5, 10)], 0, 20)).toEqual([{ offset: 0, length: 30, members: [r(0, 30), r(5, 10)] }]);
+    expect(coalesceRanges([r(0, 30), r(5, 10)], 0, 20)).toEqual([
+      { offset: 0, length: 30, members: [r(0, 30), r(5, 10)] },
+    ]);
   });
 });
 
@@ -45,7 +47,10 @@ describe("LruCache", () => {
     const cache = new LruCache<string, { v: number }>(10);
     let loads = 0;
     const load = async () => ({ v: ++loads });
-    const [a, b] = await Promise.all([cache.getOrLoad("k", load, () => false), cache.getOrLoad("k", load, () => false)]);
+    const [a, b] = await Promise.all([
+      cache.getOrLoad("k", load, () => false),
+      cache.getOrLoad("k", load, () => false),
+    ]);
     expect(a).toBe(b);
     expect(loads).toBe(1);
     expect(cache.get("k")).toBeUndefined();
@@ -68,14 +73,20 @@ describe("KeyedLock", () => {
   it("runs tasks for one key one at a time, in order, and a failure does not block the next", async () => {
     const lock = new KeyedLock();
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`${name} start`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      log.push(`${name} end`);
-      if (fail) throw new Error(name);
-      return name;
-    };
-    const results = await Promise.allSettled([lock.run("k", task("a", true)), lock.run("k", task("b")), lock.run("other", task("c"))]);
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} start`);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        log.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      lock.run("k", task("a", true)),
+      lock.run("k", task("b")),
+      lock.run("other", task("c")),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "fulfilled", "fulfilled"]);
     expect(log.indexOf("b start")).toBeGreaterThan(log.indexOf("a end"));
     expect(log.indexOf("c start")).toBeLessThan(log.indexOf("a end"));

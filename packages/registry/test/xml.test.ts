@@ -12,7 +12,10 @@ const LISTING = `<?xml version="1.0" encoding="UTF-8"?>
   <Empty/><Attr a='x>y' b = "1"/>
 </ListBucketResult>`;
 
-/** CPU milliseconds `run` takes (user and system): unlike the wall clock, not stretched by other work on a loaded machine. */
+/**
+ * CPU milliseconds `run` takes (user and system): unlike the wall clock, not stretched by other work on a loaded
+ * machine.
+ */
 function cpuMs(run: () => void): number {
   const start = process.cpuUsage();
   run();
@@ -35,7 +38,10 @@ describe("the XML reader for server documents (@zarrkit/registry/http)", () => {
     const root = parseXml(`\uFEFF${LISTING}`, "a listing");
     expect(root.name).toBe("ListBucketResult");
     expect(xmlChildText(root, "Name")).toBe("bkt");
-    expect(xmlChildren(root, "Contents").map((c) => xmlChildText(c, "Key"))).toEqual(["p/a & b<c> 😀A", "p/<raw> & more"]);
+    expect(xmlChildren(root, "Contents").map((c) => xmlChildText(c, "Key"))).toEqual([
+      "p/a & b<c> 😀A",
+      "p/<raw> & more",
+    ]);
     expect(xmlChildText(xmlChild(root, "CommonPrefixes")!, "Prefix")).toBe("p/c/");
     expect(xmlChild(root, "Empty")).toEqual({ name: "Empty", children: [], text: "" });
     expect(xmlChild(root, "Attr")).toBeDefined();
@@ -45,7 +51,18 @@ describe("the XML reader for server documents (@zarrkit/registry/http)", () => {
   });
 
   it("refuses character references that are no XML character, with a StoreError rather than a RangeError", () => {
-    for (const ref of ["&#x110000;", "&#1114112;", "&#0;", "&#x0;", "&#xD800;", "&#xFFFE;", "&#x1;", "&#99999999999;", "&#x;", "&#;"]) {
+    for (const ref of [
+      "&#x110000;",
+      "&#1114112;",
+      "&#0;",
+      "&#x0;",
+      "&#xD800;",
+      "&#xFFFE;",
+      "&#x1;",
+      "&#99999999999;",
+      "&#x;",
+      "&#;",
+    ]) {
       const error = parseError(`<a><Key>k${ref}</Key></a>`);
       expect(error.message).toMatch(/^Malformed XML in the test document at character 9: /);
     }

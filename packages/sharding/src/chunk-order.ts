@@ -51,6 +51,8 @@ function mortonOrder(gridShape: readonly number[]): Uint32Array {
     }
     keys[linear] = key;
   }
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+    keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0,
+  );
   return Uint32Array.from(order);
 }

@@ -1,4 +1,12 @@
-import { type ChunkSpec, type CodecCreateContext, CodecPipeline, dataType, InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/core";
+import {
+  type ChunkSpec,
+  type CodecCreateContext,
+  CodecPipeline,
+  dataType,
+  InvalidMetadataError,
+  showValue,
+  UnsupportedError,
+} from "@zarrkit/core";
 
 /** The offset and nbytes of an empty inner chunk's index entry (the index's fill value). */
 export const EMPTY_ENTRY = 2n ** 64n - 1n;
@@ -23,7 +31,10 @@ export interface ShardLayout {
   configuration: Record<string, unknown>;
 }
 
-export async function parseShardingConfig(configuration: Record<string, unknown>, ctx: CodecCreateContext): Promise<ShardLayout> {
+export async function parseShardingConfig(
+  configuration: Record<string, unknown>,
+  ctx: CodecCreateContext,
+): Promise<ShardLayout> {
   const base = `${ctx.field}.configuration`;
   const fail = (field: string, why: string): never => {
     throw new InvalidMetadataError(`${base}.${field} ${why}`, { field: `${base}.${field}` });

@@ -23,14 +23,25 @@ declare module "@zarrkit/core" {
 }
 
 /** The default index codecs: a checksummed index (appends and readers racing writers rely on it). */
-export const DEFAULT_INDEX_CODECS: readonly CodecMetadata[] = [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }];
+export const DEFAULT_INDEX_CODECS: readonly CodecMetadata[] = [
+  { name: "bytes", configuration: { endian: "little" } },
+  { name: "crc32c" },
+];
 
-/** `shardShape` in `createArray`'s convenience form: a grid of shards, each one `sharding_indexed` chunk of inner chunks. */
+/**
+ * `shardShape` in `createArray`'s convenience form: a grid of shards, each one `sharding_indexed` chunk of inner
+ * chunks.
+ */
 function shardedLayout({ value, chunkShape, codecs, options }: LayoutRequest): Layout {
   if (!Array.isArray(chunkShape) || !chunkShape.every((n) => typeof n === "number")) {
-    throw new InvalidMetadataError("chunkShape must be integers when shardShape is given: inner chunks are regular", { field: "chunkShape" });
+    throw new InvalidMetadataError("chunkShape must be integers when shardShape is given: inner chunks are regular", {
+      field: "chunkShape",
+    });
   }
-  if (!Array.isArray(value)) throw new InvalidMetadataError("shardShape must be a list (of integers or lists of edges)", { field: "shardShape" });
+  if (!Array.isArray(value))
+    throw new InvalidMetadataError("shardShape must be a list (of integers or lists of edges)", {
+      field: "shardShape",
+    });
   return {
     gridShape: value,
     codecs: [

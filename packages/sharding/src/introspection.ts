@@ -41,9 +41,12 @@ async function shardingCodecAt(array: ZarrArray, coords: readonly number[]): Pro
   const { ShardingCodec } = await import("./sharding-codec.js");
   const codec = pipeline.arrayToBytes;
   if (!(codec instanceof ShardingCodec)) {
-    throw new UnsupportedError(`Array ${JSON.stringify(array.path)} is not sharded (its array->bytes codec is ${codec.name})`, {
-      field: "codecs",
-    });
+    throw new UnsupportedError(
+      `Array ${JSON.stringify(array.path)} is not sharded (its array->bytes codec is ${codec.name})`,
+      {
+        field: "codecs",
+      },
+    );
   }
   return codec;
 }
@@ -51,7 +54,9 @@ async function shardingCodecAt(array: ZarrArray, coords: readonly number[]): Pro
 function entries(layout: ShardLayout, index: ShardIndex): InnerChunkEntry[] {
   return Array.from({ length: layout.chunkCount }, (_, i) => {
     const coords = innerChunkCoords(layout, i);
-    return index.offsets[i]! < 0 ? { coords, empty: true as const } : { coords, offset: index.offsets[i]!, nbytes: index.lengths[i]! };
+    return index.offsets[i]! < 0
+      ? { coords, empty: true as const }
+      : { coords, offset: index.offsets[i]!, nbytes: index.lengths[i]! };
   });
 }
 

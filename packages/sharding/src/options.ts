@@ -9,7 +9,8 @@ export interface ShardingOptions {
   /**
    * How a write that touches part of an existing shard is stored:
    * - "rewrite" (default): the whole shard is replaced at once; untouched inner chunks' bytes are copied unchanged.
-   * - "append": new inner chunks and a new index are appended (stores with `append`; index_location "end"), compacting when too much is wasted.
+   * - "append": new inner chunks and a new index are appended (stores with `append`; index_location "end"), compacting
+   * when too much is wasted.
    * - "in-place": inner chunks of fixed encoded size are overwritten where they are (stores with `setRange`).
    * A strategy the store or the metadata cannot support falls back to "rewrite".
    */
@@ -51,7 +52,10 @@ export type ResolvedShardingOptions = Required<Omit<ShardingOptions, Coalescing>
 export const DEFAULT_MAX_GAP_BYTES = 64 * 2 ** 10;
 /** The smallest default cap of a coalesced request. */
 export const DEFAULT_MAX_REQUEST_BYTES = 16 * 2 ** 20;
-/** The default cap of a coalesced request is at least this many gaps: splitting a long read then costs at most one request per 8 gaps' worth of transfer. */
+/**
+ * The default cap of a coalesced request is at least this many gaps: splitting a long read then costs at most one
+ * request per 8 gaps' worth of transfer.
+ */
 const REQUEST_GAPS = 8;
 
 const DEFAULTS: ResolvedShardingOptions = {
@@ -67,9 +71,12 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
   const resolved = { ...DEFAULTS, ...(options as ShardingOptions) };
   const bad = (name: string, why: string): never => {
     const field = `codecOptions.sharding_indexed.${name}`;
-    throw new InvalidMetadataError(`${field} ${why}, got ${showValue(resolved[name as keyof ShardingOptions])}`, { field });
+    throw new InvalidMetadataError(`${field} ${why}, got ${showValue(resolved[name as keyof ShardingOptions])}`, {
+      field,
+    });
   };
-  if (!["rewrite", "append", "in-place"].includes(resolved.writeStrategy)) bad("writeStrategy", 'must be "rewrite", "append" or "in-place"');
+  if (!["rewrite", "append", "in-place"].includes(resolved.writeStrategy))
+    bad("writeStrategy", 'must be "rewrite", "append" or "in-place"');
   if (!["morton", "c"].includes(resolved.chunkOrder)) bad("chunkOrder", 'must be "morton" or "c"');
   for (const name of ["indexCacheBytes", "maxGapBytes", "maxRequestBytes"] as const) {
     const value = resolved[name];
@@ -79,7 +86,8 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
   for (const name of ["concurrency", "maxConflictRetries"] as const) {
     if (!(Number.isSafeInteger(resolved[name]) && resolved[name] >= 1)) bad(name, "must be a positive integer");
   }
-  if (!(resolved.compactionThreshold >= 0 && resolved.compactionThreshold <= 1)) bad("compactionThreshold", "must be between 0 and 1");
+  if (!(resolved.compactionThreshold >= 0 && resolved.compactionThreshold <= 1))
+    bad("compactionThreshold", "must be between 0 and 1");
   return resolved;
 }
 
@@ -89,7 +97,10 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
  * is a StoreError), else 64 KiB. The cap: the `maxRequestBytes` option when set,
  * else 16 MiB or 8 gaps, whichever is larger.
  */
-export function coalescingFor(options: ResolvedShardingOptions, value: StoredValue): { maxGap: number; maxRequest: number } {
+export function coalescingFor(
+  options: ResolvedShardingOptions,
+  value: StoredValue,
+): { maxGap: number; maxRequest: number } {
   const maxGap = options.maxGapBytes ?? coalesceGapHint(value, value.key) ?? DEFAULT_MAX_GAP_BYTES;
   return { maxGap, maxRequest: options.maxRequestBytes ?? Math.max(DEFAULT_MAX_REQUEST_BYTES, REQUEST_GAPS * maxGap) };
 }

@@ -27,10 +27,16 @@ import { coalescingFor, type ResolvedShardingOptions } from "./options.js";
 import { decodeIndex, innerChunkCoords, type ShardIndex } from "./shard-index.js";
 import { windowValue } from "./window-value.js";
 
-/** Inner chunks decoded or encoded at once within one shard: enough to keep codec workers busy, bounded for shards of millions. */
+/**
+ * Inner chunks decoded or encoded at once within one shard: enough to keep codec workers busy, bounded for shards of
+ * millions.
+ */
 export const PARTS_IN_FLIGHT = 256;
 
-/** The longest range a whole shard is read in: larger shards are read in pieces this long, so no read buffer grows with the shard. */
+/**
+ * The longest range a whole shard is read in: larger shards are read in pieces this long, so no read buffer grows with
+ * the shard.
+ */
 const WHOLE_RANGE_BYTES = 64 * 2 ** 20;
 
 /** A decoded shard index with what the store said of the shard it was read from. */
@@ -43,14 +49,23 @@ export interface IndexEntry {
 }
 
 /** Read and check the index of a stored shard; undefined when the shard does not exist. */
-export async function fetchIndex(layout: ShardLayout, value: StoredValue, ctx: CodecContext): Promise<IndexEntry | undefined> {
+export async function fetchIndex(
+  layout: ShardLayout,
+  value: StoredValue,
+  ctx: CodecContext,
+): Promise<IndexEntry | undefined> {
   const { indexSize, indexLocation } = layout;
   const range = indexLocation === "end" ? { suffixLength: indexSize } : { offset: 0, length: indexSize };
   if (value.getRangeWithSize) {
-    // Knowing the shard's size lets every entry be checked against its end, including entries pointing into a trailing index.
+    // Knowing the shard's size lets every entry be checked against its end, including entries pointing into a trailing
+    // index.
     const sized = await value.getRangeWithSize(range, { signal: ctx.signal });
     if (!sized) return undefined;
-    return { index: await decodeIndex(layout, sized.value, ctx.key, sized.size), version: sized.version, size: sized.size };
+    return {
+      index: await decodeIndex(layout, sized.value, ctx.key, sized.size),
+      version: sized.version,
+      size: sized.size,
+    };
   }
   const bytes = await value.getRange!(range, { signal: ctx.signal });
   return bytes && { index: await decodeIndex(layout, bytes, ctx.key), version: undefined, size: undefined };
@@ -80,7 +95,10 @@ export class ShardPartialDecoder {
     readonly entry: IndexEntry,
   ) {}
 
-  /** The reads `parts` need; `whole`: their stored bytes in as few ranges as a read buffer allows, as when reading a whole shard. */
+  /**
+   * The reads `parts` need; `whole`: their stored bytes in as few ranges as a read buffer allows, as when reading a
+   * whole shard.
+   */
   plan(parts: Iterable<InnerPart>, whole = false): ReadPlan {
     const { index } = this.entry;
     const plan: ReadPlan = { empty: [], nested: [], ranges: [] };
@@ -97,20 +115,29 @@ export class ShardPartialDecoder {
     return plan;
   }
 
-  /** The coalesced byte ranges holding every stored inner chunk of `parts` (`whole`: as for a whole shard), nested shards whole: what `plannedReads` reports. */
+  /**
+   * The coalesced byte ranges holding every stored inner chunk of `parts` (`whole`: as for a whole shard), nested
+   * shards whole: what `plannedReads` reports.
+   */
   byteRanges(parts: Iterable<InnerPart>, whole = false): { offset: number; length: number }[] {
     const { index } = this.entry;
     const wanted: ByteRange[] = [];
     for (const part of parts) {
-      if (index.offsets[part.linear]! >= 0) wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! });
+      if (index.offsets[part.linear]! >= 0)
+        wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! });
     }
     const { maxGap, maxRequest } = this.coalescing(whole);
     return coalesceRanges(wanted, maxGap, maxRequest).map(({ offset, length }) => ({ offset, length }));
   }
 
-  /** How ranges are merged: as the options and the store say, or (`whole`) into one, in pieces of at most WHOLE_RANGE_BYTES. */
+  /**
+   * How ranges are merged: as the options and the store say, or (`whole`) into one, in pieces of at most
+   * WHOLE_RANGE_BYTES.
+   */
   private coalescing(whole: boolean): { maxGap: number; maxRequest: number } {
-    return whole ? { maxGap: Number.POSITIVE_INFINITY, maxRequest: WHOLE_RANGE_BYTES } : coalescingFor(this.options, this.value);
+    return whole
+      ? { maxGap: Number.POSITIVE_INFINITY, maxRequest: WHOLE_RANGE_BYTES }
+      : coalescingFor(this.options, this.value);
   }
 
   async read(plan: ReadPlan, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
@@ -127,7 +154,8 @@ export class ShardPartialDecoder {
         // Deleted since the index was read: plan again from whatever is there now.
         throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
       }
-      // Every decode under way settles before this does, even after a failure: the bytes may be a pooled buffer, lent until then.
+      // Every decode under way settles before this does, even after a failure: the bytes may be a pooled buffer, lent
+      // until then.
       const parts = range.members.map((m): StoredPart => {
         const start = m.offset - range.offset;
         if (start + m.length > bytes.length) throw pastEnd(this.layout, ctx.key, m.part, m.offset, m.length);
@@ -142,7 +170,13 @@ export class ShardPartialDecoder {
         const window = { offset: range.offset, length: range.length };
         if (!value.getRangeInto) return decodeRange(range, await value.getRange!(window, options));
         const readable = value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>;
-        await withRangeRead(readable, window, options, (bytes) => decodeRange(range, bytes), this.layout.inner.readsShared(out));
+        await withRangeRead(
+          readable,
+          window,
+          options,
+          (bytes) => decodeRange(range, bytes),
+          this.layout.inner.readsShared(out),
+        );
       }),
     );
     await settleAll(tasks);
@@ -150,7 +184,12 @@ export class ShardPartialDecoder {
 }
 
 export function fillPart(part: InnerPart, out: ArrayRegion, spec: ChunkSpec): void {
-  fillSelection(out.chunk, blockSlices(partTarget(part, out).offset, part.counts), spec.fillValue, dataType(spec.dataType.name));
+  fillSelection(
+    out.chunk,
+    blockSlices(partTarget(part, out).offset, part.counts),
+    spec.fillValue,
+    dataType(spec.dataType.name),
+  );
 }
 
 function pastEnd(layout: ShardLayout, key: string, part: InnerPart, offset: number, length: number): CorruptDataError {

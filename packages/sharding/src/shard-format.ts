@@ -7,7 +7,12 @@ import { decodeIndex, emptyIndex, encodeIndex, indexRange, type ShardIndex } fro
 export type EncodedChunks = (Uint8Array | undefined)[];
 
 /** Lay inner chunks out in `order` with the index at its end of the shard. */
-export async function assembleShard(layout: ShardLayout, chunks: EncodedChunks, order: "morton" | "c", key: string): Promise<Uint8Array> {
+export async function assembleShard(
+  layout: ShardLayout,
+  chunks: EncodedChunks,
+  order: "morton" | "c",
+  key: string,
+): Promise<Uint8Array> {
   const { indexSize, indexLocation } = layout;
   const dataBytes = chunks.reduce((n, c) => n + (c?.length ?? 0), 0);
   const shard = new Uint8Array(dataBytes + indexSize);
@@ -28,14 +33,21 @@ export async function assembleShard(layout: ShardLayout, chunks: EncodedChunks, 
 /** The checked index of a whole shard held in memory. */
 export function indexOfShard(layout: ShardLayout, bytes: Uint8Array, key: string): Promise<ShardIndex> {
   if (bytes.length < layout.indexSize) {
-    throw new CorruptDataError(`Shard ${key} has ${bytes.length} bytes, fewer than its ${layout.indexSize}-byte index`, { key });
+    throw new CorruptDataError(
+      `Shard ${key} has ${bytes.length} bytes, fewer than its ${layout.indexSize}-byte index`,
+      { key },
+    );
   }
   const [start, end] = indexRange(layout, bytes.length);
   return decodeIndex(layout, bytes.subarray(start, end), key, bytes.length);
 }
 
 /** The encoded inner chunks of a whole shard held in memory (views into `bytes`). */
-export async function chunksOfShard(layout: ShardLayout, bytes: Uint8Array | undefined, key: string): Promise<EncodedChunks> {
+export async function chunksOfShard(
+  layout: ShardLayout,
+  bytes: Uint8Array | undefined,
+  key: string,
+): Promise<EncodedChunks> {
   const chunks: EncodedChunks = new Array(layout.chunkCount).fill(undefined);
   if (bytes === undefined) return chunks;
   const index = await indexOfShard(layout, bytes, key);

@@ -1,7 +1,6 @@
 import { CorruptDataError } from "@zarrkit/core";
 import { EMPTY_ENTRY, type ShardLayout } from "./config.js";
 
-
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Offsets and lengths of each inner chunk, in C order of the inner chunk grid; -1 marks an empty chunk. */
@@ -33,25 +32,39 @@ export function innerChunkCoords(layout: ShardLayout, linear: number): number[] 
  * offsets, entries overlapping each other or the index, and (when the shard's
  * size is known) entries past its end.
  */
-export async function decodeIndex(layout: ShardLayout, bytes: Uint8Array, key: string, shardSize?: number): Promise<ShardIndex> {
+export async function decodeIndex(
+  layout: ShardLayout,
+  bytes: Uint8Array,
+  key: string,
+  shardSize?: number,
+): Promise<ShardIndex> {
   if (bytes.length !== layout.indexSize) {
-    throw new CorruptDataError(`Shard ${key} is too short to hold its ${layout.indexSize}-byte index (got ${bytes.length} bytes)`, { key });
+    throw new CorruptDataError(
+      `Shard ${key} is too short to hold its ${layout.indexSize}-byte index (got ${bytes.length} bytes)`,
+      { key },
+    );
   }
   const decoded = await layout.index.decode(bytes, { key: `${key} (index)` });
   const raw = decoded.data as BigUint64Array;
   const index = emptyIndex(layout.chunkCount);
   const dataStart = layout.indexLocation === "start" ? layout.indexSize : 0;
-  const dataEnd = shardSize === undefined ? undefined : layout.indexLocation === "end" ? shardSize - layout.indexSize : shardSize;
+  const dataEnd =
+    shardSize === undefined ? undefined : layout.indexLocation === "end" ? shardSize - layout.indexSize : shardSize;
   const where = (i: number) => `inner chunk [${innerChunkCoords(layout, i).join(", ")}] of shard ${key}`;
   for (let i = 0; i < layout.chunkCount; i++) {
     const offset = raw[2 * i]!;
     const length = raw[2 * i + 1]!;
     if (offset === EMPTY_ENTRY && length === EMPTY_ENTRY) continue;
     if (offset === EMPTY_ENTRY || length === EMPTY_ENTRY) {
-      throw new CorruptDataError(`The index entry of ${where(i)} is half empty (offset ${offset}, nbytes ${length})`, { key });
+      throw new CorruptDataError(`The index entry of ${where(i)} is half empty (offset ${offset}, nbytes ${length})`, {
+        key,
+      });
     }
     if (offset > MAX_SAFE || length > MAX_SAFE || offset + length > MAX_SAFE) {
-      throw new CorruptDataError(`The index entry of ${where(i)} (offset ${offset}, nbytes ${length}) is beyond 2^53 bytes`, { key });
+      throw new CorruptDataError(
+        `The index entry of ${where(i)} (offset ${offset}, nbytes ${length}) is beyond 2^53 bytes`,
+        { key },
+      );
     }
     const start = Number(offset);
     const end = start + Number(length);

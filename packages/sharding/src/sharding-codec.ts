@@ -30,7 +30,10 @@ import { putShard, type ShardWrite, writeAppend, writeInPlace, writeRewrite } fr
 export interface ShardReadPlan {
   /** The shard's store key. */
   key: string;
-  /** Whether the whole shard is read in one request (stores that cannot read into caller memory; others read its index and one range). */
+  /**
+   * Whether the whole shard is read in one request (stores that cannot read into caller memory; others read its index
+   * and one range).
+   */
   whole: boolean;
   /** The byte ranges read (after coalescing), when not whole. */
   ranges: {
@@ -79,11 +82,18 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return chunk;
   }
 
-  async decodeInto(value: StoredValue, selection: DimSlice[], spec: ChunkSpec, out: ArrayRegion, ctx: CodecContext): Promise<void> {
+  async decodeInto(
+    value: StoredValue,
+    selection: DimSlice[],
+    spec: ChunkSpec,
+    out: ArrayRegion,
+    ctx: CodecContext,
+  ): Promise<void> {
     await this.recovering(value, ctx, async () => {
       const covered = coversShard(selection, spec.shape);
       if (covered && value.getRangeInto) {
-        // A store that reads into caller memory reads the shard's inner chunks in one range into a pooled buffer, after the (cached) index.
+        // A store that reads into caller memory reads the shard's inner chunks in one range into a pooled buffer, after
+        // the (cached) index.
         return this.readParts(value, [...this.grid.parts(selection)], out, spec, ctx, true);
       }
       if (covered || !value.getRange) {
@@ -115,8 +125,18 @@ export class ShardingCodec implements ArrayToBytesCodec {
     }
   }
 
-  /** Read `parts` with ranged reads planned from the index, planning again from a fresh index when the shard changed meanwhile. */
-  private async readParts(value: StoredValue, parts: InnerPart[], out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext, whole = false): Promise<void> {
+  /**
+   * Read `parts` with ranged reads planned from the index, planning again from a fresh index when the shard changed
+   * meanwhile.
+   */
+  private async readParts(
+    value: StoredValue,
+    parts: InnerPart[],
+    out: ArrayRegion,
+    spec: ChunkSpec,
+    ctx: CodecContext,
+    whole = false,
+  ): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const decoder = await this.partialDecoder(value, ctx);
       if (decoder === undefined) {
@@ -129,14 +149,22 @@ export class ShardingCodec implements ArrayToBytesCodec {
         if (!(error instanceof PreconditionFailedError)) throw error;
         this.indexCache.delete(ctx.key);
         if (attempt >= this.options.maxConflictRetries) {
-          throw new StoreError(`Shard ${ctx.key} kept changing while it was read (${attempt} attempts)`, { key: ctx.key, cause: error });
+          throw new StoreError(`Shard ${ctx.key} kept changing while it was read (${attempt} attempts)`, {
+            key: ctx.key,
+            cause: error,
+          });
         }
       }
     }
   }
 
   /** What a read of `selection` would fetch, reading (and caching) the index if needed. */
-  async planRead(value: StoredValue, selection: DimSlice[], spec: ChunkSpec, ctx: CodecContext): Promise<ShardReadPlan> {
+  async planRead(
+    value: StoredValue,
+    selection: DimSlice[],
+    spec: ChunkSpec,
+    ctx: CodecContext,
+  ): Promise<ShardReadPlan> {
     const covered = coversShard(selection, spec.shape);
     if ((covered && !value.getRangeInto) || !value.getRange) return { key: ctx.key, whole: true, ranges: [] };
     const decoder = await this.partialDecoder(value, ctx);
@@ -144,20 +172,34 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return { key: ctx.key, whole: false, ranges: decoder.byteRanges(this.grid.parts(selection), covered) };
   }
 
-  /** The decoded index of a stored shard (cached when the store reports versions), or undefined when the shard does not exist. */
+  /**
+   * The decoded index of a stored shard (cached when the store reports versions), or undefined when the shard does not
+   * exist.
+   */
   async readIndex(value: StoredValue, ctx: CodecContext): Promise<ShardIndex | undefined> {
     return (await this.partialDecoder(value, ctx))?.entry.index;
   }
 
-  /** The shard seen through its index (cached only with a version to condition reads on); undefined when it does not exist. */
+  /**
+   * The shard seen through its index (cached only with a version to condition reads on); undefined when it does not
+   * exist.
+   */
   private async partialDecoder(value: StoredValue, ctx: CodecContext): Promise<ShardPartialDecoder | undefined> {
     const load = () => fetchIndex(this.layout, value, ctx);
     const entry =
-      this.options.indexCacheBytes === 0 ? await load() : await this.indexCache.getOrLoad(ctx.key, load, (e) => e.version !== undefined);
+      this.options.indexCacheBytes === 0
+        ? await load()
+        : await this.indexCache.getOrLoad(ctx.key, load, (e) => e.version !== undefined);
     return entry && new ShardPartialDecoder(this.layout, this.options, value, entry);
   }
 
-  private async decodeFromBytes(bytes: Uint8Array, parts: Iterable<InnerPart>, out: ArrayRegion, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
+  private async decodeFromBytes(
+    bytes: Uint8Array,
+    parts: Iterable<InnerPart>,
+    out: ArrayRegion,
+    spec: ChunkSpec,
+    ctx: CodecContext,
+  ): Promise<void> {
     const index = await indexOfShard(this.layout, bytes, ctx.key);
     // A group of parts at a time (batches for the workers), bounded for shards of millions.
     let group: StoredPart[] = [];
@@ -168,7 +210,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
         continue;
       }
       const outOffset = partTarget(part, out).offset;
-      group.push({ key: innerKey(ctx.key, part), offset, length: index.lengths[part.linear]!, selection: part.local, outOffset });
+      group.push({
+        key: innerKey(ctx.key, part),
+        offset,
+        length: index.lengths[part.linear]!,
+        selection: part.local,
+        outOffset,
+      });
       if (group.length === PARTS_PER_GROUP) {
         await this.layout.inner.decodeMany(bytes, group, out, ctx);
         group = [];
@@ -186,7 +234,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return assembleShard(this.layout, chunks, this.options.chunkOrder, ctx.key);
   }
 
-  async encodeInto(value: StoredValue, selection: DimSlice[], source: WriteSource, spec: ChunkSpec, ctx: CodecContext): Promise<void> {
+  async encodeInto(
+    value: StoredValue,
+    selection: DimSlice[],
+    source: WriteSource,
+    spec: ChunkSpec,
+    ctx: CodecContext,
+  ): Promise<void> {
     const parts = [...this.grid.parts(selection)];
     const write: ShardWrite = {
       layout: this.layout,
@@ -215,8 +269,17 @@ export class ShardingCodec implements ArrayToBytesCodec {
     }
   }
 
-  /** Encode the new content of each touched inner chunk into `chunks` (undefined: all fill value, left out unless `keepEmpty`). */
-  private async encodeParts(parts: Iterable<InnerPart>, source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty = false): Promise<void> {
+  /**
+   * Encode the new content of each touched inner chunk into `chunks` (undefined: all fill value, left out unless
+   * `keepEmpty`).
+   */
+  private async encodeParts(
+    parts: Iterable<InnerPart>,
+    source: WriteSource,
+    chunks: EncodedChunks,
+    ctx: CodecContext,
+    keepEmpty = false,
+  ): Promise<void> {
     // A group of parts at a time: a shard may hold millions of inner chunks.
     let group: InnerPart[] = [];
     for (const part of parts) {
@@ -229,14 +292,22 @@ export class ShardingCodec implements ArrayToBytesCodec {
     await this.encodeGroup(group, source, chunks, ctx, keepEmpty);
   }
 
-  private async encodeGroup(parts: InnerPart[], source: WriteSource, chunks: EncodedChunks, ctx: CodecContext, keepEmpty: boolean): Promise<void> {
-    const sourceOffset = (part: InnerPart) => ("fill" in source ? [] : part.outOffset.map((o, d) => source.offset[d]! + o));
+  private async encodeGroup(
+    parts: InnerPart[],
+    source: WriteSource,
+    chunks: EncodedChunks,
+    ctx: CodecContext,
+    keepEmpty: boolean,
+  ): Promise<void> {
+    const sourceOffset = (part: InnerPart) =>
+      "fill" in source ? [] : part.outOffset.map((o, d) => source.offset[d]! + o);
     let rest = parts;
     if (!("fill" in source)) {
       // Inner chunks the source covers whole go to the codec workers in batches.
       const full = parts.filter((part) => part.full);
       const wanted = full.map((part) => ({ key: innerKey(ctx.key, part), offset: sourceOffset(part) }));
-      const encoded = full.length > 0 ? await this.layout.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
+      const encoded =
+        full.length > 0 ? await this.layout.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
       if (encoded) {
         full.forEach((part, i) => {
           chunks[part.linear] = encoded[i];
@@ -248,7 +319,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
       const key = innerKey(ctx.key, part);
       const memory = bytesValue(key, part.full ? undefined : chunks[part.linear]);
       const innerSource: WriteSource = "fill" in source ? source : { chunk: source.chunk, offset: sourceOffset(part) };
-      await this.layout.inner.encodeInto(memory, part.local, innerSource, { ...ctx, key }, { writeEmptyChunks: keepEmpty });
+      await this.layout.inner.encodeInto(
+        memory,
+        part.local,
+        innerSource,
+        { ...ctx, key },
+        { writeEmptyChunks: keepEmpty },
+      );
       chunks[part.linear] = memory.current();
     });
   }

@@ -1,4 +1,12 @@
-import { checkRange, checkRangeInto, PreconditionFailedError, type RangeQuery, type ReadOptions, rangeBounds, type StoredValue } from "@zarrkit/core";
+import {
+  checkRange,
+  checkRangeInto,
+  PreconditionFailedError,
+  type RangeQuery,
+  type ReadOptions,
+  rangeBounds,
+  type StoredValue,
+} from "@zarrkit/core";
 
 /**
  * Bytes [offset, offset + length) of a stored value seen as a value of its
@@ -10,7 +18,13 @@ import { checkRange, checkRangeInto, PreconditionFailedError, type RangeQuery, t
  * is conditioned on it, and it is the window's own version, so a reader that
  * cached something about the window learns when the parent was replaced.
  */
-export function windowValue(parent: StoredValue, key: string, offset: number, length: number, version: string | undefined): StoredValue {
+export function windowValue(
+  parent: StoredValue,
+  key: string,
+  offset: number,
+  length: number,
+  version: string | undefined,
+): StoredValue {
   const getRange = parent.getRange!;
   const translate = (range: RangeQuery): { offset: number; length: number } => {
     const [start, end] = rangeBounds(checkRange(key, range), length);
@@ -38,7 +52,8 @@ export function windowValue(parent: StoredValue, key: string, offset: number, le
   };
   const getRangeInto = parent.getRangeInto;
   if (getRangeInto) {
-    window.getRangeInto = async (range, target, options = {}) => getRangeInto(translate(checkRangeInto(key, range, target)), target, conditioned(options));
+    window.getRangeInto = async (range, target, options = {}) =>
+      getRangeInto(translate(checkRangeInto(key, range, target)), target, conditioned(options));
   }
   if (parent.recover) window.recover = (options) => parent.recover!(options);
   return window;

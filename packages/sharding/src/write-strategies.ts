@@ -1,4 +1,11 @@
-import { type CodecContext, concatBytes, PreconditionFailedError, type SetOptions, StoreError, type StoredValue } from "@zarrkit/core";
+import {
+  type CodecContext,
+  concatBytes,
+  PreconditionFailedError,
+  type SetOptions,
+  StoreError,
+  type StoredValue,
+} from "@zarrkit/core";
 import type { ShardLayout } from "./config.js";
 import type { InnerPart } from "./inner-parts.js";
 import type { ResolvedShardingOptions } from "./options.js";
@@ -22,7 +29,10 @@ export interface ShardWrite {
   encodeParts(chunks: EncodedChunks, keepEmpty?: boolean): Promise<void>;
 }
 
-/** Store a whole shard, or delete it when no inner chunk is left (stores that cannot delete get an index of empty entries). */
+/**
+ * Store a whole shard, or delete it when no inner chunk is left (stores that cannot delete get an index of empty
+ * entries).
+ */
 export async function putShard(
   { layout, options, value, ctx }: Pick<ShardWrite, "layout" | "options" | "value" | "ctx">,
   chunks: EncodedChunks,
@@ -32,7 +42,10 @@ export async function putShard(
     await value.delete({ signal: ctx.signal });
     return;
   }
-  await value.set!(await assembleShard(layout, chunks, options.chunkOrder, ctx.key), { ...condition, signal: ctx.signal });
+  await value.set!(await assembleShard(layout, chunks, options.chunkOrder, ctx.key), {
+    ...condition,
+    signal: ctx.signal,
+  });
 }
 
 /**
@@ -47,7 +60,11 @@ export async function writeRewrite(w: ShardWrite): Promise<void> {
     const bytes = value.getVersioned ? versioned?.value : await value.get({ signal: ctx.signal });
     const chunks = await chunksOfShard(w.layout, bytes, ctx.key);
     await w.encodeParts(chunks);
-    const condition: SetOptions = !value.getVersioned ? {} : versioned ? { ifMatch: versioned.version } : { ifNoneMatch: "*" };
+    const condition: SetOptions = !value.getVersioned
+      ? {}
+      : versioned
+        ? { ifMatch: versioned.version }
+        : { ifNoneMatch: "*" };
     try {
       return await putShard(w, chunks, condition);
     } catch (error) {
@@ -64,7 +81,14 @@ export async function writeRewrite(w: ShardWrite): Promise<void> {
  */
 export async function writeAppend(w: ShardWrite): Promise<boolean> {
   const { layout, options, value, ctx, parts } = w;
-  if (!value.append || !value.getRangeWithSize || !value.getRange || layout.indexLocation !== "end" || !layout.index.checksummed) return false;
+  if (
+    !value.append ||
+    !value.getRangeWithSize ||
+    !value.getRange ||
+    layout.indexLocation !== "end" ||
+    !layout.index.checksummed
+  )
+    return false;
   for (let attempt = 1; ; attempt++) {
     const entry = await fetchIndex(layout, value, ctx);
     if (!entry || entry.version === undefined || entry.size === undefined) return false;
@@ -74,7 +98,10 @@ export async function writeAppend(w: ShardWrite): Promise<boolean> {
     await Promise.all(
       parts.map(async (part) => {
         if (!part.full && index.offsets[part.linear]! >= 0) {
-          chunks[part.linear] = await value.getRange!({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! }, conditioned);
+          chunks[part.linear] = await value.getRange!(
+            { offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! },
+            conditioned,
+          );
         }
       }),
     );
@@ -99,9 +126,12 @@ export async function writeAppend(w: ShardWrite): Promise<boolean> {
     try {
       const landed = await value.append(concatBytes(appended), conditioned);
       if (landed !== size) {
-        throw new StoreError(`Shard ${ctx.key} grew from ${size} to ${landed} bytes during a conditional append; the store ignored ifMatch`, {
-          key: ctx.key,
-        });
+        throw new StoreError(
+          `Shard ${ctx.key} grew from ${size} to ${landed} bytes during a conditional append; the store ignored ifMatch`,
+          {
+            key: ctx.key,
+          },
+        );
       }
       return true;
     } catch (error) {
@@ -120,10 +150,12 @@ export async function writeAppend(w: ShardWrite): Promise<boolean> {
 export async function writeInPlace(w: ShardWrite): Promise<boolean> {
   const { layout, options, value, ctx, parts } = w;
   const fixed = layout.inner.encodedSize();
-  if (fixed === undefined || !value.setRange || !value.getRangeWithSize || !value.getRange || !layout.inner.checksummed) return false;
+  if (fixed === undefined || !value.setRange || !value.getRangeWithSize || !value.getRange || !layout.inner.checksummed)
+    return false;
   for (let attempt = 1; ; attempt++) {
     const entry = await fetchIndex(layout, value, ctx);
-    if (!entry || entry.version === undefined || parts.some((p) => entry.index.lengths[p.linear] !== fixed)) return false;
+    if (!entry || entry.version === undefined || parts.some((p) => entry.index.lengths[p.linear] !== fixed))
+      return false;
     const { index } = entry;
     let version: string | undefined = entry.version;
     const chunks: EncodedChunks = new Array(layout.chunkCount).fill(undefined);
@@ -131,14 +163,20 @@ export async function writeInPlace(w: ShardWrite): Promise<boolean> {
       await Promise.all(
         parts.map(async (part) => {
           if (!part.full) {
-            chunks[part.linear] = await value.getRange!({ offset: index.offsets[part.linear]!, length: fixed }, { signal: ctx.signal, ifMatch: version });
+            chunks[part.linear] = await value.getRange!(
+              { offset: index.offsets[part.linear]!, length: fixed },
+              { signal: ctx.signal, ifMatch: version },
+            );
           }
         }),
       );
       // Fill-valued chunks stay stored here: their slot exists and freeing it would need a new index.
       await w.encodeParts(chunks, true);
       for (const part of parts) {
-        const written = await value.setRange(index.offsets[part.linear]!, chunks[part.linear]!, { signal: ctx.signal, ifMatch: version });
+        const written = await value.setRange(index.offsets[part.linear]!, chunks[part.linear]!, {
+          signal: ctx.signal,
+          ifMatch: version,
+        });
         version = typeof written === "string" ? written : undefined;
       }
       return true;

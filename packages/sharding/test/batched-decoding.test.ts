@@ -3,7 +3,14 @@
 // inner chunk) and the workers write them into the result themselves.
 import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
-import { ChecksumError, closeCodecWorkers, codecWorkerStats, openArray, registerCodecWorkerModule, slice } from "@zarrkit/core";
+import {
+  ChecksumError,
+  closeCodecWorkers,
+  codecWorkerStats,
+  openArray,
+  registerCodecWorkerModule,
+  slice,
+} from "@zarrkit/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeShard } from "../src/index.js";
 import { BYTES, CRC, createArray, iota, MemoryStore } from "./helpers.js";
@@ -11,14 +18,19 @@ import { BYTES, CRC, createArray, iota, MemoryStore } from "./helpers.js";
 const ZSTD = { name: "zstd", configuration: { level: 1, checksum: false } };
 afterAll(() => closeCodecWorkers());
 // The workers learn the codecs from these modules (the zarrkit package registers its own entry).
-for (const entry of ["../../codecs/src/index.ts", "../../crc32c/src/index.ts"]) registerCodecWorkerModule(new URL(entry, import.meta.url).href);
+for (const entry of ["../../codecs/src/index.ts", "../../crc32c/src/index.ts"])
+  registerCodecWorkerModule(new URL(entry, import.meta.url).href);
 
 /** Work counters moved by `run`. */
 async function moved(run: () => Promise<unknown>): Promise<{ dispatched: number; written: number; ranHere: number }> {
   const before = codecWorkerStats();
   await run();
   const after = codecWorkerStats();
-  return { dispatched: after.dispatched - before.dispatched, written: after.written - before.written, ranHere: after.ranHere - before.ranHere };
+  return {
+    dispatched: after.dispatched - before.dispatched,
+    written: after.written - before.written,
+    ranHere: after.ranHere - before.ranHere,
+  };
 }
 
 // 4 shards of 16 x 16 inner chunks of 8 x 8 int32 (256 bytes decoded each): 1024 inner chunks.
@@ -29,7 +41,10 @@ const WORKERS = { workers: { threshold: 0, size: 2 } };
 describe("a shard's inner chunks encoded by the workers in batches", () => {
   for (const [what, values] of [
     ["from an ordinary array (copied into shared memory once per shard)", (n: number) => iota(n)],
-    ["from an array over shared memory (read by the workers as it is)", (n: number) => new Int32Array(new SharedArrayBuffer(4 * n)).map((_, i) => i + 1)],
+    [
+      "from an array over shared memory (read by the workers as it is)",
+      (n: number) => new Int32Array(new SharedArrayBuffer(4 * n)).map((_, i) => i + 1),
+    ],
   ] as const) {
     it(`${what}: a few tasks per shard; inner chunks all fill value are left out`, async () => {
       const store = new MemoryStore();
@@ -77,7 +92,9 @@ describe("a shard's inner chunks decoded by the workers in batches", () => {
       const selection = [slice(5, 250, 3), slice(100, 200)] as const;
       const part = await fresh.get(selection as never, { shared: false });
       expect((part.data as Int32Array).buffer).toBeInstanceOf(ArrayBuffer);
-      expect(part.data).toEqual((await openArray(store, "a", { workers: false }).then((a) => a.get(selection as never))).data);
+      expect(part.data).toEqual(
+        (await openArray(store, "a", { workers: false }).then((a) => a.get(selection as never))).data,
+      );
     });
   }
 
@@ -85,7 +102,11 @@ describe("a shard's inner chunks decoded by the workers in batches", () => {
     const store = new MemoryStore();
     const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
     await array.set(null, iota(256 * 256));
-    const remote = { get: store.get.bind(store), getRange: store.getRange.bind(store), getRangeWithSize: store.getRangeWithSize.bind(store) };
+    const remote = {
+      get: store.get.bind(store),
+      getRange: store.getRange.bind(store),
+      getRangeWithSize: store.getRangeWithSize.bind(store),
+    };
     const fresh = await openArray(remote, "a", WORKERS);
     let got: unknown;
     const counts = await moved(async () => (got = (await fresh.get()).data));
@@ -116,7 +137,13 @@ describe("a shard's inner chunks decoded by the workers in batches", () => {
     await store.set("a/c/1/0", shard);
     const fresh = await openArray(store, "a", WORKERS);
     let failure: unknown;
-    const counts = await moved(async () => (failure = await fresh.get().then(() => undefined, (error: unknown) => error)));
+    const counts = await moved(
+      async () =>
+        (failure = await fresh.get().then(
+          () => undefined,
+          (error: unknown) => error,
+        )),
+    );
     expect(counts.dispatched).toBeGreaterThan(0);
     expect(failure).toBeInstanceOf(ChecksumError);
     expect((failure as ChecksumError).key).toMatch(/^a\/c\/1\/0\[\d+,\d+\]$/);

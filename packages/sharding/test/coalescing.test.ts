@@ -19,8 +19,17 @@ function remoteLike(gap = 2 ** 20): MemoryStore & { readonly coalesceGapBytes: n
 }
 
 async function volume(inner: MemoryStore) {
-  const arr = await createArray(inner, "v", { shape: SHAPE, dataType: "uint32", chunkShape: [16, 16, 16], shardShape: [64, 64, 64], indexCodecs: [BYTES] });
-  await arr.set(null, Uint32Array.from({ length: 64 * 128 * 128 }, (_, i) => i));
+  const arr = await createArray(inner, "v", {
+    shape: SHAPE,
+    dataType: "uint32",
+    chunkShape: [16, 16, 16],
+    shardShape: [64, 64, 64],
+    indexCodecs: [BYTES],
+  });
+  await arr.set(
+    null,
+    Uint32Array.from({ length: 64 * 128 * 128 }, (_, i) => i),
+  );
   return arr;
 }
 
@@ -75,18 +84,33 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
 
   it("the default request cap grows with the gap, so it never splits what the gap merges", () => {
     const MiB = 2 ** 20;
-    const value = (coalesceGapBytes?: number) => ({ key: "k", get: async () => undefined, ...(coalesceGapBytes === undefined ? {} : { coalesceGapBytes }) });
+    const value = (coalesceGapBytes?: number) => ({
+      key: "k",
+      get: async () => undefined,
+      ...(coalesceGapBytes === undefined ? {} : { coalesceGapBytes }),
+    });
     const defaults = resolveOptions({});
     expect(coalescingFor(defaults, value())).toEqual({ maxGap: 64 * 1024, maxRequest: 16 * MiB });
     // The z-plane of the 512^3 benchmark spans ~17 MB per shard: over HTTP that stays one request.
     expect(coalescingFor(defaults, value(4 * MiB))).toEqual({ maxGap: 4 * MiB, maxRequest: 32 * MiB });
-    expect(coalescingFor(resolveOptions({ maxGapBytes: 8 * MiB }), value())).toEqual({ maxGap: 8 * MiB, maxRequest: 64 * MiB });
-    expect(coalescingFor(resolveOptions({ maxRequestBytes: MiB }), value(4 * MiB))).toEqual({ maxGap: 4 * MiB, maxRequest: MiB });
-    expect(coalescingFor(resolveOptions({ maxGapBytes: 0, maxRequestBytes: 0 }), value(4 * MiB))).toEqual({ maxGap: 0, maxRequest: 0 });
+    expect(coalescingFor(resolveOptions({ maxGapBytes: 8 * MiB }), value())).toEqual({
+      maxGap: 8 * MiB,
+      maxRequest: 64 * MiB,
+    });
+    expect(coalescingFor(resolveOptions({ maxRequestBytes: MiB }), value(4 * MiB))).toEqual({
+      maxGap: 4 * MiB,
+      maxRequest: MiB,
+    });
+    expect(coalescingFor(resolveOptions({ maxGapBytes: 0, maxRequestBytes: 0 }), value(4 * MiB))).toEqual({
+      maxGap: 0,
+      maxRequest: 0,
+    });
   });
 
   it("explicit coalescing options are still validated", () => {
-    expect(() => resolveOptions({ maxGapBytes: -1 })).toThrow(/codecOptions.sharding_indexed.maxGapBytes must be a non-negative integer, got -1/);
+    expect(() => resolveOptions({ maxGapBytes: -1 })).toThrow(
+      /codecOptions.sharding_indexed.maxGapBytes must be a non-negative integer, got -1/,
+    );
     expect(() => resolveOptions({ maxRequestBytes: 1.5 })).toThrow(/maxRequestBytes must be a non-negative integer/);
     expect(() => resolveOptions({ maxGapBytes: "4MiB" })).toThrow(InvalidMetadataError);
   });
@@ -108,7 +132,10 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
     const plans = await plannedReads(await openArray(store, "v"), [Z, null, null]);
     expect(plans.map((p) => p.ranges.length)).toEqual([1, 1, 1, 1]);
     expect(plans[0]!.ranges[0]!.length).toBe(55 * INNER);
-    const explicit = await plannedReads(await openArray(store, "v", { codecOptions: { sharding_indexed: { maxGapBytes: 0 } } }), [Z, null, null]);
+    const explicit = await plannedReads(
+      await openArray(store, "v", { codecOptions: { sharding_indexed: { maxGapBytes: 0 } } }),
+      [Z, null, null],
+    );
     expect(explicit.map((p) => p.ranges.length)).toEqual([16, 16, 16, 16]);
   });
 

@@ -20,13 +20,33 @@ const ok = { chunk_shape: [4, 4], codecs: [BYTES], index_codecs: [BYTES], index_
 describe("configuration is validated whole", () => {
   const cases: [string, Record<string, unknown>, RegExp, new (...a: never[]) => Error][] = [
     ["rank", { ...ok, chunk_shape: [4] }, /1 dimensions but the shard shape \[8, 8\] has 2/, InvalidMetadataError],
-    ["divisibility", { ...ok, chunk_shape: [3, 4] }, /along dimension 0 \(8 is not a multiple of 3\)/, InvalidMetadataError],
-    ["positive", { ...ok, chunk_shape: [0, 4] }, /chunk_shape must be a list of positive integers/, InvalidMetadataError],
-    ["index_location", { ...ok, index_location: "middle" }, /index_location must be "start" or "end"/, InvalidMetadataError],
+    [
+      "divisibility",
+      { ...ok, chunk_shape: [3, 4] },
+      /along dimension 0 \(8 is not a multiple of 3\)/,
+      InvalidMetadataError,
+    ],
+    [
+      "positive",
+      { ...ok, chunk_shape: [0, 4] },
+      /chunk_shape must be a list of positive integers/,
+      InvalidMetadataError,
+    ],
+    [
+      "index_location",
+      { ...ok, index_location: "middle" },
+      /index_location must be "start" or "end"/,
+      InvalidMetadataError,
+    ],
     ["missing codecs", { ...ok, codecs: undefined }, /codecs is required/, InvalidMetadataError],
     ["missing index_codecs", { ...ok, index_codecs: undefined }, /index_codecs is required/, InvalidMetadataError],
     ["no array->bytes in codecs", { ...ok, codecs: [] }, /codecs must be a non-empty list/, InvalidMetadataError],
-    ["two array->bytes in index_codecs", { ...ok, index_codecs: [BYTES, BYTES] }, /index_codecs\[1\].*second array->bytes/, InvalidMetadataError],
+    [
+      "two array->bytes in index_codecs",
+      { ...ok, index_codecs: [BYTES, BYTES] },
+      /index_codecs\[1\].*second array->bytes/,
+      InvalidMetadataError,
+    ],
     ["unknown inner codec", { ...ok, codecs: [BYTES, { name: "lzma" }] }, /lzma/, UnsupportedError],
   ];
   for (const [name, configuration, message, ErrorClass] of cases) {
@@ -40,9 +60,14 @@ describe("configuration is validated whole", () => {
 
   it("runtime options are checked", async () => {
     const store = new MemoryStore();
-    const error = await createArray(store, "a", { shape: [4], dataType: "uint8", chunkShape: [2], shardShape: [4], indexCodecs: [BYTES] }, {
-      codecOptions: { sharding_indexed: { writeStrategy: "sideways" } },
-    }).catch((e) => e);
+    const error = await createArray(
+      store,
+      "a",
+      { shape: [4], dataType: "uint8", chunkShape: [2], shardShape: [4], indexCodecs: [BYTES] },
+      {
+        codecOptions: { sharding_indexed: { writeStrategy: "sideways" } },
+      },
+    ).catch((e) => e);
     expect(error).toBeInstanceOf(InvalidMetadataError);
     expect(error.message).toMatch(/writeStrategy/);
   });

@@ -22,7 +22,10 @@ async function tempRoot(): Promise<string> {
   return path;
 }
 
-/** A 4x4 shard of 1x1 raw inner chunks: laid out in Morton order or C order, every chunk has the same size at another offset. */
+/**
+ * A 4x4 shard of 1x1 raw inner chunks: laid out in Morton order or C order, every chunk has the same size at another
+ * offset.
+ */
 async function grid(store: Store, chunkOrder: "morton" | "c" = "morton") {
   const arr = await createArray(
     store,
@@ -30,13 +33,18 @@ async function grid(store: Store, chunkOrder: "morton" | "c" = "morton") {
     { shape: [4, 4], dataType: "int32", chunkShape: [1, 1], shardShape: [4, 4], codecs: [BYTES] },
     { codecOptions: { sharding_indexed: { chunkOrder } } },
   );
-  await arr.set(null, Int32Array.from({ length: 16 }, (_, i) => 100 + i));
+  await arr.set(
+    null,
+    Int32Array.from({ length: 16 }, (_, i) => 100 + i),
+  );
   return arr;
 }
 
 const at = (r: number, c: number) => [slice(r, r + 1), slice(c, c + 1)];
-const values = async (arr: { get(selection?: ReturnType<typeof at>): Promise<{ data: unknown }> }, selection?: ReturnType<typeof at>) =>
-  Array.from((await arr.get(selection)).data as Int32Array);
+const values = async (
+  arr: { get(selection?: ReturnType<typeof at>): Promise<{ data: unknown }> },
+  selection?: ReturnType<typeof at>,
+) => Array.from((await arr.get(selection)).data as Int32Array);
 
 /** A store that reports no versions: a reader cannot prove a cached index still describes the shard. */
 function unversioned(inner: Store): Store {
@@ -88,13 +96,29 @@ describe("a cached shard index never outlives the shard", () => {
   it("nested shards: the inner index cached through the outer shard goes stale with it", async () => {
     const store = new MemoryStore();
     const nested = (chunkOrder: string) => ({ codecOptions: { sharding_indexed: { chunkOrder } } });
-    const codecs = [{ name: "sharding_indexed", configuration: { chunk_shape: [1, 1], codecs: [BYTES], index_codecs: [BYTES, { name: "crc32c" }] } }];
-    const writerArr = await createArray(store, "a", { shape: [4, 4], dataType: "int32", chunkShape: [2, 2], shardShape: [4, 4], codecs }, nested("morton"));
-    await writerArr.set(null, Int32Array.from({ length: 16 }, (_, i) => 100 + i));
+    const codecs = [
+      {
+        name: "sharding_indexed",
+        configuration: { chunk_shape: [1, 1], codecs: [BYTES], index_codecs: [BYTES, { name: "crc32c" }] },
+      },
+    ];
+    const writerArr = await createArray(
+      store,
+      "a",
+      { shape: [4, 4], dataType: "int32", chunkShape: [2, 2], shardShape: [4, 4], codecs },
+      nested("morton"),
+    );
+    await writerArr.set(
+      null,
+      Int32Array.from({ length: 16 }, (_, i) => 100 + i),
+    );
     const reader = await openArray(store, "a");
     expect(await values(reader, at(2, 3))).toEqual([111]);
     const other = await openArray(store, "a", nested("c"));
-    await other.set(null, Int32Array.from({ length: 16 }, (_, i) => 200 + i));
+    await other.set(
+      null,
+      Int32Array.from({ length: 16 }, (_, i) => 200 + i),
+    );
     expect(await values(reader, at(2, 3))).toEqual([211]);
   });
 
@@ -102,7 +126,9 @@ describe("a cached shard index never outlives the shard", () => {
     const root = await tempRoot();
     const reader = await grid(new FileSystemStore(root));
     expect(await values(reader, at(1, 2))).toEqual([106]);
-    await run(process.execPath, [...process.execArgv, writer, root, "rewrite", "rewrite-shard", "c"], { timeout: 30_000 });
+    await run(process.execPath, [...process.execArgv, writer, root, "rewrite", "rewrite-shard", "c"], {
+      timeout: 30_000,
+    });
     expect(await values(reader, at(1, 2))).toEqual([106]);
     expect(await values(reader)).toEqual(Array.from({ length: 16 }, (_, i) => 100 + i));
   });
@@ -137,9 +163,13 @@ describe("several processes writing one shard lose no acknowledged write", () =>
       await arr.set(null, -1);
       const outputs = await Promise.all(
         Array.from({ length: processes }, (_, p) =>
-          run(process.execPath, [...process.execArgv, writer, root, strategy, "chunks", String(p * perProcess), String(perProcess), "1000"], {
-            timeout: 60_000,
-          }),
+          run(
+            process.execPath,
+            [...process.execArgv, writer, root, strategy, "chunks", String(p * perProcess), String(perProcess), "1000"],
+            {
+              timeout: 60_000,
+            },
+          ),
         ),
       );
       const acked = new Map<number, number>();

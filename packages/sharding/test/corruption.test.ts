@@ -7,7 +7,13 @@ const EMPTY = 2n ** 64n - 1n;
 
 async function shardWithIndex(indexCodecs = [BYTES, { name: "crc32c" }]) {
   const store = new MemoryStore();
-  const arr = await createArray(store, "a", { shape: [4, 4], dataType: "int32", chunkShape: [2, 2], shardShape: [4, 4], indexCodecs: indexCodecs as never });
+  const arr = await createArray(store, "a", {
+    shape: [4, 4],
+    dataType: "int32",
+    chunkShape: [2, 2],
+    shardShape: [4, 4],
+    indexCodecs: indexCodecs as never,
+  });
   await arr.set(null, iota(16));
   return { store, shard: (await store.get("a/c/0/0"))! };
 }

@@ -29,7 +29,9 @@ function random(seed: number): () => number {
  */
 function writeUntilKilled(root: string, strategy: string, seed: number, delayMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, writer, root, strategy, "forever", String(seed)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...process.execArgv, writer, root, strategy, "forever", String(seed)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let armed = false;
@@ -51,12 +53,18 @@ function writeUntilKilled(root: string, strategy: string, seed: number, delayMs:
   });
 }
 
-/** Run the writer's `tear` mode: true when it tore a write and died, false when it finished (fewer large writes than n). */
+/**
+ * Run the writer's `tear` mode: true when it tore a write and died, false when it finished (fewer large writes than n).
+ */
 function tearAt(root: string, strategy: string, n: number, chunk: number, value: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, writer, root, strategy, "tear", String(n), String(chunk), String(value)], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, writer, root, strategy, "tear", String(n), String(chunk), String(value)],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (data: Buffer) => {
       stderr += data.toString();
@@ -106,10 +114,11 @@ describe("a write torn half-way by a crash leaves every chunk old or new", () =>
           if (died && values[5] === 77) expected[5] = 77; // the write was complete when the tear hit a later one
           expect(values, `tear of large write ${n}`).toEqual(expected);
           // The next writer (and reader) finds the shard whole.
-          await (await openArray(new FileSystemStore(root), "a", { codecOptions: { sharding_indexed: { writeStrategy: strategy } } })).set(
-            [slice(WIDTH * 6, WIDTH * 7)],
-            66,
-          );
+          await (
+            await openArray(new FileSystemStore(root), "a", {
+              codecOptions: { sharding_indexed: { writeStrategy: strategy } },
+            })
+          ).set([slice(WIDTH * 6, WIDTH * 7)], 66);
           expect((await chunkValues(root))[6]).toBe(66);
           if (died) torn++;
         } finally {
@@ -151,7 +160,9 @@ describe("a writer killed at random moments never leaves a chunk that is neither
             settled[chunk] = values[chunk]!;
           }
         }
-        console.log(`${strategy}: ${KILLS} kills survived, ${acknowledged} acknowledged writes, 0 lost, every chunk old or new`);
+        console.log(
+          `${strategy}: ${KILLS} kills survived, ${acknowledged} acknowledged writes, 0 lost, every chunk old or new`,
+        );
       } finally {
         await rm(root, { recursive: true, force: true });
       }

@@ -21,7 +21,12 @@ async function sharded(shape: number[], shardShape: number[], innerShape: number
     dataType: "uint16",
     chunkShape: shardShape,
     fillValue: 0,
-    codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: innerShape, codecs: innerCodecs, index_codecs: [BYTES, CRC] } }] as never,
+    codecs: [
+      {
+        name: "sharding_indexed",
+        configuration: { chunk_shape: innerShape, codecs: innerCodecs, index_codecs: [BYTES, CRC] },
+      },
+    ] as never,
   });
   const data = content(shape.reduce((a, b) => a * b, 1));
   await arr.set(null, data);
@@ -35,27 +40,43 @@ describe("zstd inner chunks decoded straight into the result", () => {
     const arr = await openArray(store, "a", { workers: false });
     await arr.set([slice(0, 16), slice(0, 16), slice(0, 8)], 0);
     const expected = data.slice();
-    for (let i = 0; i < 16; i++) for (let j = 0; j < 16; j++) expected.fill(0, (i * 50 + j) * 37, (i * 50 + j) * 37 + 8);
+    for (let i = 0; i < 16; i++)
+      for (let j = 0; j < 16; j++) expected.fill(0, (i * 50 + j) * 37, (i * 50 + j) * 37 + 8);
     expect((await arr.get()).data).toEqual(expected);
     const at = (i: number, j: number, k: number) => expected[(i * 50 + j) * 37 + k]!;
     for (const [sel, shape] of [
-      [[slice(5, 69), slice(3, 48), slice(1, 36)], [64, 45, 35]],
-      [[slice(0, 70, 3), slice(49, 50), slice(0, 37, 5)], [24, 1, 8]],
-      [[slice(64, 70), slice(32, 50), slice(32, 37)], [6, 18, 5]],
+      [
+        [slice(5, 69), slice(3, 48), slice(1, 36)],
+        [64, 45, 35],
+      ],
+      [
+        [slice(0, 70, 3), slice(49, 50), slice(0, 37, 5)],
+        [24, 1, 8],
+      ],
+      [
+        [slice(64, 70), slice(32, 50), slice(32, 37)],
+        [6, 18, 5],
+      ],
     ] as const) {
       const got = await arr.get(sel as never);
       expect(got.shape).toEqual(shape);
       const [a, b, c] = sel as unknown as { start: number; stop: number; step: number | null }[];
       const want: number[] = [];
       for (let i = a!.start; i < a!.stop; i += a!.step ?? 1)
-        for (let j = b!.start; j < b!.stop; j += b!.step ?? 1) for (let k = c!.start; k < c!.stop; k += c!.step ?? 1) want.push(at(i, j, k));
+        for (let j = b!.start; j < b!.stop; j += b!.step ?? 1)
+          for (let k = c!.start; k < c!.stop; k += c!.step ?? 1) want.push(at(i, j, k));
       expect(Array.from(got.data as Uint16Array)).toEqual(want);
     }
   });
 
   it("a corrupt inner chunk fails the read with CorruptDataError naming it", async () => {
     // With zstd's content checksum: flipped literal bytes would otherwise decode to other values unnoticed.
-    const { store } = await sharded([32, 32, 32], [32, 32, 32], [16, 16, 16], [BYTES, { name: "zstd", configuration: { level: 1, checksum: true } }]);
+    const { store } = await sharded(
+      [32, 32, 32],
+      [32, 32, 32],
+      [16, 16, 16],
+      [BYTES, { name: "zstd", configuration: { level: 1, checksum: true } }],
+    );
     const shard = (await store.get("a/c/0/0/0"))!.slice();
     // Flip bytes in the middle of the first stored inner chunk's frame.
     for (let i = 100; i < 140; i++) shard[i] = shard[i]! ^ 0xff;

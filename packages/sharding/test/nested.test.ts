@@ -5,7 +5,16 @@ import { BYTES, counted, createArray, iota } from "./helpers.js";
 const nestedCodecs = (depth: number): object[] =>
   depth === 0
     ? [BYTES]
-    : [{ name: "sharding_indexed", configuration: { chunk_shape: depth === 2 ? [4, 4] : [2, 2], codecs: nestedCodecs(depth - 1), index_codecs: [BYTES] } }];
+    : [
+        {
+          name: "sharding_indexed",
+          configuration: {
+            chunk_shape: depth === 2 ? [4, 4] : [2, 2],
+            codecs: nestedCodecs(depth - 1),
+            index_codecs: [BYTES],
+          },
+        },
+      ];
 
 describe("nested sharding", () => {
   it("round trips and reads partially at every level", async () => {
@@ -35,7 +44,14 @@ describe("nested sharding", () => {
 
   it("partial writes inside nested shards keep everything else", async () => {
     const c = counted();
-    const arr = await createArray(c.store, "n", { shape: [8, 8], dataType: "int32", chunkShape: [4, 4], shardShape: [8, 8], codecs: nestedCodecs(1) as never, indexCodecs: [BYTES] });
+    const arr = await createArray(c.store, "n", {
+      shape: [8, 8],
+      dataType: "int32",
+      chunkShape: [4, 4],
+      shardShape: [8, 8],
+      codecs: nestedCodecs(1) as never,
+      indexCodecs: [BYTES],
+    });
     await arr.set(null, iota(64));
     await arr.set([slice(1, 3), 5], Int32Array.of(-1, -2));
     const expected = Array.from(iota(64));

@@ -27,7 +27,11 @@ const layout = fc.integer({ min: 1, max: 3 }).chain((rank) =>
 const selectionFor = (shape: number[]) =>
   fc.tuple(
     ...shape.map((n) =>
-      fc.record({ start: fc.integer({ min: 0, max: n - 1 }), len: fc.integer({ min: 1, max: n }), step: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({
+        start: fc.integer({ min: 0, max: n - 1 }),
+        len: fc.integer({ min: 1, max: n }),
+        step: fc.integer({ min: 1, max: 3 }),
+      }),
     ),
   );
 
@@ -53,7 +57,15 @@ describe("sharded round trips against a naive model", () => {
           const arr = await createArray(
             store,
             "a",
-            { shape: l.shape, dataType: "int16", chunkShape: l.chunkShape, shardShape: l.shardShape, indexLocation: l.location, indexCodecs: [BYTES], fillValue: -1 },
+            {
+              shape: l.shape,
+              dataType: "int16",
+              chunkShape: l.chunkShape,
+              shardShape: l.shardShape,
+              indexLocation: l.location,
+              indexCodecs: [BYTES],
+              fillValue: -1,
+            },
             options,
           );
           const total = l.shape.reduce((a, b) => a * b, 1);
@@ -69,7 +81,9 @@ describe("sharded round trips against a naive model", () => {
             });
             const reopened = await openArray(store, "a", options);
             expect(Array.from((await reopened.get()).data as Int16Array)).toEqual(Array.from(model));
-            expect(Array.from((await reopened.get(selection)).data as Int16Array)).toEqual(indices.map((i) => model[i]!));
+            expect(Array.from((await reopened.get(selection)).data as Int16Array)).toEqual(
+              indices.map((i) => model[i]!),
+            );
           }
         },
       ),

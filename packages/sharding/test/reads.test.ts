@@ -8,7 +8,14 @@ async function sharded(indexLocation: "start" | "end" = "end", chunkOrder: "mort
   const arr = await createArray(
     c.store,
     "a",
-    { shape: [16, 16], dataType: "int32", chunkShape: [4, 4], shardShape: [8, 16], indexCodecs: [BYTES], indexLocation },
+    {
+      shape: [16, 16],
+      dataType: "int32",
+      chunkShape: [4, 4],
+      shardShape: [8, 16],
+      indexCodecs: [BYTES],
+      indexLocation,
+    },
     { codecOptions: { sharding_indexed: { chunkOrder } } },
   );
   await arr.set(null, iota(256));
@@ -35,7 +42,10 @@ describe("partial reads and request counts", () => {
 
   it("a whole shard is one request where the store cannot read into caller memory", async () => {
     const { inner } = await sharded();
-    const plain = counted({ get: (k) => inner.get(k), getRange: (k, range, options) => inner.getRange!(k, range, options) });
+    const plain = counted({
+      get: (k) => inner.get(k),
+      getRange: (k, range, options) => inner.getRange!(k, range, options),
+    });
     const fresh = await openArray(plain.store, "a");
     plain.reset();
     const shard = await fresh.get([slice(8, 16), null]);
@@ -52,14 +62,16 @@ describe("partial reads and request counts", () => {
     expect(log[1]!.range).toEqual({ offset: 0, length: 128 * 4 });
     expect(Array.from(shard.data as Int32Array)).toEqual(Array.from(iota(256)).slice(128));
     reset();
-    expect(Array.from((await fresh.get([slice(8, 16), null])).data as Int32Array)).toEqual(Array.from(iota(256)).slice(128));
+    expect(Array.from((await fresh.get([slice(8, 16), null])).data as Int32Array)).toEqual(
+      Array.from(iota(256)).slice(128),
+    );
     expect(log.map((r) => r.method)).toEqual(["getRangeInto"]);
   });
 
   it("a row of inner chunks adjacent in the shard is one coalesced read after the index", async () => {
     const { store, reads, log, reset } = await sharded("end", "c");
     const fresh = await openArray(store, "a");
-      reset();
+    reset();
     const row = await fresh.get([slice(0, 4), null]);
     expect(reads()).toBe(2);
     expect(log[1]!.range).toEqual({ offset: 0, length: 4 * 64 });
@@ -69,7 +81,7 @@ describe("partial reads and request counts", () => {
   it("a selection across shards reads each shard's index once and fetches only the needed chunks", async () => {
     const { store, reads, reset } = await sharded();
     const fresh = await openArray(store, "a");
-      reset();
+    reset();
     const plane = await fresh.get([7, null]);
     expect(Array.from(plane.data as Int32Array)).toEqual(Array.from(iota(256)).slice(112, 128));
     expect(reads()).toBe(2);
@@ -81,7 +93,7 @@ describe("partial reads and request counts", () => {
   it("concurrent readers of one shard share one index fetch", async () => {
     const { store, log, reset } = await sharded();
     const fresh = await openArray(store, "a");
-      reset();
+    reset();
     await Promise.all([0, 1, 2, 3].map((j) => fresh.get([slice(0, 4), slice(j * 4, j * 4 + 4)])));
     expect(log.filter((r) => r.range && "suffixLength" in r.range)).toHaveLength(1);
   });
@@ -107,7 +119,13 @@ describe("partial reads and request counts", () => {
 
   it("a store without ranged reads reads whole shards", async () => {
     const inner = new MemoryStore();
-    const arr = await createArray(inner, "a", { shape: [8], dataType: "int32", chunkShape: [2], shardShape: [8], indexCodecs: [BYTES] });
+    const arr = await createArray(inner, "a", {
+      shape: [8],
+      dataType: "int32",
+      chunkShape: [2],
+      shardShape: [8],
+      indexCodecs: [BYTES],
+    });
     await arr.set(null, iota(8));
     const plain = counted({ get: (k: string) => inner.get(k) });
     const ro = await openArray(plain.store, "a");
@@ -152,7 +170,13 @@ describe("pooled read buffers", () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
       return into(key, range, target, options);
     };
-    const arr = await createArray(inner, "a", { shape: [64, 60], dataType: "int32", chunkShape: [4, 4], shardShape: [16, 16], codecs: [BYTES, CRC] });
+    const arr = await createArray(inner, "a", {
+      shape: [64, 60],
+      dataType: "int32",
+      chunkShape: [4, 4],
+      shardShape: [16, 16],
+      codecs: [BYTES, CRC],
+    });
     await arr.set(null, iota(64 * 60));
     const fresh = await openArray(inner, "a", { concurrency: 2 });
     const whole = await fresh.get();
@@ -163,20 +187,34 @@ describe("pooled read buffers", () => {
 
   it("a result over shared memory holds the same values, whole and partial", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "a", { shape: [40, 36], dataType: "int32", chunkShape: [4, 4], shardShape: [16, 16], codecs: [BYTES, CRC] });
+    const arr = await createArray(store, "a", {
+      shape: [40, 36],
+      dataType: "int32",
+      chunkShape: [4, 4],
+      shardShape: [16, 16],
+      codecs: [BYTES, CRC],
+    });
     await arr.set(null, iota(40 * 36));
     const fresh = await openArray(store, "a", { workers: { threshold: 0, offloadAlone: true } });
     for (const selection of [null, [slice(3, 37, 3), slice(5, 36)]] as const) {
       const shared = await fresh.get(selection as never, { shared: true });
       expect((shared.data as Int32Array).buffer).toBeInstanceOf(SharedArrayBuffer);
-      expect(Array.from(shared.data as Int32Array)).toEqual(Array.from((await arr.get(selection as never)).data as Int32Array));
+      expect(Array.from(shared.data as Int32Array)).toEqual(
+        Array.from((await arr.get(selection as never)).data as Int32Array),
+      );
     }
   });
 
   it("a whole shard larger than 64 MiB is read in ranges of at most 64 MiB, so no read buffer grows with the shard", async () => {
     const c = counted();
     const n = 18 * 2 ** 20; // 72 MiB of uint32 in one shard of 18 inner chunks
-    const arr = await createArray(c.store, "big", { shape: [n], dataType: "uint32", chunkShape: [2 ** 20], shardShape: [n], indexCodecs: [BYTES] });
+    const arr = await createArray(c.store, "big", {
+      shape: [n],
+      dataType: "uint32",
+      chunkShape: [2 ** 20],
+      shardShape: [n],
+      indexCodecs: [BYTES],
+    });
     await arr.set(null, 7);
     const fresh = await openArray(c.store, "big");
     const [plan] = await plannedReads(fresh);
@@ -186,6 +224,11 @@ describe("pooled read buffers", () => {
     expect(Array.from(got.data as Uint32Array)).toEqual([7, 7, 7]);
     c.reset();
     expect((await fresh.get()).data.length).toBe(n);
-    expect(c.log.filter((r) => r.method === "getRangeInto").map((r) => r.bytes).sort((a, b) => b - a)).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
+    expect(
+      c.log
+        .filter((r) => r.method === "getRangeInto")
+        .map((r) => r.bytes)
+        .sort((a, b) => b - a),
+    ).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
   });
 });

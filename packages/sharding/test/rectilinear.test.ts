@@ -9,7 +9,13 @@ const SHARDS = [[8, 4, 12, 6], 12];
 
 async function sharded() {
   const c = counted();
-  const arr = await createArray(c.store, "a", { shape: SHAPE, dataType: "int32", chunkShape: [2, 4], shardShape: SHARDS, indexCodecs: [BYTES] });
+  const arr = await createArray(c.store, "a", {
+    shape: SHAPE,
+    dataType: "int32",
+    chunkShape: [2, 4],
+    shardShape: SHARDS,
+    indexCodecs: [BYTES],
+  });
   await arr.set(null, iota(360));
   const fresh = await openArray(c.store, "a");
   c.reset();
@@ -26,7 +32,10 @@ function expected(r0: number, r1: number, c0: number, c1: number): number[] {
 describe("sharding on a rectilinear grid", () => {
   it("stores one shard per edge, each with its own inner chunk grid", async () => {
     const { arr, inner, fresh } = await sharded();
-    expect(arr.metadata.chunk_grid).toEqual({ name: "rectilinear", configuration: { kind: "inline", chunk_shapes: [[8, 4, 12, 6], 12] } });
+    expect(arr.metadata.chunk_grid).toEqual({
+      name: "rectilinear",
+      configuration: { kind: "inline", chunk_shapes: [[8, 4, 12, 6], 12] },
+    });
     expect(arr.chunkShape).toEqual([2, 4]);
     expect(arr.gridShape).toEqual([4, 1]);
     const keys: string[] = [];
@@ -75,26 +84,42 @@ describe("sharding on a rectilinear grid", () => {
 
   it("refuses a shard its inner chunks do not divide, naming the shard and the dimension, before writing", async () => {
     const store = new MemoryStore();
-    const creating = createArray(store, "b", { shape: [30, 12], dataType: "int32", chunkShape: [2, 4], shardShape: [[8, 4, 13, 5], 12], indexCodecs: [BYTES] });
+    const creating = createArray(store, "b", {
+      shape: [30, 12],
+      dataType: "int32",
+      chunkShape: [2, 4],
+      shardShape: [[8, 4, 13, 5], 12],
+      indexCodecs: [BYTES],
+    });
     await expect(creating).rejects.toThrow(InvalidMetadataError);
-    await expect(creating).rejects.toThrow(/^The shard at grid coordinates \[2, 0\] has shape \[13, 12\], which the codecs reject along dimension 0: /);
+    await expect(creating).rejects.toThrow(
+      /^The shard at grid coordinates \[2, 0\] has shape \[13, 12\], which the codecs reject along dimension 0: /,
+    );
     await expect(creating).rejects.toThrow(/along dimension 0 \(13 is not a multiple of 2\)/);
     expect(await store.get("b/zarr.json")).toBeUndefined();
   });
 
   it("resizes: growth must keep shards divisible; shrinking deletes whole shards", async () => {
     const { arr, store, inner } = await sharded();
-    await expect(arr.resize([33, 12])).rejects.toThrow(/shard at grid coordinates \[4, 0\] has shape \[3, 12\], which the codecs reject along dimension 0/);
+    await expect(arr.resize([33, 12])).rejects.toThrow(
+      /shard at grid coordinates \[4, 0\] has shape \[3, 12\], which the codecs reject along dimension 0/,
+    );
     expect(arr.shape).toEqual(SHAPE);
     await arr.resize([34, 12]);
-    expect(arr.metadata.chunk_grid).toEqual({ name: "rectilinear", configuration: { kind: "inline", chunk_shapes: [[8, 4, 12, 6, 4], 12] } });
+    expect(arr.metadata.chunk_grid).toEqual({
+      name: "rectilinear",
+      configuration: { kind: "inline", chunk_shapes: [[8, 4, 12, 6, 4], 12] },
+    });
     await arr.set([slice(30, 34), null], 5);
     await arr.resize([10, 12]);
     const keys: string[] = [];
     for await (const k of inner.list!("a/c/")) keys.push(k);
     expect(keys.sort()).toEqual(["a/c/0/0", "a/c/1/0"]);
     const reopened = await openArray(store, "a");
-    expect(reopened.metadata.chunk_grid).toEqual({ name: "rectilinear", configuration: { kind: "inline", chunk_shapes: [[8, 4], 12] } });
+    expect(reopened.metadata.chunk_grid).toEqual({
+      name: "rectilinear",
+      configuration: { kind: "inline", chunk_shapes: [[8, 4], 12] },
+    });
     expect(Array.from((await reopened.get()).data as Int32Array)).toEqual(expected(0, 10, 0, 12));
   });
 });

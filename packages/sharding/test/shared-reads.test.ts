@@ -33,7 +33,13 @@ describe("what a whole shard is read into", () => {
     it(`${what}: ${shared ? "shared" : "ordinary"} memory`, async () => {
       configureCodecWorkers({ enabled: shared, threshold: 0, size: 1, offloadAlone: true });
       const { store, kinds } = recording();
-      const array = await createArray(store, "a", { shape: [32, 32], chunkShape: [8, 8], shardShape: [32, 32], dataType: "int32", codecs: [...codecs] });
+      const array = await createArray(store, "a", {
+        shape: [32, 32],
+        chunkShape: [8, 8],
+        shardShape: [32, 32],
+        dataType: "int32",
+        codecs: [...codecs],
+      });
       await array.set(null, iota(32 * 32));
       kinds.length = 0;
       const got = await array.get();

@@ -50,17 +50,31 @@ describe("shard layout, byte for byte", () => {
 
   it("C order on request", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "a", { shape: [4, 4], dataType: "uint8", chunkShape: [2, 2], shardShape: [4, 4], indexCodecs: [BYTES] }, {
-      codecOptions: { sharding_indexed: { chunkOrder: "c" } },
-    });
-    await arr.set(null, Uint8Array.from({ length: 16 }, (_, i) => i + 1));
+    const arr = await createArray(
+      store,
+      "a",
+      { shape: [4, 4], dataType: "uint8", chunkShape: [2, 2], shardShape: [4, 4], indexCodecs: [BYTES] },
+      {
+        codecOptions: { sharding_indexed: { chunkOrder: "c" } },
+      },
+    );
+    await arr.set(
+      null,
+      Uint8Array.from({ length: 16 }, (_, i) => i + 1),
+    );
     const d = await describeShard(arr, [0, 0]);
     expect(d.chunks.map((c) => ("offset" in c ? c.offset : -1))).toEqual([0, 4, 8, 12]);
   });
 
   it("a shard whose inner chunks all become fill value is deleted", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "a", { shape: [4], dataType: "int32", chunkShape: [2], shardShape: [4], indexCodecs: [BYTES] });
+    const arr = await createArray(store, "a", {
+      shape: [4],
+      dataType: "int32",
+      chunkShape: [2],
+      shardShape: [4],
+      indexCodecs: [BYTES],
+    });
     await arr.set(null, iota(4));
     await arr.set([slice(0, 2)], 0);
     expect((await describeShard(arr, [0])).chunks.filter((c) => "empty" in c)).toHaveLength(1);
@@ -89,7 +103,9 @@ describe("partial writes", () => {
     for (let i = 1; i < 4; i++) {
       const b = before.chunks[i] as { offset: number; nbytes: number };
       const a = after.chunks[i] as { offset: number; nbytes: number };
-      expect(shardAfter.subarray(a.offset, a.offset + a.nbytes)).toEqual(shardBefore.subarray(b.offset, b.offset + b.nbytes));
+      expect(shardAfter.subarray(a.offset, a.offset + a.nbytes)).toEqual(
+        shardBefore.subarray(b.offset, b.offset + b.nbytes),
+      );
     }
     const back = (await arr.get([slice(0, 2), slice(0, 3)])).data as Int32Array;
     expect(Array.from(back)).toEqual([-1, -2, 3, -3, -4, 11]);
@@ -97,7 +113,13 @@ describe("partial writes", () => {
 
   it("100 concurrent writes to different inner chunks of one shard lose nothing", async () => {
     const store = new MemoryStore();
-    const arr = await createArray(store, "a", { shape: [10, 10], dataType: "int32", chunkShape: [1, 1], shardShape: [10, 10], indexCodecs: [BYTES] });
+    const arr = await createArray(store, "a", {
+      shape: [10, 10],
+      dataType: "int32",
+      chunkShape: [1, 1],
+      shardShape: [10, 10],
+      indexCodecs: [BYTES],
+    });
     await Promise.all(Array.from({ length: 100 }, (_, i) => arr.set([Math.floor(i / 10), i % 10], i + 1)));
     expect(Array.from((await arr.get()).data as Int32Array)).toEqual(Array.from(iota(100)));
   });
@@ -106,9 +128,16 @@ describe("partial writes", () => {
     it(`the ${strategy} strategy writes less and leaves a readable shard`, async () => {
       const c = counted();
       const opts = { codecOptions: { sharding_indexed: { writeStrategy: strategy } } };
-      // Each strategy needs a checksum where a torn write would land: append on the index, in-place on the inner chunks.
-      const chains = strategy === "append" ? { indexCodecs: [BYTES, CRC] } : { indexCodecs: [BYTES], codecs: [BYTES, CRC] };
-      const arr = await createArray(c.store, "a", { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [8, 8], ...chains }, opts);
+      // Each strategy needs a checksum where a torn write would land: append on the index, in-place on the inner
+      // chunks.
+      const chains =
+        strategy === "append" ? { indexCodecs: [BYTES, CRC] } : { indexCodecs: [BYTES], codecs: [BYTES, CRC] };
+      const arr = await createArray(
+        c.store,
+        "a",
+        { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [8, 8], ...chains },
+        opts,
+      );
       await arr.set(null, iota(64));
       const fullSize = (await c.inner.size!("a/c/0/0"))!;
       c.reset();
@@ -128,7 +157,12 @@ describe("partial writes", () => {
     for (const strategy of ["append", "in-place"] as const) {
       const c = counted();
       const opts = { codecOptions: { sharding_indexed: { writeStrategy: strategy } } };
-      const arr = await createArray(c.store, "a", { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [8, 8], indexCodecs: [BYTES] }, opts);
+      const arr = await createArray(
+        c.store,
+        "a",
+        { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [8, 8], indexCodecs: [BYTES] },
+        opts,
+      );
       await arr.set(null, iota(64));
       c.reset();
       await arr.set([slice(2, 4), slice(2, 4)], Int32Array.of(-1, -2, -3, -4));
@@ -140,7 +174,12 @@ describe("partial writes", () => {
   it("append compacts once wasted bytes pass the threshold", async () => {
     const c = counted();
     const opts = { codecOptions: { sharding_indexed: { writeStrategy: "append", compactionThreshold: 0.5 } } };
-    const arr = await createArray(c.store, "a", { shape: [4], dataType: "int32", chunkShape: [1], shardShape: [4], indexCodecs: [BYTES, CRC] }, opts);
+    const arr = await createArray(
+      c.store,
+      "a",
+      { shape: [4], dataType: "int32", chunkShape: [1], shardShape: [4], indexCodecs: [BYTES, CRC] },
+      opts,
+    );
     await arr.set(null, iota(4));
     const sizes: number[] = [];
     for (let round = 0; round < 6; round++) {
@@ -154,7 +193,13 @@ describe("partial writes", () => {
 
   it("rewrite retries when another writer changes the shard between read and write", async () => {
     const inner = new MemoryStore();
-    const arr = await createArray(inner, "a", { shape: [4], dataType: "int32", chunkShape: [1], shardShape: [4], indexCodecs: [BYTES] });
+    const arr = await createArray(inner, "a", {
+      shape: [4],
+      dataType: "int32",
+      chunkShape: [1],
+      shardShape: [4],
+      indexCodecs: [BYTES],
+    });
     await arr.set(null, iota(4));
     const other = await openArray(inner, "a");
     let interfered = false;

@@ -9,7 +9,8 @@ import { BYTES, CRC, createArray } from "./helpers.js";
 function asZarritaStore(store: Store) {
   return {
     get: (key: string) => store.get(key.replace(/^\//, "")),
-    getRange: (key: string, range: { offset: number; length: number } | { suffixLength: number }) => store.getRange!(key.replace(/^\//, ""), range),
+    getRange: (key: string, range: { offset: number; length: number } | { suffixLength: number }) =>
+      store.getRange!(key.replace(/^\//, ""), range),
   };
 }
 
@@ -31,7 +32,14 @@ describe("zarrita.js reads what zarrkit writes", () => {
         const arr = await createArray(
           store,
           "g/arr",
-          { shape: [10, 12], dataType: "uint16", chunkShape: [2, 3], shardShape: [4, 6], codecs, indexCodecs: [BYTES, CRC] },
+          {
+            shape: [10, 12],
+            dataType: "uint16",
+            chunkShape: [2, 3],
+            shardShape: [4, 6],
+            codecs,
+            indexCodecs: [BYTES, CRC],
+          },
           { codecOptions: { sharding_indexed: { writeStrategy: strategy } } },
         );
         const model = Uint16Array.from({ length: 120 }, (_, i) => (i * 37) % 1000);

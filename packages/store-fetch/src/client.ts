@@ -67,7 +67,10 @@ export interface ClientConfig {
   secrets: readonly string[];
 }
 
-/** Sends the requests of one FetchStore: bounded retries of 5xx and 429 answers, network errors and idle timeouts, with backoff. */
+/**
+ * Sends the requests of one FetchStore: bounded retries of 5xx and 429 answers, network errors and idle timeouts, with
+ * backoff.
+ */
 export class HttpClient {
   readonly #config: ClientConfig;
 
@@ -95,14 +98,20 @@ export class HttpClient {
         retryFailures: options.retryNetworkErrors !== false,
         failure: (error, timedOut, tries, timeout) =>
           timedOut
-            ? new StoreTimeoutError(`${timeoutText(timeout, this.#config)} ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${tries} attempt(s).`, {
-                key,
-              })
+            ? new StoreTimeoutError(
+                `${timeoutText(timeout, this.#config)} ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${tries} attempt(s).`,
+                {
+                  key,
+                },
+              )
             : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
-              new StoreError(`Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${tries} attempt(s).`, {
-                key,
-                cause: redactError(error, this.#config.secrets),
-              }),
+              new StoreError(
+                `Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${tries} attempt(s).`,
+                {
+                  key,
+                  cause: redactError(error, this.#config.secrets),
+                },
+              ),
       },
       (attempt, canRetry, retry) => this.#attempt(method, url, key, headers, options, attempt, canRetry, retry),
     );
@@ -120,7 +129,11 @@ export class HttpClient {
     retry: number,
   ): Promise<HttpResult | undefined | typeof RETRY | RetryAfter> {
     const init = { ...this.#config.init, method, headers, body: options.body ?? null, signal: attempt.signal };
-    const policy = { crossOrigin: this.#config.crossOriginRedirects, keepAcrossOrigins: PROTOCOL_HEADERS, show: redactUrl };
+    const policy = {
+      crossOrigin: this.#config.crossOriginRedirects,
+      keepAcrossOrigins: PROTOCOL_HEADERS,
+      show: redactUrl,
+    };
     const response = await untilAborted(fetchFollowing(this.#config.fetch, url, init, policy), attempt.signal);
     attempt.replied();
     if (options.missingIsUndefined && this.#config.missing.has(response.status)) {
@@ -133,19 +146,31 @@ export class HttpClient {
       return again;
     }
     // A 416 answer to a Range, or a 304 to If-None-Match, is left to the caller, which knows what it asked for.
-    const unsatisfied = (response.status === 416 && headers.has("Range")) || (response.status === 304 && (headers.has("If-None-Match") || headers.has("If-Modified-Since")));
+    const unsatisfied =
+      (response.status === 416 && headers.has("Range")) ||
+      (response.status === 304 && (headers.has("If-None-Match") || headers.has("If-Modified-Since")));
     if (!response.ok && !unsatisfied) {
       await discard(response);
       const after = retry > 0 ? ` after ${retry} ${retry === 1 ? "retry" : "retries"}` : "";
       const statusText = redactText(response.statusText, this.#config.secrets);
       const note = retryAfterNote(response.status, response.headers, this.#config.retry);
       const message = `HTTP ${response.status}${statusText ? ` ${statusText}` : ""} for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)})${after}${note}.`;
-      const hint = response.status === 401 || response.status === 403 ? " Check the credentials or headers given to FetchStore." : "";
+      const hint =
+        response.status === 401 || response.status === 403
+          ? " Check the credentials or headers given to FetchStore."
+          : "";
       throw statusError(response.status, message + hint, { key });
     }
     if (!options.limit || unsatisfied) {
       await discard(response);
-      return { status: response.status, headers: response.headers, body: new Uint8Array(0), complete: true, tail: false, total: 0 };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: new Uint8Array(0),
+        complete: true,
+        tail: false,
+        total: 0,
+      };
     }
     const { bytes, why, stopAt, keepTail } = options.limit(response.status, response.headers);
     const { body, complete, tail, total } = await readBodyPart(response, {
@@ -166,6 +191,7 @@ export class HttpClient {
 /** The start of a StoreTimeoutError's message: which time bound ended the request. */
 function timeoutText(timeout: string | undefined, config: ClientConfig): string {
   if (timeout === "deadline") return `Not done within requestTimeoutMs (${config.limits.deadlineMs} ms):`;
-  if (timeout === "slow") return `A body slower than minBytesPerSecond (${config.limits.minBytesPerSecond} bytes/s) from`;
+  if (timeout === "slow")
+    return `A body slower than minBytesPerSecond (${config.limits.minBytesPerSecond} bytes/s) from`;
   return `No bytes for ${config.idleTimeoutMs} ms from`;
 }

@@ -51,7 +51,10 @@ export interface FetchStoreOptions {
   fetch?: typeof fetch;
   /** Statuses meaning "no such key". Default `[404]`; add 403 for buckets that hide missing keys behind it. */
   missingStatuses?: readonly number[];
-  /** Bounded retries of 5xx and 429 answers, network errors and idle timeouts, with exponential backoff and jitter. Other 4xx answers are never retried. */
+  /**
+   * Bounded retries of 5xx and 429 answers, network errors and idle timeouts, with exponential backoff and jitter.
+   * Other 4xx answers are never retried.
+   */
   retry?: RetryOptions;
   /** Offer `set` (PUT) and `delete` (DELETE). Default false: the store is read-only. */
   writable?: boolean;
@@ -116,14 +119,24 @@ export interface FetchStoreOptions {
 
 /** Default `coalesceGapBytes`: over HTTP a request costs a round trip, worth megabytes of transfer. */
 const DEFAULT_COALESCE_GAP_BYTES = 4 * 2 ** 20;
-/** Default `idleTimeoutMs`: longer than any healthy server stays silent, short enough that a stuck read fails visibly. */
+/**
+ * Default `idleTimeoutMs`: longer than any healthy server stays silent, short enough that a stuck read fails visibly.
+ */
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 /** Default `requestTimeoutMs`: a 2 GiB value at under 4 MB/s still fits; a request that never ends does not. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
 /** Default `minBytesPerSecond`: far below any link data is worth reading over, far above a trickle. */
 const DEFAULT_MIN_BYTES_PER_SECOND = 1024;
-/** Retries of FetchStore: 3, backing off from 200 ms (S3Store starts at 50 ms: a conditional write racing another gets its answer sooner). */
-const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, baseDelayMs: 200, maxDelayMs: 5000, maxRetryAfterMs: MAX_RETRY_AFTER_MS };
+/**
+ * Retries of FetchStore: 3, backing off from 200 ms (S3Store starts at 50 ms: a conditional write racing another gets
+ * its answer sooner).
+ */
+const DEFAULT_RETRY: Required<RetryOptions> = {
+  retries: 3,
+  baseDelayMs: 200,
+  maxDelayMs: 5000,
+  maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+};
 /**
  * Default `maxBodyBytes`: 2^31 - 1, the largest ArrayBuffer browsers allocate
  * everywhere (and the largest value whose offsets fit an int32, which codecs
@@ -152,23 +165,34 @@ export class FetchStore implements Store {
   readonly set?: (key: string, value: Uint8Array, options?: SetOptions) => Promise<void>;
   /** DELETE, when constructed with `writable: true`. A missing key is not an error. */
   readonly delete?: (key: string, options?: RequestOptions) => Promise<void>;
-  /** Ranges of one value less than this many bytes apart are cheaper to read as one request (the `coalesceGapBytes` option). */
+  /**
+   * Ranges of one value less than this many bytes apart are cheaper to read as one request (the `coalesceGapBytes`
+   * option).
+   */
   readonly coalesceGapBytes: number;
 
   readonly #base: URL;
   readonly #client: HttpClient;
-  /** The last whole values fetched from a server that ignores Range, so ranged reads of one key (an index, then chunks) fetch it once. Only values with a version (or of an immutable store): others cannot be revalidated. */
+  /**
+   * The last whole values fetched from a server that ignores Range, so ranged reads of one key (an index, then chunks)
+   * fetch it once. Only values with a version (or of an immutable store): others cannot be revalidated.
+   */
   readonly #bodies: LruCache<string, CachedBody>;
   readonly #fullBodyCacheBytes: number;
   readonly #maxBodyBytes: number;
   readonly #immutable: boolean;
   /** Credentials this store was given, looked for in text it did not write (causes from fetch, status texts). */
   readonly #secrets: readonly string[];
-  /** False once the server was seen sending a new ETag for every request: versions then come from Last-Modified only. */
+  /**
+   * False once the server was seen sending a new ETag for every request: versions then come from Last-Modified only.
+   */
   #etags = true;
   /** Whether the server allows HEAD, with which values versioned by Last-Modified are revalidated. */
   #headAllowed = true;
-  /** The ETag of the last reply that failed a read's If-Match, by key: the next read of the key tells whether the value changed or the ETag did. */
+  /**
+   * The ETag of the last reply that failed a read's If-Match, by key: the next read of the key tells whether the value
+   * changed or the ETag did.
+   */
   readonly #conflicts = new LruCache<string, string>(1000, () => 1);
 
   constructor(url: string | URL, options: FetchStoreOptions = {}) {
@@ -182,13 +206,20 @@ export class FetchStore implements Store {
       throw new StoreError("FetchStore option headers holds a header name or value that is not valid HTTP.");
     }
     if (authorization && !headers.has("Authorization")) headers.set("Authorization", authorization);
-    this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, headers)])].sort((a, b) => b.length - a.length);
+    this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, headers)])].sort(
+      (a, b) => b.length - a.length,
+    );
     const crossOriginRedirects = options.crossOriginRedirects ?? "strip-headers";
     if (crossOriginRedirects !== "strip-headers" && crossOriginRedirects !== "refuse") {
-      throw new StoreError(`FetchStore option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(crossOriginRedirects))}.`);
+      throw new StoreError(
+        `FetchStore option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(crossOriginRedirects))}.`,
+      );
     }
     this.#immutable = options.immutable === true;
-    if (this.#immutable && options.writable) throw new StoreError("FetchStore options immutable and writable exclude each other: an immutable store's values never change.");
+    if (this.#immutable && options.writable)
+      throw new StoreError(
+        "FetchStore options immutable and writable exclude each other: an immutable store's values never change.",
+      );
     this.#client = new HttpClient(base, {
       headers,
       init: options.init,
@@ -246,24 +277,36 @@ export class FetchStore implements Store {
     }
     const cached = await this.#cachedBody(key, signal, ifMatch);
     if (cached === "missing") return undefined;
-    if (cached) return withVersion({ value: sliceRange(cached.value, range), size: cached.value.byteLength }, cached.version);
+    if (cached)
+      return withVersion({ value: sliceRange(cached.value, range), size: cached.value.byteLength }, cached.version);
     const headers: Record<string, string> = { Range: rangeHeader(range), ...this.#conditions(ifMatch) };
-    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(range) });
+    const result = await this.#client.send("GET", key, {
+      signal,
+      headers,
+      missingIsUndefined: true,
+      limit: this.#rangeLimit(range),
+    });
     if (!result) return this.#gone(key, ifMatch);
     if (result.status === 416) {
       const size = unsatisfiedRangeSize(result.headers.get("Content-Range"));
       // 416 for a range that has bytes is a server bug (some reject suffixes longer than the value): read it all.
       if (size !== undefined && overlaps(range, size)) {
         const whole = await this.#getWhole(key, signal, ifMatch);
-        return whole && withVersion({ value: sliceRange(whole.value, range), size: whole.value.byteLength }, whole.version);
+        return (
+          whole && withVersion({ value: sliceRange(whole.value, range), size: whole.value.byteLength }, whole.version)
+        );
       }
-      // Servers (nginx) often send no ETag with a 416: then a probe of the first byte, with If-Match, says which version it was.
+      // Servers (nginx) often send no ETag with a 416: then a probe of the first byte, with If-Match, says which
+      // version it was.
       if (ifMatch !== undefined && !this.#immutable && replyVersion(result.headers, size, this.#etags) === undefined) {
         const probed = await this.#probe(key, signal, ifMatch);
         return probed && { value: new Uint8Array(0), ...probed };
       }
       const version = this.#confirmVersion(key, result, ifMatch, size);
-      return withVersion(size === undefined ? { value: new Uint8Array(0) } : { value: new Uint8Array(0), size }, version);
+      return withVersion(
+        size === undefined ? { value: new Uint8Array(0) } : { value: new Uint8Array(0), size },
+        version,
+      );
     }
     if (result.status === 206) {
       learnRangeSupport(this.#base.origin, true);
@@ -272,9 +315,14 @@ export class FetchStore implements Store {
       const version = this.#confirmVersion(key, result, ifMatch, size);
       return withVersion(size === undefined ? { value: result.body } : { value: result.body, size }, version);
     }
-    // 200: the server ignores Range and sends the value: whole, or (a long value) up to a window's end, or only its end kept for a suffix.
+    // 200: the server ignores Range and sends the value: whole, or (a long value) up to a window's end, or only its end
+    // kept for a suffix.
     learnRangeSupport(this.#base.origin, false);
-    if (result.tail) return withVersion({ value: result.body, size: result.total }, this.#confirmVersion(key, result, ifMatch, result.total));
+    if (result.tail)
+      return withVersion(
+        { value: result.body, size: result.total },
+        this.#confirmVersion(key, result, ifMatch, result.total),
+      );
     const size = result.complete ? result.body.byteLength : bodyLength(result.headers);
     const version = this.#confirmVersion(key, result, ifMatch, size);
     if (result.complete) this.#keepBody(key, result.body, version);
@@ -293,9 +341,17 @@ export class FetchStore implements Store {
     if (!whole) return undefined;
     if (whole.version === undefined) {
       const etag = whole.headers.get("ETag");
-      const why = etag && isWeak(etag) ? "only a weak ETag (W/...), which does not promise identical bytes and never matches If-Match," : "no ETag";
-      const modified = whole.headers.get("Last-Modified") ? " and a Last-Modified within the second of its Date (not a strong validator)" : " and no Last-Modified";
-      throw new StoreError(`${this.url} sent ${why}${modified} for ${JSON.stringify(key)}, so it has no version to offer.`, { key });
+      const why =
+        etag && isWeak(etag)
+          ? "only a weak ETag (W/...), which does not promise identical bytes and never matches If-Match,"
+          : "no ETag";
+      const modified = whole.headers.get("Last-Modified")
+        ? " and a Last-Modified within the second of its Date (not a strong validator)"
+        : " and no Last-Modified";
+      throw new StoreError(
+        `${this.url} sent ${why}${modified} for ${JSON.stringify(key)}, so it has no version to offer.`,
+        { key },
+      );
     }
     return { value: whole.value, version: whole.version };
   }
@@ -307,25 +363,47 @@ export class FetchStore implements Store {
     return probed.size ?? (await this.get(key, options))?.byteLength;
   }
 
-  /** The whole value and its version, checked against `ifMatch` when given; only a complete value (see `wholeValueProblem`). */
-  async #getWhole(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<(CachedBody & { headers: Headers }) | undefined> {
-    const result = await this.#client.send("GET", key, { signal, headers: this.#conditions(ifMatch), missingIsUndefined: true, limit: this.#wholeLimit() });
+  /**
+   * The whole value and its version, checked against `ifMatch` when given; only a complete value (see
+   * `wholeValueProblem`).
+   */
+  async #getWhole(
+    key: string,
+    signal: AbortSignal | undefined,
+    ifMatch: string | undefined,
+  ): Promise<(CachedBody & { headers: Headers }) | undefined> {
+    const result = await this.#client.send("GET", key, {
+      signal,
+      headers: this.#conditions(ifMatch),
+      missingIsUndefined: true,
+      limit: this.#wholeLimit(),
+    });
     if (!result) return this.#gone(key, ifMatch);
     this.#checkWhole(key, result);
     const version = this.#confirmVersion(key, result, ifMatch, result.body.byteLength);
-    // On a server that ignores Range, a later ranged read of this key can use this body (a copy: the caller may change its own).
+    // On a server that ignores Range, a later ranged read of this key can use this body (a copy: the caller may change
+    // its own).
     if (this.#ignoresRanges()) this.#keepBody(key, result.body.slice(), version);
     return { value: result.body, version, headers: result.headers };
   }
 
   /** Whether the key exists and, when the server says, its size and version: a GET of its first byte. */
-  async #probe(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<{ size?: number; version?: string } | undefined> {
+  async #probe(
+    key: string,
+    signal: AbortSignal | undefined,
+    ifMatch: string | undefined,
+  ): Promise<{ size?: number; version?: string } | undefined> {
     const cached = await this.#cachedBody(key, signal, ifMatch);
     if (cached === "missing") return undefined;
     if (cached) return withVersion({ size: cached.value.byteLength }, cached.version);
     const range = { offset: 0, length: 1 };
     const headers: Record<string, string> = { Range: "bytes=0-0", ...this.#conditions(ifMatch) };
-    const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#rangeLimit(range) });
+    const result = await this.#client.send("GET", key, {
+      signal,
+      headers,
+      missingIsUndefined: true,
+      limit: this.#rangeLimit(range),
+    });
     if (!result) return this.#gone(key, ifMatch);
     if (result.status === 416) {
       const size = unsatisfiedRangeSize(result.headers.get("Content-Range")) ?? 0;
@@ -346,15 +424,24 @@ export class FetchStore implements Store {
 
   async #put(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
     const ifMatch = checkIfMatch(key, options.ifMatch, "write");
-    const headers: Record<string, string> = { "Content-Type": "application/octet-stream", ...(ifMatch !== undefined && ifMatchHeaders(ifMatch)) };
+    const headers: Record<string, string> = {
+      "Content-Type": "application/octet-stream",
+      ...(ifMatch !== undefined && ifMatchHeaders(ifMatch)),
+    };
     if (options.ifNoneMatch !== undefined) {
-      if (options.ifNoneMatch !== "*") throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
+      if (options.ifNoneMatch !== "*")
+        throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
       headers["If-None-Match"] = options.ifNoneMatch;
     }
     const conditional = ifMatch !== undefined || options.ifNoneMatch !== undefined;
     try {
       // A copy: the caller may reuse its buffer while the request is in flight.
-      await this.#client.send("PUT", key, { signal: options.signal, headers, body: value.slice(), retryNetworkErrors: !conditional });
+      await this.#client.send("PUT", key, {
+        signal: options.signal,
+        headers,
+        body: value.slice(),
+        retryNetworkErrors: !conditional,
+      });
     } finally {
       // Even a failed write may have landed; a read racing it may have cached the old body.
       this.#bodies.delete(key);
@@ -373,7 +460,9 @@ export class FetchStore implements Store {
     return ignoresRanges(this.#base.origin);
   }
 
-  /** The headers that make the server check `ifMatch` (none for an immutable store, whose versions are all the same). */
+  /**
+   * The headers that make the server check `ifMatch` (none for an immutable store, whose versions are all the same).
+   */
   #conditions(ifMatch: string | undefined): Record<string, string> {
     return ifMatch === undefined || this.#immutable ? {} : ifMatchHeaders(ifMatch);
   }
@@ -392,7 +481,11 @@ export class FetchStore implements Store {
    * is nothing cached to use. Only values with a version are cached; an
    * immutable store's are used without asking.
    */
-  async #cachedBody(key: string, signal: AbortSignal | undefined, ifMatch: string | undefined): Promise<CachedBody | "missing" | undefined> {
+  async #cachedBody(
+    key: string,
+    signal: AbortSignal | undefined,
+    ifMatch: string | undefined,
+  ): Promise<CachedBody | "missing" | undefined> {
     const cached = this.#ignoresRanges() ? this.#bodies.get(key) : undefined;
     if (!cached || cached.version === undefined) return undefined;
     if (this.#immutable) return cached;
@@ -412,7 +505,12 @@ export class FetchStore implements Store {
         }
       }
       const headers = { ...ifNoneMatchHeaders(cached.version), ...this.#conditions(ifMatch) };
-      const result = await this.#client.send("GET", key, { signal, headers, missingIsUndefined: true, limit: this.#wholeLimit() });
+      const result = await this.#client.send("GET", key, {
+        signal,
+        headers,
+        missingIsUndefined: true,
+        limit: this.#wholeLimit(),
+      });
       if (!result) {
         this.#bodies.delete(key);
         this.#gone(key, ifMatch);
@@ -430,8 +528,14 @@ export class FetchStore implements Store {
     }
   }
 
-  /** The version a HEAD of `key` reports (Last-Modified with Content-Length), "missing", or "no HEAD" when the server does not allow HEAD (then never tried again). */
-  async #headVersion(key: string, signal: AbortSignal | undefined): Promise<string | undefined | "missing" | "no HEAD"> {
+  /**
+   * The version a HEAD of `key` reports (Last-Modified with Content-Length), "missing", or "no HEAD" when the server
+   * does not allow HEAD (then never tried again).
+   */
+  async #headVersion(
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined | "missing" | "no HEAD"> {
     let result: HttpResult | undefined;
     try {
       result = await this.#client.send("HEAD", key, { signal, missingIsUndefined: true });
@@ -472,7 +576,10 @@ export class FetchStore implements Store {
     );
   }
 
-  /** Keep a whole value from a server that ignores Range, when it can be revalidated (it has a version) or need not be (immutable). */
+  /**
+   * Keep a whole value from a server that ignores Range, when it can be revalidated (it has a version) or need not be
+   * (immutable).
+   */
   #keepBody(key: string, body: Uint8Array, version: string | undefined): void {
     if (version === undefined) this.#bodies.delete(key);
     else this.#bodies.set(key, { value: body, version });
@@ -480,17 +587,29 @@ export class FetchStore implements Store {
 
   #checkContentRange(key: string, range: RangeQuery, result: HttpResult): void {
     const problem = contentRangeProblem(result.headers.get("Content-Range"), range, result.body.byteLength);
-    if (problem) throw new StoreError(`Bad partial response for GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}.`, { key });
+    if (problem)
+      throw new StoreError(`Bad partial response for GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}.`, {
+        key,
+      });
   }
 
   /** A reply to a GET without Range must be the whole value: a StoreError for a partial one. */
   #checkWhole(key: string, result: HttpResult): void {
     const problem = wholeValueProblem(result.status, result.headers, result.body.byteLength);
-    if (problem) throw new StoreError(`Incomplete value from GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}; refused.`, { key });
+    if (problem)
+      throw new StoreError(
+        `Incomplete value from GET ${this.#where(key)}: ${redactText(problem, this.#secrets)}; refused.`,
+        { key },
+      );
   }
 
   /** The reply's version (strong ETag, else strong Last-Modified with `size`), which must be `ifMatch` when given. */
-  #confirmVersion(key: string, result: HttpResult, ifMatch: string | undefined, size: number | undefined): string | undefined {
+  #confirmVersion(
+    key: string,
+    result: HttpResult,
+    ifMatch: string | undefined,
+    size: number | undefined,
+  ): string | undefined {
     if (this.#immutable) return IMMUTABLE;
     if (this.#etags) this.#watchEtags(key, strongEtag(result.headers), ifMatch);
     return confirmVersion(
@@ -499,7 +618,10 @@ export class FetchStore implements Store {
       key,
       (got) => {
         const how = ifMatch !== undefined && isLastModifiedVersion(ifMatch) ? "If-Unmodified-Since" : "If-Match";
-        return redactText(`GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with ${how}: the value was replaced.`, this.#secrets);
+        return redactText(
+          `GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with ${how}: the value was replaced.`,
+          this.#secrets,
+        );
       },
       size,
       this.#etags,
@@ -509,9 +631,12 @@ export class FetchStore implements Store {
   /** A missing key: undefined, or a PreconditionFailedError when a version of it was asked for. */
   #gone(key: string, ifMatch: string | undefined): undefined {
     if (ifMatch === undefined) return undefined;
-    throw new PreconditionFailedError(`GET ${this.#where(key)}: the key no longer exists, so it does not have the version ${ifMatch} asked for.`, {
-      key,
-    });
+    throw new PreconditionFailedError(
+      `GET ${this.#where(key)}: the key no longer exists, so it does not have the version ${ifMatch} asked for.`,
+      {
+        key,
+      },
+    );
   }
 
   #wholeLimit(): BodyLimit {
@@ -530,10 +655,15 @@ export class FetchStore implements Store {
   #rangeLimit(range: RangeQuery): BodyLimit {
     const max = this.#maxBodyBytes;
     return (status, headers) => {
-      if (status === 206) return { bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max), why: "the range asked for" };
+      if (status === 206)
+        return {
+          bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max),
+          why: "the range asked for",
+        };
       const whole = { bytes: max, why: "maxBodyBytes allows" };
       // A suffix needs the end: past what is worth caching, only the end is kept.
-      if ("suffixLength" in range) return { ...whole, keepTail: { after: this.#fullBodyCacheBytes, bytes: range.suffixLength } };
+      if ("suffixLength" in range)
+        return { ...whole, keepTail: { after: this.#fullBodyCacheBytes, bytes: range.suffixLength } };
       const announced = bodyLength(headers);
       if (announced !== undefined && announced <= this.#fullBodyCacheBytes) return whole;
       return { ...whole, stopAt: range.offset + range.length + WINDOW_MARGIN_BYTES };
@@ -556,7 +686,9 @@ interface CachedBody {
 function integerOption(name: string, value: number | undefined, fallback: number): number {
   const n = value ?? fallback;
   if (!(Number.isSafeInteger(n) && n >= 0)) {
-    throw new StoreError(`FetchStore option ${name} must be a non-negative integer, got ${JSON.stringify(n) ?? String(n)}.`);
+    throw new StoreError(
+      `FetchStore option ${name} must be a non-negative integer, got ${JSON.stringify(n) ?? String(n)}.`,
+    );
   }
   return n;
 }

@@ -6,4 +6,5 @@ export { ResponseTooLargeError, StoreTimeoutError } from "@zarrkit/registry";
 export type { RetryOptions } from "@zarrkit/registry/http";
 
 // openStore("https://...", options): the options are FetchStoreOptions.
-for (const scheme of ["http", "https"]) registerStore(scheme, (url, options) => new FetchStore(url, options as FetchStoreOptions));
+for (const scheme of ["http", "https"])
+  registerStore(scheme, (url, options) => new FetchStore(url, options as FetchStoreOptions));

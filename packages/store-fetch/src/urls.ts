@@ -6,7 +6,9 @@ export interface BaseUrl {
   url: URL;
   /** `Basic ...` built from credentials in the URL, which fetch refuses to send itself. */
   authorization?: string;
-  /** Secrets of the URL as given (password, secret-looking query values), to redact from text the store did not write. */
+  /**
+   * Secrets of the URL as given (password, secret-looking query values), to redact from text the store did not write.
+   */
   secrets: string[];
 }
 
@@ -16,7 +18,9 @@ export function parseBaseUrl(input: string | URL): BaseUrl {
     url = new URL(String(input));
   } catch {
     // No cause: the TypeError of the URL parser keeps the input, password and all, in its `input` field.
-    throw new StoreError("FetchStore needs an absolute URL, e.g. https://example.com/data.zarr; the URL given does not parse.");
+    throw new StoreError(
+      "FetchStore needs an absolute URL, e.g. https://example.com/data.zarr; the URL given does not parse.",
+    );
   }
   const secrets = configuredSecrets(url, undefined);
   let authorization: string | undefined;
@@ -42,7 +46,8 @@ function base64(bytes: Uint8Array): string {
 
 /** The URL of `key` below `base`: each segment percent-encoded, so no key can leave the base path. */
 export function keyUrl(base: URL, key: string): URL {
-  if (typeof key !== "string") throw new StoreError(`Invalid key ${String(key)} for ${redactUrl(base)}: keys are strings.`);
+  if (typeof key !== "string")
+    throw new StoreError(`Invalid key ${String(key)} for ${redactUrl(base)}: keys are strings.`);
   const problem = storeKeyProblem(key);
   if (problem) throw new StoreError(`Invalid key ${JSON.stringify(key)} for ${redactUrl(base)}: ${problem}.`, { key });
   const url = new URL(base.href);

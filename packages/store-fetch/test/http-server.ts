@@ -88,21 +88,38 @@ export function fileServer(options: FileServerOptions = {}): FileServer {
       if (req.method === "GET") {
         // Preconditions before Range (RFC 9110 13.2.2); If-Match compares strongly, so a weak ETag never matches.
         const ifMatch = req.headers["if-match"];
-        if (ifMatch !== undefined && etags !== false && ifMatchOnGet !== false && (etag === undefined || etag.startsWith("W/") || ifMatch !== etag)) {
+        if (
+          ifMatch !== undefined &&
+          etags !== false &&
+          ifMatchOnGet !== false &&
+          (etag === undefined || etag.startsWith("W/") || ifMatch !== etag)
+        ) {
           return send(res, 412);
         }
         if (!value) return send(res, 404);
         const headers: Record<string, string> = etag ? { ETag: etag } : {};
         // If-None-Match compares weakly (RFC 9110 13.1.2): 304 without a body while the value has that ETag.
         const ifNoneMatch = req.headers["if-none-match"];
-        if (ifNoneMatch !== undefined && etag !== undefined && ifMatchOnGet !== false && ifNoneMatch.replace(/^W\//, "") === etag.replace(/^W\//, "")) {
+        if (
+          ifNoneMatch !== undefined &&
+          etag !== undefined &&
+          ifMatchOnGet !== false &&
+          ifNoneMatch.replace(/^W\//, "") === etag.replace(/^W\//, "")
+        ) {
           return send(res, 304, undefined, headers);
         }
         if (server.options.ranges === false || !req.headers.range) return send(res, 200, value, headers);
         const range = parseRange(req.headers.range, value.length);
-        if (!range) return send(res, 416, undefined, { ...(server.options.etagOn416 === false ? {} : headers), "Content-Range": `bytes */${value.length}` });
+        if (!range)
+          return send(res, 416, undefined, {
+            ...(server.options.etagOn416 === false ? {} : headers),
+            "Content-Range": `bytes */${value.length}`,
+          });
         const [first, last] = range;
-        return send(res, 206, value.subarray(first, last + 1), { ...headers, "Content-Range": `bytes ${first}-${last}/${value.length}` });
+        return send(res, 206, value.subarray(first, last + 1), {
+          ...headers,
+          "Content-Range": `bytes ${first}-${last}/${value.length}`,
+        });
       }
       if (!options.writable || (req.method !== "PUT" && req.method !== "DELETE")) return send(res, 405);
       if (req.method === "DELETE") {
@@ -132,7 +149,12 @@ function parseRange(header: string, size: number): [number, number] | undefined 
   return first < size && first <= last ? [first, last] : undefined;
 }
 
-export function send(res: ServerResponse, status: number, body?: Uint8Array, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body?: Uint8Array,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "Content-Length": String(body?.length ?? 0), ...headers });
   res.end(body);
 }

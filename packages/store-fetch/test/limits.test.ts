@@ -18,7 +18,10 @@ async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestSe
 
 /** Settles into a value or an error without throwing, so a test can look at it before it is due. */
 function track<T>(promise: Promise<T>): { settled: boolean; value?: T; error?: unknown; done: Promise<void> } {
-  const state: { settled: boolean; value?: T; error?: unknown; done: Promise<void> } = { settled: false, done: Promise.resolve() };
+  const state: { settled: boolean; value?: T; error?: unknown; done: Promise<void> } = {
+    settled: false,
+    done: Promise.resolve(),
+  };
   state.done = promise.then(
     (value) => {
       Object.assign(state, { settled: true, value });
@@ -87,7 +90,11 @@ describe("the idle timeout (fake timers)", () => {
       calls++;
       return new Promise<Response>(() => {});
     };
-    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch: never, idleTimeoutMs: 5000, retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 10 } });
+    const store = new FetchStore("http://127.0.0.1:9/store/", {
+      fetch: never,
+      idleTimeoutMs: 5000,
+      retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 10 },
+    });
     const read = track(store.getRange("k", { suffixLength: 8 }));
     await vi.advanceTimersByTimeAsync(4999);
     expect(read.settled).toBe(false);
@@ -102,7 +109,12 @@ describe("the idle timeout (fake timers)", () => {
     vi.useFakeTimers();
     const { fetch, state } = handFedFetch();
     const controller = new AbortController();
-    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch, idleTimeoutMs: 0, requestTimeoutMs: 0, minBytesPerSecond: 0 });
+    const store = new FetchStore("http://127.0.0.1:9/store/", {
+      fetch,
+      idleTimeoutMs: 0,
+      requestTimeoutMs: 0,
+      minBytesPerSecond: 0,
+    });
     const read = track(store.get("k", { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(read.settled).toBe(false);
@@ -116,7 +128,11 @@ describe("the idle timeout (fake timers)", () => {
     vi.useFakeTimers();
     let answer!: (response: Response) => void;
     const slowUpload: typeof globalThis.fetch = () => new Promise<Response>((resolve) => (answer = resolve));
-    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch: slowUpload, writable: true, idleTimeoutMs: 1000 });
+    const store = new FetchStore("http://127.0.0.1:9/store/", {
+      fetch: slowUpload,
+      writable: true,
+      idleTimeoutMs: 1000,
+    });
     const write = track(store.set!("k", new Uint8Array(10)));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(write.settled).toBe(false);
@@ -136,7 +152,9 @@ describe("the idle timeout against a real socket", () => {
       res.on("close", closed);
     });
     // Room for signing and connecting on a loaded machine: the timer runs from the start of the attempt.
-    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 0 } }).get("k").catch((e: unknown) => e);
+    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 0 } })
+      .get("k")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreTimeoutError);
     expect((error as StoreTimeoutError).key).toBe("k");
     await connectionClosed;
@@ -144,7 +162,9 @@ describe("the idle timeout against a real socket", () => {
 
   it("gives up on a server that never answers", async () => {
     const server = await serve(() => {});
-    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 1, baseDelayMs: 1 } }).getRange("k", { offset: 0, length: 4 }).catch((e: unknown) => e);
+    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 1, baseDelayMs: 1 } })
+      .getRange("k", { offset: 0, length: 4 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "STORE_TIMEOUT", key: "k" });
     // The server logs a request once its handler runs, which on a loaded machine can come after the client gave up.
     await vi.waitFor(() => expect(server.requests).toHaveLength(2));
@@ -152,7 +172,10 @@ describe("the idle timeout against a real socket", () => {
 });
 
 /** A server streaming zeros in 64 KiB chunks with backpressure until the client goes: how many bytes it wrote. */
-async function endlessServer(status: number, headers: Record<string, string>): Promise<{ server: TestServer; written: Promise<number> }> {
+async function endlessServer(
+  status: number,
+  headers: Record<string, string>,
+): Promise<{ server: TestServer; written: Promise<number> }> {
   let report!: (bytes: number) => void;
   const written = new Promise<number>((resolve) => (report = resolve));
   const chunk = new Uint8Array(64 * 1024);
@@ -177,13 +200,18 @@ async function endlessServer(status: number, headers: Record<string, string>): P
 
 describe("caps on bodies", () => {
   it("refuses a 206 announcing 1.5 GiB for a 68-byte range before reading it, and closes the connection", async () => {
-    const { server, written } = await endlessServer(206, { "Content-Range": "bytes 0-67/2000000000", "Content-Length": String(1.5 * 2 ** 30) });
+    const { server, written } = await endlessServer(206, {
+      "Content-Range": "bytes 0-67/2000000000",
+      "Content-Length": String(1.5 * 2 ** 30),
+    });
     const error = await new FetchStore(server.url).getRange("c/0", { offset: 0, length: 68 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({
       key: "c/0",
       code: "RESPONSE_TOO_LARGE",
-      message: expect.stringMatching(/announces 1610612736 bytes \(Content-Length\), more than the 68 bytes the range asked for; the connection was closed/),
+      message: expect.stringMatching(
+        /announces 1610612736 bytes \(Content-Length\), more than the 68 bytes the range asked for; the connection was closed/,
+      ),
     });
     expect(await written).toBeLessThan(64 * 2 ** 20);
   });
@@ -202,7 +230,9 @@ describe("caps on bodies", () => {
     const store = new FetchStore(server.url, { maxBodyBytes: 100_000 });
     const whole = await store.get("k").catch((e: unknown) => e);
     expect(whole).toBeInstanceOf(ResponseTooLargeError);
-    expect((whole as Error).message).toMatch(/sent more than 100000 bytes, more than the 100000 bytes maxBodyBytes allows/);
+    expect((whole as Error).message).toMatch(
+      /sent more than 100000 bytes, more than the 100000 bytes maxBodyBytes allows/,
+    );
     await written;
     const ranged = await store.getRange("k", { suffixLength: 10 }).catch((e: unknown) => e);
     expect(ranged).toMatchObject({ code: "RESPONSE_TOO_LARGE", message: expect.stringMatching(/maxBodyBytes allows/) });
@@ -223,13 +253,19 @@ describe("caps on bodies", () => {
     // Buffer.equals: a deep equality over 300 000 elements would take seconds.
     expect(Buffer.from(value).equals((await store.get("sized"))!)).toBe(true);
     expect(Buffer.from(value).equals((await store.get("chunked"))!)).toBe(true);
-    await expect(new FetchStore(server.url, { maxBodyBytes: value.length - 1 }).get("sized")).rejects.toBeInstanceOf(ResponseTooLargeError);
-    await expect(new FetchStore(server.url, { maxBodyBytes: value.length - 1 }).get("chunked")).rejects.toBeInstanceOf(ResponseTooLargeError);
+    await expect(new FetchStore(server.url, { maxBodyBytes: value.length - 1 }).get("sized")).rejects.toBeInstanceOf(
+      ResponseTooLargeError,
+    );
+    await expect(new FetchStore(server.url, { maxBodyBytes: value.length - 1 }).get("chunked")).rejects.toBeInstanceOf(
+      ResponseTooLargeError,
+    );
   });
 
   it("refuses a Content-Length above the default cap (2 GiB - 1) without allocating it", async () => {
     const { server } = await endlessServer(200, { "Content-Length": String(5 * 2 ** 30) });
-    await expect(new FetchStore(server.url).get("k")).rejects.toThrow(/announces 5368709120 bytes \(Content-Length\), more than the 2147483647 bytes maxBodyBytes allows/);
+    await expect(new FetchStore(server.url).get("k")).rejects.toThrow(
+      /announces 5368709120 bytes \(Content-Length\), more than the 2147483647 bytes maxBodyBytes allows/,
+    );
   });
 
   it("does not believe a Content-Length smaller than the body: bytes past the range are refused all the same", async () => {
@@ -247,9 +283,14 @@ describe("caps on bodies", () => {
           cancelled = true;
         },
       });
-      return new Response(body, { status: 206, headers: { "Content-Length": "68", "Content-Range": "bytes 0-67/100" } });
+      return new Response(body, {
+        status: 206,
+        headers: { "Content-Length": "68", "Content-Range": "bytes 0-67/100" },
+      });
     };
-    const error = await new FetchStore("http://127.0.0.1:9/store/", { fetch: lying }).getRange("k", { offset: 0, length: 68 }).catch((e: unknown) => e);
+    const error = await new FetchStore("http://127.0.0.1:9/store/", { fetch: lying })
+      .getRange("k", { offset: 0, length: 68 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(cancelled).toBe(true);
     expect(pulled.length).toBeLessThan(4);
@@ -264,7 +305,9 @@ describe("caps on bodies", () => {
     await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
     try {
       const port = (raw.address() as { port: number }).port;
-      const error = await new FetchStore(`http://127.0.0.1:${port}/store/`, { retry: { retries: 0 } }).get("k").catch((e: unknown) => e);
+      const error = await new FetchStore(`http://127.0.0.1:${port}/store/`, { retry: { retries: 0 } })
+        .get("k")
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreError);
       expect(error).toMatchObject({ key: "k", message: expect.stringMatching(/^Network error for GET/) });
     } finally {

@@ -21,9 +21,14 @@ async function files(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-/** Start `python3 -m http.server` on an ephemeral port of 127.0.0.1 serving `dir`; its PID is the ChildProcess's, which stops it. */
+/**
+ * Start `python3 -m http.server` on an ephemeral port of 127.0.0.1 serving `dir`; its PID is the ChildProcess's, which
+ * stops it.
+ */
 async function pythonServer(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(PYTHON, ["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", dir, "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(PYTHON, ["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", dir, "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const port = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -45,7 +50,12 @@ describe.skipIf(!existsSync(PYTHON))("a sharded array served by Python's http.se
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "zarrkit-python-http-"));
-    writer = await createArray(new FileSystemStore(dir), "", { shape: [16, 16], dataType: "int32", chunkShape: [4, 4], shardShape: [8, 8] });
+    writer = await createArray(new FileSystemStore(dir), "", {
+      shape: [16, 16],
+      dataType: "int32",
+      chunkShape: [4, 4],
+      shardShape: [8, 8],
+    });
     await writer.set(null, { data: values(0), shape: [16, 16] });
     // Data served is usually older than the second it is read in; Last-Modified is a strong validator only then.
     const past = new Date(Date.now() - 60_000);
@@ -68,7 +78,8 @@ describe.skipIf(!existsSync(PYTHON))("a sharded array served by Python's http.se
     return { array: await openArray(new FetchStore(server.url, { fetch }), ""), requests };
   }
 
-  const inner = (array: ZarrArray, row: number, column: number) => array.get([slice(row * 4, row * 4 + 4), slice(column * 4, column * 4 + 4)]);
+  const inner = (array: ZarrArray, row: number, column: number) =>
+    array.get([slice(row * 4, row * 4 + 4), slice(column * 4, column * 4 + 4)]);
   const expected = (base: number, row: number, column: number) =>
     Array.from({ length: 16 }, (_, i) => base + (row * 4 + Math.floor(i / 4)) * 16 + column * 4 + (i % 4));
 
@@ -109,6 +120,8 @@ describe.skipIf(!existsSync(PYTHON))("a sharded array served by Python's http.se
     await writer.set([slice(0, 8), slice(0, 8)], { data: values(4000).subarray(0, 64), shape: [8, 8] });
     const older = new Date(Date.now() - 40_000);
     await utimes(shard, older, older);
-    expect(Array.from((await inner(array, 1, 1)).data as Int32Array)).toEqual(Array.from({ length: 16 }, (_, i) => 4000 + (4 + Math.floor(i / 4)) * 8 + 4 + (i % 4)));
+    expect(Array.from((await inner(array, 1, 1)).data as Int32Array)).toEqual(
+      Array.from({ length: 16 }, (_, i) => 4000 + (4 + Math.floor(i / 4)) * 8 + 4 + (i % 4)),
+    );
   });
 });

@@ -86,7 +86,11 @@ describe("a server that ignores Range", () => {
     const store = new FetchStore(server.url);
     expect(await store.getRange("k", { offset: 0, length: 2 })).toEqual(sequence(2));
     files.put("k", sequence(105).subarray(5));
-    expect(await store.getRangeWithSize("k", { offset: 0, length: 2 })).toEqual({ value: Uint8Array.of(5, 6), size: 100, version: '"v2"' });
+    expect(await store.getRangeWithSize("k", { offset: 0, length: 2 })).toEqual({
+      value: Uint8Array.of(5, 6),
+      size: 100,
+      version: '"v2"',
+    });
     await new FetchStore(server.url, { writable: true }).delete!("k");
     expect(await store.getRange("k", { offset: 0, length: 2 })).toBe(undefined);
   });
@@ -171,7 +175,9 @@ describe("a server that ignores Range", () => {
 
 describe("Content-Range validation", () => {
   async function partialServer(contentRange: string | undefined, body: Uint8Array): Promise<FetchStore> {
-    const server = await startServer((_req, res) => send(res, 206, body, contentRange === undefined ? {} : { "Content-Range": contentRange }));
+    const server = await startServer((_req, res) =>
+      send(res, 206, body, contentRange === undefined ? {} : { "Content-Range": contentRange }),
+    );
     servers.push(server);
     return new FetchStore(server.url);
   }
@@ -198,8 +204,12 @@ describe("Content-Range validation", () => {
   });
 
   it("accepts a window clipped at the end of the value, and an unknown total", async () => {
-    expect(await (await partialServer("bytes 95-99/100", new Uint8Array(5))).getRange("k", { offset: 95, length: 20 })).toHaveLength(5);
-    expect(await (await partialServer("bytes 10-29/*", new Uint8Array(20))).getRange("k", { offset: 10, length: 20 })).toHaveLength(20);
+    expect(
+      await (await partialServer("bytes 95-99/100", new Uint8Array(5))).getRange("k", { offset: 95, length: 20 }),
+    ).toHaveLength(5);
+    expect(
+      await (await partialServer("bytes 10-29/*", new Uint8Array(20))).getRange("k", { offset: 10, length: 20 }),
+    ).toHaveLength(20);
   });
 
   it("rejects a suffix answer that is not the end of the value", async () => {
@@ -210,7 +220,9 @@ describe("Content-Range validation", () => {
   it("reads the whole value when a server wrongly refuses a suffix longer than the value (416)", async () => {
     const value = sequence(30);
     const server = await startServer((req, res) =>
-      req.headers.range ? send(res, 416, undefined, { "Content-Range": `bytes */${value.length}` }) : send(res, 200, value),
+      req.headers.range
+        ? send(res, 416, undefined, { "Content-Range": `bytes */${value.length}` })
+        : send(res, 200, value),
     );
     servers.push(server);
     expect(await new FetchStore(server.url).getRange("k", { suffixLength: 100 })).toEqual(value);

@@ -23,25 +23,34 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 }
 
 const sequence = (n: number, from = 0) => Uint8Array.from({ length: n }, (_, i) => (from + i) & 0xff);
-const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe("whole values are complete or an error", () => {
   it("refuses a 206 with half the value for get and getVersioned, where it returned the half", async () => {
     const value = sequence(1000);
     const server = await serve((req, res) => {
-      if (req.headers.range) return send(res, 206, value.subarray(0, 1), { "Content-Range": "bytes 0-0/1000", ETag: '"e"' });
+      if (req.headers.range)
+        return send(res, 206, value.subarray(0, 1), { "Content-Range": "bytes 0-0/1000", ETag: '"e"' });
       send(res, 206, value.subarray(0, 500), { "Content-Range": "bytes 0-499/1000", ETag: '"e"' });
     });
     const store = new FetchStore(server.url);
     for (const read of [() => store.get("k"), () => store.getVersioned("k")]) {
       const error = await rejection(read());
       expect(error).toBeInstanceOf(StoreError);
-      expect((error as Error).message).toMatch(/Incomplete value from GET .*\/store\/k \(key "k"\): a partial answer \(206, Content-Range "bytes 0-499\/1000", 500 bytes\) to a request for the whole value of 1000 bytes; refused/);
+      expect((error as Error).message).toMatch(
+        /Incomplete value from GET .*\/store\/k \(key "k"\): a partial answer \(206, Content-Range "bytes 0-499\/1000", 500 bytes\) to a request for the whole value of 1000 bytes; refused/,
+      );
     }
   });
 
   it("accepts a 206 that holds the whole value", async () => {
-    const server = await serve((_req, res) => send(res, 206, sequence(10), { "Content-Range": "bytes 0-9/10", ETag: '"e"' }));
+    const server = await serve((_req, res) =>
+      send(res, 206, sequence(10), { "Content-Range": "bytes 0-9/10", ETag: '"e"' }),
+    );
     expect(await new FetchStore(server.url).getVersioned("k")).toEqual({ value: sequence(10), version: '"e"' });
   });
 });
@@ -82,9 +91,11 @@ describe("redirects keep the caller's headers with their origin", () => {
     ]);
   });
 
-  it("refuses a redirect to another origin with crossOriginRedirects: \"refuse\"", async () => {
+  it('refuses a redirect to another origin with crossOriginRedirects: "refuse"', async () => {
     const { origin, target } = await pair();
-    const error = await rejection(new FetchStore(origin.url, { ...secrets, crossOriginRedirects: "refuse" }).get("away"));
+    const error = await rejection(
+      new FetchStore(origin.url, { ...secrets, crossOriginRedirects: "refuse" }).get("away"),
+    );
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toMatch(/redirected \(307\) to another origin .*: refused/);
     expect(target.requests).toHaveLength(0);
@@ -106,7 +117,9 @@ describe("bodies that never end", () => {
     const started = performance.now();
     const error = await rejection(new FetchStore(server.url).get("k"));
     expect(error).toBeInstanceOf(StoreTimeoutError);
-    expect((error as Error).message).toMatch(/^A body slower than minBytesPerSecond \(1024 bytes\/s\) from GET .* gave up after 1 attempt\(s\)\.$/);
+    expect((error as Error).message).toMatch(
+      /^A body slower than minBytesPerSecond \(1024 bytes\/s\) from GET .* gave up after 1 attempt\(s\)\.$/,
+    );
     // One rate window (10 s), not the idle timeout's never.
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(server.requests).toHaveLength(1);
@@ -116,7 +129,9 @@ describe("bodies that never end", () => {
     const server = await serve(dribble(50, new Uint8Array(10)));
     const error = await rejection(new FetchStore(server.url, { requestTimeoutMs: 500, minBytesPerSecond: 0 }).get("k"));
     expect(error).toBeInstanceOf(StoreTimeoutError);
-    expect((error as Error).message).toMatch(/^Not done within requestTimeoutMs \(500 ms\): GET .* gave up after 1 attempt\(s\)\.$/);
+    expect((error as Error).message).toMatch(
+      /^Not done within requestTimeoutMs \(500 ms\): GET .* gave up after 1 attempt\(s\)\.$/,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -162,7 +177,10 @@ describe("a suffix answered with the whole value", () => {
     });
     const store = new FetchStore(server.url, { fullBodyCacheBytes: 1000 });
     for (const key of ["sized", "chunked"]) {
-      expect(await store.getRangeWithSize(key, { suffixLength: 10 })).toEqual({ value: value.slice(-10), size: 300_000 });
+      expect(await store.getRangeWithSize(key, { suffixLength: 10 })).toEqual({
+        value: value.slice(-10),
+        size: 300_000,
+      });
     }
   });
 });
@@ -175,7 +193,9 @@ describe("Retry-After", () => {
       if (times.length === 1) return send(res, 503, undefined, { "Retry-After": "1" });
       send(res, 200, sequence(3));
     });
-    expect(await new FetchStore(server.url, { retry: { baseDelayMs: 1, maxDelayMs: 1 } }).get("k")).toEqual(sequence(3));
+    expect(await new FetchStore(server.url, { retry: { baseDelayMs: 1, maxDelayMs: 1 } }).get("k")).toEqual(
+      sequence(3),
+    );
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(990);
   });
 
@@ -183,12 +203,17 @@ describe("Retry-After", () => {
     const server = await serve((_req, res) => send(res, 429, undefined, { "Retry-After": "3600" }));
     const error = await rejection(new FetchStore(server.url).get("k"));
     expect(error).toBeInstanceOf(StoreError);
-    expect((error as Error).message).toMatch(/HTTP 429 .* \(it asked to retry after 3600 s with Retry-After, more than maxRetryAfterMs 30000\)\./);
+    expect((error as Error).message).toMatch(
+      /HTTP 429 .* \(it asked to retry after 3600 s with Retry-After, more than maxRetryAfterMs 30000\)\./,
+    );
     expect(server.requests).toHaveLength(1);
   });
 });
 
-/** A static server over `files` without ETags: Last-Modified (seconds) and Date, If-Modified-Since honoured, Range ignored (Python's http.server); HEAD unless `head: false`. */
+/**
+ * A static server over `files` without ETags: Last-Modified (seconds) and Date, If-Modified-Since honoured, Range
+ * ignored (Python's http.server); HEAD unless `head: false`.
+ */
 function lastModifiedServer(files: Map<string, { value: Uint8Array; modified: number }>, head = true) {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === "HEAD" && !head) return send(res, 405);
@@ -209,9 +234,15 @@ describe("servers without ETags", () => {
     const server = await serve(lastModifiedServer(files));
     const store = new FetchStore(server.url);
     const first = await store.getRangeWithSize("shard", { suffixLength: 10 });
-    expect(first).toEqual({ value: sequence(10, 90), size: 100, version: `last-modified:${files.get("shard")!.modified}:100` });
+    expect(first).toEqual({
+      value: sequence(10, 90),
+      size: 100,
+      version: `last-modified:${files.get("shard")!.modified}:100`,
+    });
     server.requests.length = 0;
-    expect(await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: first!.version! })).toEqual(sequence(3, 5));
+    expect(await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: first!.version! })).toEqual(
+      sequence(3, 5),
+    );
     expect(server.requests.map((r) => r.method)).toEqual(["HEAD"]);
   });
 
@@ -223,7 +254,9 @@ describe("servers without ETags", () => {
     await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: version! });
     server.requests.length = 0;
     expect(await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: version! })).toEqual(sequence(3, 5));
-    expect(server.requests.map((r) => [r.method, r.headers["if-modified-since"]])).toEqual([["GET", new Date(files.get("shard")!.modified * 1000).toUTCString()]]);
+    expect(server.requests.map((r) => [r.method, r.headers["if-modified-since"]])).toEqual([
+      ["GET", new Date(files.get("shard")!.modified * 1000).toUTCString()],
+    ]);
   });
 
   it("never read a replaced value through the old copy, even one dated back", async () => {
@@ -239,7 +272,9 @@ describe("servers without ETags", () => {
     expect(again.value).toEqual(sequence(3, 12));
     // Replaced by a copy that keeps an older time: If-Modified-Since would say 304; the HEAD's Last-Modified differs.
     files.set("shard", { value: sequence(100, 50), modified: past() - 30 });
-    await expect(store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: again.version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: again.version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
     expect(await store.getRange("shard", { offset: 5, length: 3 })).toEqual(sequence(3, 55));
   });
 
@@ -257,7 +292,11 @@ describe("servers without ETags", () => {
     const files = new Map([["shard", { value: sequence(100), modified: past() }]]);
     const server = await serve(lastModifiedServer(files));
     const store = new FetchStore(server.url, { immutable: true });
-    expect(await store.getRangeWithSize("shard", { suffixLength: 10 })).toEqual({ value: sequence(10, 90), size: 100, version: "immutable" });
+    expect(await store.getRangeWithSize("shard", { suffixLength: 10 })).toEqual({
+      value: sequence(10, 90),
+      size: 100,
+      version: "immutable",
+    });
     expect(await store.getRange("shard", { offset: 0, length: 4 }, { ifMatch: "immutable" })).toEqual(sequence(4));
     expect(server.requests).toHaveLength(1);
     expect(() => new FetchStore(server.url, { immutable: true, writable: true })).toThrow(/exclude each other/);
@@ -268,17 +307,30 @@ describe("a server whose ETag changes with every request", () => {
   it("serves a sharded array: ETags are dropped as versions with a warning, and reads go on unconditioned", async () => {
     const memory = new MemoryStore();
     const data = Int32Array.from({ length: 64 }, (_, i) => i * 3);
-    const array = await createArray(memory, "", { shape: [8, 8], dataType: "int32", chunkShape: [2, 2], shardShape: [4, 4] });
+    const array = await createArray(memory, "", {
+      shape: [8, 8],
+      dataType: "int32",
+      chunkShape: [2, 2],
+      shardShape: [4, 4],
+    });
     await array.set(null, { data, shape: [8, 8] });
     let n = 0;
     const server = await serve(async (req, res) => {
-      const value = await memory.get(decodeURIComponent(new URL(req.url!, "http://x").pathname.slice("/store/".length)));
+      const value = await memory.get(
+        decodeURIComponent(new URL(req.url!, "http://x").pathname.slice("/store/".length)),
+      );
       if (!value) return send(res, 404);
       const etag = `"e${n++}"`;
       const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
       if (!range) return send(res, 200, value, { ETag: etag });
-      const [first, last] = range[1] === "" ? [value.length - Number(range[2]), value.length - 1] : [Number(range[1]), Math.min(Number(range[2]), value.length - 1)];
-      send(res, 206, value.subarray(first, last + 1), { ETag: etag, "Content-Range": `bytes ${first}-${last}/${value.length}` });
+      const [first, last] =
+        range[1] === ""
+          ? [value.length - Number(range[2]), value.length - 1]
+          : [Number(range[1]), Math.min(Number(range[2]), value.length - 1)];
+      send(res, 206, value.subarray(first, last + 1), {
+        ETag: etag,
+        "Content-Range": `bytes ${first}-${last}/${value.length}`,
+      });
     });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const remote = await openArray(new FetchStore(server.url), "");
@@ -286,6 +338,8 @@ describe("a server whose ETag changes with every request", () => {
     expect(Array.from(part.data as Int32Array)).toEqual([0, 3, 24, 27]);
     expect(Array.from((await remote.get()).data as Int32Array)).toEqual(Array.from(data));
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]![0])).toMatch(/sent a new ETag for "c\/0\/0" with each of two requests in a row .* no longer takes its ETags for versions/);
+    expect(String(warn.mock.calls[0]![0])).toMatch(
+      /sent a new ETag for "c\/0\/0" with each of two requests in a row .* no longer takes its ETags for versions/,
+    );
   });
 });

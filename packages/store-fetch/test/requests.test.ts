@@ -22,7 +22,8 @@ describe("requests", () => {
     const store = new FetchStore(server.url, { headers: { Authorization: "Bearer abc", "X-Client": "zarrkit" } });
     await store.get("a");
     await store.getRange("b", { suffixLength: 1 });
-    for (const request of server.requests) expect(request.headers).toMatchObject({ authorization: "Bearer abc", "x-client": "zarrkit" });
+    for (const request of server.requests)
+      expect(request.headers).toMatchObject({ authorization: "Bearer abc", "x-client": "zarrkit" });
   });
 
   it("passes init options and uses the fetch it is given", async () => {
@@ -32,7 +33,9 @@ describe("requests", () => {
       seen.push(init!);
       return fetch(input, init);
     };
-    await new FetchStore(server.url, { fetch: recording, init: { cache: "no-store", credentials: "include" } }).get("k");
+    await new FetchStore(server.url, { fetch: recording, init: { cache: "no-store", credentials: "include" } }).get(
+      "k",
+    );
     expect(seen[0]).toMatchObject({ method: "GET", cache: "no-store", credentials: "include" });
   });
 
@@ -53,7 +56,9 @@ describe("requests", () => {
     const server = await serve((_req, res) => send(res, 200, text("x")));
     const store = new FetchStore(server.url.replace("http://", "http://user%40example:p%C3%A4ss@"));
     await store.get("k");
-    expect(server.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from("user@example:päss").toString("base64")}`);
+    expect(server.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from("user@example:päss").toString("base64")}`,
+    );
     expect(store.url).toBe(server.url);
   });
 
@@ -120,7 +125,9 @@ describe("versions and writes", () => {
     const files = fileServer({ etags: false });
     files.put("k", text("x"));
     const server = await serve(files.handler);
-    await expect(new FetchStore(server.url).getVersioned("k")).rejects.toThrow(/sent no ETag and no Last-Modified for "k"/);
+    await expect(new FetchStore(server.url).getVersioned("k")).rejects.toThrow(
+      /sent no ETag and no Last-Modified for "k"/,
+    );
   });
 
   it("treats a 404 on DELETE as done, and a failed PUT as an error", async () => {
@@ -140,7 +147,9 @@ describe("the coalesceGapBytes hint", () => {
 
   it("is the coalesceGapBytes option when given, also through openStore", async () => {
     expect(new FetchStore("http://127.0.0.1:9/store/", { coalesceGapBytes: 0 }).coalesceGapBytes).toBe(0);
-    expect((await openStore("https://example.com/a.zarr", { coalesceGapBytes: 2 ** 16 })).coalesceGapBytes).toBe(2 ** 16);
+    expect((await openStore("https://example.com/a.zarr", { coalesceGapBytes: 2 ** 16 })).coalesceGapBytes).toBe(
+      2 ** 16,
+    );
   });
 
   it("rejects an option that is not a non-negative integer, naming it", () => {

@@ -34,16 +34,22 @@ describe("retries", () => {
 
   it("retries ranged reads too", async () => {
     const server = await flakyServer(2);
-    expect(await new FetchStore(server.url, { retry: quick }).getRange("k", { suffixLength: 1 })).toEqual(Uint8Array.of(3));
+    expect(await new FetchStore(server.url, { retry: quick }).getRange("k", { suffixLength: 1 })).toEqual(
+      Uint8Array.of(3),
+    );
     expect(server.requests.map((r) => r.headers.range)).toEqual(["bytes=-1", "bytes=-1", "bytes=-1"]);
   });
 
   it("gives up after the configured retries with a StoreError naming the status, URL and key", async () => {
     const server = await serve((_req, res) => send(res, 500));
-    const error = await new FetchStore(server.url, { retry: { ...quick, retries: 2 } }).get("c/0").catch((e: unknown) => e);
+    const error = await new FetchStore(server.url, { retry: { ...quick, retries: 2 } })
+      .get("c/0")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).key).toBe("c/0");
-    expect((error as StoreError).message).toBe(`HTTP 500 Internal Server Error for GET ${server.url}c/0 (key "c/0") after 2 retries.`);
+    expect((error as StoreError).message).toBe(
+      `HTTP 500 Internal Server Error for GET ${server.url}c/0 (key "c/0") after 2 retries.`,
+    );
     expect(server.requests).toHaveLength(3);
   });
 
@@ -71,9 +77,13 @@ describe("retries", () => {
       calls.push(String(input));
       throw new TypeError("fetch failed");
     };
-    const error = await new FetchStore("http://127.0.0.1:9/store/", { fetch: failing, retry: quick }).get("k").catch((e: unknown) => e);
+    const error = await new FetchStore("http://127.0.0.1:9/store/", { fetch: failing, retry: quick })
+      .get("k")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
-    expect((error as StoreError).message).toBe('Network error for GET http://127.0.0.1:9/store/k (key "k") after 4 attempt(s).');
+    expect((error as StoreError).message).toBe(
+      'Network error for GET http://127.0.0.1:9/store/k (key "k") after 4 attempt(s).',
+    );
     expect((error as StoreError).cause).toBeInstanceOf(TypeError);
     expect(calls).toHaveLength(4);
   });
@@ -81,7 +91,9 @@ describe("retries", () => {
   it("reports a refused connection as a StoreError", async () => {
     const server = await serve((_req, res) => send(res, 200));
     await server.close(); // nothing listens on the port any more
-    await expect(new FetchStore(server.url, { retry: { ...quick, retries: 1 } }).get("k")).rejects.toBeInstanceOf(StoreError);
+    await expect(new FetchStore(server.url, { retry: { ...quick, retries: 1 } }).get("k")).rejects.toBeInstanceOf(
+      StoreError,
+    );
   });
 
   it("does not retry a network error on a conditional write, which may have happened", async () => {
@@ -112,7 +124,9 @@ describe("abort", () => {
     const store = new FetchStore(server.url);
     const signal = AbortSignal.abort();
     await expect(store.get("k", { signal })).rejects.toMatchObject({ name: "AbortError" });
-    await expect(store.getRange("k", { offset: 0, length: 1 }, { signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(store.getRange("k", { offset: 0, length: 1 }, { signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
     expect(server.requests).toHaveLength(0);
   });
 
@@ -134,7 +148,10 @@ describe("abort", () => {
       setTimeout(() => controller.abort(), 0);
       return response;
     };
-    const store = new FetchStore(server.url, { fetch: abortAfterFirstAnswer, retry: { retries: 5, baseDelayMs: 600_000, maxDelayMs: 600_000 } });
+    const store = new FetchStore(server.url, {
+      fetch: abortAfterFirstAnswer,
+      retry: { retries: 5, baseDelayMs: 600_000, maxDelayMs: 600_000 },
+    });
     await expect(store.get("k", { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
     expect(server.requests).toHaveLength(1);
   });

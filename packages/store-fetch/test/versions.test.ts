@@ -31,7 +31,11 @@ describe("versions of ranged reads", () => {
     const store = new FetchStore((await serve(files)).url);
     const ranged = await store.getRangeWithSize("k", { suffixLength: 10 });
     expect(ranged).toEqual({ value: sequence(10, 90), size: 100, version: '"v1"' });
-    expect(await store.getRangeWithSize("k", { offset: 3, length: 0 })).toEqual({ value: new Uint8Array(0), size: 100, version: '"v1"' });
+    expect(await store.getRangeWithSize("k", { offset: 3, length: 0 })).toEqual({
+      value: new Uint8Array(0),
+      size: 100,
+      version: '"v1"',
+    });
     expect((await store.getVersioned("k"))!.version).toBe(ranged!.version);
   });
 
@@ -65,7 +69,11 @@ describe("versions of ranged reads", () => {
     expect(await store.getRange("shard", { offset: 40, length: 4 })).toEqual(sequence(4, 47));
     const error = await rejection(store.getRange("shard", { offset: 40, length: 4 }, { ifMatch: version! }));
     expect(error).toBeInstanceOf(PreconditionFailedError);
-    expect(error).toMatchObject({ key: "shard", code: "PRECONDITION_FAILED", message: expect.stringMatching(/HTTP 412 .*\/store\/shard \(key "shard"\)/) });
+    expect(error).toMatchObject({
+      key: "shard",
+      code: "PRECONDITION_FAILED",
+      message: expect.stringMatching(/HTTP 412 .*\/store\/shard \(key "shard"\)/),
+    });
     const withSize = await rejection(store.getRangeWithSize("shard", { suffixLength: 16 }, { ifMatch: version! }));
     expect(withSize).toBeInstanceOf(PreconditionFailedError);
     expect(server.requests.at(-1)!.headers["if-match"]).toBe('"v1"');
@@ -105,14 +113,24 @@ describe("versions of ranged reads", () => {
     const store = new FetchStore(server.url);
     const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
     // Unchanged: a conditional GET answered 304 without a body, and the cached body is sliced.
-    expect(await store.getRangeWithSize("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual({ value: sequence(2, 10), size: 100, version });
+    expect(await store.getRangeWithSize("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual({
+      value: sequence(2, 10),
+      size: 100,
+      version,
+    });
     files.put("k", sequence(100, 50));
     // Replaced: 412, though the cache still holds the old value.
     const error = await rejection(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! }));
     expect(error).toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
-    await expect(store.getRangeWithSize("k", { offset: 3, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRangeWithSize("k", { offset: 3, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
     // The failed revalidation dropped the cached body: a read without ifMatch gets the new value.
-    expect(await store.getRangeWithSize("k", { offset: 10, length: 2 })).toEqual({ value: sequence(2, 60), size: 100, version: '"v2"' });
+    expect(await store.getRangeWithSize("k", { offset: 10, length: 2 })).toEqual({
+      value: sequence(2, 60),
+      size: 100,
+      version: '"v2"',
+    });
     expect(server.requests.map((r) => [r.headers["if-match"], r.headers["if-none-match"]])).toEqual([
       [undefined, undefined],
       ['"v1"', '"v1"'],
@@ -130,7 +148,9 @@ describe("versions of ranged reads", () => {
     const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
     expect(await store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual(sequence(2, 10));
     files.put("k", sequence(100, 50));
-    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).rejects.toThrow(/answered with ETag "v2", not the version "v1"/);
+    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).rejects.toThrow(
+      /answered with ETag "v2", not the version "v1"/,
+    );
     expect(server.requests).toHaveLength(3);
   });
 
@@ -142,7 +162,9 @@ describe("versions of ranged reads", () => {
     expect(ranged).toEqual({ value: sequence(4), size: 10 });
     expect(ranged).not.toHaveProperty("version");
     // A version from elsewhere cannot be confirmed by a server that sends none.
-    await expect(store.getRange("k", { offset: 0, length: 4 }, { ifMatch: '"v1"' })).rejects.toThrow(/answered with no strong ETag/);
+    await expect(store.getRange("k", { offset: 0, length: 4 }, { ifMatch: '"v1"' })).rejects.toThrow(
+      /answered with no strong ETag/,
+    );
   });
 
   it("does not report a weak ETag as a version, and getVersioned refuses it", async () => {
@@ -165,8 +187,13 @@ describe("versions of ranged reads", () => {
     const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 1 }))!;
     await store.delete!("k");
     expect(await store.getRange("k", { offset: 0, length: 1 })).toBe(undefined);
-    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version! })).rejects.toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
-    await expect(store.getRange("k", { offset: 0, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version! })).rejects.toMatchObject({
+      code: "PRECONDITION_FAILED",
+      key: "k",
+    });
+    await expect(store.getRange("k", { offset: 0, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
   });
 
   it("checks empty ranges (a probe of the first byte) and 416 answers against ifMatch too", async () => {
@@ -175,11 +202,19 @@ describe("versions of ranged reads", () => {
     const store = new FetchStore((await serve(files)).url);
     const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 0 }))!;
     expect(version).toBe('"v1"');
-    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({ value: new Uint8Array(0), size: 10, version });
+    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({
+      value: new Uint8Array(0),
+      size: 10,
+      version,
+    });
     files.put("k", sequence(5));
-    await expect(store.getRange("k", { offset: 3, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("k", { offset: 3, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
     // The value shrank below the range: the 416 carries the new ETag.
-    await expect(store.getRange("k", { offset: 7, length: 2 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("k", { offset: 7, length: 2 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
   });
 
   it("confirms the version of a 416 without an ETag (nginx) by a probe with If-Match", async () => {
@@ -188,12 +223,21 @@ describe("versions of ranged reads", () => {
     const server = await serve(files);
     const store = new FetchStore(server.url);
     const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 1 }))!;
-    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 })).toEqual({ value: new Uint8Array(0), size: 10 });
-    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({ value: new Uint8Array(0), size: 10, version });
+    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 })).toEqual({
+      value: new Uint8Array(0),
+      size: 10,
+    });
+    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({
+      value: new Uint8Array(0),
+      size: 10,
+      version,
+    });
     expect(server.requests.at(-1)!.headers).toMatchObject({ range: "bytes=0-0", "if-match": '"v1"' });
     files.put("k", sequence(20));
     // The If-Match of the first request was checked (the value is longer now): 412.
-    await expect(store.getRange("k", { offset: 50, length: 5 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("k", { offset: 50, length: 5 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
   });
 
   it("rejects an ifMatch that is no version before sending anything", async () => {
@@ -205,8 +249,14 @@ describe("versions of ranged reads", () => {
       expect(error).toBeInstanceOf(StoreError);
       expect(error).toMatchObject({ key: "k", message: expect.stringMatching(/^ifMatch for "k" must be a version/) });
     }
-    await expect(store.set!("k", Uint8Array.of(1), { ifMatch: '"a"\nb' })).rejects.toMatchObject({ key: "k", code: "STORE_ERROR" });
-    await expect(store.set!("k", Uint8Array.of(1), { ifNoneMatch: "v1" as "*" })).rejects.toMatchObject({ key: "k", code: "STORE_ERROR" });
+    await expect(store.set!("k", Uint8Array.of(1), { ifMatch: '"a"\nb' })).rejects.toMatchObject({
+      key: "k",
+      code: "STORE_ERROR",
+    });
+    await expect(store.set!("k", Uint8Array.of(1), { ifNoneMatch: "v1" as "*" })).rejects.toMatchObject({
+      key: "k",
+      code: "STORE_ERROR",
+    });
     expect(server.requests).toHaveLength(0);
   });
 });

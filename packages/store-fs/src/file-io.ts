@@ -10,7 +10,6 @@ export function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-
 /**
  * The most one read or write call asks of the OS. Node aborts the whole
  * process (`Assertion failed: args[3]->IsInt32()`) when one fs read asks for
@@ -18,15 +17,25 @@ export function isMissing(error: unknown): boolean {
  */
 export const MAX_IO_PIECE = 2 ** 30;
 
-/** Read `length` bytes at `position` with positioned reads (at most MAX_IO_PIECE each); fewer if the file ends first. */
+/**
+ * Read `length` bytes at `position` with positioned reads (at most MAX_IO_PIECE each); fewer if the file ends first.
+ */
 export async function readAt(file: FileHandle, position: number, length: number): Promise<Uint8Array> {
   const out = new Uint8Array(length);
   const filled = await readInto(file, position, out, length);
   return filled === length ? out : out.slice(0, filled);
 }
 
-/** Read up to `length` bytes at `position` into the start of `target`, returning how many were read (fewer if the file ends first). */
-export async function readInto(file: FileHandle, position: number, target: Uint8Array, length: number): Promise<number> {
+/**
+ * Read up to `length` bytes at `position` into the start of `target`, returning how many were read (fewer if the file
+ * ends first).
+ */
+export async function readInto(
+  file: FileHandle,
+  position: number,
+  target: Uint8Array,
+  length: number,
+): Promise<number> {
   let filled = 0;
   while (filled < length) {
     const { bytesRead } = await file.read(target, filled, Math.min(length - filled, MAX_IO_PIECE), position + filled);
@@ -36,7 +45,9 @@ export async function readInto(file: FileHandle, position: number, target: Uint8
   return filled;
 }
 
-/** Write all of `bytes` at `position` (null: at the end of a file opened for appending), at most MAX_IO_PIECE per call. */
+/**
+ * Write all of `bytes` at `position` (null: at the end of a file opened for appending), at most MAX_IO_PIECE per call.
+ */
 export async function writeAt(file: FileHandle, bytes: Uint8Array, position: number | null): Promise<void> {
   let written = 0;
   while (written < bytes.length) {
@@ -45,4 +56,3 @@ export async function writeAt(file: FileHandle, bytes: Uint8Array, position: num
     written += result.bytesWritten;
   }
 }
-

@@ -4,7 +4,9 @@ import { dirname, join, relative, sep } from "node:path";
 import { StoreError } from "@zarrkit/registry";
 import { errorCode, isMissing } from "./file-io.js";
 
-/** Linux names the file behind every open descriptor: the check after opening needs no extra trip to the I/O threads. */
+/**
+ * Linux names the file behind every open descriptor: the check after opening needs no extra trip to the I/O threads.
+ */
 const procFd = process.platform === "linux" && existsSync("/proc/self/fd");
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
@@ -53,7 +55,9 @@ export class PathGuard {
     return this.#realRoot;
   }
 
-  /** Is `real` (a fully resolved path) an acceptable place for `path` (the path under the root, as the key names it)? */
+  /**
+   * Is `real` (a fully resolved path) an acceptable place for `path` (the path under the root, as the key names it)?
+   */
   #allowed(real: string, path: string, realRoot: string): boolean {
     if (!this.follow) return real === join(realRoot, relative(this.root, path));
     return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
@@ -98,7 +102,8 @@ export class PathGuard {
    * directory with realpath first, as `open` does.
    */
   openSync(path: string, key: string, flags: number, mode?: number): number {
-    if (!procFd && !this.#allowed(realpathSync.native(dirname(path)), dirname(path), this.#resolvedRootSync())) throw this.#dirRefused(key);
+    if (!procFd && !this.#allowed(realpathSync.native(dirname(path)), dirname(path), this.#resolvedRootSync()))
+      throw this.#dirRefused(key);
     let fd: number;
     try {
       fd = openSync(path, flags | (this.follow ? 0 : O_NOFOLLOW), mode);
@@ -122,12 +127,18 @@ export class PathGuard {
     return procFd;
   }
 
-  /** Refuse the open descriptor `fd` of `path` unless the kernel places it where the guard allows (only where `canCheckOpened`). */
+  /**
+   * Refuse the open descriptor `fd` of `path` unless the kernel places it where the guard allows (only where
+   * `canCheckOpened`).
+   */
   checkOpened(fd: number, path: string, key: string): void {
     let real = readlinkSync(`/proc/self/fd/${fd}`);
     if (real.endsWith(" (deleted)")) real = real.slice(0, -" (deleted)".length); // replaced by a rename since: it was here
     if (!this.#allowed(real, path, this.#resolvedRootSync())) {
-      throw symlinkRefused(key, this.follow ? "a symbolic link leads outside the store" : "its path goes through a symbolic link");
+      throw symlinkRefused(
+        key,
+        this.follow ? "a symbolic link leads outside the store" : "its path goes through a symbolic link",
+      );
     }
   }
 
@@ -147,7 +158,9 @@ export class PathGuard {
       }
       // Missing: still refuse when the part that exists leads through a link (no telling what is out there).
       for (let ancestor = dirname(dir); ancestor.length > this.root.length; ancestor = dirname(ancestor)) {
-        const real = await realpath(ancestor).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+        const real = await realpath(ancestor).catch((error: unknown) =>
+          isMissing(error) ? undefined : Promise.reject(error),
+        );
         if (real === undefined) continue;
         if (!this.#allowed(real, ancestor, realRoot)) throw this.#dirRefused(key);
         break;
@@ -157,10 +170,14 @@ export class PathGuard {
     await mkdir(this.root, { recursive: true }); // the root is the caller's choice: its own path may hold links
     // mkdir follows a symbolic link in the parent it creates in, so every level is checked before going below it.
     let current = this.root;
-    for (const segment of relative(this.root, dir).split(sep).filter((s) => s !== "")) {
+    for (const segment of relative(this.root, dir)
+      .split(sep)
+      .filter((s) => s !== "")) {
       current = join(current, segment);
       for (let attempt = 1; ; attempt++) {
-        const stats = await lstat(current).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+        const stats = await lstat(current).catch((error: unknown) =>
+          isMissing(error) ? undefined : Promise.reject(error),
+        );
         if (stats?.isDirectory()) break;
         if (stats?.isSymbolicLink()) {
           if (!this.follow) throw this.#dirRefused(key);
@@ -182,12 +199,16 @@ export class PathGuard {
 
   async #requireRoot(): Promise<string> {
     const realRoot = await this.#resolvedRoot();
-    if (realRoot === undefined) throw Object.assign(new Error(`ENOENT: no such directory, ${this.root}`), { code: "ENOENT" });
+    if (realRoot === undefined)
+      throw Object.assign(new Error(`ENOENT: no such directory, ${this.root}`), { code: "ENOENT" });
     return realRoot;
   }
 
   #dirRefused(key: string): StoreError {
-    return symlinkRefused(key, this.follow ? "a symbolic link leads outside the store" : "its path goes through a symbolic link");
+    return symlinkRefused(
+      key,
+      this.follow ? "a symbolic link leads outside the store" : "its path goes through a symbolic link",
+    );
   }
 
   /**

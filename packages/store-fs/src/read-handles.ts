@@ -52,7 +52,10 @@ export class ReadHandles {
     return this.#entries.size;
   }
 
-  /** Open `path` for reading (the guard's errors and ENOENT pass through), reusing a kept file when the path still names it. */
+  /**
+   * Open `path` for reading (the guard's errors and ENOENT pass through), reusing a kept file when the path still names
+   * it.
+   */
   async open(path: string, key: string, guard: PathGuard): Promise<ReadLease> {
     const kept = this.#entries.get(path);
     if (kept) {

@@ -20,7 +20,12 @@ export async function keyEntries(dir: string): Promise<Dirent[]> {
  * Every key in `dir` and below, as `dirKey` + relative path, for the names in
  * `dir` starting with `partial`. Symbolic links are not followed or listed.
  */
-export async function* walkKeys(dir: string, dirKey: string, partial: string, signal?: AbortSignal): AsyncGenerator<string> {
+export async function* walkKeys(
+  dir: string,
+  dirKey: string,
+  partial: string,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
   for (const entry of await keyEntries(dir)) {
     signal?.throwIfAborted();
     if (!entry.name.startsWith(partial)) continue;

@@ -31,7 +31,11 @@ async function fsyncsDuring(run: () => Promise<unknown>): Promise<number> {
 describe("durability", () => {
   it('"each-write" (the default) fsyncs every whole-value write; "none" none, with the same values', async () => {
     const value = new Uint8Array([1, 2, 3]);
-    for (const [options, fsyncs] of [[{}, 3], [{ durability: "each-write" as const }, 3], [{ durability: "none" as const }, 0]] as const) {
+    for (const [options, fsyncs] of [
+      [{}, 3],
+      [{ durability: "each-write" as const }, 3],
+      [{ durability: "none" as const }, 0],
+    ] as const) {
       const store = new FileSystemStore(join(dir.path, `s${fsyncs}${JSON.stringify(options).length}`), options);
       const counted = await fsyncsDuring(async () => {
         for (const key of ["a/zarr.json", "a/c/0", "a/c/1"]) await store.set(key, value);
@@ -43,6 +47,8 @@ describe("durability", () => {
 
   it("a bad durability is a StoreError naming the option", () => {
     expect(() => new FileSystemStore(dir.path, { durability: "sometimes" as never })).toThrow(StoreError);
-    expect(() => new FileSystemStore(dir.path, { durability: "sometimes" as never })).toThrow(/durability must be "each-write" or "none", got "sometimes"/);
+    expect(() => new FileSystemStore(dir.path, { durability: "sometimes" as never })).toThrow(
+      /durability must be "each-write" or "none", got "sometimes"/,
+    );
   });
 });

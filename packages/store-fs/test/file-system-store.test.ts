@@ -60,36 +60,42 @@ describe("layout", () => {
 describe("keys cannot reach outside the root", () => {
   const windowsOnly = process.platform === "win32" ? ["C:outside", "a/b:stream"] : [];
 
-  it.each([...unsafeKeys, ...windowsOnly, "a/.zarrkit-tmp.0123"].map((k) => [JSON.stringify(k), k]))("rejects %s on every method", async (_, key) => {
-    const attempts = [
-      store.get(key),
-      store.getRange(key, { suffixLength: 1 }),
-      store.getVersioned(key),
-      store.size(key),
-      store.set(key, text("x")),
-      store.delete(key),
-      store.append(key, text("x")),
-      store.setRange(key, 0, text("x")),
-      store.truncate(key, 0),
-    ];
-    for (const attempt of attempts) {
-      const error = await attempt.then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(StoreError);
-      expect((error as StoreError).key).toBe(key);
-    }
-    expect(await tree(dir.path)).toEqual([]); // nothing written anywhere, not even the root
-  });
+  it.each([...unsafeKeys, ...windowsOnly, "a/.zarrkit-tmp.0123"].map((k) => [JSON.stringify(k), k]))(
+    "rejects %s on every method",
+    async (_, key) => {
+      const attempts = [
+        store.get(key),
+        store.getRange(key, { suffixLength: 1 }),
+        store.getVersioned(key),
+        store.size(key),
+        store.set(key, text("x")),
+        store.delete(key),
+        store.append(key, text("x")),
+        store.setRange(key, 0, text("x")),
+        store.truncate(key, 0),
+      ];
+      for (const attempt of attempts) {
+        const error = await attempt.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(StoreError);
+        expect((error as StoreError).key).toBe(key);
+      }
+      expect(await tree(dir.path)).toEqual([]); // nothing written anywhere, not even the root
+    },
+  );
 
-  it.each(["../", "../../etc/", "a/../../", "/etc/", "a//", "a\0b", "a\\b"])("rejects the list and listDir prefix %j", async (prefix) => {
-    await expect(store.listDir(prefix)).rejects.toBeInstanceOf(StoreError);
-    const listing = (async () => {
-      for await (const key of store.list(prefix)) void key;
-    })();
-    await expect(listing).rejects.toBeInstanceOf(StoreError);
-  });
+  it.each(["../", "../../etc/", "a/../../", "/etc/", "a//", "a\0b", "a\\b"])(
+    "rejects the list and listDir prefix %j",
+    async (prefix) => {
+      await expect(store.listDir(prefix)).rejects.toBeInstanceOf(StoreError);
+      const listing = (async () => {
+        for await (const key of store.list(prefix)) void key;
+      })();
+      await expect(listing).rejects.toBeInstanceOf(StoreError);
+    },
+  );
 
   it("lists prefixes ending in dots without leaving the root", async () => {
     await store.set("..a", text("x"));
@@ -128,7 +134,9 @@ describe("atomic writes", () => {
     const reader = (async () => {
       for (let i = 0; i < 200; i++) {
         const value = (await store.get("k"))!;
-        const whole = (value.length === a.length && value.every((x) => x === 1)) || (value.length === b.length && value.every((x) => x === 2));
+        const whole =
+          (value.length === a.length && value.every((x) => x === 1)) ||
+          (value.length === b.length && value.every((x) => x === 2));
         seen.add(whole ? "whole" : `torn at read ${i}`);
       }
     })();
@@ -237,7 +245,10 @@ describe("versions and locks", () => {
     const { version } = (await store.getVersioned("k"))!;
     await writeFile(join(root, "k.new"), "v2");
     await import("node:fs/promises").then((fs) => fs.rename(join(root, "k.new"), join(root, "k")));
-    await expect(store.set("k", text("v3"), { ifMatch: version })).rejects.toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
+    await expect(store.set("k", text("v3"), { ifMatch: version })).rejects.toMatchObject({
+      code: "PRECONDITION_FAILED",
+      key: "k",
+    });
   });
 });
 
@@ -261,7 +272,9 @@ describe("abort and registration", () => {
     await expect(openStore("file://data/x")).rejects.toThrow(
       'file://data/x names the host "data": local files have none. Write file:///data/x for the absolute path /data/x, or the path itself (data/x) for a relative one.',
     );
-    await expect(openStore("file:data/x")).rejects.toThrow(/not a file URL: write file:\/\/\/data\/x for an absolute path, or the path itself \(data\/x\)/);
+    await expect(openStore("file:data/x")).rejects.toThrow(
+      /not a file URL: write file:\/\/\/data\/x for an absolute path, or the path itself \(data\/x\)/,
+    );
     expect(await openStore("file://localhost" + pathToFileURL(root).pathname)).toBeInstanceOf(FileSystemStore);
   });
 

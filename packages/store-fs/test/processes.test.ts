@@ -20,7 +20,12 @@ beforeEach(async () => {
 });
 afterEach(() => dir.remove());
 
-function start(args: string[]): { process: ChildProcess; lines: string[]; exited: Promise<number | null>; line: (wanted: string) => Promise<void> } {
+function start(args: string[]): {
+  process: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+  line: (wanted: string) => Promise<void>;
+} {
   const proc = spawn(process.execPath, [...process.execArgv, child, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   let partial = "";
@@ -42,7 +47,9 @@ function start(args: string[]): { process: ChildProcess; lines: string[]; exited
     new Promise<void>((resolve, reject) => {
       if (lines.includes(wanted)) return resolve();
       waiters.push({ wanted, resolve });
-      exited.then(() => reject(new Error(`child exited before printing ${wanted}: ${lines.slice(-3).join(" | ")} ${stderr}`)));
+      exited.then(() =>
+        reject(new Error(`child exited before printing ${wanted}: ${lines.slice(-3).join(" | ")} ${stderr}`)),
+      );
     });
   exited.then((code) => {
     if (code !== 0 && code !== null) console.error(stderr);
@@ -64,11 +71,16 @@ async function leftovers(path: string): Promise<string[]> {
 
 describe("across processes", () => {
   it("4 processes x 50 read-modify-write increments (getVersioned + set ifMatch, retried): none lost", async () => {
-    const results = (await Promise.all([1, 2, 3, 4].map(() => run(["increment", root, "c/count", "50"])))) as { acked: number; retries: number }[];
+    const results = (await Promise.all([1, 2, 3, 4].map(() => run(["increment", root, "c/count", "50"])))) as {
+      acked: number;
+      retries: number;
+    }[];
     const acked = results.reduce((n, r) => n + r.acked, 0);
     const retries = results.reduce((n, r) => n + r.retries, 0);
     const final = Number(new TextDecoder().decode(await new FileSystemStore(root).get("c/count")));
-    console.log(`increments: processes=4 acknowledged=${acked} retries=${retries} final=${final} lost=${acked - final}`);
+    console.log(
+      `increments: processes=4 acknowledged=${acked} retries=${retries} final=${final} lost=${acked - final}`,
+    );
     expect(retries, "the processes did contend").toBeGreaterThan(0);
     expect(final).toBe(acked);
     expect(acked).toBe(200);
@@ -86,20 +98,29 @@ describe("across processes", () => {
     const seen = new Set<string>();
     results.forEach((result, i) => {
       result.offsets.forEach((offset, seq) => {
-        expect([view.getUint32(offset, true), view.getUint32(offset + 4, true)], `record ${seq} of process ${i + 1} at ${offset}`).toEqual([i + 1, seq]);
+        expect(
+          [view.getUint32(offset, true), view.getUint32(offset + 4, true)],
+          `record ${seq} of process ${i + 1} at ${offset}`,
+        ).toEqual([i + 1, seq]);
       });
     });
-    for (let at = 0; at < value.length; at += 8) seen.add(`${view.getUint32(at, true)}:${view.getUint32(at + 4, true)}`);
+    for (let at = 0; at < value.length; at += 8)
+      seen.add(`${view.getUint32(at, true)}:${view.getUint32(at + 4, true)}`);
     const acked = results.reduce((n, r) => n + r.acked, 0);
     const retries = results.reduce((n, r) => n + r.retries, 0);
-    console.log(`appends: processes=4 acknowledged=${acked} retries=${retries} records=${value.length / 8} distinct=${seen.size} lost=${acked - seen.size}`);
+    console.log(
+      `appends: processes=4 acknowledged=${acked} retries=${retries} records=${value.length / 8} distinct=${seen.size} lost=${acked - seen.size}`,
+    );
     expect(value.length).toBe(acked * 8);
     expect(seen.size).toBe(acked);
     expect(await leftovers(join(root, "c"))).toEqual([]);
   });
 });
 
-type Op = { kind: "A"; id: number; length: number } | { kind: "S"; index: number; gen: number } | { kind: "T"; keep: number };
+type Op =
+  | { kind: "A"; id: number; length: number }
+  | { kind: "S"; index: number; gen: number }
+  | { kind: "T"; keep: number };
 
 function parseOp(fields: string[]): Op {
   const [kind, a, b] = fields;
@@ -117,7 +138,9 @@ function apply(records: RecordInfo[], op: Op): RecordInfo[] {
 const same = (a: RecordInfo[], b: RecordInfo[]) => JSON.stringify(a) === JSON.stringify(b);
 
 describe("crashes", () => {
-  it("SIGKILL at random moments during appends, setRanges and truncates: after recover() the value is what the completed operations made", { timeout: 120_000 }, async () => {
+  it("SIGKILL at random moments during appends, setRanges and truncates: after recover() the value is what the completed operations made", {
+    timeout: 120_000,
+  }, async () => {
     const key = "c/0/0";
     const store = new FileSystemStore(root, { staleLockMs: 2000 });
     let model: RecordInfo[] = [];
@@ -126,14 +149,25 @@ describe("crashes", () => {
       seed = (seed * 1103515245 + 12345) >>> 0;
       return seed / 2 ** 32;
     };
-    const figures = { kills: 0, acknowledged: 0, inFlight: 0, inFlightLanded: 0, locksLeft: 0, journalsLeft: 0, torn: 0, recovered: 0 };
+    const figures = {
+      kills: 0,
+      acknowledged: 0,
+      inFlight: 0,
+      inFlightLanded: 0,
+      locksLeft: 0,
+      journalsLeft: 0,
+      torn: 0,
+      recovered: 0,
+    };
     const began = Date.now();
     while (figures.kills < 60 && (figures.kills < 50 || Date.now() - began < 40_000)) {
       const started = start(["torture", root, key, String(Math.floor(random() * 2 ** 31))]);
       await started.line("ready");
       await new Promise((resolve) => setTimeout(resolve, 2 + random() * 150));
       started.process.kill("SIGKILL");
-      expect(await started.exited, `child ${figures.kills} was killed, did not fail: ${started.lines.at(-1)}`).toBe(null);
+      expect(await started.exited, `child ${figures.kills} was killed, did not fail: ${started.lines.at(-1)}`).toBe(
+        null,
+      );
       figures.kills++;
 
       let inFlight: Op | undefined;
@@ -159,18 +193,25 @@ describe("crashes", () => {
       expect(recovered, "recover() reports the dead writer's lock it broke").toBe(lock !== undefined);
 
       const parsed = parseRecords((await store.get(key)) ?? new Uint8Array(0));
-      if ("error" in parsed) throw new Error(`after kill ${figures.kills} (in flight: ${JSON.stringify(inFlight)}): ${parsed.error}`);
+      if ("error" in parsed)
+        throw new Error(`after kill ${figures.kills} (in flight: ${JSON.stringify(inFlight)}): ${parsed.error}`);
       if (!same(parsed.records, model)) {
         if (inFlight) figures.inFlight++;
         // The operation in flight may have completed just before the kill, its acknowledgement unprinted.
         const landed = inFlight && apply(model, inFlight);
-        expect(landed && same(parsed.records, landed), `after kill ${figures.kills}: the value is neither the acknowledged state nor that plus ${JSON.stringify(inFlight)}`).toBe(true);
+        expect(
+          landed && same(parsed.records, landed),
+          `after kill ${figures.kills}: the value is neither the acknowledged state nor that plus ${JSON.stringify(inFlight)}`,
+        ).toBe(true);
         model = landed!;
         figures.inFlightLanded++;
       } else if (inFlight) {
         figures.inFlight++;
       }
-      expect((await leftovers(join(root, "c", "0"))).filter((name) => !name.startsWith(".zarrkit-tmp.")), "lock files left after recover").toEqual([]);
+      expect(
+        (await leftovers(join(root, "c", "0"))).filter((name) => !name.startsWith(".zarrkit-tmp.")),
+        "lock files left after recover",
+      ).toEqual([]);
     }
     // The final value once more, byte for byte, as the model says.
     const expected = model.map(encodeRecord);

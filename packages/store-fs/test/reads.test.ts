@@ -43,17 +43,26 @@ describe("versions on ranged reads", () => {
     const { version } = (await store.getRangeWithSize("k", { suffixLength: 0 }))!;
     expect(decode(await store.getRange("k", { offset: 2, length: 3 }, { ifMatch: version }))).toBe("234");
     expect(decode(await store.getRange("k", { suffixLength: 2 }, { ifMatch: version }))).toBe("89");
-    expect(decode((await store.getRangeWithSize("k", { offset: 0, length: 1 }, { ifMatch: version }))!.value)).toBe("0");
+    expect(decode((await store.getRangeWithSize("k", { offset: 0, length: 1 }, { ifMatch: version }))!.value)).toBe(
+      "0",
+    );
     await store.set("k", text("9876543210")); // same size
     for (const read of [
       () => store.getRange("k", { offset: 2, length: 3 }, { ifMatch: version }),
       () => store.getRange("k", { suffixLength: 2 }, { ifMatch: version }),
       () => store.getRangeWithSize("k", { offset: 0, length: 1 }, { ifMatch: version }),
     ]) {
-      await expect(read()).rejects.toMatchObject({ code: "PRECONDITION_FAILED", key: "k", message: expect.stringContaining('"k"') });
+      await expect(read()).rejects.toMatchObject({
+        code: "PRECONDITION_FAILED",
+        key: "k",
+        message: expect.stringContaining('"k"'),
+      });
     }
     await store.delete("k");
-    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version })).rejects.toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
+    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version })).rejects.toMatchObject({
+      code: "PRECONDITION_FAILED",
+      key: "k",
+    });
   });
 
   it("the version and the bytes come from the same open file, even when the value is replaced in between", async () => {
@@ -122,7 +131,9 @@ describe("bounded reads: values of 2 GiB and more (sparse files)", () => {
       expect(error).toBeInstanceOf(StoreError);
       expect(error).toMatchObject({ key: "big", message: expect.stringMatching(/maxReadBytes/) });
     }
-    expect((await store.get("big").catch((e: Error) => e)) as Error).toMatchObject({ message: expect.stringContaining(String(size)) });
+    expect((await store.get("big").catch((e: Error) => e)) as Error).toMatchObject({
+      message: expect.stringContaining(String(size)),
+    });
     // Ranges within the cap still read, including a huge length clipped to the end of the value.
     expect(decode(await store.getRange("big", { offset: 2 * GiB - 2, length: 4 }))).toBe("edge");
     expect(decode(await store.getRange("big", { offset: size - 4, length: 2 ** 40 }))).toBe("tail");
@@ -130,13 +141,17 @@ describe("bounded reads: values of 2 GiB and more (sparse files)", () => {
 
   it("the cap can be lowered", async () => {
     const capped = new FileSystemStore(root, { maxReadBytes: 1024 });
-    await expect(capped.getRange("big", { offset: 0, length: 1025 })).rejects.toThrow(/Reading 1025 bytes of "big" exceeds maxReadBytes \(1024\)/);
+    await expect(capped.getRange("big", { offset: 0, length: 1025 })).rejects.toThrow(
+      /Reading 1025 bytes of "big" exceeds maxReadBytes \(1024\)/,
+    );
     expect(decode(await capped.getRange("big", { offset: 0, length: 1024 }))?.slice(0, 4)).toBe("head");
     await store.set("small", new Uint8Array(1025));
     await expect(capped.get("small")).rejects.toBeInstanceOf(StoreError);
   });
 
-  it("with the cap raised, a read of more than 2 GiB across the 2 GiB boundary is done in pieces", { timeout: 60_000 }, async () => {
+  it("with the cap raised, a read of more than 2 GiB across the 2 GiB boundary is done in pieces", {
+    timeout: 60_000,
+  }, async () => {
     const raised = new FileSystemStore(root, { maxReadBytes: size });
     const start = GiB - 8; // to the last byte: 2 GiB + 8 bytes
     const value = (await raised.getRange("big", { offset: start, length: 2 * GiB + 8 }))!;
@@ -161,7 +176,8 @@ it("a file written by another tool is read the same way", async () => {
 describe("whole values", () => {
   it("are whole or a StoreError: a file truncated between its stat and its read is not returned short", async () => {
     await store.set("k", text("0123456789"));
-    // The FileHandle class is not exported: reach its prototype through a handle, and truncate the file before the store's first read.
+    // The FileHandle class is not exported: reach its prototype through a handle, and truncate the file before the
+    // store's first read.
     const probe = await open(join(root, "k"));
     const prototype = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<unknown> };
     await probe.close();

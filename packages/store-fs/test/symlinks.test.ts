@@ -81,7 +81,14 @@ describe("symbolic links leading outside the root", () => {
       it("are refused by every operation, through a directory link or a file link, and nothing outside changes", async () => {
         const store = new FileSystemStore(root, { followSymlinks: follow });
         const before = await snapshot(dir.path);
-        for (const key of ["dir-link/secret", "dir-link/new", "dir-link/sub/x", "dir-link/sub/new/deeper", "a/file-link"]) await expectRefused(store, key);
+        for (const key of [
+          "dir-link/secret",
+          "dir-link/new",
+          "dir-link/sub/x",
+          "dir-link/sub/new/deeper",
+          "a/file-link",
+        ])
+          await expectRefused(store, key);
         expect(await snapshot(dir.path)).toEqual(before);
       });
     });

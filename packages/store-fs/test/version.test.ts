@@ -16,7 +16,9 @@ it("moves the mtime past the previous one when the clock has not (coarse timesta
   try {
     const now = await file.stat({ bigint: true });
     // As if the previous write happened "later" within the same coarse tick.
-    const previous = Object.assign(Object.create(Object.getPrototypeOf(now)), now, { mtimeNs: now.mtimeNs + 5_000_000_000n });
+    const previous = Object.assign(Object.create(Object.getPrototypeOf(now)), now, {
+      mtimeNs: now.mtimeNs + 5_000_000_000n,
+    });
     await advanceMtime(file, previous);
     const after = await file.stat({ bigint: true });
     expect(after.mtimeNs > previous.mtimeNs).toBe(true);

@@ -11,9 +11,13 @@ export function idbError(what: string, key: string | undefined, error: unknown):
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
   const detail = typeof name === "string" ? (message ? `${name}: ${String(message)}` : name) : String(error);
   if (name === "QuotaExceededError") {
-    return new QuotaExceededError(`IndexedDB ${what} failed: the storage quota is exceeded; previous values are intact (${detail}).`, context);
+    return new QuotaExceededError(
+      `IndexedDB ${what} failed: the storage quota is exceeded; previous values are intact (${detail}).`,
+      context,
+    );
   }
   // Only add() (a write with ifNoneMatch: "*") raises it: the key exists.
-  if (name === "ConstraintError") return new PreconditionFailedError(`IndexedDB ${what} failed: the key exists.`, context);
+  if (name === "ConstraintError")
+    return new PreconditionFailedError(`IndexedDB ${what} failed: the key exists.`, context);
   return new StoreError(`IndexedDB ${what} failed: ${detail}.`, context);
 }

@@ -1,4 +1,19 @@
-import { checkRange, checkStoreKey, type ListDirResult, normalizeStorePrefix, PreconditionFailedError, type ReadOptions, type VersionedValue, type RangeQuery, rangeBounds, type RequestOptions, type SetOptions, type SizedValue, type Store, StoreError } from "@zarrkit/registry";
+import {
+  checkRange,
+  checkStoreKey,
+  type ListDirResult,
+  normalizeStorePrefix,
+  PreconditionFailedError,
+  type ReadOptions,
+  type VersionedValue,
+  type RangeQuery,
+  rangeBounds,
+  type RequestOptions,
+  type SetOptions,
+  type SizedValue,
+  type Store,
+  StoreError,
+} from "@zarrkit/registry";
 import { createStore, promisifyRequest, type UseStore } from "idb-keyval";
 import { idbError } from "./errors.js";
 import { prefixRange } from "./key-range.js";
@@ -33,7 +48,8 @@ export class IdbStore implements Store {
   readonly #use: UseStore;
 
   constructor(options: IdbStoreOptions) {
-    if (typeof options.database !== "string" || options.database === "") throw new StoreError("IdbStore needs a database name.");
+    if (typeof options.database !== "string" || options.database === "")
+      throw new StoreError("IdbStore needs a database name.");
     this.database = options.database;
     this.objectStore = options.objectStore ?? "zarrkit";
     this.prefix = normalizeStorePrefix(options.prefix ?? "", "IdbStore");
@@ -41,7 +57,9 @@ export class IdbStore implements Store {
   }
 
   async get(key: string, options?: RequestOptions): Promise<Uint8Array | undefined> {
-    const value = await this.#run("readonly", `get ${key}`, key, options, (store) => promisifyRequest(store.get(this.prefix + key)));
+    const value = await this.#run("readonly", `get ${key}`, key, options, (store) =>
+      promisifyRequest(store.get(this.prefix + key)),
+    );
     return bytesOf(value, key);
   }
 
@@ -58,7 +76,11 @@ export class IdbStore implements Store {
     const size = value.byteLength;
     const [start, end] = rangeBounds(range, size);
     // A copy, so the rest of a large value (a whole shard) can be garbage-collected.
-    return { value: start === 0 && end === size ? value : value.slice(start, end), size, ...(version !== undefined && { version }) };
+    return {
+      value: start === 0 && end === size ? value : value.slice(start, end),
+      size,
+      ...(version !== undefined && { version }),
+    };
   }
 
   /** The value and its version; values written before versions existed are given one on their next write. */
@@ -68,9 +90,15 @@ export class IdbStore implements Store {
   }
 
   /** The value and its version from one transaction, checked against `ifMatch`. */
-  async #readVersioned(key: string, options: ReadOptions | undefined): Promise<{ value: Uint8Array; version: string | undefined } | undefined> {
+  async #readVersioned(
+    key: string,
+    options: ReadOptions | undefined,
+  ): Promise<{ value: Uint8Array; version: string | undefined } | undefined> {
     const [stored, version] = await this.#run("readonly", `get ${key}`, key, options, (store) =>
-      Promise.all([promisifyRequest(store.get(this.prefix + key)), promisifyRequest(store.get(versionKey(this.prefix + key)))]),
+      Promise.all([
+        promisifyRequest(store.get(this.prefix + key)),
+        promisifyRequest(store.get(versionKey(this.prefix + key))),
+      ]),
     );
     const value = bytesOf(stored, key);
     const current = value === undefined ? undefined : typeof version === "string" ? version : UNVERSIONED;
@@ -89,7 +117,10 @@ export class IdbStore implements Store {
     await this.#run("readwrite", `set ${key}`, key, options, async (store) => {
       const full = this.prefix + key;
       if (options.ifMatch !== undefined || options.ifNoneMatch === "*") {
-        const [exists, version] = await Promise.all([promisifyRequest(store.getKey(full)), promisifyRequest(store.get(versionKey(full)))]);
+        const [exists, version] = await Promise.all([
+          promisifyRequest(store.getKey(full)),
+          promisifyRequest(store.get(versionKey(full))),
+        ]);
         const current = exists === undefined ? undefined : typeof version === "string" ? version : UNVERSIONED;
         if (options.ifNoneMatch === "*" && current !== undefined) {
           store.transaction.abort();
@@ -159,7 +190,9 @@ export class IdbStore implements Store {
       promisifyRequest(store.getAllKeys(prefixRange(this.prefix + prefix))),
     );
     // Another application's records may share the object store: only string keys are ours, and versions are not keys.
-    return keys.flatMap((key) => (typeof key === "string" && !isVersionKey(key) ? [key.slice(this.prefix.length)] : []));
+    return keys.flatMap((key) =>
+      typeof key === "string" && !isVersionKey(key) ? [key.slice(this.prefix.length)] : [],
+    );
   }
 
   async #run<T>(

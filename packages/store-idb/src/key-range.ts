@@ -8,5 +8,10 @@ export function prefixRange(prefix: string): IDBKeyRange {
   let end = prefix;
   while (end.endsWith("\uffff")) end = end.slice(0, -1);
   if (end === "") return IDBKeyRange.lowerBound(prefix);
-  return IDBKeyRange.bound(prefix, end.slice(0, -1) + String.fromCharCode(end.charCodeAt(end.length - 1) + 1), false, true);
+  return IDBKeyRange.bound(
+    prefix,
+    end.slice(0, -1) + String.fromCharCode(end.charCodeAt(end.length - 1) + 1),
+    false,
+    true,
+  );
 }

@@ -72,7 +72,9 @@ describe("IdbStore", () => {
     await store.set("k", bytes(4), { ifMatch: version });
     expect(await store.get("k")).toEqual(bytes(4));
     expect((await store.getRangeWithSize("k", { suffixLength: 1 }))!.version).not.toBe(version);
-    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
   });
 
   it("keeps versions out of listings, and gives a value written before versions existed one on its next write", async () => {
@@ -102,16 +104,23 @@ describe("IdbStore", () => {
     // A detached buffer cannot be cloned: the put of it throws after two others were queued.
     const detached = new Uint8Array(8);
     structuredClone(detached.buffer, { transfer: [detached.buffer] });
-    const error = await store.setMany([
-      ["a/c/0", bytes(9)],
-      ["b/new", bytes(9)],
-      ["a/c/1", detached],
-    ]).catch((e: unknown) => e);
+    const error = await store
+      .setMany([
+        ["a/c/0", bytes(9)],
+        ["b/new", bytes(9)],
+        ["a/c/1", detached],
+      ])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(await store.get("a/c/0")).toEqual(bytes(1));
     expect(await store.get("b/new")).toBe(undefined);
 
-    await expect(store.setMany([["ok", bytes(1)], ["../bad", bytes(1)]])).rejects.toMatchObject({ key: "../bad" });
+    await expect(
+      store.setMany([
+        ["ok", bytes(1)],
+        ["../bad", bytes(1)],
+      ]),
+    ).rejects.toMatchObject({ key: "../bad" });
     expect(await store.get("ok")).toBe(undefined);
   });
 
@@ -124,7 +133,9 @@ describe("IdbStore", () => {
   it("honours an AbortSignal", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(new IdbStore({ database: freshDatabase() }).get("k", { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(
+      new IdbStore({ database: freshDatabase() }).get("k", { signal: controller.signal }),
+    ).rejects.toMatchObject({ name: "AbortError" });
   });
 
   it("is what openStore returns for idb:// URLs", async () => {

@@ -131,9 +131,18 @@ export class S3Client {
     );
   }
 
-  async #attempt(request: S3Request, accept: readonly number[], timer: Attempt, canRetry: boolean): Promise<S3Reply | S3ResponseError | typeof RETRY | RetryAfter> {
+  async #attempt(
+    request: S3Request,
+    accept: readonly number[],
+    timer: Attempt,
+    canRetry: boolean,
+  ): Promise<S3Reply | S3ResponseError | typeof RETRY | RetryAfter> {
     const { url, init } = await this.#prepare(request, timer.signal);
-    const policy = { crossOrigin: this.#config.crossOriginRedirects, keepAcrossOrigins: PROTOCOL_HEADERS, show: (shown: URL) => this.redact(shown.href) };
+    const policy = {
+      crossOrigin: this.#config.crossOriginRedirects,
+      keepAcrossOrigins: PROTOCOL_HEADERS,
+      show: (shown: URL) => this.redact(shown.href),
+    };
     // One Request per hop, as the store's fetch has always been called.
     const send = (target: URL, hop: RequestInit) => this.#config.fetch(new Request(target, hop));
     const response = await untilAborted(fetchFollowing(send, url, init, policy), timer.signal);
@@ -167,14 +176,28 @@ export class S3Client {
     return responseError(status, headers, text, this.#config.secrets);
   }
 
-  /** The URL and init of the request, signed when there are credentials: every header the signature adds stays with S3's origin on a redirect. */
-  async #prepare({ method, url, headers, body }: S3Request, signal: AbortSignal): Promise<{ url: URL; init: RequestInit & { headers: Headers } }> {
+  /**
+   * The URL and init of the request, signed when there are credentials: every header the signature adds stays with S3's
+   * origin on a redirect.
+   */
+  async #prepare(
+    { method, url, headers, body }: S3Request,
+    signal: AbortSignal,
+  ): Promise<{ url: URL; init: RequestInit & { headers: Headers } }> {
     // Store values are ArrayBuffer-backed; TypeScript's Uint8Array type also admits SharedArrayBuffer.
     const payload = body as Uint8Array<ArrayBuffer> | string | undefined;
-    const init: RequestInit = { method, signal, ...(headers && { headers }), ...(payload !== undefined && { body: payload }) };
+    const init: RequestInit = {
+      method,
+      signal,
+      ...(headers && { headers }),
+      ...(payload !== undefined && { body: payload }),
+    };
     if (!this.#signer) return { url: new URL(url), init: { ...init, headers: new Headers(headers) } };
     const signed = await this.#signer.sign(url, init);
-    return { url: new URL(signed.url), init: { method, signal, headers: new Headers(signed.headers), ...(payload !== undefined && { body: payload }) } };
+    return {
+      url: new URL(signed.url),
+      init: { method, signal, headers: new Headers(signed.headers), ...(payload !== undefined && { body: payload }) },
+    };
   }
 }
 

@@ -1,7 +1,10 @@
 import type { StoreError } from "@zarrkit/registry";
 import { parseXml, redactText, statusError, xmlChildText } from "@zarrkit/registry/http";
 
-/** What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are redacted. */
+/**
+ * What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are
+ * redacted.
+ */
 export class S3ResponseError extends Error {
   /** The HTTP status. */
   readonly status: number;
@@ -9,7 +12,12 @@ export class S3ResponseError extends Error {
   readonly s3Code: string | undefined;
   /** S3's request id (x-amz-request-id), for the provider's support. */
   readonly requestId: string | undefined;
-  constructor(status: number, s3Code: string | undefined, s3Message: string | undefined, requestId: string | undefined) {
+  constructor(
+    status: number,
+    s3Code: string | undefined,
+    s3Message: string | undefined,
+    requestId: string | undefined,
+  ) {
     super(`${status} ${s3Code ?? "(no error code)"}${s3Message ? `: ${s3Message}` : ""}`);
     this.name = "S3ResponseError";
     this.status = status;
@@ -24,7 +32,12 @@ export class S3ResponseError extends Error {
  * with the configured secrets: a proxy echoing the request's Authorization
  * header, or a server quoting a key it rejected, leaks nothing.
  */
-export function responseError(status: number, headers: Headers, text: string, secrets: readonly string[]): S3ResponseError {
+export function responseError(
+  status: number,
+  headers: Headers,
+  text: string,
+  secrets: readonly string[],
+): S3ResponseError {
   const clean = (value: string | null | undefined) => (value ? redactText(value, secrets) : undefined);
   const document = errorDocument(text);
   const field = (name: string) => (document ? xmlChildText(document, name) : undefined);
@@ -32,7 +45,10 @@ export function responseError(status: number, headers: Headers, text: string, se
   return new S3ResponseError(status, clean(field("Code")), clean(field("Message")), requestId);
 }
 
-/** S3's `<Error>` document, or undefined when the body is none (empty, HTML from a proxy, malformed); one cut at 64 KiB is read up to its last tag. */
+/**
+ * S3's `<Error>` document, or undefined when the body is none (empty, HTML from a proxy, malformed); one cut at 64 KiB
+ * is read up to its last tag.
+ */
 function errorDocument(text: string): ReturnType<typeof parseXml> | undefined {
   const end = text.lastIndexOf(">");
   if (end < 0) return undefined;

@@ -38,7 +38,13 @@ export async function* listPages(
     if (delimiter !== undefined) query.delimiter = delimiter;
     if (token !== undefined) query["continuation-token"] = token;
     const limit = () => ({ bytes: MAX_XML_BYTES, why: "a listing page may have" });
-    const reply = await client.request({ method: "GET", url: client.bucketUrl(query), what, limit, ...(signal && { signal }) });
+    const reply = await client.request({
+      method: "GET",
+      url: client.bucketUrl(query),
+      what,
+      limit,
+      ...(signal && { signal }),
+    });
     // A 404 here is never a missing key; the bucket itself is missing.
     if (!reply) throw new StoreError(`S3 ${what} failed: 404.`);
     const root = parseXml(decodeText(reply.body), `the answer to S3 ${what}`);
@@ -48,22 +54,34 @@ export async function* listPages(
     const keys = xmlChildren(root, "Contents").map((contents, i) => entry(contents, "Key", i));
     const prefixes = xmlChildren(root, "CommonPrefixes").map((common, i) => entry(common, "Prefix", i));
     for (const key of keys) {
-      if (!key.startsWith(prefix)) fail(`the server listed the key ${JSON.stringify(key)}, which is outside the prefix ${JSON.stringify(prefix)}`, key);
+      if (!key.startsWith(prefix))
+        fail(
+          `the server listed the key ${JSON.stringify(key)}, which is outside the prefix ${JSON.stringify(prefix)}`,
+          key,
+        );
     }
     for (const child of prefixes) {
-      if (!child.startsWith(prefix) || (delimiter !== undefined && (child.length <= prefix.length || !child.endsWith(delimiter)))) {
-        fail(`the server listed the common prefix ${JSON.stringify(child)}, which is not a level below ${JSON.stringify(prefix)}`, child);
+      if (
+        !child.startsWith(prefix) ||
+        (delimiter !== undefined && (child.length <= prefix.length || !child.endsWith(delimiter)))
+      ) {
+        fail(
+          `the server listed the common prefix ${JSON.stringify(child)}, which is not a level below ${JSON.stringify(prefix)}`,
+          child,
+        );
       }
     }
     yield { keys, prefixes };
     const truncated = xmlChildText(root, "IsTruncated");
     if (truncated !== "true") {
-      if (truncated !== undefined && truncated !== "false") fail(`<IsTruncated> is ${JSON.stringify(truncated)}, not true or false`);
+      if (truncated !== undefined && truncated !== "false")
+        fail(`<IsTruncated> is ${JSON.stringify(truncated)}, not true or false`);
       return;
     }
     const next = xmlChild(root, "NextContinuationToken")?.text;
     if (!next) fail(`page ${page} is truncated but gives no continuation token`);
-    if (seen.has(next!)) fail(`page ${page} repeats the continuation token of an earlier page (the listing would never end)`);
+    if (seen.has(next!))
+      fail(`page ${page} repeats the continuation token of an earlier page (the listing would never end)`);
     if (page >= maxPages) fail(`more than ${maxPages} pages (the store's maxListPages)`);
     seen.add(next!);
     token = next;

@@ -26,7 +26,12 @@ const MAX_PARTS = 10_000;
 export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
   const { client, objectKey, key, location, value, signal } = upload;
   const xml: BodyLimit = () => ({ bytes: MAX_XML_BYTES, why: "a multipart answer may have" });
-  const send = (method: "PUT" | "POST" | "DELETE", query: Record<string, string>, body?: Uint8Array | string, limit?: BodyLimit) =>
+  const send = (
+    method: "PUT" | "POST" | "DELETE",
+    query: Record<string, string>,
+    body?: Uint8Array | string,
+    limit?: BodyLimit,
+  ) =>
     client
       .request({
         method,
@@ -37,9 +42,14 @@ export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
         ...(signal && { signal }),
         ...(limit && { limit }),
       })
-      .then((reply) => reply ?? Promise.reject(new StoreError(`S3 multipart upload of ${location} failed: 404.`, { key })));
+      .then(
+        (reply) => reply ?? Promise.reject(new StoreError(`S3 multipart upload of ${location} failed: 404.`, { key })),
+      );
 
-  const created = parseXml(decodeText((await send("POST", { uploads: "" }, undefined, xml)).body), `the answer to starting a multipart upload of ${location}`);
+  const created = parseXml(
+    decodeText((await send("POST", { uploads: "" }, undefined, xml)).body),
+    `the answer to starting a multipart upload of ${location}`,
+  );
   const uploadId = xmlChildText(created, "UploadId");
   if (!uploadId) throw new StoreError(`S3 multipart upload of ${location} failed: no UploadId in the answer.`, { key });
   try {
@@ -50,20 +60,33 @@ export async function uploadMultipart(upload: MultipartUpload): Promise<void> {
       const part = value.subarray(index * partSize, (index + 1) * partSize);
       const reply = await send("PUT", { partNumber: String(index + 1), uploadId }, part);
       const etag = reply.headers.get("etag");
-      if (!etag) throw new StoreError(`S3 multipart upload of ${location} failed: part ${index + 1} has no ETag.`, { key });
+      if (!etag)
+        throw new StoreError(`S3 multipart upload of ${location} failed: part ${index + 1} has no ETag.`, { key });
       etags[index] = etag;
     });
-    const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`).join("");
-    const answer = decodeText((await send("POST", { uploadId }, `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`, xml)).body);
+    const parts = etags
+      .map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`)
+      .join("");
+    const answer = decodeText(
+      (await send("POST", { uploadId }, `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`, xml)).body,
+    );
     // S3 may answer 200 and report the failure in the body.
-    const completed = answer.trim() === "" ? undefined : parseXml(answer, `the answer to completing a multipart upload of ${location}`);
+    const completed =
+      answer.trim() === "" ? undefined : parseXml(answer, `the answer to completing a multipart upload of ${location}`);
     if (completed?.name === "Error") {
       const code = xmlChildText(completed, "Code") ?? "(no code)";
-      throw new StoreError(client.redact(`S3 multipart upload of ${location} failed: ${code}: ${xmlChildText(completed, "Message") ?? ""}.`), { key });
+      throw new StoreError(
+        client.redact(
+          `S3 multipart upload of ${location} failed: ${code}: ${xmlChildText(completed, "Message") ?? ""}.`,
+        ),
+        { key },
+      );
     }
   } catch (error) {
     // Best effort: a failed abort leaves parts that the bucket's lifecycle rules may clean up.
-    await client.send({ method: "DELETE", url: client.objectUrl(objectKey, { uploadId }), what: `DELETE ${location}` }).catch(() => undefined);
+    await client
+      .send({ method: "DELETE", url: client.objectUrl(objectKey, { uploadId }), what: `DELETE ${location}` })
+      .catch(() => undefined);
     throw error;
   }
 }

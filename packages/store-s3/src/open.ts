@@ -8,7 +8,8 @@ import { S3Store } from "./s3-store.js";
  * carry credentials) take precedence over them.
  */
 export function openS3Store(url: URL, options: Readonly<Record<string, unknown>>): S3Store {
-  if (url.username || url.password) throw new StoreError("Pass S3 credentials as options of openStore, not in the URL.");
+  if (url.username || url.password)
+    throw new StoreError("Pass S3 credentials as options of openStore, not in the URL.");
   const fromUrl: Partial<S3StoreOptions> = {};
   const params = url.searchParams;
   const endpoint = params.get("endpoint");

@@ -74,7 +74,10 @@ export interface S3StoreOptions {
    * sees) is cancelled with a `StoreTimeoutError` and not retried. Default 1024; 0 disables it.
    */
   minBytesPerSecond?: number;
-  /** The longest Retry-After of a 429 or 503 waited for before a retry; a longer one ends the request with its error at once. Default 30 000. */
+  /**
+   * The longest Retry-After of a 429 or 503 waited for before a retry; a longer one ends the request with its error at
+   * once. Default 30 000.
+   */
   maxRetryAfterMs?: number;
   /**
    * Redirects to another origin: "strip-headers" (the default) follows them
@@ -131,7 +134,8 @@ function environment(): Record<string, string | undefined> {
 }
 
 export function resolveConfig(options: S3StoreOptions): S3Config {
-  if (typeof options !== "object" || options === null) throw new StoreError("S3Store needs options with at least a bucket.");
+  if (typeof options !== "object" || options === null)
+    throw new StoreError("S3Store needs options with at least a bucket.");
   const env = environment();
   const bucket = options.bucket;
   // Loose on purpose: legacy buckets may have capitals and "_"; this only keeps URLs well formed.
@@ -140,7 +144,9 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
   }
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? "us-east-1";
   const pathStyle = options.pathStyle ?? options.endpoint !== undefined;
-  const credentials = options.anonymous ? undefined : checkCredentials(options.credentials) ?? environmentCredentials(env);
+  const credentials = options.anonymous
+    ? undefined
+    : (checkCredentials(options.credentials) ?? environmentCredentials(env));
   const secrets = secretsOf(credentials);
   const config: S3Config = {
     bucket,
@@ -163,18 +169,34 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     secrets,
   };
-  if (!(config.partSize >= MIN_PART_SIZE)) throw new StoreError(`S3 partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB), got ${config.partSize}.`);
-  const integers = ["multipartThreshold", "partConcurrency", "retries", "coalesceGapBytes", "idleTimeoutMs", "maxBodyBytes", "requestTimeoutMs", "minBytesPerSecond", "maxRetryAfterMs", "maxListPages"] as const;
+  if (!(config.partSize >= MIN_PART_SIZE))
+    throw new StoreError(`S3 partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB), got ${config.partSize}.`);
+  const integers = [
+    "multipartThreshold",
+    "partConcurrency",
+    "retries",
+    "coalesceGapBytes",
+    "idleTimeoutMs",
+    "maxBodyBytes",
+    "requestTimeoutMs",
+    "minBytesPerSecond",
+    "maxRetryAfterMs",
+    "maxListPages",
+  ] as const;
   for (const name of integers) {
     const value = config[name];
     const positive = name === "partConcurrency" || name === "maxListPages";
     if (!(Number.isSafeInteger(value) && value >= (positive ? 1 : 0))) {
       const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
-      throw new StoreError(`S3 option ${name} must be a ${positive ? "positive" : "non-negative"} integer, got ${shown}.`);
+      throw new StoreError(
+        `S3 option ${name} must be a ${positive ? "positive" : "non-negative"} integer, got ${shown}.`,
+      );
     }
   }
   if (config.crossOriginRedirects !== "strip-headers" && config.crossOriginRedirects !== "refuse") {
-    throw new StoreError(`S3 option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(config.crossOriginRedirects))}.`);
+    throw new StoreError(
+      `S3 option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(config.crossOriginRedirects))}.`,
+    );
   }
   return config;
 }
@@ -185,26 +207,37 @@ function checkCredentials(credentials: S3Credentials | undefined): S3Credentials
   const { accessKeyId, secretAccessKey, sessionToken } = (credentials ?? {}) as Partial<S3Credentials>;
   const text = (value: unknown) => typeof value === "string" && value !== "";
   if (!text(accessKeyId) || !text(secretAccessKey) || !(sessionToken === undefined || text(sessionToken))) {
-    throw new StoreError("S3 option credentials needs accessKeyId and secretAccessKey (and optionally sessionToken) as non-empty strings.");
+    throw new StoreError(
+      "S3 option credentials needs accessKeyId and secretAccessKey (and optionally sessionToken) as non-empty strings.",
+    );
   }
   return credentials;
 }
 
-/** What must never appear in an error: the secret key and session token, also percent-encoded (as in presigned URLs). */
+/**
+ * What must never appear in an error: the secret key and session token, also percent-encoded (as in presigned URLs).
+ */
 function secretsOf(credentials: S3Credentials | undefined): string[] {
-  const secrets = [credentials?.secretAccessKey, credentials?.sessionToken].filter((s): s is string => s !== undefined && s !== "");
+  const secrets = [credentials?.secretAccessKey, credentials?.sessionToken].filter(
+    (s): s is string => s !== undefined && s !== "",
+  );
   const all = new Set([...secrets, ...secrets.map(encodeURIComponent)]);
   return [...all].sort((a, b) => b.length - a.length);
 }
 
 function environmentCredentials(env: Record<string, string | undefined>): S3Credentials | undefined {
-  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = env;
+  const {
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: secretAccessKey,
+    AWS_SESSION_TOKEN: sessionToken,
+  } = env;
   if (!accessKeyId || !secretAccessKey) return undefined;
   return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
 }
 
 function baseUrl(bucket: string, endpoint: string, pathStyle: boolean, secrets: readonly string[]): string {
-  // Endpoints are sometimes pasted with credentials in them (secret keys often hold "/", so such a URL may not even parse).
+  // Endpoints are sometimes pasted with credentials in them (secret keys often hold "/", so such a URL may not even
+  // parse).
   const shown = () => JSON.stringify(redactUnparsedUrl(String(endpoint), secrets));
   let url: URL;
   try {
@@ -213,8 +246,10 @@ function baseUrl(bucket: string, endpoint: string, pathStyle: boolean, secrets: 
     // No cause: the URL parser's TypeError keeps the input, secrets and all, in its `input` field.
     throw new StoreError(`Invalid S3 endpoint ${shown()}: not a URL.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new StoreError(`Invalid S3 endpoint ${shown()}: not http(s).`);
-  if (url.username || url.password) throw new StoreError("Invalid S3 endpoint: pass credentials as options, not in the URL.");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new StoreError(`Invalid S3 endpoint ${shown()}: not http(s).`);
+  if (url.username || url.password)
+    throw new StoreError("Invalid S3 endpoint: pass credentials as options, not in the URL.");
   const path = url.pathname.replace(/\/+$/, "");
   return pathStyle ? `${url.origin}${path}/${bucket}/` : `${url.protocol}//${bucket}.${url.host}${path}/`;
 }

@@ -20,7 +20,12 @@ export function sliceLocally(value: Uint8Array, range: RangeQuery): Uint8Array {
  * `contentRangeProblem`): throws unless its Content-Range matches the request;
  * returns the total size it announces, if any.
  */
-export function checkContentRange(key: string, range: RangeQuery, header: string | null, received: number): number | undefined {
+export function checkContentRange(
+  key: string,
+  range: RangeQuery,
+  header: string | null,
+  received: number,
+): number | undefined {
   if (contentRangeProblem(header, range, received) !== undefined) {
     throw new StoreError(
       `S3 answered a ranged GET of ${key} with Content-Range ${JSON.stringify(header)} and ${received} bytes, which does not match ${JSON.stringify(range)}.`,

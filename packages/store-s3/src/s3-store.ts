@@ -13,7 +13,17 @@ import {
   type VersionedValue,
 } from "@zarrkit/registry";
 import { S3Client, type S3Reply, type S3Request } from "./client.js";
-import { type BodyLimit, bodyLength, checkIfMatch, confirmVersion, isWeak, strongEtag, unquoteEtag, wholeValueProblem, withVersion } from "@zarrkit/registry/http";
+import {
+  type BodyLimit,
+  bodyLength,
+  checkIfMatch,
+  confirmVersion,
+  isWeak,
+  strongEtag,
+  unquoteEtag,
+  wholeValueProblem,
+  withVersion,
+} from "@zarrkit/registry/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
@@ -28,7 +38,10 @@ export class S3Store implements Store {
   readonly bucket: string;
   /** "" or the key prefix ending in "/". */
   readonly prefix: string;
-  /** Ranges of one object less than this many bytes apart are cheaper to read as one GET (the `coalesceGapBytes` option). */
+  /**
+   * Ranges of one object less than this many bytes apart are cheaper to read as one GET (the `coalesceGapBytes`
+   * option).
+   */
   readonly coalesceGapBytes: number;
   readonly #config: S3Config;
   readonly #client: S3Client;
@@ -51,12 +64,18 @@ export class S3Store implements Store {
     return (await this.#whole(key, options))?.body;
   }
 
-  /** A GET of the whole object: only a complete value (a 206 with part of it, or bytes short of the announced size, are a StoreError). */
+  /**
+   * A GET of the whole object: only a complete value (a 206 with part of it, or bytes short of the announced size, are
+   * a StoreError).
+   */
   async #whole(key: string, options: RequestOptions | undefined): Promise<S3Reply | undefined> {
     const reply = await this.#object("GET", key, options, { limit: this.#wholeLimit() });
     if (!reply) return undefined;
     const problem = wholeValueProblem(reply.status, reply.headers, reply.body.byteLength);
-    if (problem) throw new StoreError(this.#client.redact(`S3 GET ${this.#location(key)} answered with ${problem}; refused.`), { key });
+    if (problem)
+      throw new StoreError(this.#client.redact(`S3 GET ${this.#location(key)} answered with ${problem}; refused.`), {
+        key,
+      });
     return reply;
   }
 
@@ -98,7 +117,10 @@ export class S3Store implements Store {
       // The whole object: for a suffix only its end was kept, for a window its start up to the window's end.
       if (reply.tail) return withVersion({ value: bytes, size: reply.total }, version);
       const size = reply.complete ? bytes.byteLength : bodyLength(reply.headers);
-      return withVersion(size === undefined ? { value: sliceLocally(bytes, range) } : { value: sliceLocally(bytes, range), size }, version);
+      return withVersion(
+        size === undefined ? { value: sliceLocally(bytes, range) } : { value: sliceLocally(bytes, range), size },
+        version,
+      );
     }
     const size = checkContentRange(key, range, reply.headers.get("content-range"), bytes.byteLength);
     return withVersion(size === undefined ? { value: bytes } : { value: bytes, size }, version);
@@ -115,7 +137,8 @@ export class S3Store implements Store {
     const version = strongEtag(reply.headers);
     if (!version) {
       const etag = reply.headers.get("etag");
-      const what = etag && isWeak(etag) ? "only a weak ETag, which does not promise identical bytes" : "without an ETag";
+      const what =
+        etag && isWeak(etag) ? "only a weak ETag, which does not promise identical bytes" : "without an ETag";
       throw new StoreError(`S3 GET ${this.#location(key)} answered ${what}.`, { key });
     }
     return { value: reply.body, version };
@@ -126,7 +149,11 @@ export class S3Store implements Store {
   }
 
   /** HEAD: the object's size and version, checked against `ifMatch` when given. */
-  async #head(key: string, options: RequestOptions | undefined, ifMatch: string | undefined): Promise<{ size: number; version?: string } | undefined> {
+  async #head(
+    key: string,
+    options: RequestOptions | undefined,
+    ifMatch: string | undefined,
+  ): Promise<{ size: number; version?: string } | undefined> {
     const headers: Record<string, string> = ifMatch === undefined ? {} : { "If-Match": ifMatch };
     const reply = await this.#object("HEAD", key, options, { headers });
     if (!reply) return this.#gone(key, ifMatch);
@@ -147,11 +174,21 @@ export class S3Store implements Store {
     checkKey(key);
     const { ifNoneMatch, signal } = options;
     const ifMatch = checkIfMatch(key, options.ifMatch, "write");
-    if (ifNoneMatch !== undefined && ifNoneMatch !== "*") throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
+    if (ifNoneMatch !== undefined && ifNoneMatch !== "*")
+      throw new StoreError(`ifNoneMatch for ${JSON.stringify(key)} must be "*".`, { key });
     if (ifMatch === undefined && ifNoneMatch === undefined && value.byteLength > this.#config.multipartThreshold) {
       const { partSize, partConcurrency } = this.#config;
       const location = this.#location(key);
-      await uploadMultipart({ client: this.#client, objectKey: this.prefix + key, key, location, value, partSize, partConcurrency, signal });
+      await uploadMultipart({
+        client: this.#client,
+        objectKey: this.prefix + key,
+        key,
+        location,
+        value,
+        partSize,
+        partConcurrency,
+        signal,
+      });
       return;
     }
     const headers: Record<string, string> = {};
@@ -162,7 +199,12 @@ export class S3Store implements Store {
     }
     const quoted = `"${unquoteEtag(ifMatch)}"`;
     try {
-      await this.#put(key, value, { ...headers, "If-Match": this.#unquotedIfMatch ? unquoteEtag(ifMatch) : quoted }, signal);
+      await this.#put(
+        key,
+        value,
+        { ...headers, "If-Match": this.#unquotedIfMatch ? unquoteEtag(ifMatch) : quoted },
+        signal,
+      );
     } catch (error) {
       if (this.#unquotedIfMatch || !(error instanceof PreconditionFailedError)) throw error;
       await this.#put(key, value, { ...headers, "If-Match": unquoteEtag(ifMatch) }, signal);
@@ -176,7 +218,14 @@ export class S3Store implements Store {
 
   async *list(prefix: string, options?: RequestOptions): AsyncIterable<string> {
     checkPrefix(prefix);
-    for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, undefined, options?.signal, this.#config.maxListPages)) {
+    for await (const page of listPages(
+      this.#client,
+      this.bucket,
+      this.prefix + prefix,
+      undefined,
+      options?.signal,
+      this.#config.maxListPages,
+    )) {
       for (const key of page.keys) yield key.slice(this.prefix.length);
     }
   }
@@ -184,32 +233,52 @@ export class S3Store implements Store {
   async listDir(prefix: string, options?: RequestOptions): Promise<ListDirResult> {
     checkPrefix(prefix);
     const result: ListDirResult = { keys: [], prefixes: [] };
-    for await (const page of listPages(this.#client, this.bucket, this.prefix + prefix, "/", options?.signal, this.#config.maxListPages)) {
+    for await (const page of listPages(
+      this.#client,
+      this.bucket,
+      this.prefix + prefix,
+      "/",
+      options?.signal,
+      this.#config.maxListPages,
+    )) {
       for (const key of page.keys) result.keys.push(key.slice(this.prefix.length));
       for (const child of page.prefixes) result.prefixes.push(child.slice(this.prefix.length));
     }
     return result;
   }
 
-  async #put(key: string, value: Uint8Array, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<void> {
+  async #put(
+    key: string,
+    value: Uint8Array,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const reply = await this.#object("PUT", key, signal && { signal }, { headers, body: value });
     // AWS answers If-Match on a missing key with 404 NoSuchKey (radosgw with 412).
-    if (!reply) throw new PreconditionFailedError(`S3 PUT ${this.#location(key)} failed: the key does not exist (If-Match).`, { key });
+    if (!reply)
+      throw new PreconditionFailedError(`S3 PUT ${this.#location(key)} failed: the key does not exist (If-Match).`, {
+        key,
+      });
   }
 
   /** The reply's version (strong ETag), which must be `ifMatch` when given (compared without quotes). */
   #confirmVersion(key: string, reply: S3Reply, ifMatch: string | undefined): string | undefined {
     return confirmVersion(reply.headers, ifMatch, key, (got) =>
-      this.#client.redact(`S3 read of ${this.#location(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the object was replaced.`),
+      this.#client.redact(
+        `S3 read of ${this.#location(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the object was replaced.`,
+      ),
     );
   }
 
   /** A missing key: undefined, or a PreconditionFailedError when a version of it was asked for. */
   #gone(key: string, ifMatch: string | undefined): undefined {
     if (ifMatch === undefined) return undefined;
-    throw new PreconditionFailedError(`S3 read of ${this.#location(key)}: the object no longer exists, so it does not have the version ${ifMatch} asked for with If-Match.`, {
-      key,
-    });
+    throw new PreconditionFailedError(
+      `S3 read of ${this.#location(key)}: the object no longer exists, so it does not have the version ${ifMatch} asked for with If-Match.`,
+      {
+        key,
+      },
+    );
   }
 
   #wholeLimit(): BodyLimit {
@@ -226,7 +295,11 @@ export class S3Store implements Store {
   #rangeLimit(range: RangeQuery): BodyLimit {
     const max = this.#config.maxBodyBytes;
     return (status) => {
-      if (status === 206) return { bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max), why: "the range asked for" };
+      if (status === 206)
+        return {
+          bytes: Math.min("suffixLength" in range ? range.suffixLength : range.length, max),
+          why: "the range asked for",
+        };
       const whole = { bytes: max, why: "maxBodyBytes allows" };
       if ("suffixLength" in range) return { ...whole, keepTail: { after: 0, bytes: range.suffixLength } };
       return { ...whole, stopAt: range.offset + range.length + WINDOW_MARGIN_BYTES };
@@ -242,7 +315,13 @@ export class S3Store implements Store {
   ): Promise<S3Reply | undefined> {
     checkKey(key);
     const signal = options?.signal;
-    const request: S3Request = { method, url: this.#client.objectUrl(this.prefix + key), what: `${method} ${this.#location(key)}`, key, ...extra };
+    const request: S3Request = {
+      method,
+      url: this.#client.objectUrl(this.prefix + key),
+      what: `${method} ${this.#location(key)}`,
+      key,
+      ...extra,
+    };
     if (signal) request.signal = signal;
     return this.#client.request(request, accept);
   }
@@ -252,11 +331,15 @@ export class S3Store implements Store {
   }
 }
 
-/** Bytes read past a window's end when a server answers it with the whole object (200): a value ending just after is then seen whole. */
+/**
+ * Bytes read past a window's end when a server answers it with the whole object (200): a value ending just after is
+ * then seen whole.
+ */
 const WINDOW_MARGIN_BYTES = 64 * 2 ** 10;
 
 function checkPrefix(prefix: string): void {
-  if (typeof prefix !== "string" || !isWellFormed(prefix)) throw new StoreError(`Invalid listing prefix ${JSON.stringify(String(prefix))}: a string of whole characters.`);
+  if (typeof prefix !== "string" || !isWellFormed(prefix))
+    throw new StoreError(`Invalid listing prefix ${JSON.stringify(String(prefix))}: a string of whole characters.`);
 }
 
 /** A StoreError naming `key` unless it is a plain relative key S3 can be asked for. */
@@ -265,4 +348,3 @@ function checkKey(key: string): void {
   const problem = storeKeyProblem(key);
   if (problem) throw new StoreError(`Invalid key ${JSON.stringify(key)}: ${problem}.`, { key });
 }
-

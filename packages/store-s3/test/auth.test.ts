@@ -6,7 +6,8 @@ import { adminClient, freshPrefix, rgw, rgwStore } from "./rgw.js";
 /** Every way an error could carry text out: message, stack, cause chain, enumerable fields. */
 function everythingSaid(error: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(e.message, e.stack ?? "", JSON.stringify(e), String(e));
+  for (let e: unknown = error; e instanceof Error; e = e.cause)
+    parts.push(e.message, e.stack ?? "", JSON.stringify(e), String(e));
   return parts.join("\n");
 }
 
@@ -109,7 +110,12 @@ describe.skipIf(!rgw)("credentials on radosgw", () => {
       endpoint: rgw!.endpoint,
       credentials: { accessKeyId: rgw!.accessKey, secretAccessKey: rgw!.secretKey },
     });
-    const attempts = [() => store.get("k"), () => store.getRange("k", { offset: 0, length: 4 }), () => store.delete("k"), () => store.listDir("")];
+    const attempts = [
+      () => store.get("k"),
+      () => store.getRange("k", { offset: 0, length: 4 }),
+      () => store.delete("k"),
+      () => store.listDir(""),
+    ];
     for (const attempt of attempts) {
       const error = await rejection(attempt());
       expect(error).toBeInstanceOf(StoreError);

@@ -72,7 +72,9 @@ describe.skipIf(!rgw)("conditional writes on radosgw", () => {
   it('ifNoneMatch: "*" sends If-None-Match and refuses to replace', async () => {
     const store = rgwStore();
     await store.set("zarr.json", text("{}"), { ifNoneMatch: "*" });
-    await expect(store.set("zarr.json", text("{ }"), { ifNoneMatch: "*" })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.set("zarr.json", text("{ }"), { ifNoneMatch: "*" })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
     expect(decode(await store.get("zarr.json"))).toBe("{}");
   });
 });

@@ -10,7 +10,9 @@ export interface HostileServer {
 }
 
 /** A server on 127.0.0.1 that answers as `handler` says: for the replies no real S3 server gives. */
-export async function hostileServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<HostileServer> {
+export async function hostileServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<HostileServer> {
   const requests: HostileServer["requests"] = [];
   const server = createServer((req, res) => {
     requests.push({ method: req.method!, url: req.url!, headers: req.headers });

@@ -16,7 +16,13 @@ async function serve(handler: Parameters<typeof hostileServer>[0]): Promise<Host
 }
 
 const storeAt = (endpoint: string, options: Partial<ConstructorParameters<typeof S3Store>[0]> = {}) =>
-  new S3Store({ bucket: "bkt", endpoint, credentials: { accessKeyId: "AKID", secretAccessKey: "secret/key+0123456789" }, retries: 0, ...options });
+  new S3Store({
+    bucket: "bkt",
+    endpoint,
+    credentials: { accessKeyId: "AKID", secretAccessKey: "secret/key+0123456789" },
+    retries: 0,
+    ...options,
+  });
 /** Unsigned: signing awaits WebCrypto, which fake timers cannot step through. */
 const anonymousAt = (endpoint: string, options: Partial<ConstructorParameters<typeof S3Store>[0]> = {}) =>
   new S3Store({ bucket: "bkt", endpoint, anonymous: true, retries: 0, ...options });
@@ -54,7 +60,11 @@ describe("the idle timeout (fake timers)", () => {
     await vi.advanceTimersByTimeAsync(1);
     await read.done;
     expect(read.error).toBeInstanceOf(StoreTimeoutError);
-    expect(read.error).toMatchObject({ key: "a/k", code: "STORE_TIMEOUT", message: "S3 GET s3://bkt/a/k failed: no bytes for 10000 ms; gave up after 1 attempt(s)." });
+    expect(read.error).toMatchObject({
+      key: "a/k",
+      code: "STORE_TIMEOUT",
+      message: "S3 GET s3://bkt/a/k failed: no bytes for 10000 ms; gave up after 1 attempt(s).",
+    });
     // (The Request's own signal follows the store's through a WeakRef in undici, so the body is what to look at.)
     expect(cancelled, "the body is cancelled").toBe(true);
   });
@@ -66,12 +76,18 @@ describe("the idle timeout (fake timers)", () => {
       calls++;
       return new Promise<Response>(() => {});
     };
-    const read = track(anonymousAt("http://127.0.0.1:9", { fetch: never, retries: 2 }).getRange("k", { suffixLength: 4 }));
+    const read = track(
+      anonymousAt("http://127.0.0.1:9", { fetch: never, retries: 2 }).getRange("k", { suffixLength: 4 }),
+    );
     await vi.advanceTimersByTimeAsync(29_999);
     expect(read.settled).toBe(false);
     await vi.advanceTimersByTimeAsync(3 * 30_000 + 1000);
     await read.done;
-    expect(read.error).toMatchObject({ code: "STORE_TIMEOUT", key: "k", message: expect.stringMatching(/gave up after 3 attempt\(s\)/) });
+    expect(read.error).toMatchObject({
+      code: "STORE_TIMEOUT",
+      key: "k",
+      message: expect.stringMatching(/gave up after 3 attempt\(s\)/),
+    });
     expect(calls).toBe(3);
   });
 
@@ -82,14 +98,17 @@ describe("the idle timeout (fake timers)", () => {
     const fetch: typeof globalThis.fetch = async (input) => {
       const request = input as Request;
       const query = new URL(request.url).searchParams;
-      if (request.method === "POST" && query.has("uploads")) return new Response("<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>");
+      if (request.method === "POST" && query.has("uploads"))
+        return new Response("<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>");
       if (request.method === "PUT") {
         await new Promise<void>((resolve) => (releasePart = resolve));
         return new Response(null, { headers: { ETag: '"p1"' } });
       }
       if (request.method === "POST") {
         stalledReply = true;
-        const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode("<CompleteMultipartUploadResult>")) });
+        const body = new ReadableStream<Uint8Array>({
+          start: (c) => c.enqueue(new TextEncoder().encode("<CompleteMultipartUploadResult>")),
+        });
         return new Response(body);
       }
       return new Response(null, { status: 204 }); // the abort of the upload
@@ -104,14 +123,22 @@ describe("the idle timeout (fake timers)", () => {
     expect(write.settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await write.done;
-    expect(write.error).toMatchObject({ code: "STORE_TIMEOUT", key: "k", message: expect.stringMatching(/^S3 POST s3:\/\/bkt\/k failed: no bytes for 1000 ms/) });
+    expect(write.error).toMatchObject({
+      code: "STORE_TIMEOUT",
+      key: "k",
+      message: expect.stringMatching(/^S3 POST s3:\/\/bkt\/k failed: no bytes for 1000 ms/),
+    });
   });
 
   it("is off with idleTimeoutMs: 0 (and requestTimeoutMs: 0)", async () => {
     vi.useFakeTimers();
     const controller = new AbortController();
     const never: typeof globalThis.fetch = () => new Promise<Response>(() => {});
-    const read = track(anonymousAt("http://127.0.0.1:9", { fetch: never, idleTimeoutMs: 0, requestTimeoutMs: 0 }).get("k", { signal: controller.signal }));
+    const read = track(
+      anonymousAt("http://127.0.0.1:9", { fetch: never, idleTimeoutMs: 0, requestTimeoutMs: 0 }).get("k", {
+        signal: controller.signal,
+      }),
+    );
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(read.settled).toBe(false);
     controller.abort();
@@ -130,20 +157,29 @@ describe("hostile servers", () => {
       res.on("close", closed);
     });
     // Room for signing and connecting on a loaded machine: the timer runs from the start of the attempt.
-    const error = await storeAt(server.endpoint, { idleTimeoutMs: 500 }).get("k").catch((e: unknown) => e);
+    const error = await storeAt(server.endpoint, { idleTimeoutMs: 500 })
+      .get("k")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreTimeoutError);
     await connectionClosed;
   });
 
   it("refuses a 206 announcing 1.5 GiB for a 68-byte range before reading it", async () => {
-    const { handler, written } = endless(206, { "Content-Range": "bytes 0-67/2000000000", "Content-Length": String(1.5 * 2 ** 30) });
+    const { handler, written } = endless(206, {
+      "Content-Range": "bytes 0-67/2000000000",
+      "Content-Length": String(1.5 * 2 ** 30),
+    });
     const server = await serve(handler);
-    const error = await storeAt(server.endpoint).getRange("c/0", { offset: 0, length: 68 }).catch((e: unknown) => e);
+    const error = await storeAt(server.endpoint)
+      .getRange("c/0", { offset: 0, length: 68 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({
       key: "c/0",
       code: "RESPONSE_TOO_LARGE",
-      message: expect.stringMatching(/^S3 GET s3:\/\/bkt\/c\/0 failed: the reply announces 1610612736 bytes \(Content-Length\), more than the 68 bytes the range asked for/),
+      message: expect.stringMatching(
+        /^S3 GET s3:\/\/bkt\/c\/0 failed: the reply announces 1610612736 bytes \(Content-Length\), more than the 68 bytes the range asked for/,
+      ),
     });
     expect(await written).toBeLessThan(64 * 2 ** 20);
   });
@@ -151,7 +187,9 @@ describe("hostile servers", () => {
   it("stops reading an endless 206 without Content-Length once it passes the suffix length", async () => {
     const { handler, written } = endless(206, { "Content-Range": "bytes */*" });
     const server = await serve(handler);
-    const error = await storeAt(server.endpoint).getRange("c/0", { suffixLength: 68 }).catch((e: unknown) => e);
+    const error = await storeAt(server.endpoint)
+      .getRange("c/0", { suffixLength: 68 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(await written).toBeLessThan(64 * 2 ** 20);
   });
@@ -160,10 +198,16 @@ describe("hostile servers", () => {
     const { handler, written } = endless(200, { ETag: '"e"' });
     const server = await serve(handler);
     const store = storeAt(server.endpoint, { maxBodyBytes: 100_000 });
-    for (const read of [() => store.get("k"), () => store.getVersioned("k"), () => store.getRange("k", { suffixLength: 10 })]) {
+    for (const read of [
+      () => store.get("k"),
+      () => store.getVersioned("k"),
+      () => store.getRange("k", { suffixLength: 10 }),
+    ]) {
       const error = await read().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
-      expect((error as Error).message).toMatch(/more than the 100000 bytes maxBodyBytes allows; the connection was closed/);
+      expect((error as Error).message).toMatch(
+        /more than the 100000 bytes maxBodyBytes allows; the connection was closed/,
+      );
     }
     expect(await written).toBeLessThan(64 * 2 ** 20);
   });
@@ -174,7 +218,9 @@ describe("hostile servers", () => {
     chunk.set(head);
     const { handler, written } = endless(500, { "Content-Type": "application/xml" }, chunk);
     const server = await serve(handler);
-    const error = await storeAt(server.endpoint).get("k").catch((e: unknown) => e);
+    const error = await storeAt(server.endpoint)
+      .get("k")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toMatch(/^S3 GET s3:\/\/bkt\/k failed: 500 InternalError\./);
     expect(await written).toBeLessThan(64 * 2 ** 20);
@@ -183,7 +229,10 @@ describe("hostile servers", () => {
   it("refuses a listing page larger than 16 MiB", async () => {
     const { handler } = endless(200, { "Content-Type": "application/xml" });
     const server = await serve(handler);
-    await expect(storeAt(server.endpoint).listDir("")).rejects.toMatchObject({ code: "RESPONSE_TOO_LARGE", message: expect.stringMatching(/a listing page may have/) });
+    await expect(storeAt(server.endpoint).listDir("")).rejects.toMatchObject({
+      code: "RESPONSE_TOO_LARGE",
+      message: expect.stringMatching(/a listing page may have/),
+    });
   });
 
   it("reports a body cut short of its Content-Length as a failure, never as a short value", async () => {
@@ -192,7 +241,9 @@ describe("hostile servers", () => {
       res.write(new Uint8Array(10));
       res.destroy();
     });
-    const error = await storeAt(server.endpoint).get("k").catch((e: unknown) => e);
+    const error = await storeAt(server.endpoint)
+      .get("k")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(error).toMatchObject({ key: "k", message: expect.stringMatching(/^S3 GET s3:\/\/bkt\/k failed: /) });
   });

@@ -12,9 +12,11 @@ async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
 async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   // One iterator shared by the workers: each takes the next item when it is free.
   const queue = items.values();
-  await Promise.all(Array.from({ length: limit }, async () => {
-    for (const item of queue) await task(item);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      for (const item of queue) await task(item);
+    }),
+  );
 }
 
 describe.skipIf(!rgw)("listing on radosgw", () => {

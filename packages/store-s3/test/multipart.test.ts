@@ -18,10 +18,14 @@ function equalBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
 
 /** The multipart uploads still open under `prefix` (aborted and completed ones are gone). */
 async function openUploads(prefix: string): Promise<string[]> {
-  const response = await adminClient().fetch(`${rgw!.endpoint}/${rgw!.bucket}?uploads&prefix=${encodeURIComponent(prefix)}`);
+  const response = await adminClient().fetch(
+    `${rgw!.endpoint}/${rgw!.bucket}?uploads&prefix=${encodeURIComponent(prefix)}`,
+  );
   const xml = await response.text();
   expect(xml, "ListMultipartUploads").toContain("<ListMultipartUploadsResult");
-  return xmlChildren(parseXml(xml, "ListMultipartUploads"), "Upload").map((upload) => xmlChildText(upload, "UploadId")!);
+  return xmlChildren(parseXml(xml, "ListMultipartUploads"), "Upload").map(
+    (upload) => xmlChildText(upload, "UploadId")!,
+  );
 }
 
 describe.skipIf(!rgw)("multipart uploads on radosgw", () => {
@@ -61,7 +65,9 @@ describe.skipIf(!rgw)("multipart uploads on radosgw", () => {
     requests.length = 0;
     await store.set("shard", pattern(11 * MiB, 3), { ifMatch: version });
     expect(count(requests, "POST"), "no multipart upload").toBe(0);
-    await expect(store.set("shard", pattern(11 * MiB, 4), { ifMatch: version })).rejects.toMatchObject({ code: "PRECONDITION_FAILED" });
+    await expect(store.set("shard", pattern(11 * MiB, 4), { ifMatch: version })).rejects.toMatchObject({
+      code: "PRECONDITION_FAILED",
+    });
     expect(equalBytes(await store.get("shard"), pattern(11 * MiB, 3))).toBe(true);
   });
 
@@ -89,7 +95,9 @@ describe.skipIf(!rgw)("multipart uploads on radosgw", () => {
 
   it("can see an open upload (so the checks above are not vacuous)", async () => {
     const store = rgwStore();
-    const created = await adminClient().fetch(`${rgw!.endpoint}/${rgw!.bucket}/${store.prefix}open?uploads`, { method: "POST" });
+    const created = await adminClient().fetch(`${rgw!.endpoint}/${rgw!.bucket}/${store.prefix}open?uploads`, {
+      method: "POST",
+    });
     expect(created.ok).toBe(true);
     expect(await openUploads(store.prefix)).toHaveLength(1);
   });

@@ -18,7 +18,12 @@ interface Writer<R> {
 /** A writer process (plain Node with the workspace's TypeScript loader, as vitest passes it in execArgv). */
 function startWriter<R = ChildReport>(child: string, args: string[]): Writer<R> {
   const proc = spawn(process.execPath, [...process.execArgv, child, ...args], {
-    env: { ...process.env, AWS_ACCESS_KEY_ID: rgw!.accessKey, AWS_SECRET_ACCESS_KEY: rgw!.secretKey, AWS_REGION: "us-east-1" },
+    env: {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: rgw!.accessKey,
+      AWS_SECRET_ACCESS_KEY: rgw!.secretKey,
+      AWS_REGION: "us-east-1",
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
@@ -44,14 +49,18 @@ function startWriter<R = ChildReport>(child: string, args: string[]): Writer<R> 
 }
 
 describe.skipIf(!rgw)("writers in several processes on radosgw", () => {
-  it("lose no acknowledged increment of one object (getVersioned + set with ifMatch, retried on conflict)", { timeout: 60_000 }, async () => {
+  it("lose no acknowledged increment of one object (getVersioned + set with ifMatch, retried on conflict)", {
+    timeout: 60_000,
+  }, async () => {
     const processes = 4;
     const increments = 16;
     const store = rgwStore();
     const initial: CounterState = { count: 0, writes: [] };
     await store.set("counter", new TextEncoder().encode(JSON.stringify(initial)), { ifNoneMatch: "*" });
 
-    const writers = Array.from({ length: processes }, (_, id) => startWriter(incrementChild, [rgw!.endpoint, rgw!.bucket, store.prefix, String(id), String(increments)]));
+    const writers = Array.from({ length: processes }, (_, id) =>
+      startWriter(incrementChild, [rgw!.endpoint, rgw!.bucket, store.prefix, String(id), String(increments)]),
+    );
     await Promise.all(writers.map((w) => w.ready));
     const started = performance.now();
     for (const writer of writers) writer.go();
@@ -81,25 +90,42 @@ describe.skipIf(!rgw)("writers in several processes on radosgw", () => {
     expect(conflicts).toBeGreaterThan(0);
   });
 
-  it("lose no acknowledged write of disjoint inner chunks of one shard (sharding's rewrite strategy)", { timeout: 90_000 }, async () => {
+  it("lose no acknowledged write of disjoint inner chunks of one shard (sharding's rewrite strategy)", {
+    timeout: 90_000,
+  }, async () => {
     const processes = 4;
     const perProcess = 8;
     const chunks = processes * perProcess;
     const width = 4;
     const store = rgwStore();
-    const array = await createArray(store, "a", { shape: [width * chunks], dataType: "int32", chunkShape: [width], shardShape: [width * chunks] });
+    const array = await createArray(store, "a", {
+      shape: [width * chunks],
+      dataType: "int32",
+      chunkShape: [width],
+      shardShape: [width * chunks],
+    });
     await array.set(null, -1);
 
     const writers = Array.from({ length: processes }, (_, p) =>
-      startWriter<{ acknowledged: number[] }>(shardChild, [rgw!.endpoint, rgw!.bucket, store.prefix, String(p * perProcess), String(perProcess)]),
+      startWriter<{ acknowledged: number[] }>(shardChild, [
+        rgw!.endpoint,
+        rgw!.bucket,
+        store.prefix,
+        String(p * perProcess),
+        String(perProcess),
+      ]),
     );
     await Promise.all(writers.map((w) => w.ready));
     for (const writer of writers) writer.go();
     const acknowledged = (await Promise.all(writers.map((w) => w.report))).flatMap((r) => r.acknowledged);
 
     const data = (await (await openArray(store, "a")).get()).data as Int32Array;
-    const lost = acknowledged.filter((chunk) => !data.subarray(width * chunk, width * (chunk + 1)).every((v) => v === 1000 + chunk));
-    console.log(`[store-s3] ${processes} processes x ${perProcess} inner chunks of one shard on radosgw: ${acknowledged.length} acknowledged, ${lost.length} lost`);
+    const lost = acknowledged.filter(
+      (chunk) => !data.subarray(width * chunk, width * (chunk + 1)).every((v) => v === 1000 + chunk),
+    );
+    console.log(
+      `[store-s3] ${processes} processes x ${perProcess} inner chunks of one shard on radosgw: ${acknowledged.length} acknowledged, ${lost.length} lost`,
+    );
     expect(acknowledged).toHaveLength(chunks);
     expect(lost).toEqual([]);
   });

@@ -21,7 +21,11 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const storeAt = (endpoint: string, options: Partial<ConstructorParameters<typeof S3Store>[0]> = {}) =>
   new S3Store({ bucket: "bkt", prefix: "p", endpoint, credentials, retries: 0, ...options });
-const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
   const out: string[] = [];
@@ -32,7 +36,10 @@ async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
 /** A listing page: `<Contents>` for each key (raw XML allowed), and a continuation token when truncated. */
 function page(contents: string[], token?: string, extra = ""): string {
   const entries = contents.map((key) => `<Contents><Key>${key}</Key><Size>1</Size></Contents>`).join("");
-  const truncated = token === undefined ? "<IsTruncated>false</IsTruncated>" : `<IsTruncated>true</IsTruncated><NextContinuationToken>${token}</NextContinuationToken>`;
+  const truncated =
+    token === undefined
+      ? "<IsTruncated>false</IsTruncated>"
+      : `<IsTruncated>true</IsTruncated><NextContinuationToken>${token}</NextContinuationToken>`;
   return `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bkt</Name><Prefix>p/</Prefix>${truncated}${entries}${extra}</ListBucketResult>`;
 }
 
@@ -48,20 +55,29 @@ describe("listings are checked, not trusted", () => {
     for (const list of [() => collect(store.list("")), () => store.listDir("")]) {
       const error = await rejection(list());
       expect(error).toBeInstanceOf(StoreError);
-      expect(error).toMatchObject({ key: "other/zarr.json", message: expect.stringMatching(/listed the key "other\/zarr.json", which is outside the prefix "p\/"/) });
+      expect(error).toMatchObject({
+        key: "other/zarr.json",
+        message: expect.stringMatching(/listed the key "other\/zarr.json", which is outside the prefix "p\/"/),
+      });
     }
   });
 
   it("refuses a common prefix that is not a level below the prefix", async () => {
-    const server = await serve((_req, res) => xml(res, page([], undefined, "<CommonPrefixes><Prefix>q/</Prefix></CommonPrefixes>")));
-    await expect(storeAt(server.endpoint).listDir("")).rejects.toThrow(/common prefix "q\/", which is not a level below "p\/"/);
+    const server = await serve((_req, res) =>
+      xml(res, page([], undefined, "<CommonPrefixes><Prefix>q/</Prefix></CommonPrefixes>")),
+    );
+    await expect(storeAt(server.endpoint).listDir("")).rejects.toThrow(
+      /common prefix "q\/", which is not a level below "p\/"/,
+    );
   });
 
   it("stops a listing whose server repeats its continuation token, at the second page, where it looped forever", async () => {
     const server = await serve((_req, res) => xml(res, page(["p/a"], "same-token")));
     const error = await rejection(collect(storeAt(server.endpoint).list("")));
     expect(error).toBeInstanceOf(StoreError);
-    expect((error as Error).message).toMatch(/page 2 repeats the continuation token of an earlier page \(the listing would never end\)/);
+    expect((error as Error).message).toMatch(
+      /page 2 repeats the continuation token of an earlier page \(the listing would never end\)/,
+    );
     expect(server.requests).toHaveLength(2);
   });
 
@@ -71,8 +87,12 @@ describe("listings are checked, not trusted", () => {
     const error = await rejection(storeAt(server.endpoint, { maxListPages: 5 }).listDir(""));
     expect((error as Error).message).toMatch(/more than 5 pages \(the store's maxListPages\)/);
     expect(server.requests).toHaveLength(5);
-    const noToken = await serve((_req, res) => xml(res, page(["p/a"]).replace("<IsTruncated>false", "<IsTruncated>true")));
-    await expect(storeAt(noToken.endpoint).listDir("")).rejects.toThrow(/page 1 is truncated but gives no continuation token/);
+    const noToken = await serve((_req, res) =>
+      xml(res, page(["p/a"]).replace("<IsTruncated>false", "<IsTruncated>true")),
+    );
+    await expect(storeAt(noToken.endpoint).listDir("")).rejects.toThrow(
+      /page 1 is truncated but gives no continuation token/,
+    );
   });
 
   it("turns malformed entries into StoreErrors, not TypeError or RangeError", async () => {
@@ -114,7 +134,12 @@ describe("whole objects are complete or an error", () => {
     for (const read of [() => store.get("k"), () => store.getVersioned("k")]) {
       const error = await rejection(read());
       expect(error).toBeInstanceOf(StoreError);
-      expect(error).toMatchObject({ key: "k", message: expect.stringMatching(/S3 GET s3:\/\/bkt\/p\/k answered with a partial answer \(206, Content-Range "bytes 0-499\/1000", 500 bytes\)/) });
+      expect(error).toMatchObject({
+        key: "k",
+        message: expect.stringMatching(
+          /S3 GET s3:\/\/bkt\/p\/k answered with a partial answer \(206, Content-Range "bytes 0-499\/1000", 500 bytes\)/,
+        ),
+      });
     }
   });
 });
@@ -135,7 +160,9 @@ describe("bodies and waits", () => {
     });
     const error = await rejection(storeAt(server.endpoint, { retries: 3 }).get("k"));
     expect(error).toBeInstanceOf(StoreTimeoutError);
-    expect((error as Error).message).toMatch(/^S3 GET s3:\/\/bkt\/p\/k failed: a body slower than minBytesPerSecond \(1024 bytes\/s\); gave up after 1 attempt\(s\)\.$/);
+    expect((error as Error).message).toMatch(
+      /^S3 GET s3:\/\/bkt\/p\/k failed: a body slower than minBytesPerSecond \(1024 bytes\/s\); gave up after 1 attempt\(s\)\.$/,
+    );
   }, 30_000);
 
   it("waits as long as a 503 asks with Retry-After", async () => {
@@ -162,7 +189,9 @@ describe("bodies and waits", () => {
       res.writeHead(307, { Location: `${target.endpoint}${req.url}` });
       res.end();
     });
-    await storeAt(origin.endpoint, { credentials: { ...credentials, sessionToken: "session-token-0123456789" } }).get("k");
+    await storeAt(origin.endpoint, { credentials: { ...credentials, sessionToken: "session-token-0123456789" } }).get(
+      "k",
+    );
     expect(origin.requests[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256/);
     const forwarded = target.requests[0]!.headers;
     expect(Object.keys(forwarded).filter((name) => name === "authorization" || name.startsWith("x-amz-"))).toEqual([]);

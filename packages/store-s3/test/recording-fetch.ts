@@ -23,5 +23,6 @@ export function recordingFetch(respond?: (request: Request) => Response | Promis
 
 /** The requests with `method` and, optionally, a query parameter. */
 export function count(requests: RecordedRequest[], method: string, parameter?: string): number {
-  return requests.filter((r) => r.method === method && (parameter === undefined || r.url.searchParams.has(parameter))).length;
+  return requests.filter((r) => r.method === method && (parameter === undefined || r.url.searchParams.has(parameter)))
+    .length;
 }

@@ -9,8 +9,15 @@ const sequence = (length: number) => Uint8Array.from({ length }, (_, i) => i & 0
 describe("requests", () => {
   // No server: the fetch answers 404 and the test looks at where requests went.
   const offline = (options: Partial<ConstructorParameters<typeof S3Store>[0]>) => {
-    const { fetch, requests } = recordingFetch(() => new Response("<Error><Code>NoSuchKey</Code></Error>", { status: 404 }));
-    const store = new S3Store({ bucket: "bkt", credentials: { accessKeyId: "AK", secretAccessKey: "SK" }, fetch, ...options });
+    const { fetch, requests } = recordingFetch(
+      () => new Response("<Error><Code>NoSuchKey</Code></Error>", { status: 404 }),
+    );
+    const store = new S3Store({
+      bucket: "bkt",
+      credentials: { accessKeyId: "AK", secretAccessKey: "SK" },
+      fetch,
+      ...options,
+    });
     return { store, requests };
   };
 
@@ -18,7 +25,9 @@ describe("requests", () => {
     const aws = offline({ region: "eu-central-1", prefix: "data/a.zarr" });
     await aws.store.get("c/0");
     expect(aws.requests[0]?.url.href).toBe("https://bkt.s3.eu-central-1.amazonaws.com/data/a.zarr/c/0");
-    expect(aws.requests[0]?.headers.get("authorization")).toMatch(/Credential=AK\/\d{8}\/eu-central-1\/s3\/aws4_request/);
+    expect(aws.requests[0]?.headers.get("authorization")).toMatch(
+      /Credential=AK\/\d{8}\/eu-central-1\/s3\/aws4_request/,
+    );
 
     const custom = offline({ endpoint: "http://127.0.0.1:9/base/" });
     await custom.store.get("c/0");
@@ -42,7 +51,9 @@ describe("requests", () => {
     expect((await openStore(url, { coalesceGapBytes: 2 ** 16 })).coalesceGapBytes).toBe(2 ** 16);
     for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(StoreError);
-      expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(/S3 option coalesceGapBytes must be a non-negative integer, got /);
+      expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(
+        /S3 option coalesceGapBytes must be a non-negative integer, got /,
+      );
     }
   });
 
@@ -64,7 +75,9 @@ describe("requests", () => {
 
   it("retries 5xx answers and network errors, then reports them with the key", async () => {
     let failures = 2;
-    const flaky = recordingFetch(() => (failures-- > 0 ? new Response("", { status: 503 }) : new Response(sequence(4))));
+    const flaky = recordingFetch(() =>
+      failures-- > 0 ? new Response("", { status: 503 }) : new Response(sequence(4)),
+    );
     const store = new S3Store({ bucket: "bkt", endpoint: "http://127.0.0.1:9", anonymous: true, fetch: flaky.fetch });
     expect(await store.get("k")).toEqual(sequence(4));
     expect(flaky.requests).toHaveLength(3);
@@ -72,13 +85,28 @@ describe("requests", () => {
     const down: typeof fetch = async () => {
       throw new TypeError("fetch failed");
     };
-    const unreachable = new S3Store({ bucket: "bkt", endpoint: "http://127.0.0.1:9", anonymous: true, fetch: down, retries: 1 });
+    const unreachable = new S3Store({
+      bucket: "bkt",
+      endpoint: "http://127.0.0.1:9",
+      anonymous: true,
+      fetch: down,
+      retries: 1,
+    });
     const error = await unreachable.get("a/k").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
-    expect(error).toMatchObject({ key: "a/k", message: expect.stringMatching(/GET s3:\/\/bkt\/a\/k failed: fetch failed/) });
+    expect(error).toMatchObject({
+      key: "a/k",
+      message: expect.stringMatching(/GET s3:\/\/bkt\/a\/k failed: fetch failed/),
+    });
 
     const busy = recordingFetch(() => new Response("<Error><Code>SlowDown</Code></Error>", { status: 503 }));
-    const overloaded = new S3Store({ bucket: "bkt", endpoint: "http://127.0.0.1:9", anonymous: true, fetch: busy.fetch, retries: 2 });
+    const overloaded = new S3Store({
+      bucket: "bkt",
+      endpoint: "http://127.0.0.1:9",
+      anonymous: true,
+      fetch: busy.fetch,
+      retries: 2,
+    });
     await expect(overloaded.get("k")).rejects.toThrow(/503 SlowDown/);
     expect(busy.requests).toHaveLength(3);
   });
@@ -91,12 +119,16 @@ describe("requests", () => {
   });
 
   it("rejects a 206 whose Content-Range is not the range asked for", async () => {
-    const { fetch } = recordingFetch(() => new Response(sequence(4), { status: 206, headers: { "Content-Range": "bytes 0-3/100" } }));
+    const { fetch } = recordingFetch(
+      () => new Response(sequence(4), { status: 206, headers: { "Content-Range": "bytes 0-3/100" } }),
+    );
     const store = new S3Store({ bucket: "bkt", endpoint: "http://127.0.0.1:9", anonymous: true, fetch });
     await expect(store.getRange("k", { offset: 10, length: 4 })).rejects.toThrow(/Content-Range "bytes 0-3\/100"/);
     await expect(store.getRange("k", { suffixLength: 4 })).rejects.toThrow(StoreError);
     // Shorter than asked without reaching the end of the value: bytes would silently be missing.
-    await expect(store.getRange("k", { offset: 0, length: 8 })).rejects.toThrow(/Content-Range "bytes 0-3\/100" and 4 bytes, which does not match/);
+    await expect(store.getRange("k", { offset: 0, length: 8 })).rejects.toThrow(
+      /Content-Range "bytes 0-3\/100" and 4 bytes, which does not match/,
+    );
   });
 });
 
@@ -120,7 +152,9 @@ describe.skipIf(!rgw)("requests to radosgw", () => {
     const writer = rgwStore();
     await writer.set("zarr.json", new TextEncoder().encode("{}"));
     const url = `s3://${rgw!.bucket}/${writer.prefix}?endpoint=${encodeURIComponent(rgw!.endpoint)}&region=us-east-1`;
-    const store = await openStore(url, { credentials: { accessKeyId: rgw!.accessKey, secretAccessKey: rgw!.secretKey } });
+    const store = await openStore(url, {
+      credentials: { accessKeyId: rgw!.accessKey, secretAccessKey: rgw!.secretKey },
+    });
     expect(store).toBeInstanceOf(S3Store);
     expect(await store.get("zarr.json")).toEqual(new TextEncoder().encode("{}"));
     await expect(openStore(`${url}&anonymous=yes`)).rejects.toThrow(/anonymous=yes/);

@@ -18,13 +18,23 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const rgw = await startRgw();
   try {
-    const client = new AwsClient({ accessKeyId: rgw.accessKey, secretAccessKey: rgw.secretKey, service: "s3", region: "us-east-1" });
+    const client = new AwsClient({
+      accessKeyId: rgw.accessKey,
+      secretAccessKey: rgw.secretKey,
+      service: "s3",
+      region: "us-east-1",
+    });
     const response = await client.fetch(`${rgw.endpoint}/${BUCKET}`, { method: "PUT" });
     if (!response.ok) throw new Error(`Creating bucket ${BUCKET} failed: ${response.status} ${await response.text()}`);
   } catch (error) {
     await rgw.stop();
     throw error;
   }
-  project.provide("rgw", { endpoint: rgw.endpoint, accessKey: rgw.accessKey, secretKey: rgw.secretKey, bucket: BUCKET });
+  project.provide("rgw", {
+    endpoint: rgw.endpoint,
+    accessKey: rgw.accessKey,
+    secretKey: rgw.secretKey,
+    bucket: BUCKET,
+  });
   return () => rgw.stop();
 }

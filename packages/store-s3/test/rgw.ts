@@ -41,5 +41,10 @@ export function rgwStore(options: Partial<S3StoreOptions> = {}): S3Store {
 /** Signed requests straight to radosgw, for what the store does not do (ACLs, listing uploads). */
 export function adminClient(): AwsClient {
   const server = rgw!;
-  return new AwsClient({ accessKeyId: server.accessKey, secretAccessKey: server.secretKey, service: "s3", region: "us-east-1" });
+  return new AwsClient({
+    accessKeyId: server.accessKey,
+    secretAccessKey: server.secretKey,
+    service: "s3",
+    region: "us-east-1",
+  });
 }

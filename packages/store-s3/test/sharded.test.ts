@@ -60,7 +60,11 @@ describe.skipIf(!rgw)("sharded arrays on radosgw", () => {
       requests.length = 0;
       expect((await array.get([z, null, null])).data).toEqual(expected);
       const ranged = requests.filter((r) => r.method === "GET" && r.headers.has("range"));
-      return { indexes: ranged.filter((r) => r.headers.get("range")!.startsWith("bytes=-")).length, gets: ranged.length, all: requests.length };
+      return {
+        indexes: ranged.filter((r) => r.headers.get("range")!.startsWith("bytes=-")).length,
+        gets: ranged.length,
+        all: requests.length,
+      };
     };
     // Default (4 MiB): each shard's index, then one GET of inner chunks 9 to 63.
     expect(await plane()).toEqual({ indexes: 4, gets: 8, all: 8 });

@@ -22,8 +22,16 @@ describe.skipIf(!rgw)("versions of ranged reads on radosgw", () => {
     await store.set("k", sequence(100));
     const { version } = (await store.getVersioned("k"))!;
     expect(version).toMatch(/^"[0-9a-f]+"$/);
-    expect(await store.getRangeWithSize("k", { suffixLength: 10 })).toEqual({ value: sequence(10, 90), size: 100, version });
-    expect(await store.getRangeWithSize("k", { offset: 5, length: 0 })).toEqual({ value: new Uint8Array(0), size: 100, version });
+    expect(await store.getRangeWithSize("k", { suffixLength: 10 })).toEqual({
+      value: sequence(10, 90),
+      size: 100,
+      version,
+    });
+    expect(await store.getRangeWithSize("k", { offset: 5, length: 0 })).toEqual({
+      value: new Uint8Array(0),
+      size: 100,
+      version,
+    });
   });
 
   it("sends ifMatch as If-Match and reads while the object has that version", async () => {
@@ -32,7 +40,11 @@ describe.skipIf(!rgw)("versions of ranged reads on radosgw", () => {
     await store.set("k", sequence(100));
     const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
     requests.length = 0;
-    expect(await store.getRangeWithSize("k", { offset: 10, length: 5 }, { ifMatch: version! })).toEqual({ value: sequence(5, 10), size: 100, version });
+    expect(await store.getRangeWithSize("k", { offset: 10, length: 5 }, { ifMatch: version! })).toEqual({
+      value: sequence(5, 10),
+      size: 100,
+      version,
+    });
     expect(await store.getRange("k", { offset: 10, length: 0 }, { ifMatch: version! })).toEqual(new Uint8Array(0));
     expect(requests.map((r) => [r.method, r.headers.get("range"), r.headers.get("if-match")])).toEqual([
       ["GET", "bytes=10-14", version],
@@ -60,9 +72,9 @@ describe.skipIf(!rgw)("versions of ranged reads on radosgw", () => {
       expect(error).toBeInstanceOf(PreconditionFailedError);
       expect(error).toMatchObject({ key: "shard", code: "PRECONDITION_FAILED" });
     }
-    expect((await rejection(reader.getRange("shard", { offset: 40, length: 4 }, { ifMatch: version! })) as Error).message).toMatch(
-      /S3 GET s3:\/\/.*\/shard failed: 412 PreconditionFailed/,
-    );
+    expect(
+      ((await rejection(reader.getRange("shard", { offset: 40, length: 4 }, { ifMatch: version! }))) as Error).message,
+    ).toMatch(/S3 GET s3:\/\/.*\/shard failed: 412 PreconditionFailed/);
     expect(requests.every((r) => r.headers.get("if-match") === version)).toBe(true);
   });
 
@@ -72,13 +84,19 @@ describe.skipIf(!rgw)("versions of ranged reads on radosgw", () => {
     await store.set("k", sequence(10));
     const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 1 }))!;
     requests.length = 0;
-    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({ value: new Uint8Array(0), size: 10, version });
+    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({
+      value: new Uint8Array(0),
+      size: 10,
+      version,
+    });
     expect(requests.map((r) => [r.method, r.headers.get("if-match")])).toEqual([
       ["GET", version],
       ["HEAD", version],
     ]);
     await rgwStore({ prefix: store.prefix }).set("k", sequence(12));
-    await expect(store.getRange("k", { offset: 50, length: 5 }, { ifMatch: version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("k", { offset: 50, length: 5 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
   });
 
   it("a deleted object is a PreconditionFailedError for a read with ifMatch, and missing without", async () => {
@@ -87,7 +105,10 @@ describe.skipIf(!rgw)("versions of ranged reads on radosgw", () => {
     const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 1 }))!;
     await store.delete("k");
     expect(await store.getRange("k", { offset: 0, length: 1 })).toBe(undefined);
-    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version! })).rejects.toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
+    await expect(store.getRange("k", { offset: 0, length: 1 }, { ifMatch: version! })).rejects.toMatchObject({
+      code: "PRECONDITION_FAILED",
+      key: "k",
+    });
   });
 
   it("a sharded array read from a cached index never returns a replaced shard's bytes at old offsets", async () => {
@@ -95,13 +116,17 @@ describe.skipIf(!rgw)("versions of ranged reads on radosgw", () => {
     const writer = rgwStore();
     const layout = { shape: [64], dataType: "int32", chunkShape: [8], shardShape: [64], fillValue: 0 };
     const array = await createArray(writer, "a", layout);
-    await array.set(null, Int32Array.from({ length: 64 }, (_, i) => i + 1));
+    await array.set(
+      null,
+      Int32Array.from({ length: 64 }, (_, i) => i + 1),
+    );
 
     const { fetch, requests } = recordingFetch();
     const reader = await openArray(rgwStore({ prefix: writer.prefix, fetch }), "a");
     expect((await reader.get([slice(40, 48)])).data).toEqual(Int32Array.from({ length: 8 }, (_, i) => 41 + i));
 
-    // Another writer rewrites the shard with the first inner chunks all fill values (not stored): every other chunk moves.
+    // Another writer rewrites the shard with the first inner chunks all fill values (not stored): every other chunk
+    // moves.
     const rewritten = Int32Array.from({ length: 64 }, (_, i) => (i < 24 ? 0 : 1000 + i));
     await (await openArray(rgwStore({ prefix: writer.prefix }), "a")).set(null, rewritten);
 
@@ -119,7 +144,10 @@ describe("versions against servers radosgw cannot imitate", () => {
   /** A store whose fetch answers every request with `reply()`, recording what was sent. */
   function answering(reply: (request: Request) => Response) {
     const { fetch, requests } = recordingFetch(reply);
-    return { store: new S3Store({ bucket: "bkt", endpoint: "http://127.0.0.1:9", anonymous: true, fetch, retries: 0 }), requests };
+    return {
+      store: new S3Store({ bucket: "bkt", endpoint: "http://127.0.0.1:9", anonymous: true, fetch, retries: 0 }),
+      requests,
+    };
   }
 
   it("checks the ETag of a 206 from a server that ignores If-Match", async () => {
@@ -128,7 +156,10 @@ describe("versions against servers radosgw cannot imitate", () => {
     );
     const error = await rejection(store.getRange("k", { offset: 0, length: 4 }, { ifMatch: '"old"' }));
     expect(error).toBeInstanceOf(PreconditionFailedError);
-    expect(error).toMatchObject({ key: "k", message: expect.stringMatching(/answered with ETag "new", not the version "old" asked for with If-Match/) });
+    expect(error).toMatchObject({
+      key: "k",
+      message: expect.stringMatching(/answered with ETag "new", not the version "old" asked for with If-Match/),
+    });
     expect(requests[0]!.headers.get("if-match")).toBe('"old"');
     // Quoting aside (radosgw and AWS differ), the same ETag is the same version.
     expect(await store.getRange("k", { offset: 0, length: 4 }, { ifMatch: "new" })).toEqual(sequence(4));
@@ -140,15 +171,21 @@ describe("versions against servers radosgw cannot imitate", () => {
     const first = (await store.getRangeWithSize("k", { offset: 10, length: 2 }))!;
     expect(first).toEqual({ value: sequence(2, 10), size: 100, version: '"v1"' });
     etag = '"v2"';
-    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: first.version! })).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: first.version! })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
   });
 
   it("reports no version for an answer without an ETag or with a weak one, and getVersioned refuses them", async () => {
     for (const headers of [{}, { ETag: 'W/"weak"' }] as Record<string, string>[]) {
-      const { store } = answering(() => new Response(sequence(10), { status: 206, headers: { ...headers, "Content-Range": "bytes 0-9/10" } }));
+      const { store } = answering(
+        () => new Response(sequence(10), { status: 206, headers: { ...headers, "Content-Range": "bytes 0-9/10" } }),
+      );
       const ranged = await store.getRangeWithSize("k", { offset: 0, length: 10 });
       expect(ranged).toEqual({ value: sequence(10), size: 10 });
-      await expect(store.getRange("k", { offset: 0, length: 10 }, { ifMatch: '"weak"' })).rejects.toThrow(/answered with no strong ETag/);
+      await expect(store.getRange("k", { offset: 0, length: 10 }, { ifMatch: '"weak"' })).rejects.toThrow(
+        /answered with no strong ETag/,
+      );
       const plain = answering(() => new Response(sequence(10), { status: 200, headers }));
       await expect(plain.store.getVersioned("k")).rejects.toThrow(/answered (only a weak ETag|without an ETag)/);
     }
@@ -161,7 +198,10 @@ describe("versions against servers radosgw cannot imitate", () => {
       expect(error).toBeInstanceOf(StoreError);
       expect(error).toMatchObject({ key: "k", message: expect.stringMatching(/^ifMatch for "k" must be a version/) });
     }
-    await expect(store.set("k", sequence(1), { ifMatch: "a\nb" })).rejects.toMatchObject({ key: "k", code: "STORE_ERROR" });
+    await expect(store.set("k", sequence(1), { ifMatch: "a\nb" })).rejects.toMatchObject({
+      key: "k",
+      code: "STORE_ERROR",
+    });
     expect(requests).toHaveLength(0);
   });
 });

@@ -4,7 +4,10 @@
 import { UnsupportedError } from "@zarrkit/registry";
 import type { FileSystemStore as NodeFileSystemStore } from "@zarrkit/store-fs";
 
-/** The filesystem store exists in Node only (the `node` export condition); elsewhere constructing it throws an UnsupportedError. */
+/**
+ * The filesystem store exists in Node only (the `node` export condition); elsewhere constructing it throws an
+ * UnsupportedError.
+ */
 export const FileSystemStore = class FileSystemStore {
   constructor(root: string) {
     throw new UnsupportedError(

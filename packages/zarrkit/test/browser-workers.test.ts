@@ -20,13 +20,22 @@ import * as zk from "../src/node.js";
 import { expectedValue } from "./browser/expected-value.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-if (!existsSync(CHROMIUM) && process.env.CI) throw new Error(`the browser worker test needs ${CHROMIUM} on CI (tooling/ci/install-system-deps.sh)`);
+if (!existsSync(CHROMIUM) && process.env.CI)
+  throw new Error(`the browser worker test needs ${CHROMIUM} on CI (tooling/ci/install-system-deps.sh)`);
 const skipReason = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} absent (tooling/ci/install-system-deps.sh)`;
 if (skipReason) console.log(`browser codec worker tests skipped: ${skipReason}`);
 
 const PAGE = fileURLToPath(new URL("./browser/read-page.ts", import.meta.url));
 const CONDITIONS = ["@zarrkit/source", "browser", "module", "import", "default"];
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 /** Two shards of four 32 x 64 x 64 uint16 inner chunks (256 KiB decoded: above the worker threshold). */
 const SHAPE = [256, 64, 64];
 const INNER = [32, 64, 64];
@@ -50,12 +59,26 @@ async function bundle(bundler: Bundler): Promise<string> {
       base: "./",
       resolve: { conditions: CONDITIONS },
       worker: { format: "es" },
-      build: { outDir: dir, emptyOutDir: true, minify: false, rollupOptions: { input: PAGE, output: { entryFileNames: "main.js", format: "es" } } },
+      build: {
+        outDir: dir,
+        emptyOutDir: true,
+        minify: false,
+        rollupOptions: { input: PAGE, output: { entryFileNames: "main.js", format: "es" } },
+      },
     });
   } else {
     const entryPoints: Record<string, string> = { main: PAGE };
     if (bundler === "esbuild") entryPoints["codec-worker"] = "zarrkit/codec-worker";
-    await esbuild({ entryPoints, bundle: true, splitting: true, format: "esm", platform: "browser", conditions: CONDITIONS, outdir: dir, logLevel: "error" });
+    await esbuild({
+      entryPoints,
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      conditions: CONDITIONS,
+      outdir: dir,
+      logLevel: "error",
+    });
   }
   writeFileSync(join(dir, "index.html"), '<!doctype html><script type="module" src="./main.js"></script>');
   return dir;
@@ -77,7 +100,9 @@ async function serve(dir: string): Promise<{ server: Server; url: string; reques
       const end = !match || match[1] === "" || match[2] === "" ? size : Math.min(size, Number(match[2]) + 1);
       const body = Buffer.alloc(end - start);
       await handle.read(body, 0, body.length, start);
-      const type = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" }[extname(file)] ?? "application/octet-stream";
+      const type =
+        { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" }[extname(file)] ??
+        "application/octet-stream";
       const headers = { "content-type": type, ...(match && { "content-range": `bytes ${start}-${end - 1}/${size}` }) };
       response.writeHead(match ? 206 : 200, headers).end(body);
     } finally {
@@ -98,15 +123,34 @@ describe.skipIf(skipReason !== undefined)("codec workers in Chromium, on by defa
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const store = new zk.FileSystemStore(join(root, "data"));
-    const codecs = [{ name: "sharding_indexed", configuration: { chunk_shape: INNER, codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 1 } }], index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }] } }];
-    const array = await zk.createArray(store, "volume", { shape: SHAPE, dataType: "uint16", chunkShape: [128, 64, 64], codecs });
+    const codecs = [
+      {
+        name: "sharding_indexed",
+        configuration: {
+          chunk_shape: INNER,
+          codecs: [
+            { name: "bytes", configuration: { endian: "little" } },
+            { name: "zstd", configuration: { level: 1 } },
+          ],
+          index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+        },
+      },
+    ];
+    const array = await zk.createArray(store, "volume", {
+      shape: SHAPE,
+      dataType: "uint16",
+      chunkShape: [128, 64, 64],
+      codecs,
+    });
     const values = Uint16Array.from({ length: 256 * 64 * 64 }, (_, i) => expectedValue(i));
     await array.set(null, values);
   });
 
   test.each(["vite", "esbuild", "esbuild without the worker entry"] as const)("bundled by %s", async (bundler) => {
     const dir = await bundle(bundler);
-    const workerFiles = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => /(^|\/)codec-worker[^/]*\.js$/.test(name));
+    const workerFiles = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) =>
+      /(^|\/)codec-worker[^/]*\.js$/.test(name),
+    );
     expect(workerFiles.length).toBe(bundler === "esbuild without the worker entry" ? 0 : 1);
     const data = join(root, "data");
     const { server, url, requested } = await serve(root);
@@ -126,7 +170,11 @@ describe.skipIf(skipReason !== undefined)("codec workers in Chromium, on by defa
       expect(read).toMatchObject({ length: 256 * 64 * 64, mismatches: 0 });
       const workerRequests = requested.filter((path) => /\/codec-worker[^/]*\.js$/.test(path));
       if (bundler === "esbuild without the worker entry") {
-        expect(read.stats).toMatchObject({ dispatched: 0, workers: 0, failure: expect.stringMatching(/could not start/) });
+        expect(read.stats).toMatchObject({
+          dispatched: 0,
+          workers: 0,
+          failure: expect.stringMatching(/could not start/),
+        });
         expect(workerRequests).toHaveLength(1);
         expect(warnings).toEqual([expect.stringMatching(/codec work runs on the calling thread .*could not start/)]);
       } else {

@@ -6,7 +6,7 @@ function values(type: string, n: number): zk.ArrayData {
   const i = (k: number) => k * 7 + 3;
   switch (type) {
     case "bool":
-      return Uint8Array.from({ length: n }, (_, k) => k % 3 === 0 ? 1 : 0);
+      return Uint8Array.from({ length: n }, (_, k) => (k % 3 === 0 ? 1 : 0));
     case "int8":
       return Int8Array.from({ length: n }, (_, k) => (i(k) % 256) - 128);
     case "uint8":
@@ -41,15 +41,37 @@ function values(type: string, n: number): zk.ArrayData {
   }
 }
 
-const NUMERIC = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32", "float64", "complex64", "complex128", "r16"];
+const NUMERIC = [
+  "bool",
+  "int8",
+  "uint8",
+  "int16",
+  "uint16",
+  "int32",
+  "uint32",
+  "int64",
+  "uint64",
+  "float16",
+  "float32",
+  "float64",
+  "complex64",
+  "complex128",
+  "r16",
+];
 const BYTES = { name: "bytes", configuration: { endian: "little" } };
 
 const CHAINS: Record<string, (type: string) => zk.CodecMetadata[]> = {
   gzip: () => [BYTES, { name: "gzip", configuration: { level: 1 } }],
   zlib: () => [BYTES, { name: "zlib", configuration: { level: 1 } }],
   zstd: () => [BYTES, { name: "zstd", configuration: { level: 0, checksum: false } }],
-  "blosc lz4 shuffle": () => [BYTES, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", blocksize: 0 } }],
-  "blosc zstd bitshuffle": () => [BYTES, { name: "blosc", configuration: { cname: "zstd", clevel: 3, shuffle: "bitshuffle", blocksize: 0 } }],
+  "blosc lz4 shuffle": () => [
+    BYTES,
+    { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", blocksize: 0 } },
+  ],
+  "blosc zstd bitshuffle": () => [
+    BYTES,
+    { name: "blosc", configuration: { cname: "zstd", clevel: 3, shuffle: "bitshuffle", blocksize: 0 } },
+  ],
   "transpose + big-endian bytes + crc32c": () => [
     { name: "transpose", configuration: { order: [1, 0] } },
     { name: "bytes", configuration: { endian: "big" } },
@@ -68,7 +90,12 @@ describe("round trips: data type x codec chain x chunk layout", () => {
       for (const layout of LAYOUTS) {
         it(`${type}, ${chainName}, ${layout.name}`, async () => {
           const store = new zk.MemoryStore();
-          const arr = await zk.createArray(store, "a", { shape: [7, 9], dataType: type, ...layout.shape, codecs: chain(type) });
+          const arr = await zk.createArray(store, "a", {
+            shape: [7, 9],
+            dataType: type,
+            ...layout.shape,
+            codecs: chain(type),
+          });
           const data = values(type, 63);
           await arr.set(null, data);
           expect((await zk.openArray(store, "a").then((a) => a.get())).data).toEqual(data);
@@ -76,7 +103,9 @@ describe("round trips: data type x codec chain x chunk layout", () => {
           const expected = await arr.get();
           const reopened = await zk.openArray(store, "a", { workers: false });
           expect((await reopened.get()).data).toEqual(expected.data);
-          expect((await reopened.get([6, zk.slice(0, 9, 4)])).data).toEqual((await arr.get([6, zk.slice(0, 9, 4)])).data);
+          expect((await reopened.get([6, zk.slice(0, 9, 4)])).data).toEqual(
+            (await arr.get([6, zk.slice(0, 9, 4)])).data,
+          );
         });
       }
     }

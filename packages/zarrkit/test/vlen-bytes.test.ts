@@ -20,7 +20,12 @@ describe("variable-length byte strings through zarrkit's codecs", () => {
     expect(arr.dataType).toBe("variable_length_bytes");
     await arr.set(null, VALUES);
     const doc = JSON.parse(new TextDecoder().decode(await store.get("v2/.zarray")));
-    expect(doc).toMatchObject({ dtype: "|O", filters: [{ id: "vlen-bytes" }], fill_value: "", compressor: { id: "zlib", level: 1 } });
+    expect(doc).toMatchObject({
+      dtype: "|O",
+      filters: [{ id: "vlen-bytes" }],
+      fill_value: "",
+      compressor: { id: "zlib", level: 1 },
+    });
     const again = await zk.open(store, "v2");
     expect(again).toBeInstanceOf(zk.ZarrArray);
     const read = again as zk.ZarrArray;
@@ -65,18 +70,33 @@ describe("variable-length byte strings through zarrkit's codecs", () => {
 
   it("a corrupt chunk is CorruptDataError naming its key; a chunk decoding past maxDecodedChunkBytes is refused", async () => {
     const store = new zk.MemoryStore();
-    const arr = await zk.createArray(store, "c", { format: 2, shape: [2], chunkShape: [2], dataType: "variable_length_bytes" });
+    const arr = await zk.createArray(store, "c", {
+      format: 2,
+      shape: [2],
+      chunkShape: [2],
+      dataType: "variable_length_bytes",
+    });
     await arr.set(null, [new Uint8Array(3000), new Uint8Array(3000)]);
     const small = await zk.openArray(store, "c", { maxDecodedChunkBytes: 4096 });
     // Uncompressed: the stored chunk is read as it is, the cap applies to what compressors inflate.
     expect(lists((await small.get()).data).map((x) => x.length)).toEqual([3000, 3000]);
-    const zipped = await zk.createArray(store, "z", { format: 2, shape: [2], chunkShape: [2], dataType: "variable_length_bytes", compressor: { id: "zlib", level: 1 } });
+    const zipped = await zk.createArray(store, "z", {
+      format: 2,
+      shape: [2],
+      chunkShape: [2],
+      dataType: "variable_length_bytes",
+      compressor: { id: "zlib", level: 1 },
+    });
     await zipped.set(null, [new Uint8Array(3000), new Uint8Array(3000)]);
-    await expect((await zk.openArray(store, "z", { maxDecodedChunkBytes: 4096 })).get()).rejects.toBeInstanceOf(zk.CorruptDataError);
+    await expect((await zk.openArray(store, "z", { maxDecodedChunkBytes: 4096 })).get()).rejects.toBeInstanceOf(
+      zk.CorruptDataError,
+    );
     await store.set("c/0", b(2, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0, 0, 0));
     const error = await arr.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(zk.CorruptDataError);
     expect(error).toMatchObject({ key: "c/0" });
-    expect((error as Error).message).toMatch(/numcodecs\.vlen-bytes: cannot decode c\/0: item 0 declares 9 bytes but only 5 remain/);
+    expect((error as Error).message).toMatch(
+      /numcodecs\.vlen-bytes: cannot decode c\/0: item 0 declares 9 bytes but only 5 remain/,
+    );
   });
 });

@@ -23,16 +23,29 @@ const CHAINS: Record<string, { codecs: unknown[]; chunkShape: number[] }> = {
   gzip: { codecs: [BYTES, { name: "gzip", configuration: { level: 1 } }], chunkShape: [32, 32, 32] },
   zstd: { codecs: [BYTES, { name: "zstd", configuration: { level: 0, checksum: false } }], chunkShape: [32, 32, 32] },
   blosc: {
-    codecs: [BYTES, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
+    codecs: [
+      BYTES,
+      { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } },
+    ],
     chunkShape: [32, 32, 32],
   },
   "transpose + zstd + crc32c": {
-    codecs: [{ name: "transpose", configuration: { order: [2, 1, 0] } }, BYTES, { name: "zstd", configuration: { level: 3 } }, CRC],
+    codecs: [
+      { name: "transpose", configuration: { order: [2, 1, 0] } },
+      BYTES,
+      { name: "zstd", configuration: { level: 3 } },
+      CRC,
+    ],
     chunkShape: [32, 32, 32],
   },
-  sharded: { codecs: [sharding([BYTES, { name: "zstd", configuration: { level: 0 } }], [16, 16, 16])], chunkShape: [64, 64, 32] },
+  sharded: {
+    codecs: [sharding([BYTES, { name: "zstd", configuration: { level: 0 } }], [16, 16, 16])],
+    chunkShape: [64, 64, 32],
+  },
   "nested shards": {
-    codecs: [sharding([sharding([BYTES, { name: "gzip", configuration: { level: 1 } }, CRC], [8, 8, 8])], [32, 32, 16])],
+    codecs: [
+      sharding([sharding([BYTES, { name: "gzip", configuration: { level: 1 } }, CRC], [8, 8, 8])], [32, 32, 16]),
+    ],
     chunkShape: [64, 64, 32],
   },
 };
@@ -41,7 +54,10 @@ const CHAINS: Record<string, { codecs: unknown[]; chunkShape: number[] }> = {
 async function contents(store: zk.MemoryStore): Promise<Record<string, string>> {
   const digests: Record<string, string> = {};
   for await (const key of store.list("")) {
-    if (!key.endsWith("zarr.json")) digests[key] = createHash("sha256").update((await store.get(key))!).digest("hex");
+    if (!key.endsWith("zarr.json"))
+      digests[key] = createHash("sha256")
+        .update((await store.get(key))!)
+        .digest("hex");
   }
   return digests;
 }

@@ -10,7 +10,9 @@ const expectedPath = fixturePath("zarr-python-v3.expected.json");
 type Expected = { shape: number[]; data_type: string; data: unknown[] };
 
 describe.skipIf(!root || !expectedPath)("zarr-python v3 fixtures", () => {
-  const expected = expectedPath ? (JSON.parse(readFileSync(expectedPath, "utf8")).arrays as Record<string, Expected>) : {};
+  const expected = expectedPath
+    ? (JSON.parse(readFileSync(expectedPath, "utf8")).arrays as Record<string, Expected>)
+    : {};
 
   for (const [path, want] of Object.entries(expected)) {
     it(`reads ${path}`, async () => {
@@ -31,7 +33,9 @@ describe.skipIf(!root || !expectedPath)("zarr-python v3 fixtures", () => {
       const whole = await arr.get();
       const row = await arr.get([1]);
       const n = whole.data.length / arr.shape[0]!;
-      expect(Array.from(row.data as ArrayLike<unknown>), path).toEqual(Array.from(whole.data as ArrayLike<unknown>).slice(n, 2 * n));
+      expect(Array.from(row.data as ArrayLike<unknown>), path).toEqual(
+        Array.from(whole.data as ArrayLike<unknown>).slice(n, 2 * n),
+      );
     }
   });
 
@@ -41,7 +45,11 @@ describe.skipIf(!root || !expectedPath)("zarr-python v3 fixtures", () => {
     const names = await group.childNames();
     expect(names).toContain("my group with spaces");
     expect(names).toContain("consolidated");
-    expect(names.filter((n) => n in expected).sort()).toEqual(Object.keys(expected).filter((p) => !p.includes("/")).sort());
+    expect(names.filter((n) => n in expected).sort()).toEqual(
+      Object.keys(expected)
+        .filter((p) => !p.includes("/"))
+        .sort(),
+    );
     const nested = await zk.openGroup(store, "consolidated/nested");
     const children: string[] = [];
     for await (const child of nested.children()) children.push(child.path);
@@ -50,7 +58,10 @@ describe.skipIf(!root || !expectedPath)("zarr-python v3 fixtures", () => {
 
   it("reads consolidated children over a store that cannot list", async () => {
     const fsStore = await zk.openStore(`file://${root}`);
-    const readOnly = { get: (key: string) => fsStore.get(key), getRange: (key: string, range: zk.RangeQuery) => fsStore.getRange!(key, range) };
+    const readOnly = {
+      get: (key: string) => fsStore.get(key),
+      getRange: (key: string, range: zk.RangeQuery) => fsStore.getRange!(key, range),
+    };
     const group = await zk.openGroup(readOnly, "consolidated");
     expect(await group.childNames()).toEqual(["1d.chunked.i2", "2d.contiguous.i2", "nested"]);
   });

@@ -11,13 +11,20 @@ type Expected = { shape: number[]; dtype: string; data: unknown[] };
 
 /** The numcodecs codecs an array's .zarray names, as v3 codec names. */
 function codecNames(metadata: zk.ArrayMetadataV2): string[] {
-  return [...(metadata.filters ?? []), ...(metadata.compressor ? [metadata.compressor] : [])].map((c) => `numcodecs.${c.id}`);
+  return [...(metadata.filters ?? []), ...(metadata.compressor ? [metadata.compressor] : [])].map(
+    (c) => `numcodecs.${c.id}`,
+  );
 }
 
 describe.skipIf(!root || !expectedPath)("zarr-python v2 fixtures", () => {
-  const expected = expectedPath ? (JSON.parse(readFileSync(expectedPath, "utf8")).arrays as Record<string, Expected>) : {};
+  const expected = expectedPath
+    ? (JSON.parse(readFileSync(expectedPath, "utf8")).arrays as Record<string, Expected>)
+    : {};
   const docs = new Map(
-    Object.keys(expected).map((path) => [path, root ? (JSON.parse(readFileSync(`${root}/${path}/.zarray`, "utf8")) as zk.ArrayMetadataV2) : undefined]),
+    Object.keys(expected).map((path) => [
+      path,
+      root ? (JSON.parse(readFileSync(`${root}/${path}/.zarray`, "utf8")) as zk.ArrayMetadataV2) : undefined,
+    ]),
   );
 
   const pending = (path: string) => codecNames(docs.get(path)!).filter((name) => !zk.isCodecRegistered(name));

@@ -1,6 +1,15 @@
-/** Copies between a cubic array of edge `size` (C order) and a cubic block of edge `edge` at `origin`, row by row with `set`. */
+/**
+ * Copies between a cubic array of edge `size` (C order) and a cubic block of edge `edge` at `origin`, row by row with
+ * `set`.
+ */
 
-export function copyBlockInto(out: Uint16Array, size: number, block: Uint16Array, edge: number, origin: readonly number[]): void {
+export function copyBlockInto(
+  out: Uint16Array,
+  size: number,
+  block: Uint16Array,
+  edge: number,
+  origin: readonly number[],
+): void {
   const [z0, y0, x0] = origin as [number, number, number];
   for (let z = 0; z < edge; z++) {
     for (let y = 0; y < edge; y++) {
@@ -30,5 +39,6 @@ export function uint16View(bytes: Uint8Array): Uint16Array {
 
 /** Origins of the blocks of edge `edge` tiling a cube of edge `size`, in C order. */
 export function* blockOrigins(size: number, edge: number): Generator<[number, number, number]> {
-  for (let z = 0; z < size; z += edge) for (let y = 0; y < size; y += edge) for (let x = 0; x < size; x += edge) yield [z, y, x];
+  for (let z = 0; z < size; z += edge)
+    for (let y = 0; y < size; y += edge) for (let x = 0; x < size; x += edge) yield [z, y, x];
 }

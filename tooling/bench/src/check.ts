@@ -11,6 +11,8 @@ export function checkBox(content: Content, data: ArrayLike<number>, box: Box, wh
   const shape = box.stop.map((s, d) => s - box.start[d]!);
   const bad = content.firstMismatch(data, box.start, shape, shift);
   if (bad >= 0) {
-    throw new Error(`${what}: wrong data in box [${box.start}]..[${box.stop}] at element ${bad} (got ${data[bad]}, ${data.length} elements)`);
+    throw new Error(
+      `${what}: wrong data in box [${box.start}]..[${box.stop}] at element ${bad} (got ${data[bad]}, ${data.length} elements)`,
+    );
   }
 }

@@ -32,7 +32,10 @@ export class Content {
     return out;
   }
 
-  /** Index of the first element of `data` (the box at `start` of `shape`, every value plus `shift`) that is wrong, or -1. */
+  /**
+   * Index of the first element of `data` (the box at `start` of `shape`, every value plus `shift`) that is wrong, or
+   * -1.
+   */
   firstMismatch(data: ArrayLike<number>, start: readonly number[], shape: readonly number[], shift = 0): number {
     const [z0, y0, x0] = start as [number, number, number];
     const [nz, ny, nx] = shape as [number, number, number];

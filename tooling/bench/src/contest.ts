@@ -72,7 +72,12 @@ export interface Rounds {
  * untimed runs each (JIT, wasm memory growth, page cache); the first
  * warm-up checks the results.
  */
-export async function contest(spec: CaseSpec, contenders: readonly Contender[], rounds: Rounds, log: (line: string) => void): Promise<CaseResult> {
+export async function contest(
+  spec: CaseSpec,
+  contenders: readonly Contender[],
+  rounds: Rounds,
+  log: (line: string) => void,
+): Promise<CaseResult> {
   const { runs, warmups } = rounds;
   const loadBefore = loadavg()[0]!;
   const times = contenders.map(() => [] as number[]);
@@ -126,6 +131,8 @@ export async function contest(spec: CaseSpec, contenders: readonly Contender[], 
       ...(busy[i]!.length ? { busyShares: busy[i] } : {}),
     };
   });
-  log(`${spec.id}: ${measured.map((m) => `${m.name} ${m.medianMs.toFixed(1)} ms${m.stats ? ` (${m.stats.requests + m.stats.writes} req)` : ""}`).join(", ")}`);
+  log(
+    `${spec.id}: ${measured.map((m) => `${m.name} ${m.medianMs.toFixed(1)} ms${m.stats ? ` (${m.stats.requests + m.stats.writes} req)` : ""}`).join(", ")}`,
+  );
   return { ...spec, load: [loadBefore, loadavg()[0]!], contenders: measured };
 }

@@ -14,11 +14,24 @@ const DATA_VERSION = 1;
  * kept there: the marker file records what was written, so a change of
  * sizes or content regenerates it.
  */
-export async function ensureData(profile: Profile, content: Content, data: Uint16Array, log: (line: string) => void): Promise<string> {
+export async function ensureData(
+  profile: Profile,
+  content: Content,
+  data: Uint16Array,
+  log: (line: string) => void,
+): Promise<string> {
   const root = join(DATA_DIR, profile.name);
   const marker = join(root, "generated.json");
   const { size, chunk, shard, inner, otherInner } = profile;
-  const expected = JSON.stringify({ version: DATA_VERSION, size, chunk, shard, inner, otherInner, forms: FORMS.map((f) => f.name) });
+  const expected = JSON.stringify({
+    version: DATA_VERSION,
+    size,
+    chunk,
+    shard,
+    inner,
+    otherInner,
+    forms: FORMS.map((f) => f.name),
+  });
   if (existsSync(marker) && readFileSync(marker, "utf8") === expected) return root;
   rmSync(root, { recursive: true, force: true });
   const store = new zk.FileSystemStore(root);

@@ -17,7 +17,10 @@ export async function zarrkitZstd(level: number): Promise<BytesCodec> {
   return { encode: async (bytes) => codec.encode(bytes, ctx), decode: async (bytes) => codec.decode(bytes, ctx) };
 }
 
-/** zarrkit's crc32c codec (the library its shard indexes are checksummed with): encode appends the checksum, decode checks it. */
+/**
+ * zarrkit's crc32c codec (the library its shard indexes are checksummed with): encode appends the checksum, decode
+ * checks it.
+ */
 export function zarrkitCrc32c(): Promise<zk.BytesToBytesCodec> {
   return bytesCodec("crc32c", {});
 }
@@ -26,5 +29,10 @@ export function zarrkitCrc32c(): Promise<zk.BytesToBytesCodec> {
 async function bytesCodec(name: string, configuration: Record<string, unknown>): Promise<zk.BytesToBytesCodec> {
   const factory = await zk.resolveCodec(name, "bench");
   const spec: zk.ChunkSpec = { shape: [1], dataType: zk.dataType("uint8"), fillValue: 0 };
-  return (await factory(configuration, { spec, field: name, options: {}, pipeline: { codecOptions: {} } })) as zk.BytesToBytesCodec;
+  return (await factory(configuration, {
+    spec,
+    field: name,
+    options: {},
+    pipeline: { codecOptions: {} },
+  })) as zk.BytesToBytesCodec;
 }

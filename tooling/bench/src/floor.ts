@@ -55,7 +55,13 @@ export async function floorRead(root: string, form: Form, profile: Profile, zstd
       if (offset === EMPTY) continue; // the output is already zero, the fill value
       const stored = shard.subarray(Number(offset), Number(offset + length));
       const bytes = form.compressed ? await zstd.decode(stored) : stored;
-      copyBlockInto(out, size, uint16View(bytes), edge, inner.map((o, d) => o + shardOrigin[d]!));
+      copyBlockInto(
+        out,
+        size,
+        uint16View(bytes),
+        edge,
+        inner.map((o, d) => o + shardOrigin[d]!),
+      );
     }
   }
   return out;
@@ -81,12 +87,22 @@ export interface FloorWriteOptions {
 }
 
 /** Write `data` as `form` under `root` (chunk files only, no metadata), the minimal way. */
-export async function floorWrite(root: string, form: Form, profile: Profile, data: Uint16Array, options: FloorWriteOptions): Promise<void> {
+export async function floorWrite(
+  root: string,
+  form: Form,
+  profile: Profile,
+  data: Uint16Array,
+  options: FloorWriteOptions,
+): Promise<void> {
   const { size } = profile;
   if (!form.sharded) {
     for (const origin of blockOrigins(size, profile.chunk)) {
       const block = bytesOf(gatherBlock(data, size, profile.chunk, origin));
-      writeFile(chunkPath(root, form.path, origin, profile.chunk), form.compressed ? await options.zstd.encode(block) : block, options.fsync);
+      writeFile(
+        chunkPath(root, form.path, origin, profile.chunk),
+        form.compressed ? await options.zstd.encode(block) : block,
+        options.fsync,
+      );
     }
     return;
   }
@@ -118,7 +134,14 @@ async function encodeShard(
   let position = 0;
   let i = 0;
   for (const inner of blockOrigins(profile.shard, edge)) {
-    const block = bytesOf(gatherBlock(source, size, edge, inner.map((o, d) => o + shardOrigin[d]!)));
+    const block = bytesOf(
+      gatherBlock(
+        source,
+        size,
+        edge,
+        inner.map((o, d) => o + shardOrigin[d]!),
+      ),
+    );
     const encoded = compressed ? await options.zstd.encode(block) : block;
     index.setBigUint64(16 * i, BigInt(position), true);
     index.setBigUint64(16 * i + 8, BigInt(encoded.length), true);
@@ -143,14 +166,31 @@ async function encodeShard(
  * read and decode the chunks inside the shard into one buffer, then encode
  * and write the shard as `floorWrite` does.
  */
-export async function floorConvert(sourceRoot: string, form: Form, destRoot: string, profile: Profile, options: FloorWriteOptions): Promise<void> {
+export async function floorConvert(
+  sourceRoot: string,
+  form: Form,
+  destRoot: string,
+  profile: Profile,
+  options: FloorWriteOptions,
+): Promise<void> {
   const { size, shard: edge, chunk } = profile;
   const buffer = new Uint16Array(edge ** 3);
   for (const shardOrigin of blockOrigins(size, edge)) {
     for (const origin of blockOrigins(edge, chunk)) {
-      const stored = readFileSync(chunkPath(sourceRoot, form.path, origin.map((o, d) => o + shardOrigin[d]!), chunk));
+      const stored = readFileSync(
+        chunkPath(
+          sourceRoot,
+          form.path,
+          origin.map((o, d) => o + shardOrigin[d]!),
+          chunk,
+        ),
+      );
       copyBlockInto(buffer, edge, uint16View(await options.zstd.decode(stored)), chunk, origin);
     }
-    writeFile(chunkPath(destRoot, "", shardOrigin, edge), await encodeShard(buffer, edge, [0, 0, 0], profile, options), options.fsync);
+    writeFile(
+      chunkPath(destRoot, "", shardOrigin, edge),
+      await encodeShard(buffer, edge, [0, 0, 0], profile, options),
+      options.fsync,
+    );
   }
 }

@@ -3,7 +3,10 @@ import type { FormName, Profile } from "./profile.js";
 
 export type { FormName };
 
-/** One of the ways the suite stores the same array: issue 7's three, and issue 16's sharded ones without compression or with the other inner chunk edge. */
+/**
+ * One of the ways the suite stores the same array: issue 7's three, and issue 16's sharded ones without compression or
+ * with the other inner chunk edge.
+ */
 export interface Form {
   name: FormName;
   /** Path of the array inside the data store. */
@@ -48,7 +51,14 @@ export function definition(form: Form, profile: Profile): CreateArrayOptions {
   const cube = (n: number) => [n, n, n];
   const codecs = form.compressed ? [BYTES_LE, ZSTD_0] : [BYTES_LE];
   // Index codecs: the default, bytes + crc32c, at the end of the shard.
-  if (form.sharded) return { shape, dataType: "uint16", chunkShape: cube(innerEdge(form, profile)), shardShape: cube(profile.shard), codecs };
+  if (form.sharded)
+    return {
+      shape,
+      dataType: "uint16",
+      chunkShape: cube(innerEdge(form, profile)),
+      shardShape: cube(profile.shard),
+      codecs,
+    };
   return { shape, dataType: "uint16", chunkShape: cube(profile.chunk), codecs };
 }
 

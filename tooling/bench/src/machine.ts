@@ -28,7 +28,8 @@ function versions(): Record<string, string> {
 
 function commit(): string {
   try {
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: BENCH_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: BENCH_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
     const head = git("rev-parse", "--short", "HEAD");
     const dirty = git("status", "--porcelain", "--", "../../packages");
     return dirty ? `${head} (packages/ modified)` : head;

@@ -41,16 +41,23 @@ if (unknown.length) throw new Error(`--only takes ${ALL.join(",")}; got ${unknow
 const profile = { ...(args.quick ? QUICK : FULL), ...(args.runs ? { runs: Number(args.runs) } : {}) };
 
 const started = performance.now();
-const log = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+const log = (line: string) =>
+  process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
-log(`profile ${profile.name}: ${profile.size}^3 uint16, ${profile.runs} runs per contender after ${profile.warmups} warm-up(s); sampling background CPU`);
+log(
+  `profile ${profile.name}: ${profile.size}^3 uint16, ${profile.runs} runs per contender after ${profile.warmups} warm-up(s); sampling background CPU`,
+);
 const env = environment(profile.name, await backgroundCpu());
 log(`background CPU ${(env.backgroundCpu.before * 100).toFixed(0)}% of ${env.cores} cores`);
 const content = new Content(profile.size);
 const data = content.all();
 // Cases 1, 3 and 6 compare with tensorstore.
 const tensorstoreStart = performance.now();
-const tensorstore = await startTensorstore(profile, ["1", "3", "6"].some((o) => only.has(o)), log);
+const tensorstore = await startTensorstore(
+  profile,
+  ["1", "3", "6"].some((o) => only.has(o)),
+  log,
+);
 const tensorstoreStartup = (performance.now() - tensorstoreStart) / 1000;
 env.tensorstore = "child" in tensorstore ? tensorstore.version : `skipped: ${tensorstore.skip}`;
 const ctx: SuiteContext = {

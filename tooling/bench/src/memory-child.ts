@@ -41,7 +41,8 @@ async function measuredRead(): Promise<() => Promise<unknown>> {
 }
 
 const read = await measuredRead();
-// Collect, then give V8's concurrent ArrayBuffer sweeper time to free what it found, so it does not free it during the read.
+// Collect, then give V8's concurrent ArrayBuffer sweeper time to free what it found, so it does not free it during the
+// read.
 for (let i = 0; i < 2; i++) {
   (globalThis as { gc?: () => void }).gc?.();
   await sleep(100);

@@ -71,9 +71,16 @@ const zarrkitPeer = (name: PeerName, options: zk.GetOptions, arrayOptions: zk.Ar
 });
 
 /** The peers of every read case, in the order they alternate. */
-export const READ_PEERS: readonly ReadPeer[] = [zarritaPeer("zarrita", false), zarritaPeer("zarrita+coalescing", true), zarrkitPeer("zarrkit", {})];
+export const READ_PEERS: readonly ReadPeer[] = [
+  zarritaPeer("zarrita", false),
+  zarritaPeer("zarrita+coalescing", true),
+  zarrkitPeer("zarrkit", {}),
+];
 
-/** The memory case's peers: also zarrkit asked for a result over shared memory, which codec workers decode straight into. */
+/**
+ * The memory case's peers: also zarrkit asked for a result over shared memory, which codec workers decode straight
+ * into.
+ */
 export const MEMORY_PEERS: readonly ReadPeer[] = [...READ_PEERS, zarrkitPeer("zarrkit shared", { shared: true })];
 
 /** zarrkit with codec workers off, or on with `workers` of them at most (the array's setting; other limits default). */

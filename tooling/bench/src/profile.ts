@@ -17,7 +17,10 @@ export interface Profile {
   shard: number;
   /** Edge of the inner chunks of the sharded form. */
   inner: number;
-  /** The other inner chunk edge issue 16 names (64^3 and 32^3), of the "sharded-other" forms, in shards of the same edge. */
+  /**
+   * The other inner chunk edge issue 16 names (64^3 and 32^3), of the "sharded-other" forms, in shards of the same
+   * edge.
+   */
   otherInner: number;
   /** Timed runs per contender (the median is reported). */
   runs: number;

@@ -60,7 +60,10 @@ export interface BrowserFacts {
   hardwareConcurrency: number;
   /** Latency the server added to each request, ms. */
   latencyMs: number;
-  /** zarrkit's codec workers in the page at the end, and the chunks they decoded over all runs (of the contender with workers on). */
+  /**
+   * zarrkit's codec workers in the page at the end, and the chunks they decoded over all runs (of the contender with
+   * workers on).
+   */
   codecWorkers: number;
   chunksOnWorkers: number;
   /** Why zarrkit's workers did not start, if they did not. */
@@ -74,7 +77,10 @@ export interface ConversionFacts {
   shardBytes: number;
   /** Shards each process of a contender holds in flight (its --jobs; the floor: 1). */
   shardsInFlight: Record<string, number>;
-  /** Peak resident set of the CLI converting nothing (run again over its finished result): Node, modules, open arrays, MiB. */
+  /**
+   * Peak resident set of the CLI converting nothing (run again over its finished result): Node, modules, open arrays,
+   * MiB.
+   */
   idleRssMiB: number;
   /** CPU time of that run: start-up, planning, checking every shard present, ms. */
   idleCpuMs: number;

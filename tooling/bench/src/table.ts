@@ -32,7 +32,10 @@ function row(cells: string[]): string {
   return `| ${cells.join(" | ")} |`;
 }
 
-/** One markdown table: medians in ms, ratios of medians (above 1: zarrkit is faster), requests and MiB read per contender. */
+/**
+ * One markdown table: medians in ms, ratios of medians (above 1: zarrkit is faster), requests and MiB read per
+ * contender.
+ */
 function caseTable(cases: CaseResult[]): string {
   const names = ORDER.filter((n) => cases.some((c) => c.contenders.some((m) => m.name === n)));
   const peers = names.filter((n) => n.startsWith("zarrita") || n === "tensorstore");
@@ -60,7 +63,10 @@ function caseTable(cases: CaseResult[]): string {
         ...(hasFloor ? [ratio(zarrkit, get("floor"))] : []),
         ...busy.map((n) => busyCell(get(n))),
         ...(counted.length
-          ? [stats.map((s) => (s ? String(s.requests + s.writes) : "-")).join(" / "), stats.map((s) => (s ? mib(s.bytes + s.bytesWritten) : "-")).join(" / ")]
+          ? [
+              stats.map((s) => (s ? String(s.requests + s.writes) : "-")).join(" / "),
+              stats.map((s) => (s ? mib(s.bytes + s.bytesWritten) : "-")).join(" / "),
+            ]
           : []),
       ]),
     );
@@ -70,7 +76,17 @@ function caseTable(cases: CaseResult[]): string {
 
 /** Peaks against the bytes the read returns: the whole process's, and the read's own (over the baseline). */
 function memoryTable(memory: MemoryResult[]): string {
-  const header = ["read", "peer", "peak RSS MiB", "baseline MiB", "peak − baseline MiB", "peak ÷ result bytes", "(peak − baseline) ÷ result bytes", "fetched KiB", "ArrayBuffer growth KiB"];
+  const header = [
+    "read",
+    "peer",
+    "peak RSS MiB",
+    "baseline MiB",
+    "peak − baseline MiB",
+    "peak ÷ result bytes",
+    "(peak − baseline) ÷ result bytes",
+    "fetched KiB",
+    "ArrayBuffer growth KiB",
+  ];
   const lines = [row(header), row(header.map(() => "---"))];
   for (const m of memory) {
     lines.push(
@@ -129,7 +145,9 @@ function conversionTable(c: CaseResult, facts: ConversionFacts): string {
         cpu !== undefined && floorCpu ? `${(cpu / floorCpu).toFixed(2)}x` : "",
         peak === undefined ? "" : peak.toFixed(0),
         String(inFlight),
-        peak === undefined || m.name === "floor" ? "" : (((peak - facts.idleRssMiB) * MiB) / (facts.shardBytes * inFlight)).toFixed(2),
+        peak === undefined || m.name === "floor"
+          ? ""
+          : (((peak - facts.idleRssMiB) * MiB) / (facts.shardBytes * inFlight)).toFixed(2),
         written === undefined ? "" : mib(written),
       ]),
     );
@@ -177,7 +195,10 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (c
   { title: "2. Chunk by chunk", select: (c) => c.group === 2 && c.source === "local" },
   { title: "3. Random inner chunks", select: (c) => c.group === 3 && c.source === "local" },
   { title: "4. One z-plane", select: (c) => c.group === 4 && c.source === "local" },
-  { title: "5. Over HTTP with latency added to every request (requests and bytes counted by the server)", select: (c) => c.source === "http" && c.group !== 9 },
+  {
+    title: "5. Over HTTP with latency added to every request (requests and bytes counted by the server)",
+    select: (c) => c.source === "http" && c.group !== 9,
+  },
   { title: "6. Writes", select: (c) => c.group === 6 },
   { title: "7. Floor", select: (c) => c.group === 7 },
   {
@@ -193,7 +214,8 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (c
     render: scalingTable,
   },
   {
-    title: "9. In Chromium: whole array over local HTTP, zarrkit and zarrita.js in one page (requests and bytes counted by the server)",
+    title:
+      "9. In Chromium: whole array over local HTTP, zarrkit and zarrita.js in one page (requests and bytes counted by the server)",
     select: (c) => c.group === 9,
     render: (cases) => cases.map((c) => `${caseTable([c])}\n\n${browserNote(c.browser!)}`).join("\n\n"),
   },
@@ -227,6 +249,9 @@ export function summary(results: SuiteResults): string {
   const zstd = results.cases.filter((c) => c.group === 8);
   if (zstd.length) parts.push(`### 8. zstd decoders (ms per decode, best run)\n\n${zstdDecodeTable(zstd)}`);
   if (results.memory.length) parts.push(`### Peak RSS (one child process per read)\n\n${memoryTable(results.memory)}`);
-  if (results.failures.length) parts.push(`### Failed steps\n\n${results.failures.map((f) => `- ${f.step}: ${f.error.split("\n")[0]}`).join("\n")}`);
+  if (results.failures.length)
+    parts.push(
+      `### Failed steps\n\n${results.failures.map((f) => `- ${f.step}: ${f.error.split("\n")[0]}`).join("\n")}`,
+    );
   return parts.join("\n\n");
 }

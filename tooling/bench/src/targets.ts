@@ -15,7 +15,12 @@ function requests(results: Omit<SuiteResults, "targets">, id: string, name = "za
 }
 
 /** a ÷ b of two medians, with the check `ok`; unmeasured when either is missing. */
-function speedup(target: string, a: number | undefined, b: number | undefined, ok: (ratio: number) => boolean): Verdict {
+function speedup(
+  target: string,
+  a: number | undefined,
+  b: number | undefined,
+  ok: (ratio: number) => boolean,
+): Verdict {
   if (a === undefined || b === undefined) return { target, measured: "not measured", met: undefined };
   const ratio = a / b;
   return { target, measured: `${ratio.toFixed(2)}x (${a.toFixed(0)} ms vs ${b.toFixed(0)} ms)`, met: ok(ratio) };
@@ -26,18 +31,58 @@ function memory(results: Omit<SuiteResults, "targets">, id: string): MemoryResul
 }
 
 /** The targets of issues 7, 16 and 20 checked against one run's figures. */
-export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: number, randomChunks: number, shardsInPlane: number): Verdict[] {
+export function verdicts(
+  results: Omit<SuiteResults, "targets">,
+  arrayBytes: number,
+  randomChunks: number,
+  shardsInPlane: number,
+): Verdict[] {
   const out: Verdict[] = [];
   const zk = (id: string) => median(results, id, "zarrkit");
-  out.push(speedup("whole sharded read: >= 2x faster than zarrita.js default", median(results, "whole/sharded/local", "zarrita"), zk("whole/sharded/local"), (r) => r >= 2));
-  out.push(speedup("whole sharded read: >= 1.3x faster than zarrita.js with coalescing", median(results, "whole/sharded/local", "zarrita+coalescing"), zk("whole/sharded/local"), (r) => r >= 1.3));
-  out.push(speedup("whole sharded read: within 1.2x of the one-thread floor", zk("whole/sharded/local"), median(results, "whole/sharded/local", "floor"), (r) => r <= 1.2));
-  out.push(speedup("whole sharded read: faster than the floor (with workers)", median(results, "whole/sharded/local", "floor"), zk("whole/sharded/local"), (r) => r > 1));
+  out.push(
+    speedup(
+      "whole sharded read: >= 2x faster than zarrita.js default",
+      median(results, "whole/sharded/local", "zarrita"),
+      zk("whole/sharded/local"),
+      (r) => r >= 2,
+    ),
+  );
+  out.push(
+    speedup(
+      "whole sharded read: >= 1.3x faster than zarrita.js with coalescing",
+      median(results, "whole/sharded/local", "zarrita+coalescing"),
+      zk("whole/sharded/local"),
+      (r) => r >= 1.3,
+    ),
+  );
+  out.push(
+    speedup(
+      "whole sharded read: within 1.2x of the one-thread floor",
+      zk("whole/sharded/local"),
+      median(results, "whole/sharded/local", "floor"),
+      (r) => r <= 1.2,
+    ),
+  );
+  out.push(
+    speedup(
+      "whole sharded read: faster than the floor (with workers)",
+      median(results, "whole/sharded/local", "floor"),
+      zk("whole/sharded/local"),
+      (r) => r > 1,
+    ),
+  );
   // Issue 16: both inner chunk edges, with and without compression.
   for (const form of ["sharded", "sharded-other", "sharded-raw", "sharded-other-raw"]) {
     const id = `whole/${form}/local`;
     const title = find(results.cases, id)?.title.replace(/^whole array, /, "") ?? form;
-    out.push(speedup(`whole read (${title}): >= 2.5x faster than zarrita.js default`, median(results, id, "zarrita"), zk(id), (r) => r >= 2.5));
+    out.push(
+      speedup(
+        `whole read (${title}): >= 2.5x faster than zarrita.js default`,
+        median(results, id, "zarrita"),
+        zk(id),
+        (r) => r >= 2.5,
+      ),
+    );
   }
   const warm = requests(results, "random-warm/local");
   out.push({
@@ -45,10 +90,32 @@ export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: num
     measured: warm === undefined ? "not measured" : `${warm} requests for ${randomChunks} chunks`,
     met: warm === undefined ? undefined : warm === randomChunks,
   });
-  out.push(speedup("warm random inner chunk: >= 2x faster than zarrita.js", median(results, "random-warm/local", "zarrita"), zk("random-warm/local"), (r) => r >= 2));
-  // The issue names no figure for the browser: the bar is the one of the same read in Node against zarrita.js default (BENCHMARKS.md).
-  out.push(speedup("browser whole sharded read (Chromium, local HTTP): zarrkit >= 2x faster than zarrita.js", median(results, "browser/sharded/http", "zarrita"), zk("browser/sharded/http"), (r) => r >= 2));
-  out.push(speedup("over 20 ms latency: whole sharded read >= 3x faster than zarrita.js default", median(results, "whole/sharded/http", "zarrita"), zk("whole/sharded/http"), (r) => r >= 3));
+  out.push(
+    speedup(
+      "warm random inner chunk: >= 2x faster than zarrita.js",
+      median(results, "random-warm/local", "zarrita"),
+      zk("random-warm/local"),
+      (r) => r >= 2,
+    ),
+  );
+  // The issue names no figure for the browser: the bar is the one of the same read in Node against zarrita.js default
+  // (BENCHMARKS.md).
+  out.push(
+    speedup(
+      "browser whole sharded read (Chromium, local HTTP): zarrkit >= 2x faster than zarrita.js",
+      median(results, "browser/sharded/http", "zarrita"),
+      zk("browser/sharded/http"),
+      (r) => r >= 2,
+    ),
+  );
+  out.push(
+    speedup(
+      "over 20 ms latency: whole sharded read >= 3x faster than zarrita.js default",
+      median(results, "whole/sharded/http", "zarrita"),
+      zk("whole/sharded/http"),
+      (r) => r >= 3,
+    ),
+  );
   const plane = requests(results, "plane/http") ?? requests(results, "plane/local");
   out.push({
     target: `z-plane: at most (shards touched) x 2 = ${shardsInPlane * 2} requests`,
@@ -59,7 +126,9 @@ export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: num
     const whole = memory(results, `memory/whole/${form}/zarrkit`);
     out.push({
       target: `peak RSS of a whole read (${form}) at most 1.5x the array's bytes`,
-      measured: whole ? `${((whole.peakRssMiB * 2 ** 20) / arrayBytes).toFixed(2)}x (${whole.peakRssMiB.toFixed(0)} MiB, of which ${whole.baselineRssMiB.toFixed(0)} MiB before the read)` : "not measured",
+      measured: whole
+        ? `${((whole.peakRssMiB * 2 ** 20) / arrayBytes).toFixed(2)}x (${whole.peakRssMiB.toFixed(0)} MiB, of which ${whole.baselineRssMiB.toFixed(0)} MiB before the read)`
+        : "not measured",
       met: whole ? whole.peakRssMiB * 2 ** 20 <= 1.5 * arrayBytes : undefined,
     });
   }
@@ -71,7 +140,14 @@ export function verdicts(results: Omit<SuiteResults, "targets">, arrayBytes: num
       : "not measured",
     met: inner ? inner.arrayBuffersGrowth <= inner.selectionBytes + inner.bytesFetched : undefined,
   });
-  out.push(speedup("sharded write within 1.5x of the floor's encode-and-write time", zk("write/sharded"), median(results, "write/sharded", "floor"), (r) => r <= 1.5));
+  out.push(
+    speedup(
+      "sharded write within 1.5x of the floor's encode-and-write time",
+      zk("write/sharded"),
+      median(results, "write/sharded", "floor"),
+      (r) => r <= 1.5,
+    ),
+  );
   out.push(...conversionVerdicts(find(results.cases, CONVERSION)));
   out.push(...issue20Verdicts(results));
   return out;
@@ -91,24 +167,47 @@ function conversionVerdicts(c: CaseResult | undefined): Verdict[] {
     return m && maxPeakRssMiB(m);
   };
   const out: Verdict[] = [];
-  const perCore = speedup("convert --jobs 1 within 1.3x of the one-thread floor per core (CPU time, all threads)", cpu("zarrkit --jobs 1"), cpu("floor"), (r) => r <= 1.3);
-  out.push({ ...perCore, measured: perCore.met === undefined ? perCore.measured : perCore.measured.replace(")", " of CPU)") });
-  out.push(speedup("convert: near-linear speed-up with parts: 2 parts at once (--jobs 1 each) >= 1.8x faster than one process (--jobs 1)", get("zarrkit --jobs 1")?.medianMs, get("zarrkit 2 parts")?.medianMs, (r) => r >= 1.8));
-  // Each part converts half the array with the same shard in flight: memory that grew with the array would peak lower there.
+  const perCore = speedup(
+    "convert --jobs 1 within 1.3x of the one-thread floor per core (CPU time, all threads)",
+    cpu("zarrkit --jobs 1"),
+    cpu("floor"),
+    (r) => r <= 1.3,
+  );
+  out.push({
+    ...perCore,
+    measured: perCore.met === undefined ? perCore.measured : perCore.measured.replace(")", " of CPU)"),
+  });
+  out.push(
+    speedup(
+      "convert: near-linear speed-up with parts: 2 parts at once (--jobs 1 each) >= 1.8x faster than one process (--jobs 1)",
+      get("zarrkit --jobs 1")?.medianMs,
+      get("zarrkit 2 parts")?.medianMs,
+      (r) => r >= 1.8,
+    ),
+  );
+  // Each part converts half the array with the same shard in flight: memory that grew with the array would peak lower
+  // there.
   const whole = peak("zarrkit --jobs 1");
   const half = peak("zarrkit 2 parts");
   const idle = c?.conversion?.idleRssMiB;
-  const target = "convert: peak RSS bounded by the shards in flight, not the array: a part converting half the array peaks at >= 0.8x of one converting all of it (over the idle CLI)";
-  if (whole === undefined || half === undefined || idle === undefined) out.push({ target, measured: "not measured", met: undefined });
+  const target =
+    "convert: peak RSS bounded by the shards in flight, not the array: a part converting half the array peaks at >= 0.8x of one converting all of it (over the idle CLI)";
+  if (whole === undefined || half === undefined || idle === undefined)
+    out.push({ target, measured: "not measured", met: undefined });
   else {
     const ratio = (half - idle) / (whole - idle);
-    out.push({ target, measured: `${ratio.toFixed(2)}x (${half.toFixed(0)} MiB vs ${whole.toFixed(0)} MiB; idle ${idle.toFixed(0)} MiB)`, met: ratio >= 0.8 });
+    out.push({
+      target,
+      measured: `${ratio.toFixed(2)}x (${half.toFixed(0)} MiB vs ${whole.toFixed(0)} MiB; idle ${idle.toFixed(0)} MiB)`,
+      met: ratio >= 0.8,
+    });
   }
   return out;
 }
 
 export function verdictTable(verdicts: Verdict[]): string {
   const lines = ["| target | measured | met |", "| --- | --- | --- |"];
-  for (const v of verdicts) lines.push(`| ${v.target} | ${v.measured} | ${v.met === undefined ? "-" : v.met ? "yes" : "**no**"} |`);
+  for (const v of verdicts)
+    lines.push(`| ${v.target} | ${v.measured} | ${v.met === undefined ? "-" : v.met ? "yes" : "**no**"} |`);
   return lines.join("\n");
 }

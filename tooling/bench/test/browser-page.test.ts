@@ -37,7 +37,11 @@ afterAll(async () => {
 describe.skipIf(skipReason !== undefined)("the browser case's page", () => {
   beforeAll(async () => {
     const content = new Content(PROFILE.size);
-    const array = await zk.createArray(new zk.FileSystemStore(join(root, "data")), SHARDED.path, definition(SHARDED, PROFILE));
+    const array = await zk.createArray(
+      new zk.FileSystemStore(join(root, "data")),
+      SHARDED.path,
+      definition(SHARDED, PROFILE),
+    );
     await array.set(null, content.all());
     await buildPage(join(root, "page"), ["@zarrkit/source"]);
     server = await LatencyServer.start(root, 0);
@@ -56,13 +60,17 @@ describe.skipIf(skipReason !== undefined)("the browser case's page", () => {
       await page!.read(peer);
       requests.push((await server!.stats()).requests);
     }
-    for (const read of reads) expect(read).toMatchObject({ elements: 128 ** 3, mismatch: -1, digest: reads[0]!.digest });
+    for (const read of reads)
+      expect(read).toMatchObject({ elements: 128 ** 3, mismatch: -1, digest: reads[0]!.digest });
     // zarrkit: the whole shard in one read; zarrita.js: a HEAD for the shard's size, its index, then each inner chunk.
     expect(requests).toEqual([1, 1, 10]);
     const facts = await page!.facts();
     // Two reads of one shard of 8 inner chunks, each sent in batches of at most 4 (2 MiB), at least one per worker.
     const perBatch = Math.max(1, Math.min(4, Math.ceil(8 / facts.hardwareConcurrency)));
-    expect(facts).toMatchObject({ crossOriginIsolated: true, workers: { dispatched: 2 * Math.ceil(8 / perBatch), ranHere: 0 } });
+    expect(facts).toMatchObject({
+      crossOriginIsolated: true,
+      workers: { dispatched: 2 * Math.ceil(8 / perBatch), ranHere: 0 },
+    });
     expect(facts.workers.workers).toBeGreaterThanOrEqual(1);
     expect(facts.hardwareConcurrency).toBeGreaterThanOrEqual(1);
     expect(page!.errors).toEqual([]);

@@ -29,7 +29,9 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "zarrkit-consumer-"));
   const tarballs = join(work, "tarballs");
   app = join(work, "app");
-  await run("pnpm", ["-r", ...PACKED.flatMap((f) => ["--filter", f]), "pack", "--pack-destination", tarballs], { cwd: ROOT });
+  await run("pnpm", ["-r", ...PACKED.flatMap((f) => ["--filter", f]), "pack", "--pack-destination", tarballs], {
+    cwd: ROOT,
+  });
   const dependencies: Record<string, string> = {};
   for (const file of await readdir(tarballs)) {
     const { stdout } = await run("tar", ["-xzOf", join(tarballs, file), "package/package.json"]);
@@ -37,9 +39,15 @@ beforeAll(async () => {
   }
   await mkdir(app);
   await cp(CONSUMER, app, { recursive: true });
-  await writeFile(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2));
+  await writeFile(
+    join(app, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2),
+  );
   // Third-party dependencies come from npm's cache when it has them, else from the registry.
-  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--legacy-peer-deps"], { cwd: app, env: cleanEnv() });
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--legacy-peer-deps"], {
+    cwd: app,
+    env: cleanEnv(),
+  });
   // vitest is the consumer's own test runner: this checkout's copy, rather than another download.
   const vitest = await realpath(dirname(createRequire(join(ROOT, "package.json")).resolve("vitest/package.json")));
   await symlink(vitest, join(app, "node_modules", "vitest"), "dir");
@@ -74,15 +82,24 @@ describe("the packed packages, installed by npm outside the workspace", () => {
 
   it("pass the store conformance suite for the example store", async () => {
     const vitest = join(app, "node_modules", "vitest", "vitest.mjs");
-    const { stdout } = await run(process.execPath, [vitest, "run", "--root", app, "conformance.test.js"], { cwd: app, env: cleanEnv() });
+    const { stdout } = await run(process.execPath, [vitest, "run", "--root", app, "conformance.test.js"], {
+      cwd: app,
+      env: cleanEnv(),
+    });
     expect(stdout).toMatch(/Tests\s+.*\d+ passed/);
     expect(stdout).not.toMatch(/failed/);
   });
 
   it.each(["bundler", "nodenext"])("type-check under moduleResolution %s", async (resolution) => {
     const compilerOptions = {
-      target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: true, types: [],
-      module: resolution === "bundler" ? "ESNext" : "NodeNext", moduleResolution: resolution,
+      target: "ES2022",
+      lib: ["ES2023", "DOM"],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+      module: resolution === "bundler" ? "ESNext" : "NodeNext",
+      moduleResolution: resolution,
     };
     await writeFile(join(app, `tsconfig.${resolution}.json`), JSON.stringify({ compilerOptions, files: ["types.ts"] }));
     const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc");

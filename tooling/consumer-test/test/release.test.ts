@@ -11,10 +11,23 @@ import { afterAll, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const PUBLIC = ["packages/cli", "packages/codecs", "packages/core", "packages/crc32c", "packages/neuroglancer", "packages/registry",
-  "packages/sharding", "packages/store-fetch", "packages/store-fs", "packages/store-idb", "packages/store-reference", "packages/store-s3", "packages/store-zip",
+const PUBLIC = [
+  "packages/cli",
+  "packages/codecs",
+  "packages/core",
+  "packages/crc32c",
+  "packages/neuroglancer",
+  "packages/registry",
+  "packages/sharding",
+  "packages/store-fetch",
+  "packages/store-fs",
+  "packages/store-idb",
+  "packages/store-reference",
+  "packages/store-s3",
+  "packages/store-zip",
   "packages/zarrkit",
-  "tooling/test-utils"];
+  "tooling/test-utils",
+];
 
 let copy: string | undefined;
 afterAll(async () => {
@@ -33,13 +46,19 @@ async function version(dir: string, base: string): Promise<string> {
 it("versions the pending changesets and dry-runs the publish of every public package", async () => {
   copy = await mkdtemp(join(tmpdir(), "zarrkit-release-"));
   // The files of a clean clone (tracked, and new ones not ignored), plus the packages' builds.
-  const { stdout } = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, maxBuffer: 64 * 2 ** 20 });
-  const files = stdout.split("\0").filter(Boolean);
-  for (const file of files) await cp(join(ROOT, file), join(copy, file)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "ENOENT") throw error; // deleted but not yet committed
+  const { stdout } = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    maxBuffer: 64 * 2 ** 20,
   });
+  const files = stdout.split("\0").filter(Boolean);
+  for (const file of files)
+    await cp(join(ROOT, file), join(copy, file)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error; // deleted but not yet committed
+    });
   for (const dir of PUBLIC) await cp(join(ROOT, dir, "dist"), join(copy, dir, "dist"), { recursive: true });
-  const pending = (await readdir(join(ROOT, ".changeset"))).filter((name) => name.endsWith(".md") && name !== "README.md");
+  const pending = (await readdir(join(ROOT, ".changeset"))).filter(
+    (name) => name.endsWith(".md") && name !== "README.md",
+  );
   const before = await Promise.all(PUBLIC.map((dir) => version(dir, ROOT)));
 
   const env = cleanEnv();
@@ -47,16 +66,25 @@ it("versions the pending changesets and dry-runs the publish of every public pac
   const after = await Promise.all(PUBLIC.map((dir) => version(dir, copy!)));
   if (pending.length > 0) {
     expect(after).not.toEqual(before);
-    expect((await readdir(join(copy, ".changeset"))).filter((name) => name.endsWith(".md") && name !== "README.md")).toEqual([]);
+    expect(
+      (await readdir(join(copy, ".changeset"))).filter((name) => name.endsWith(".md") && name !== "README.md"),
+    ).toEqual([]);
   }
   // The checkout itself is untouched.
   expect(await Promise.all(PUBLIC.map((dir) => version(dir, ROOT)))).toEqual(before);
 
   await run("pnpm", ["install", "--offline", "--ignore-scripts"], { cwd: copy, env });
-  const published = await run("pnpm", ["-r", "publish", "--dry-run", "--no-git-checks"], { cwd: copy, env, maxBuffer: 64 * 2 ** 20 });
+  const published = await run("pnpm", ["-r", "publish", "--dry-run", "--no-git-checks"], {
+    cwd: copy,
+    env,
+    maxBuffer: 64 * 2 ** 20,
+  });
   const names = [...published.stdout.matchAll(/^\+ (\S+)@(\S+)$/gm)].map((m) => `${m[1]}@${m[2]}`).sort();
   const expected = await Promise.all(
-    PUBLIC.map(async (dir) => `${JSON.parse(await readFile(join(copy!, dir, "package.json"), "utf8")).name}@${await version(dir, copy!)}`),
+    PUBLIC.map(
+      async (dir) =>
+        `${JSON.parse(await readFile(join(copy!, dir, "package.json"), "utf8")).name}@${await version(dir, copy!)}`,
+    ),
   );
   expect(names).toEqual(expected.sort());
 });

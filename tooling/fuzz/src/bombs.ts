@@ -40,7 +40,7 @@ export function zstdZerosBomb(): Uint8Array {
   out.set([...ZSTD_MAGIC, 0x00, 0x38]);
   for (let b = 0; b < blocks; b++) {
     const last = b === blocks - 1 ? 1 : 0;
-    const header = (2 ** 17 << 3) | (1 << 1) | last; // RLE block of 128 KiB
+    const header = ((2 ** 17) << 3) | (1 << 1) | last; // RLE block of 128 KiB
     out.set([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff, 0], 6 + 4 * b);
   }
   return out;

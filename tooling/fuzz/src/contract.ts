@@ -61,13 +61,20 @@ export async function classify<T>(
     if (error instanceof ContractViolation) throw error;
     if (error instanceof ZarrkitError) return "typed";
     const stack = error instanceof Error ? (error.stack ?? "").split("\n").slice(1, 6).join("\n") : "";
-    throw new ContractViolation("untyped-error", `${label}: ${describeError(error)}`, `${label}: ${describeError(error)}\n${stack}`);
+    throw new ContractViolation(
+      "untyped-error",
+      `${label}: ${describeError(error)}`,
+      `${label}: ${describeError(error)}\n${stack}`,
+    );
   } finally {
     clearTimeout(timer);
   }
   if (matches(value)) return "same";
   if (allowDifferent) return "different";
-  throw new ContractViolation("wrong-value", `${label}: a different value where the chain has a checksum: ${describeValue(value)}`);
+  throw new ContractViolation(
+    "wrong-value",
+    `${label}: a different value where the chain has a checksum: ${describeValue(value)}`,
+  );
 }
 
 /** Stable signature of a violation, for grouping: numbers and hex blobs elided. */
@@ -99,7 +106,8 @@ export function cyclicAt<T>(list: readonly T[], at: number): T | undefined {
   return list.length === 0 ? undefined : itemAt(list, at % list.length);
 }
 
-export const toHex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+export const toHex = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 export const fromHex = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex, "hex"));
 
 export function bytesOf(view: ArrayBufferView): Uint8Array {
@@ -109,7 +117,6 @@ export function bytesOf(view: ArrayBufferView): Uint8Array {
 export function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return Buffer.compare(bytesOf(a), bytesOf(b)) === 0;
 }
-
 
 /** JSON for case values: bigints as strings with an n, bytes as hex. */
 export function caseJson(value: unknown, limit = 20_000): string {

@@ -55,14 +55,17 @@ if (args.replay !== undefined) {
   if (result.files) {
     console.log("store after mutation (key: hex):");
     for (const [key, hex] of Object.entries(result.files)) {
-      console.log(`  ${key}: ${key.endsWith("zarr.json") || key.endsWith("info") ? Buffer.from(hex, "hex").toString("latin1") : hex}`);
+      console.log(
+        `  ${key}: ${key.endsWith("zarr.json") || key.endsWith("info") ? Buffer.from(hex, "hex").toString("latin1") : hex}`,
+      );
     }
   }
   process.exit(1);
 }
 
 const summaries: TargetSummary[] = [];
-const onFailure = (f: Failure) => console.log(`  FAILURE ${f.target} ${f.kind}: ${firstLine(f.message).slice(0, 300)}\n    reproduce: ${reproduce(f)}`);
+const onFailure = (f: Failure) =>
+  console.log(`  FAILURE ${f.target} ${f.kind}: ${firstLine(f.message).slice(0, 300)}\n    reproduce: ${reproduce(f)}`);
 
 if (args.long) {
   // Round-robin slices of a minute per target, each slice its own seed, until the time is up.
@@ -71,7 +74,12 @@ if (args.long) {
     for (const t of targets) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      const summary = await runTarget(t, { seed: seed + round, numRuns: Number.MAX_SAFE_INTEGER, timeLimitMs: Math.min(60_000, left), onFailure });
+      const summary = await runTarget(t, {
+        seed: seed + round,
+        numRuns: Number.MAX_SAFE_INTEGER,
+        timeLimitMs: Math.min(60_000, left),
+        onFailure,
+      });
       summaries.push(summary);
       console.log(`${t} seed ${seed + round}: ${summary.cases} cases, ${summary.failedCases} failed`);
     }
@@ -83,7 +91,9 @@ if (args.long) {
   }
 }
 
-console.log("\ntarget        cases    same   typed  diff(no checksum)  FAILURES  peak RSS growth  peak ArrayBuffer growth  time");
+console.log(
+  "\ntarget        cases    same   typed  diff(no checksum)  FAILURES  peak RSS growth  peak ArrayBuffer growth  time",
+);
 for (const t of targets) {
   const mine = summaries.filter((s) => s.target === t);
   const sum = (f: (s: TargetSummary) => number) => mine.reduce((n, s) => n + f(s), 0);
@@ -96,7 +106,9 @@ const failures = summaries.flatMap((s) => s.failures);
 if (failures.length > 0) {
   console.log(`\n${failures.length} distinct failure(s):`);
   for (const f of failures) {
-    console.log(`- [${f.target}] ${f.kind} (${f.count} case(s)): ${firstLine(f.message).slice(0, 400)}\n  seed ${f.seed} path ${f.path}; reproduce and shrink: ${reproduce(f)}`);
+    console.log(
+      `- [${f.target}] ${f.kind} (${f.count} case(s)): ${firstLine(f.message).slice(0, 400)}\n  seed ${f.seed} path ${f.path}; reproduce and shrink: ${reproduce(f)}`,
+    );
   }
   process.exit(1);
 }

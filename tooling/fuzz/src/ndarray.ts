@@ -53,7 +53,14 @@ export function strides(shape: readonly number[]): number[] {
  * Random data of `shape` where each chunk (of `chunk` shape) is, with
  * probability `emptyChance`, all `fill` (so the writer leaves it out).
  */
-export function chunkedData(dtype: NumericDtype, shape: readonly number[], chunk: readonly number[], fill: number, seed: number, emptyChance: number): Numeric {
+export function chunkedData(
+  dtype: NumericDtype,
+  shape: readonly number[],
+  chunk: readonly number[],
+  fill: number,
+  seed: number,
+  emptyChance: number,
+): Numeric {
   const next = prng(seed);
   const n = product(shape);
   const out = allocate(dtype, n) as unknown as { [i: number]: number | bigint; length: number };
@@ -62,10 +69,15 @@ export function chunkedData(dtype: NumericDtype, shape: readonly number[], chunk
   const empty = new Set<number>();
   for (let c = 0; c < product(grid); c++) if (next() < emptyChance) empty.add(c);
   const gst = strides(grid);
-  const dims = shape.map((size, d) => ({ size, stride: itemAt(st, d), chunk: itemAt(chunk, d), gridStride: itemAt(gst, d) }));
+  const dims = shape.map((size, d) => ({
+    size,
+    stride: itemAt(st, d),
+    chunk: itemAt(chunk, d),
+    gridStride: itemAt(gst, d),
+  }));
   for (let i = 0; i < n; i++) {
     let c = 0;
-    for (const dim of dims) c += Math.floor(Math.floor(i / dim.stride) % dim.size / dim.chunk) * dim.gridStride;
+    for (const dim of dims) c += Math.floor((Math.floor(i / dim.stride) % dim.size) / dim.chunk) * dim.gridStride;
     out[i] = empty.has(c) ? (dtype === "uint64" ? BigInt(fill) : fill) : randomValue(dtype, next);
   }
   return out as unknown as Numeric;
@@ -85,11 +97,19 @@ function pick(dim: SelDim, size: number): number[] {
 }
 
 /** The reference result of selecting `sel` from `data` of `shape`. */
-export function select(data: Numeric, shape: readonly number[], sel: readonly SelDim[]): { data: Numeric; shape: number[] } {
+export function select(
+  data: Numeric,
+  shape: readonly number[],
+  sel: readonly SelDim[],
+): { data: Numeric; shape: number[] } {
   const st = strides(shape);
   const dims = shape.map((size, d) => {
     const s = sel[d];
-    return { picks: pick(s ?? { start: null, stop: null, step: 1 }, size), dropped: s !== undefined && "index" in s, stride: itemAt(st, d) };
+    return {
+      picks: pick(s ?? { start: null, stop: null, step: 1 }, size),
+      dropped: s !== undefined && "index" in s,
+      stride: itemAt(st, d),
+    };
   });
   const outShape = dims.filter((dim) => !dim.dropped).map((dim) => dim.picks.length);
   const n = product(dims.map((dim) => dim.picks.length));

@@ -77,7 +77,13 @@ export async function runTarget(target: string, options: RunOptions): Promise<Ta
     const remaining = options.timeLimitMs === undefined ? undefined : options.timeLimitMs - (Date.now() - started);
     if (remaining !== undefined && remaining <= 0) break;
     const result = await new Promise<{ stoppedAt?: number }>((resolve) => {
-      const worker = startWorker({ target, seed: options.seed, numRuns: options.numRuns, startAt, timeLimitMs: remaining });
+      const worker = startWorker({
+        target,
+        seed: options.seed,
+        numRuns: options.numRuns,
+        startAt,
+        timeLimitMs: remaining,
+      });
       let current: { index: number; since: number; rss: number; peak: number } | undefined;
       let finished = false;
       const stop = (failure: CaseFailure) => {
@@ -103,7 +109,12 @@ export async function runTarget(target: string, options: RunOptions): Promise<Ta
             signature: `${target} memory RSS beyond the hard limit`,
           });
         } else if (elapsed > CASE_TIMEOUT_MS + 1_000) {
-          stop({ kind: "hang", message: `case stopped: no answer after ${elapsed} ms (synchronous hang?)`, detail: "", signature: `${target} hang synchronous` });
+          stop({
+            kind: "hang",
+            message: `case stopped: no answer after ${elapsed} ms (synchronous hang?)`,
+            detail: "",
+            signature: `${target} hang synchronous`,
+          });
         }
       }, 10);
       worker.on("message", (m: WorkerMessage) => {
@@ -138,17 +149,33 @@ export async function runTarget(target: string, options: RunOptions): Promise<Ta
       worker.on("error", (error) => {
         if (finished) return;
         if (current) {
-          stop({ kind: "crash", message: `worker died during the case: ${error.message}`, detail: error.stack ?? "", signature: `${target} crash ${error.message.slice(0, 80)}` });
+          stop({
+            kind: "crash",
+            message: `worker died during the case: ${error.message}`,
+            detail: error.stack ?? "",
+            signature: `${target} crash ${error.message.slice(0, 80)}`,
+          });
         } else {
           finished = true;
           clearInterval(watch);
-          record(-1, { kind: "harness", message: `worker failed outside a case: ${error.message}`, detail: error.stack ?? "", signature: `${target} harness ${error.message}` });
+          record(-1, {
+            kind: "harness",
+            message: `worker failed outside a case: ${error.message}`,
+            detail: error.stack ?? "",
+            signature: `${target} harness ${error.message}`,
+          });
           resolve({});
         }
       });
       worker.on("exit", (code) => {
         if (finished) return;
-        if (current) stop({ kind: "crash", message: `worker exited (${code}) during the case`, detail: "", signature: `${target} crash exit ${code}` });
+        if (current)
+          stop({
+            kind: "crash",
+            message: `worker exited (${code}) during the case`,
+            detail: "",
+            signature: `${target} crash exit ${code}`,
+          });
         else {
           finished = true;
           clearInterval(watch);
@@ -178,7 +205,10 @@ export function replay(target: string, seed: number, path: string, limitMs = 300
     const worker = startWorker({ target, seed, numRuns: 1, startAt: 0, replayPath: path });
     const timer = setTimeout(() => {
       void worker.terminate();
-      resolve({ failure: { kind: "hang", message: `replay did not finish in ${limitMs} ms`, detail: "", signature: "" }, path });
+      resolve({
+        failure: { kind: "hang", message: `replay did not finish in ${limitMs} ms`, detail: "", signature: "" },
+        path,
+      });
     }, limitMs);
     worker.on("message", (m: WorkerMessage) => {
       if (m.t !== "replay") return;

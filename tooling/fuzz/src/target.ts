@@ -14,6 +14,9 @@ export interface FuzzTarget<T = unknown> {
   arbitrary: fc.Arbitrary<T>;
   /** Once per worker, before any case (not counted in any case's memory growth). */
   setup?(): Promise<void>;
-  /** Builds the store, mutates it, reads it back; throws ContractViolation on a broken contract. `dump` receives the mutated store. */
+  /**
+   * Builds the store, mutates it, reads it back; throws ContractViolation on a broken contract. `dump` receives the
+   * mutated store.
+   */
   run(value: T, dump?: (files: StoreDump) => void): Promise<CaseResult>;
 }

@@ -32,7 +32,14 @@ export type WorkerMessage =
   | { t: "start"; index: number }
   | { t: "end"; index: number; outcome?: Outcome; failure?: CaseFailure; arrayBuffers: number }
   | { t: "done"; index: number }
-  | { t: "replay"; failure?: CaseFailure; path?: string; counterexample?: string; files?: Record<string, string>; numShrinks?: number };
+  | {
+      t: "replay";
+      failure?: CaseFailure;
+      path?: string;
+      counterexample?: string;
+      files?: Record<string, string>;
+      numShrinks?: number;
+    };
 
 const input = workerData as WorkerInput;
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
@@ -48,8 +55,20 @@ function collectGarbage(): () => void {
 const gc = collectGarbage();
 
 function asFailure(error: unknown): CaseFailure {
-  const violation = error instanceof ContractViolation ? error : new ContractViolation("harness", `harness error: ${describeError(error)}`, error instanceof Error ? (error.stack ?? "") : "");
-  return { kind: violation.kind, message: violation.message, detail: violation.detail, signature: signature(input.target, violation) };
+  const violation =
+    error instanceof ContractViolation
+      ? error
+      : new ContractViolation(
+          "harness",
+          `harness error: ${describeError(error)}`,
+          error instanceof Error ? (error.stack ?? "") : "",
+        );
+  return {
+    kind: violation.kind,
+    message: violation.message,
+    detail: violation.detail,
+    signature: signature(input.target, violation),
+  };
 }
 
 const dumpHex = (files: StoreDump) => Object.fromEntries([...files].map(([k, v]) => [k, toHex(v)]));
@@ -81,7 +100,12 @@ async function runCase(value: unknown): Promise<{ outcome?: Outcome; failure?: C
   peak = Math.max(peak, process.memoryUsage().arrayBuffers);
   const grown = peak - before;
   if (!failure && grown > MEMORY_LIMIT) {
-    failure = asFailure(new ContractViolation("memory", `one case grew ArrayBuffer memory by ${Math.round(grown / 2 ** 20)} MiB (bound ${MEMORY_LIMIT / 2 ** 20} MiB)`));
+    failure = asFailure(
+      new ContractViolation(
+        "memory",
+        `one case grew ArrayBuffer memory by ${Math.round(grown / 2 ** 20)} MiB (bound ${MEMORY_LIMIT / 2 ** 20} MiB)`,
+      ),
+    );
   }
   return { outcome, failure, arrayBuffers: grown };
 }
@@ -138,7 +162,10 @@ if (input.replayPath !== undefined) {
     {
       seed: input.seed,
       numRuns: input.numRuns,
-      ...(input.timeLimitMs !== undefined && { interruptAfterTimeLimit: input.timeLimitMs, markInterruptAsFailure: false }),
+      ...(input.timeLimitMs !== undefined && {
+        interruptAfterTimeLimit: input.timeLimitMs,
+        markInterruptAsFailure: false,
+      }),
     },
   );
   post({ t: "done", index });

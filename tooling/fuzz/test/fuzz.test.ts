@@ -22,9 +22,15 @@ describe("fuzz slice (seed 20240601)", () => {
       const unknown = summary.failures.filter((f) => !knownFinding(f.target, f.message));
       for (const f of summary.failures) {
         const known = knownFinding(f.target, f.message);
-        console.log(`${known ? `known ${known}` : "NEW"}: [${f.target}] ${f.kind} x${f.count}: ${f.message.split("\n")[0]} (pnpm fuzz --target ${f.target} --seed ${f.seed} --replay ${f.path})`);
+        console.log(
+          `${known ? `known ${known}` : "NEW"}: [${f.target}] ${f.kind} x${f.count}: ${f.message.split("\n")[0]} (pnpm fuzz --target ${f.target} --seed ${f.seed} --replay ${f.path})`,
+        );
       }
-      console.log(`${target}: ${summary.cases} cases`, summary.outcomes, `failed ${summary.failedCases}, ${summary.ms} ms`);
+      console.log(
+        `${target}: ${summary.cases} cases`,
+        summary.outcomes,
+        `failed ${summary.failedCases}, ${summary.ms} ms`,
+      );
       expect(summary.cases).toBe(numRuns);
       expect(unknown.map((f) => `${f.kind}: ${f.message.split("\n")[0]} (seed ${f.seed} path ${f.path})`)).toEqual([]);
     });

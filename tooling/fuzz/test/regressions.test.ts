@@ -80,8 +80,20 @@ function volume(info: Record<string, unknown>, scale: Record<string, unknown> = 
     minishard_index_encoding: "gzip",
     data_encoding: "gzip",
   });
-  const layout: VolumeLayout = { dataType: "uint8", size: [2, 2, 1], offset: [0, 0, 0], chunk: [2, 2, 1], channels: 1, encoding: "raw", sharding };
-  const files = volumeFiles(layout, fillVolume(layout, (x, y) => x + 2 * y + 1), "vol/");
+  const layout: VolumeLayout = {
+    dataType: "uint8",
+    size: [2, 2, 1],
+    offset: [0, 0, 0],
+    chunk: [2, 2, 1],
+    channels: 1,
+    encoding: "raw",
+    sharding,
+  };
+  const files = volumeFiles(
+    layout,
+    fillVolume(layout, (x, y) => x + 2 * y + 1),
+    "vol/",
+  );
   const doc = JSON.parse(new TextDecoder().decode(files.get("vol/info")));
   files.set("vol/info", text(JSON.stringify({ ...doc, ...info, scales: [{ ...doc.scales[0], ...scale }] })));
   const store = new MemoryStore();
@@ -106,8 +118,14 @@ describe("neuroglancer: info validation (target neuroglancer)", () => {
 
 describe("sharding: sharding_indexed configuration (target metadata)", () => {
   it("F8: an inner chunk_shape above 2^53 is an InvalidMetadataError, not a BigInt TypeError from its message", async () => {
-    const inner = { name: "sharding_indexed", configuration: { chunk_shape: [4, 3], codecs: [ARRAY.codecs[0]], index_codecs: [ARRAY.codecs[0]] } };
-    const outer = { name: "sharding_indexed", configuration: { chunk_shape: ["@@"], codecs: [inner], index_codecs: [ARRAY.codecs[0]] } };
+    const inner = {
+      name: "sharding_indexed",
+      configuration: { chunk_shape: [4, 3], codecs: [ARRAY.codecs[0]], index_codecs: [ARRAY.codecs[0]] },
+    };
+    const outer = {
+      name: "sharding_indexed",
+      configuration: { chunk_shape: ["@@"], codecs: [inner], index_codecs: [ARRAY.codecs[0]] },
+    };
     await openText(JSON.stringify({ ...ARRAY, codecs: [outer] }).replace('"@@"', "9007199254740992"));
   });
 });

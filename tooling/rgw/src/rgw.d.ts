@@ -15,5 +15,8 @@ export interface Rgw {
   stop(): Promise<void>;
 }
 
-/** Start a one-monitor, one-OSD (memstore) cluster with radosgw, in a fresh temporary directory on free ports of 127.0.0.1. */
+/**
+ * Start a one-monitor, one-OSD (memstore) cluster with radosgw, in a fresh temporary directory on free ports of
+ * 127.0.0.1.
+ */
 export declare function startRgw(options?: { log?: (line: string) => void }): Promise<Rgw>;

@@ -54,7 +54,15 @@ export async function startRgw(options = {}) {
     for (const sub of ["mon", "osd/0", "run", "log"]) await mkdir(join(dir, sub), { recursive: true });
     await writeFile(conf, cephConf({ dir, fsid, monPort, rgwPort }));
 
-    await run("monmaptool", ["--create", "--fsid", fsid, "--addv", "a", `[v2:127.0.0.1:${monPort}]`, join(dir, "monmap")]);
+    await run("monmaptool", [
+      "--create",
+      "--fsid",
+      fsid,
+      "--addv",
+      "a",
+      `[v2:127.0.0.1:${monPort}]`,
+      join(dir, "monmap"),
+    ]);
     await run("ceph-mon", ["-c", conf, "--mkfs", "-i", "a", "--monmap", join(dir, "monmap")]);
     cluster.start("ceph-mon", ["-c", conf, "-f", "-i", "a"]);
     await run("ceph-osd", ["-c", conf, "-i", "0", "--mkfs", "--osd-uuid", osdUuid, "--no-mon-config"]);
@@ -141,13 +149,17 @@ class Cluster {
   /** @param {string} dir */
   constructor(dir) {
     this.dir = dir;
-    /** @type {{ name: string, child: import("node:child_process").ChildProcess, exited: Promise<void>, stderr: string[] }[]} */
+    /**
+     * @type {{ name: string, child: import("node:child_process").ChildProcess, exited: Promise<void>, stderr: string[]
+     * }[]}
+     */
     this.daemons = [];
     /** @type {Promise<void> | undefined} */
     this.stopping = undefined;
     // If the test process dies without calling stop(), do not leave daemons behind.
     this.onExit = () => {
-      for (const { child } of this.daemons) if (child.exitCode === null && child.pid) process.kill(child.pid, "SIGKILL");
+      for (const { child } of this.daemons)
+        if (child.exitCode === null && child.pid) process.kill(child.pid, "SIGKILL");
     };
     process.on("exit", this.onExit);
   }
@@ -184,7 +196,10 @@ class Cluster {
     for (const { child, exited } of [...this.daemons].reverse()) {
       if (child.exitCode !== null || child.signalCode !== null || !child.pid) continue;
       process.kill(child.pid, "SIGTERM");
-      const timer = setTimeout(() => child.pid && child.exitCode === null && process.kill(child.pid, "SIGKILL"), 10_000);
+      const timer = setTimeout(
+        () => child.pid && child.exitCode === null && process.kill(child.pid, "SIGKILL"),
+        10_000,
+      );
       await exited;
       clearTimeout(timer);
     }
@@ -222,7 +237,8 @@ async function waitForHttp(endpoint, cluster, timeoutMs) {
       await response.body?.cancel();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`radosgw did not answer on ${endpoint} within ${timeoutMs / 1000} s`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`radosgw did not answer on ${endpoint} within ${timeoutMs / 1000} s`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -235,7 +251,12 @@ async function waitForHttp(endpoint, cluster, timeoutMs) {
 function run(command, args) {
   return new Promise((resolve, reject) => {
     execFile(command, args, { encoding: "utf8" }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(" ")} failed (${error.code ?? error.signal}): ${lastLines(stderr || stdout, 10)}`));
+      if (error)
+        reject(
+          new Error(
+            `${command} ${args.join(" ")} failed (${error.code ?? error.signal}): ${lastLines(stderr || stdout, 10)}`,
+          ),
+        );
       else resolve(stdout);
     });
   });

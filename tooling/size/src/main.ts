@@ -4,10 +4,14 @@ import { writeFile } from "node:fs/promises";
 import { lazyCodecChunkSizes, minimalReaderSize } from "./measure.js";
 
 const reader = await minimalReaderSize();
-console.log(`minimal reader (core + sharding + store-fetch): ${reader.initial} B gzip before the first read, ${reader.total} B gzip in all`);
+console.log(
+  `minimal reader (core + sharding + store-fetch): ${reader.initial} B gzip before the first read, ${reader.total} B gzip in all`,
+);
 const codecs = await lazyCodecChunkSizes();
 for (const [chunk, gzip] of [...codecs.sizes].sort()) console.log(`${chunk}: ${gzip} B gzip`);
-console.log(`Node built-ins: minimal reader ${reader.nodeBuiltins.join(", ") || "none"}; codec chunks ${codecs.nodeBuiltins.join(", ") || "none"}`);
+console.log(
+  `Node built-ins: minimal reader ${reader.nodeBuiltins.join(", ") || "none"}; codec chunks ${codecs.nodeBuiltins.join(", ") || "none"}`,
+);
 
 if (process.argv.includes("--write")) {
   const budget = (bytes: number) => Math.ceil((bytes * 1.05) / 100) * 100;

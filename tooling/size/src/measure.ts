@@ -32,7 +32,10 @@ function nodeBuiltinsSeen(seen: Set<string>): Plugin {
     name: "node-builtins",
     setup(builder) {
       builder.onResolve({ filter: BUILTINS }, (args) => {
-        const importer = relative(ROOT, args.importer).replace(/^.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+).*$/, "$1");
+        const importer = relative(ROOT, args.importer).replace(
+          /^.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+).*$/,
+          "$1",
+        );
         seen.add(`${args.path} (from ${importer})`);
         return { path: args.path, external: true };
       });

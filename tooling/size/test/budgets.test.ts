@@ -24,7 +24,8 @@ describe("bundle sizes", () => {
       if (limit === undefined) problems.push(`${chunk}: ${gzip} B gzip has no budget`);
       else if (gzip > limit) problems.push(`${chunk}: ${gzip} B gzip > budget ${limit} B`);
     }
-    for (const chunk of Object.keys(limits)) if (!sizes.has(chunk)) problems.push(`${chunk}: budgeted but no longer a chunk`);
+    for (const chunk of Object.keys(limits))
+      if (!sizes.has(chunk)) problems.push(`${chunk}: budgeted but no longer a chunk`);
     expect(problems).toEqual([]);
     // A browser has none, and bundlers should not have to stub them.
     expect(nodeBuiltins).toEqual([]);

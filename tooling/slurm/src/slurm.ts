@@ -30,14 +30,17 @@ export function slurmUnavailableReason(): string | undefined {
   if (missing.length > 0) {
     return `${missing.join(", ")} not installed; run tooling/ci/install-system-deps.sh (apt-get install --no-install-recommends slurm-wlm munge)`;
   }
-  if (process.getuid?.() !== 0) return "the SLURM test cluster runs its daemons as root (SlurmUser=root), and this process is not root";
+  if (process.getuid?.() !== 0)
+    return "the SLURM test cluster runs its daemons as root (SlurmUser=root), and this process is not root";
   return undefined;
 }
 
 export interface SbatchArrayOptions {
   /** Working directory of the job (and of sbatch); default: the current directory. */
   cwd?: string;
-  /** Environment of sbatch, which the tasks inherit (`--export=ALL`); default: process.env. SLURM_CONF is always set. */
+  /**
+   * Environment of sbatch, which the tasks inherit (`--export=ALL`); default: process.env. SLURM_CONF is always set.
+   */
   env?: NodeJS.ProcessEnv;
   /** More sbatch arguments, e.g. ["--cpus-per-task=1"]. */
   args?: string[];
@@ -162,8 +165,16 @@ export async function startSlurm(options: StartSlurmOptions = {}): Promise<Slurm
       processes: daemons.processes(),
       startMs,
       sbatchArray: (command, tasks, sbatchOptions) =>
-        sbatch(dir, env, `${jobs++}`, [`--array=0-${tasks - 1}`, ...(sbatchOptions?.args ?? []), "--wrap", command], tasks, sbatchOptions),
-      sbatchScript: (script, args, tasks, sbatchOptions) => sbatch(dir, env, `${jobs++}`, [...(sbatchOptions?.args ?? []), script, ...args], tasks, sbatchOptions),
+        sbatch(
+          dir,
+          env,
+          `${jobs++}`,
+          [`--array=0-${tasks - 1}`, ...(sbatchOptions?.args ?? []), "--wrap", command],
+          tasks,
+          sbatchOptions,
+        ),
+      sbatchScript: (script, args, tasks, sbatchOptions) =>
+        sbatch(dir, env, `${jobs++}`, [...(sbatchOptions?.args ?? []), script, ...args], tasks, sbatchOptions),
       stop: () => daemons.stop(),
     };
   } catch (error) {
@@ -238,34 +249,43 @@ async function sbatch(
   tasks: number,
   options: SbatchArrayOptions = {},
 ): Promise<SbatchArrayResult> {
-  if (!Number.isInteger(tasks) || tasks < 1) throw new RangeError(`sbatch: tasks must be a positive integer, got ${tasks}`);
+  if (!Number.isInteger(tasks) || tasks < 1)
+    throw new RangeError(`sbatch: tasks must be a positive integer, got ${tasks}`);
   const outputDir = join(dir, "jobs", name);
   await mkdir(outputDir, { recursive: true });
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const args = ["--wait", "--parsable", `--job-name=zarrkit-${name}`, `--output=${join(outputDir, "out.%a")}`, ...submission];
+  const args = [
+    "--wait",
+    "--parsable",
+    `--job-name=zarrkit-${name}`,
+    `--output=${join(outputDir, "out.%a")}`,
+    ...submission,
+  ];
   const started = Date.now();
   const childEnv = { ...(options.env ?? process.env), ...env };
-  const { status, stdout, stderr } = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("sbatch", args, { cwd: options.cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += String(chunk)));
-    child.stderr.on("data", (chunk) => (stderr += String(chunk)));
-    const timer = setTimeout(() => {
-      stderr += `\nsbatch: timed out after ${timeoutMs} ms; cancelling the job`;
-      const jobId = stdout.trim().split(";")[0];
-      if (jobId) void run("scancel", [jobId], { env: childEnv }).catch(() => {});
-      child.kill("SIGTERM");
-    }, timeoutMs);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      resolve({ status: 127, stdout, stderr: `${stderr}${String(error)}` });
-    });
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ status: code ?? (signal ? 128 : 1), stdout, stderr });
-    });
-  });
+  const { status, stdout, stderr } = await new Promise<{ status: number; stdout: string; stderr: string }>(
+    (resolve) => {
+      const child = spawn("sbatch", args, { cwd: options.cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += String(chunk)));
+      child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+      const timer = setTimeout(() => {
+        stderr += `\nsbatch: timed out after ${timeoutMs} ms; cancelling the job`;
+        const jobId = stdout.trim().split(";")[0];
+        if (jobId) void run("scancel", [jobId], { env: childEnv }).catch(() => {});
+        child.kill("SIGTERM");
+      }, timeoutMs);
+      child.once("error", (error) => {
+        clearTimeout(timer);
+        resolve({ status: 127, stdout, stderr: `${stderr}${String(error)}` });
+      });
+      child.once("close", (code, signal) => {
+        clearTimeout(timer);
+        resolve({ status: code ?? (signal ? 128 : 1), stdout, stderr });
+      });
+    },
+  );
   const outputs: string[] = [];
   for (let task = 0; task < tasks; task++) {
     outputs.push(await readFile(join(outputDir, `out.${task}`), "utf8").catch(() => ""));
@@ -382,7 +402,12 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-async function waitFor(what: string, timeoutMs: number, daemons: Daemons, ready: () => Promise<boolean>): Promise<void> {
+async function waitFor(
+  what: string,
+  timeoutMs: number,
+  daemons: Daemons,
+  ready: () => Promise<boolean>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const dead = daemons.dead();
@@ -397,7 +422,12 @@ async function waitFor(what: string, timeoutMs: number, daemons: Daemons, ready:
 function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { encoding: "utf8", env: options.env, timeout: 10_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(" ")} failed (${error.code ?? error.signal}): ${lastLines(stderr || stdout, 10)}`));
+      if (error)
+        reject(
+          new Error(
+            `${command} ${args.join(" ")} failed (${error.code ?? error.signal}): ${lastLines(stderr || stdout, 10)}`,
+          ),
+        );
       else resolve(stdout);
     });
   });

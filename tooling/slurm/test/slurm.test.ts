@@ -54,7 +54,10 @@ describe("SLURM job arrays", () => {
   it("submits a batch script whose #SBATCH lines make the array, with its arguments", async (context) => {
     if (!cluster) return context.skip(skipReason);
     const script = join(cluster.dir, "array.sh");
-    await writeFile(script, '#!/bin/sh\n#SBATCH --array=0-2\necho "task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT: $1 $2"\n');
+    await writeFile(
+      script,
+      '#!/bin/sh\n#SBATCH --array=0-2\necho "task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT: $1 $2"\n',
+    );
     const result = await cluster.sbatchScript(script, ["a b", "c"], 3);
     console.log(`[slurm] 3-task job array from a script finished in ${result.ms} ms`);
     expect(result.status, result.sbatchOutput).toBe(0);

@@ -2,7 +2,12 @@ import type { Store } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
 import { available, type ConformanceCheck, missingNeed } from "../src/conformance/types.js";
 
-const check = (needs: ConformanceCheck["needs"]): ConformanceCheck => ({ group: "g", name: "n", needs, run: async () => {} });
+const check = (needs: ConformanceCheck["needs"]): ConformanceCheck => ({
+  group: "g",
+  name: "n",
+  needs,
+  run: async () => {},
+});
 const getOnly: Store = { get: async () => undefined };
 
 describe("capability detection", () => {

@@ -12,10 +12,12 @@ beforeAll(async () => {
   for (const check of conformanceChecks) {
     for (const [mutant, make] of Object.entries(mutants)) {
       const store = make();
-      const failed = await check.run({ store, put: (key, value) => store.set!(key, value), invalidKeys: unsafeKeys }).then(
-        () => false,
-        () => true,
-      );
+      const failed = await check
+        .run({ store, put: (key, value) => store.set!(key, value), invalidKeys: unsafeKeys })
+        .then(
+          () => false,
+          () => true,
+        );
       if (!failed) continue;
       killedBy.set(title(check), [...(killedBy.get(title(check)) ?? []), mutant]);
       caughtBy.set(mutant, [...(caughtBy.get(mutant) ?? []), title(check)]);

@@ -28,7 +28,11 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
 
   protected check(key: string): void {
     const segments = key.split("/");
-    const bad = key.includes("\0") || key.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..") || !isWellFormed(key);
+    const bad =
+      key.includes("\0") ||
+      key.includes("\\") ||
+      segments.some((s) => s === "" || s === "." || s === "..") ||
+      !isWellFormed(key);
     if (bad) throw new StoreError(`Invalid key ${JSON.stringify(key)}`, { key });
   }
 
@@ -40,8 +44,10 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
   /** Throw PreconditionFailedError unless the key's current state meets `ifMatch` / `ifNoneMatch`. */
   protected checkConditions(key: string, options: { ifMatch?: string; ifNoneMatch?: "*" }): void {
     const current = this.versions.get(key);
-    if (options.ifNoneMatch === "*" && current !== undefined) throw new PreconditionFailedError(`${key} exists`, { key });
-    if (options.ifMatch !== undefined && options.ifMatch !== current) throw new PreconditionFailedError(`${key} changed`, { key });
+    if (options.ifNoneMatch === "*" && current !== undefined)
+      throw new PreconditionFailedError(`${key} exists`, { key });
+    if (options.ifMatch !== undefined && options.ifMatch !== current)
+      throw new PreconditionFailedError(`${key} changed`, { key });
   }
 
   protected existing(key: string): Uint8Array {
@@ -69,7 +75,12 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     return value && { value, size: this.values.get(key)!.length, version: this.versions.get(key)! };
   }
 
-  async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options: ReadOptions = {}): Promise<number | undefined> {
+  async getRangeInto(
+    key: string,
+    range: WindowQuery,
+    target: Uint8Array,
+    options: ReadOptions = {},
+  ): Promise<number | undefined> {
     checkRangeInto(key, range, target);
     const value = await this.getRange(key, range, options);
     if (!value) return undefined;

@@ -1,4 +1,12 @@
-import { PreconditionFailedError, type RangeQuery, type ReadOptions, type SetOptions, type Store, StoreError, type WindowQuery } from "@zarrkit/registry";
+import {
+  PreconditionFailedError,
+  type RangeQuery,
+  type ReadOptions,
+  type SetOptions,
+  type Store,
+  StoreError,
+  type WindowQuery,
+} from "@zarrkit/registry";
 import { MemoryStore } from "./memory-store.js";
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -146,7 +154,10 @@ export const mutants: Record<string, () => Store> = {
   "getRange reads a suffix as an offset": () =>
     new (class extends MemoryStore {
       override async getRange(key: string, range: RangeQuery) {
-        return super.getRange(key, "suffixLength" in range ? { offset: range.suffixLength, length: Number.MAX_SAFE_INTEGER } : range);
+        return super.getRange(
+          key,
+          "suffixLength" in range ? { offset: range.suffixLength, length: Number.MAX_SAFE_INTEGER } : range,
+        );
       }
     })(),
   "getRange rejects suffixes longer than the value": () =>
@@ -223,13 +234,23 @@ export const mutants: Record<string, () => Store> = {
   "getRangeInto stops after one 64 KiB read": () =>
     new (class extends MemoryStore {
       override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
-        return super.getRangeInto(key, { offset: range.offset, length: Math.min(range.length, 65536) }, target, options);
+        return super.getRangeInto(
+          key,
+          { offset: range.offset, length: Math.min(range.length, 65536) },
+          target,
+          options,
+        );
       }
     })(),
   "getRangeInto reads what fits into a short target": () =>
     new (class extends MemoryStore {
       override async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options?: ReadOptions) {
-        return super.getRangeInto(key, { offset: range.offset, length: Math.min(range.length, target.length) }, target, options);
+        return super.getRangeInto(
+          key,
+          { offset: range.offset, length: Math.min(range.length, target.length) },
+          target,
+          options,
+        );
       }
     })(),
   "getRangeInto ignores ifMatch": () =>
@@ -508,7 +529,11 @@ export const mutants: Record<string, () => Store> = {
   "ifMatch never matches": () =>
     new (class extends MemoryStore {
       override async set(key: string, value: Uint8Array, options?: SetOptions) {
-        return super.set(key, value, options?.ifMatch === undefined ? options : { ...options, ifMatch: `"${options.ifMatch}"` });
+        return super.set(
+          key,
+          value,
+          options?.ifMatch === undefined ? options : { ...options, ifMatch: `"${options.ifMatch}"` },
+        );
       }
     })(),
   "ifMatch passes for a missing key": () =>
@@ -522,7 +547,8 @@ export const mutants: Record<string, () => Store> = {
       override async set(key: string, value: Uint8Array, options: SetOptions = {}) {
         const current = this.versions.get(key);
         if (options.ifNoneMatch === "*" && current !== undefined) throw new PreconditionFailedError("exists", { key });
-        if (options.ifMatch !== undefined && options.ifMatch !== current) throw new PreconditionFailedError("changed", { key });
+        if (options.ifMatch !== undefined && options.ifMatch !== current)
+          throw new PreconditionFailedError("changed", { key });
         await tick();
         this.write(key, value.slice());
       }

@@ -17,7 +17,9 @@ import { toolchainMissing } from "./toolchain.js";
 const here = fileURLToPath(new URL("..", import.meta.url));
 const shipped = join(here, "..", "..", "packages", "codecs", "wasm", "zstd-decode.wasm");
 const ZSTD = "/usr/bin/zstd";
-const skipReason = toolchainMissing("bitstream patch check") ?? (existsSync(ZSTD) ? undefined : `${ZSTD} is absent (apt-get install zstd)`);
+const skipReason =
+  toolchainMissing("bitstream patch check") ??
+  (existsSync(ZSTD) ? undefined : `${ZSTD} is absent (apt-get install zstd)`);
 
 interface Decoder {
   /** The decoder's return value (decoded size, or a negative zstd error code) and the bytes it wrote. */
@@ -26,7 +28,14 @@ interface Decoder {
 
 async function decoder(path: string): Promise<Decoder> {
   const { instance } = await WebAssembly.instantiate(readFileSync(path), {
-    wasi_snapshot_preview1: { proc_exit: () => {}, fd_write: () => 0, fd_close: () => 0, fd_seek: () => 0, environ_get: () => 0, environ_sizes_get: () => 0 },
+    wasi_snapshot_preview1: {
+      proc_exit: () => {},
+      fd_write: () => 0,
+      fd_close: () => 0,
+      fd_seek: () => 0,
+      environ_get: () => 0,
+      environ_sizes_get: () => 0,
+    },
   });
   const exports = instance.exports as {
     memory: WebAssembly.Memory;
@@ -60,7 +69,11 @@ function content(kind: "volume" | "noise" | "text", length: number, seed: number
   };
   const words = ["zarr", "shard", "chunk", "index", "codec", "array", " ", "\n", "{", "}", "0.5"];
   for (let i = 0, w = ""; i < length; i++) {
-    if (kind === "volume") out[i] = i % 2 ? 0x75 + ((Math.round(300 * Math.sin(i / 900)) >> 8) & 0xff) : (Math.round(300 * Math.sin(i / 900)) + (next() & 15)) & 0xff;
+    if (kind === "volume")
+      out[i] =
+        i % 2
+          ? 0x75 + ((Math.round(300 * Math.sin(i / 900)) >> 8) & 0xff)
+          : (Math.round(300 * Math.sin(i / 900)) + (next() & 15)) & 0xff;
     else if (kind === "noise") out[i] = next() & 0xff;
     else {
       if (w.length === 0) w = words[next() % words.length]!;
@@ -122,8 +135,10 @@ describe.skipIf(skipReason !== undefined)("the 64-bit bit container changes noth
       const b = released.decode(damaged, capacity);
       if (a.result !== b.result || Buffer.compare(a.bytes, b.bytes) !== 0) {
         const native = spawnSync(ZSTD, ["-q", "-d", "-c"], { input: damaged, maxBuffer: 1 << 26 });
-        if (a.result < 0) expect(native.status, `trial ${trial}: refused here (${a.result}), decoded natively`).not.toBe(0);
-        else expect(Buffer.compare(a.bytes, native.stdout), `trial ${trial}: garbage other than native libzstd's`).toBe(0);
+        if (a.result < 0)
+          expect(native.status, `trial ${trial}: refused here (${a.result}), decoded natively`).not.toBe(0);
+        else
+          expect(Buffer.compare(a.bytes, native.stdout), `trial ${trial}: garbage other than native libzstd's`).toBe(0);
         outcomes.add("unlike the release, as native");
       }
       outcomes.add(a.result < 0 ? `error ${a.result}` : a.result === data.length ? "decoded" : "other size");

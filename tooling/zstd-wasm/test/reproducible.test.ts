@@ -49,7 +49,11 @@ test.skipIf(skipReason !== undefined)("a rebuild gives the committed .wasm and b
   expect(build.status).toBe(0);
   for (const [name, dir] of MODULES) {
     const rebuilt = readFileSync(join(out, `${name}.wasm`));
-    expect(`${name}.wasm ${sha256(rebuilt)}`).toBe(`${name}.wasm ${sha256(readFileSync(join(codecs, "wasm", `${name}.wasm`)))}`);
-    expect(readFileSync(join(out, `${name}-wasm.ts`), "utf8")).toBe(readFileSync(join(codecs, dir, `${name}-wasm.ts`), "utf8"));
+    expect(`${name}.wasm ${sha256(rebuilt)}`).toBe(
+      `${name}.wasm ${sha256(readFileSync(join(codecs, "wasm", `${name}.wasm`)))}`,
+    );
+    expect(readFileSync(join(out, `${name}-wasm.ts`), "utf8")).toBe(
+      readFileSync(join(codecs, dir, `${name}-wasm.ts`), "utf8"),
+    );
   }
 });

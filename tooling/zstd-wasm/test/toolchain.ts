@@ -6,8 +6,13 @@ import { existsSync } from "node:fs";
  * not a reason (the tests then fail), elsewhere the reason is printed.
  */
 export function toolchainMissing(what: string): string | undefined {
-  const missing = ["/usr/bin/clang-14", "/usr/bin/wasm-ld-14", "/usr/lib/wasm32-wasi/libc.a"].filter((path) => !existsSync(path));
-  const reason = missing.length && !process.env.CI ? `missing ${missing.join(", ")} (run tooling/ci/install-system-deps.sh)` : undefined;
+  const missing = ["/usr/bin/clang-14", "/usr/bin/wasm-ld-14", "/usr/lib/wasm32-wasi/libc.a"].filter(
+    (path) => !existsSync(path),
+  );
+  const reason =
+    missing.length && !process.env.CI
+      ? `missing ${missing.join(", ")} (run tooling/ci/install-system-deps.sh)`
+      : undefined;
   if (reason) console.log(`${what} skipped: ${reason}`);
   return reason;
 }

@@ -37,7 +37,8 @@ export interface Demo {
 export const CORRUPT_KEY = "c/0/0/0";
 
 export async function startDemo(): Promise<Demo> {
-  if (!existsSync(join(appDir, "index.html"))) throw new Error(`${appDir} has no build: run the demo's build (turbo runs it before its tests)`);
+  if (!existsSync(join(appDir, "index.html")))
+    throw new Error(`${appDir} has no build: run the demo's build (turbo runs it before its tests)`);
   const root = await mkdtemp(join(tmpdir(), "zarrkit-demo-e2e-"));
   const dataDir = join(root, "data");
   await writeSamples(dataDir);
@@ -53,7 +54,14 @@ export async function startDemo(): Promise<Demo> {
     server = await serve({ appDir, dataDir, port: 0, onRequest: (r) => requests.push(r) });
     browser = await chromium.launch({
       executablePath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     });
   } catch (error) {
     server?.close();

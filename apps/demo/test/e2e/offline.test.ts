@@ -112,7 +112,10 @@ describe.skipIf(skip)("offline in Chromium", () => {
         const request = store.get(metadata);
         request.onsuccess = () => done(request.result as Uint8Array);
       });
-      return { names: names.map((k) => k.split("/").slice(2).join("/")).sort(), metadata: new TextDecoder().decode(value) };
+      return {
+        names: names.map((k) => k.split("/").slice(2).join("/")).sort(),
+        metadata: new TextDecoder().decode(value),
+      };
     });
     // Shards of 128 x 128 x 128 (4 x 4 x 4 inner chunks of 32): z 40 in 0, row 200 in 1, columns 37..123 in 0.
     expect(records.names).toEqual(["c/0/1/0", "zarr.json"]);
@@ -122,7 +125,9 @@ describe.skipIf(skip)("offline in Chromium", () => {
     expect(await settled(page)).toBe("ready");
     await expect.poll(() => view.getAttribute("data-annotations")).toBe("loaded");
     const pixels = decodePng(await view.screenshot({ path: join(screenshotDir, "annotations.png") }));
-    const at = (r: number, c: number) => [...pixels.rgba.subarray((r * pixels.width + c) * 4, (r * pixels.width + c) * 4 + 3)];
+    const at = (r: number, c: number) => [
+      ...pixels.rgba.subarray((r * pixels.width + c) * 4, (r * pixels.width + c) * 4 + 3),
+    ];
     const [red, green] = at(200, 80);
     expect(red! - green!).toBeGreaterThan(100);
     const untouched = gray(slice[100 * 256 + 80]!);

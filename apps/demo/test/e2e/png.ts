@@ -23,7 +23,8 @@ export function decodePng(file: Uint8Array): Pixels {
       width = view.getUint32(at + 8);
       height = view.getUint32(at + 12);
       const [depth, color, , , interlace] = data.subarray(8, 13);
-      if (depth !== 8 || (color !== 2 && color !== 6) || interlace !== 0) throw new Error(`Unsupported PNG: depth ${depth}, colour type ${color}, interlace ${interlace}`);
+      if (depth !== 8 || (color !== 2 && color !== 6) || interlace !== 0)
+        throw new Error(`Unsupported PNG: depth ${depth}, colour type ${color}, interlace ${interlace}`);
       channels = color === 6 ? 4 : 3;
     } else if (type === "IDAT") {
       idat.push(data);

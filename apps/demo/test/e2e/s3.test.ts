@@ -24,7 +24,12 @@ const skip = skipReason() ?? rgwSkipReason();
 
 /** A bucket browsers on any origin may read (radosgw answers the CORS preflights). */
 async function corsBucket(rgw: Rgw): Promise<void> {
-  const client = new AwsClient({ accessKeyId: rgw.accessKey, secretAccessKey: rgw.secretKey, service: "s3", region: "us-east-1" });
+  const client = new AwsClient({
+    accessKeyId: rgw.accessKey,
+    secretAccessKey: rgw.secretKey,
+    service: "s3",
+    region: "us-east-1",
+  });
   const created = await client.fetch(`${rgw.endpoint}/${BUCKET}`, { method: "PUT" });
   if (!created.ok) throw new Error(`Creating bucket ${BUCKET}: ${created.status} ${await created.text()}`);
   const rule =
@@ -52,7 +57,9 @@ describe.skipIf(skip)("s3:// in Chromium, against radosgw", () => {
     const local = await zk.openArray(await zk.openStore(`file://${join(demo.dataDir, "volume.zarr", "sharded")}`));
     volume = await local.get();
     const credentials = { accessKeyId: rgw.accessKey, secretAccessKey: rgw.secretKey };
-    const s3 = await zk.openStore(`s3://${BUCKET}/volume.zarr?endpoint=${encodeURIComponent(rgw.endpoint)}`, { credentials });
+    const s3 = await zk.openStore(`s3://${BUCKET}/volume.zarr?endpoint=${encodeURIComponent(rgw.endpoint)}`, {
+      credentials,
+    });
     const array = await zk.createArray(s3, "", local.metadata as never);
     await array.set(null, volume);
   });
@@ -92,9 +99,13 @@ describe.skipIf(skip)("s3:// in Chromium, against radosgw", () => {
     expect(wrong).toEqual([]);
 
     const url = page.url();
-    expect(new URL(url).searchParams.get("source")).toBe(`s3://${BUCKET}/volume.zarr?endpoint=${encodeURIComponent(rgw.endpoint)}`);
+    expect(new URL(url).searchParams.get("source")).toBe(
+      `s3://${BUCKET}/volume.zarr?endpoint=${encodeURIComponent(rgw.endpoint)}`,
+    );
     expect(url).not.toContain(rgw.secretKey);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
     expect(stored).not.toContain(rgw.secretKey);
     expect(stored).not.toContain(rgw.accessKey);
     expect(errors).toEqual([]);

@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as zk from "zarrkit";
 import { SAMPLES } from "../../server/samples.js";
 import { viridisLut } from "../../src/colormap.js";
-import { CORRUPT_KEY, type Demo, newPage, screenshotDir, settled, skipReason, sourceUrl, startDemo } from "./harness.js";
+import {
+  CORRUPT_KEY,
+  type Demo,
+  newPage,
+  screenshotDir,
+  settled,
+  skipReason,
+  sourceUrl,
+  startDemo,
+} from "./harness.js";
 import { decodePng, type Pixels } from "./png.js";
 
 const skip = skipReason();
@@ -41,7 +50,9 @@ function mismatches(pixels: Pixels, rows: number, cols: number, expected: (r: nu
   return wrong;
 }
 
-const pixelAt = (pixels: Pixels, r: number, c: number) => [...pixels.rgba.subarray((r * pixels.width + c) * 4, (r * pixels.width + c) * 4 + 3)];
+const pixelAt = (pixels: Pixels, r: number, c: number) => [
+  ...pixels.rgba.subarray((r * pixels.width + c) * 4, (r * pixels.width + c) * 4 + 3),
+];
 
 describe.skipIf(skip)("the demo in Chromium", () => {
   let demo: Demo;
@@ -75,7 +86,9 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     it(`draws ${source} with one data element per CSS pixel, in the contract's gray`, async () => {
       const { context, page, errors } = await newPage(demo);
       const from = demo.requests.length;
-      await page.goto(sourceUrl(demo.base, source, { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+      await page.goto(
+        sourceUrl(demo.base, source, { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }),
+      );
       expect(await settled(page)).toBe("ready");
       const pixels = await viewPixels(page, source.split("/").slice(2).join("-"));
       expect(mismatches(pixels, 256, 256, (r, c) => slice[r * 256 + c]!)).toEqual([]);
@@ -97,7 +110,14 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     const image = await openPrecomputedImage(store);
     const { data } = await image.read({ min: [0, 0, Z], max: [256, 256, Z + 1] });
     const { context, page } = await newPage(demo);
-    await page.goto(sourceUrl(demo.base, "precomputed:///data/precomputed", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+    await page.goto(
+      sourceUrl(demo.base, "precomputed:///data/precomputed", {
+        at: String(Z),
+        contrast: `${LO},${HI}`,
+        colormap: "gray",
+        zoom: "1",
+      }),
+    );
     expect(await settled(page)).toBe("ready");
     const pixels = await viewPixels(page, "precomputed");
     expect(mismatches(pixels, 256, 256, (r, c) => Number(data[r * 256 + c]))).toEqual([]);
@@ -105,11 +125,27 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     // At zoom 0.5: scale s1, unsharded (one file per chunk), one element per CSS pixel.
     const half = (await image.read({ min: [0, 0, Z / 2], max: [128, 128, Z / 2 + 1] }, { scale: 1 })).data;
     demo.requests.length = 0;
-    await page.goto(sourceUrl(demo.base, "precomputed:///data/precomputed", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "0.5" }));
+    await page.goto(
+      sourceUrl(demo.base, "precomputed:///data/precomputed", {
+        at: String(Z),
+        contrast: `${LO},${HI}`,
+        colormap: "gray",
+        zoom: "0.5",
+      }),
+    );
     expect(await settled(page)).toBe("ready");
-    expect(mismatches(await viewPixels(page, "precomputed-s1"), 128, 128, (r, c) => Number(half[r * 128 + c]))).toEqual([]);
-    const chunkFiles = demo.requests.filter((r) => /\/precomputed\/s\d/.test(r.path)).map((r) => r.path.split("/precomputed/")[1]);
-    expect(chunkFiles.sort()).toEqual(["s1/0-64_0-64_0-64", "s1/0-64_64-128_0-64", "s1/64-128_0-64_0-64", "s1/64-128_64-128_0-64"]);
+    expect(mismatches(await viewPixels(page, "precomputed-s1"), 128, 128, (r, c) => Number(half[r * 128 + c]))).toEqual(
+      [],
+    );
+    const chunkFiles = demo.requests
+      .filter((r) => /\/precomputed\/s\d/.test(r.path))
+      .map((r) => r.path.split("/precomputed/")[1]);
+    expect(chunkFiles.sort()).toEqual([
+      "s1/0-64_0-64_0-64",
+      "s1/0-64_64-128_0-64",
+      "s1/64-128_0-64_0-64",
+      "s1/64-128_64-128_0-64",
+    ]);
     await context.close();
   });
 
@@ -117,11 +153,25 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "pyramid.ome.zarr")).href);
     const level1 = (await (await zk.openArray(store, "1")).get([Z / 2, null, null])).data as Uint16Array;
     const { context, page } = await newPage(demo);
-    await page.goto(sourceUrl(demo.base, "/data/pyramid.ome.zarr", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+    await page.goto(
+      sourceUrl(demo.base, "/data/pyramid.ome.zarr", {
+        at: String(Z),
+        contrast: `${LO},${HI}`,
+        colormap: "gray",
+        zoom: "1",
+      }),
+    );
     expect(await settled(page)).toBe("ready");
     expect(mismatches(await viewPixels(page, "pyramid-level0"), 256, 256, (r, c) => slice[r * 256 + c]!)).toEqual([]);
     demo.requests.length = 0;
-    await page.goto(sourceUrl(demo.base, "/data/pyramid.ome.zarr", { at: String(Z), contrast: `${LO},${HI}`, colormap: "gray", zoom: "0.5" }));
+    await page.goto(
+      sourceUrl(demo.base, "/data/pyramid.ome.zarr", {
+        at: String(Z),
+        contrast: `${LO},${HI}`,
+        colormap: "gray",
+        zoom: "0.5",
+      }),
+    );
     expect(await settled(page)).toBe("ready");
     const pixels = await viewPixels(page, "pyramid-level1");
     expect(mismatches(pixels, 128, 128, (r, c) => level1[r * 128 + c]!)).toEqual([]);
@@ -136,7 +186,9 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     const volume = await zk.openStore(pathToFileURL(join(demo.dataDir, "volume.zarr")).href);
     const plane = (await (await zk.openArray(volume, "sharded")).get([64, null, null])).data as Uint16Array;
     const { context, page } = await newPage(demo);
-    await page.goto(sourceUrl(demo.base, "/data/rectilinear.zarr", { contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }));
+    await page.goto(
+      sourceUrl(demo.base, "/data/rectilinear.zarr", { contrast: `${LO},${HI}`, colormap: "gray", zoom: "1" }),
+    );
     expect(await settled(page)).toBe("ready");
     expect(mismatches(await viewPixels(page, "rectilinear"), 256, 256, (r, c) => plane[r * 256 + c]!)).toEqual([]);
     expect(await page.locator("#layout").textContent()).toMatch(/chunk grid: rectilinear; chunks \[32,16\]/);
@@ -161,7 +213,9 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await page.waitForSelector("#tree a");
     expect(await page.locator("#tree a").allTextContents()).toEqual(["labels", "sharded", "unsharded"]);
     // The whole tree from the group's consolidated metadata: one request.
-    expect(demo.requests.filter((r) => r.path.startsWith("/data/volume.zarr")).map((r) => r.path)).toEqual(["/data/volume.zarr/zarr.json"]);
+    expect(demo.requests.filter((r) => r.path.startsWith("/data/volume.zarr")).map((r) => r.path)).toEqual([
+      "/data/volume.zarr/zarr.json",
+    ]);
     expect(await page.locator("#group-title").textContent()).toMatch(/consolidated metadata/);
     await page.screenshot({ path: join(screenshotDir, "group.png") });
     await context.close();
@@ -172,7 +226,9 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     const shardRequests = () => demo.requests.filter((r) => /\/volume\.zarr\/sharded\/c\//.test(r.path));
     const isIndex = (r: { range?: string }) => r.range?.startsWith("bytes=-") ?? false;
     demo.requests.length = 0;
-    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "10", contrast: `${LO},${HI}`, zoom: "1" }));
+    await page.goto(
+      sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "10", contrast: `${LO},${HI}`, zoom: "1" }),
+    );
     expect(await settled(page, "10")).toBe("ready");
     // 256 x 256 at z = 10: four shards of 64 x 128 x 128, each read as index + one range.
     const first = shardRequests();
@@ -181,10 +237,15 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     for (const key of keys) {
       const forKey = first.filter((r) => r.path === key);
       expect(forKey.filter(isIndex), key).toHaveLength(1);
-      expect(forKey.filter((r) => !isIndex(r)), key).toHaveLength(1);
+      expect(
+        forKey.filter((r) => !isIndex(r)),
+        key,
+      ).toHaveLength(1);
       expect(forKey.every((r) => r.status === 206)).toBe(true);
     }
-    expect(await page.locator("#layout").textContent()).toContain("codecs: sharding_indexed(bytes → zstd; index: bytes → crc32c)");
+    expect(await page.locator("#layout").textContent()).toContain(
+      "codecs: sharding_indexed(bytes → zstd; index: bytes → crc32c)",
+    );
 
     // z = 20: other inner chunks of the same shards; the indexes are cached.
     demo.requests.length = 0;
@@ -203,7 +264,14 @@ describe.skipIf(skip)("the demo in Chromium", () => {
 
   it("pans by dragging, zooms with the wheel, and colours with viridis", async () => {
     const { context, page } = await newPage(demo);
-    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: String(Z), contrast: `${LO},${HI}`, colormap: "viridis", zoom: "1" }));
+    await page.goto(
+      sourceUrl(demo.base, "/data/volume.zarr/sharded", {
+        at: String(Z),
+        contrast: `${LO},${HI}`,
+        colormap: "viridis",
+        zoom: "1",
+      }),
+    );
     expect(await settled(page)).toBe("ready");
     const lut = viridisLut();
     const viridis = (v: number) => [...lut.subarray(gray(v) * 4, gray(v) * 4 + 3)];
@@ -238,7 +306,14 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     expect("nbytes" in chunk).toBe(true);
     const { context, page } = await newPage(demo);
     demo.requests.length = 0;
-    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: String(Z), contrast: `${LO},${HI}`, zoom: "1", pan: "200,200" }));
+    await page.goto(
+      sourceUrl(demo.base, "/data/volume.zarr/sharded", {
+        at: String(Z),
+        contrast: `${LO},${HI}`,
+        zoom: "1",
+        pan: "200,200",
+      }),
+    );
     expect(await settled(page)).toBe("ready");
     const reads = demo.requests.filter((r) => /\/sharded\/c\//.test(r.path));
     expect(reads.map((r) => r.path.split("/sharded/")[1])).toEqual(["c/0/1/1", "c/0/1/1"]);
@@ -255,7 +330,9 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     page.on("requestfailed", (request) => {
       if (request.failure()?.errorText === "net::ERR_ABORTED") aborted.push(new URL(request.url()).pathname);
     });
-    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "100", contrast: `${LO},${HI}`, zoom: "1" }));
+    await page.goto(
+      sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "100", contrast: `${LO},${HI}`, zoom: "1" }),
+    );
     expect(await settled(page, "100")).toBe("ready");
     // Slow data reads (not the indexes): the slider moves on before they arrive.
     await page.route(
@@ -285,7 +362,14 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     expect(text).toMatch(/checksum/i);
     const pixels = await viewPixels(page, "corrupt");
     // The shard below the damaged one (rows 128.., columns 0..127) is drawn.
-    expect(mismatches({ ...pixels, rgba: pixels.rgba.subarray(128 * pixels.width * 4) }, 128, 128, (r, c) => slice[(r + 128) * 256 + c]!)).toEqual([]);
+    expect(
+      mismatches(
+        { ...pixels, rgba: pixels.rgba.subarray(128 * pixels.width * 4) },
+        128,
+        128,
+        (r, c) => slice[(r + 128) * 256 + c]!,
+      ),
+    ).toEqual([]);
     expect(pixelAt(pixels, 10, 10)).toEqual([0, 0, 0]);
     await context.close();
   });

@@ -182,21 +182,34 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
     throw new UsageError(`--index-location ${JSON.stringify(indexLocation)}: expected start or end`, C);
   }
   const jobs = positiveIntegerFlag(values.jobs, "--jobs", C) ?? DEFAULT_JOBS;
-  const shardBytes = values["shard-bytes"] === undefined ? DEFAULT_SHARD_BYTES : parseBytes(values["shard-bytes"], "--shard-bytes");
+  const shardBytes =
+    values["shard-bytes"] === undefined ? DEFAULT_SHARD_BYTES : parseBytes(values["shard-bytes"], "--shard-bytes");
   const to = values.to ?? "zarr";
-  if (to !== "zarr" && to !== "precomputed") throw new UsageError(`--to ${JSON.stringify(to)}: expected zarr or precomputed`, C);
+  if (to !== "zarr" && to !== "precomputed")
+    throw new UsageError(`--to ${JSON.stringify(to)}: expected zarr or precomputed`, C);
   // Unset for Zarr: each array keeps its source's compression (the default codec when it has none).
   const codec = values.codec ?? (to === "precomputed" ? "gzip" : undefined);
   if (to === "precomputed") {
-    if (codec !== "gzip" && codec !== "none") throw new UsageError(`--codec ${JSON.stringify(codec)} with --to precomputed: expected gzip or none (the format's data encodings)`, C);
+    if (codec !== "gzip" && codec !== "none")
+      throw new UsageError(
+        `--codec ${JSON.stringify(codec)} with --to precomputed: expected gzip or none (the format's data encodings)`,
+        C,
+      );
     if (values["shard-shape"] !== undefined || values["index-location"] !== undefined) {
-      throw new UsageError(`--${values["shard-shape"] !== undefined ? "shard-shape" : "index-location"} does not apply to --to precomputed (its sharding parameters are chosen from --shard-bytes)`, C);
+      throw new UsageError(
+        `--${values["shard-shape"] !== undefined ? "shard-shape" : "index-location"} does not apply to --to precomputed (its sharding parameters are chosen from --shard-bytes)`,
+        C,
+      );
     }
   } else if (codec !== undefined) {
     parseCodec(codec, 1); // the form is checked before anything is opened
   }
   const levels = positiveIntegerFlag(values.multiscale, "--multiscale", C) ?? 0;
-  if (values.labels && levels === 0 && to !== "precomputed") throw new UsageError("--labels applies to --multiscale (mode instead of mean) and --to precomputed (a segmentation)", C);
+  if (values.labels && levels === 0 && to !== "precomputed")
+    throw new UsageError(
+      "--labels applies to --multiscale (mode instead of mean) and --to precomputed (a segmentation)",
+      C,
+    );
   const part = resolvePart(values.part, values.parts, process.env);
   const mode = progressMode(values.progress, C);
   const [srcUrl, dstUrl] = positionals as [string, string];
@@ -204,18 +217,28 @@ export async function convertCommand(args: readonly string[], out: Output): Prom
   const source = await openSource(await resolveUrl(srcUrl, C));
   const archive = archiveDestination(dstUrl, values.overwrite === true, part.count, C);
   const dst = await resolveUrl(archive?.staging ?? dstUrl, C);
-  if (dst.precomputed && to !== "precomputed") throw new UsageError(`${dstUrl}: a precomputed:// destination needs --to precomputed`, C);
+  if (dst.precomputed && to !== "precomputed")
+    throw new UsageError(`${dstUrl}: a precomputed:// destination needs --to precomputed`, C);
   const store = writableStore(dst);
   const single: ConvertSource | undefined =
-    source.kind === "array" ? zarrSource(source.array, srcUrl) : source.kind === "precomputed" ? precomputedSource(source.image, srcUrl) : undefined;
+    source.kind === "array"
+      ? zarrSource(source.array, srcUrl)
+      : source.kind === "precomputed"
+        ? precomputedSource(source.image, srcUrl)
+        : undefined;
   const rank = () => {
     if (single) return single.shape.length;
-    throw new UsageError("--chunk-shape and --shard-shape apply to arrays; a group's arrays keep their own chunk shape (or use --shard-bytes)", C);
+    throw new UsageError(
+      "--chunk-shape and --shard-shape apply to arrays; a group's arrays keep their own chunk shape (or use --shard-bytes)",
+      C,
+    );
   };
 
   const layout: Layout = { shardBytes, codec, indexLocation, notes: [] };
-  if (values["chunk-shape"] !== undefined) layout.chunkShape = parseShape(values["chunk-shape"], "--chunk-shape", rank());
-  if (values["shard-shape"] !== undefined) layout.shardShape = parseShape(values["shard-shape"], "--shard-shape", rank());
+  if (values["chunk-shape"] !== undefined)
+    layout.chunkShape = parseShape(values["chunk-shape"], "--chunk-shape", rank());
+  if (values["shard-shape"] !== undefined)
+    layout.shardShape = parseShape(values["shard-shape"], "--shard-shape", rank());
 
   // Everything is planned (and every flag checked against every array) before the first write.
   const nodes: PlannedNode[] = [];
@@ -297,7 +320,13 @@ async function execute(conversion: Conversion): Promise<number> {
     if (!node.source || precomputed) continue;
     const dest = await openArray(counting, node.path);
     const src = node.source;
-    taskLists.push({ total: partSize(dest.gridShape.reduce((a, b) => a * b, 1), part), tasks: (stop) => zarrTasks(src, dest, storedBytes, part, stop) });
+    taskLists.push({
+      total: partSize(
+        dest.gridShape.reduce((a, b) => a * b, 1),
+        part,
+      ),
+      tasks: (stop) => zarrTasks(src, dest, storedBytes, part, stop),
+    });
   }
   const total = taskLists.reduce((a, t) => a + t.total, 0);
   const c = { done: 0, written: 0, skipped: 0, empty: 0 };
@@ -314,22 +343,26 @@ async function execute(conversion: Conversion): Promise<number> {
     for (const list of taskLists) {
       if (interrupted) break;
       // Never more workers than shards: each would hold a shard's memory, and a huge --jobs would allocate them all.
-      await forEachConcurrent(list.tasks(() => interrupted), Math.max(1, Math.min(jobs, list.total)), async (task) => {
-        // A killed run may have left this shard's write half-done (the store's lock, a journal): settle it first.
-        await store.recover?.(task.key);
-        if (await task.complete()) {
+      await forEachConcurrent(
+        list.tasks(() => interrupted),
+        Math.max(1, Math.min(jobs, list.total)),
+        async (task) => {
+          // A killed run may have left this shard's write half-done (the store's lock, a journal): settle it first.
+          await store.recover?.(task.key);
+          if (await task.complete()) {
+            c.done++;
+            c.skipped++;
+            progress.advance(1, { skipped: 1 }, { key: task.key, shard: "present" });
+            return;
+          }
+          const { read, stored } = await task.write();
           c.done++;
-          c.skipped++;
-          progress.advance(1, { skipped: 1 }, { key: task.key, shard: "present" });
-          return;
-        }
-        const { read, stored } = await task.write();
-        c.done++;
-        if (stored > 0) c.written++;
-        else c.empty++;
-        const shard = stored > 0 ? "written" : "empty";
-        progress.advance(1, { [shard]: 1, bytesRead: read, bytesWritten: stored }, { key: task.key, shard });
-      });
+          if (stored > 0) c.written++;
+          else c.empty++;
+          const shard = stored > 0 ? "written" : "empty";
+          progress.advance(1, { [shard]: 1, bytesRead: read, bytesWritten: stored }, { key: task.key, shard });
+        },
+      );
     }
   } finally {
     process.removeListener("SIGINT", onInterrupt);
@@ -341,11 +374,13 @@ async function execute(conversion: Conversion): Promise<number> {
     : levels > 0
       ? `1 multiscale image of ${arrays} arrays`
       : nodes.length === 1
-      ? "1 array"
-      : `${arrays} arrays, ${nodes.length - arrays} ${nodes.length - arrays === 1 ? "group" : "groups"}`;
+        ? "1 array"
+        : `${arrays} arrays, ${nodes.length - arrays} ${nodes.length - arrays === 1 ? "group" : "groups"}`;
   const partText = part.count > 1 ? ` (part ${part.index}/${part.count})` : "";
   if (archive && !interrupted) out.error(`wrote ${archive.path}: ${await archive.finish()} bytes`);
-  out.error(`${interrupted ? "interrupted" : "converted"} ${srcUrl} -> ${dstUrl}: ${what}; shards: ${c.written} written, ${c.skipped} already present, ${c.done} of ${total}${partText}${c.empty ? `; ${c.empty} all fill value, not stored` : ""}`);
+  out.error(
+    `${interrupted ? "interrupted" : "converted"} ${srcUrl} -> ${dstUrl}: ${what}; shards: ${c.written} written, ${c.skipped} already present, ${c.done} of ${total}${partText}${c.empty ? `; ${c.empty} all fill value, not stored` : ""}`,
+  );
   return interrupted ? 130 : 0;
 }
 
@@ -359,14 +394,23 @@ function reportSweep(sweep: SweepReport, out: Output): void {
 }
 
 /** The part's shards of a Zarr destination array, each read from the source region it covers. */
-function* zarrTasks(src: ConvertSource, dest: ZarrArray, storedBytes: Map<string, number>, part: Part, stop: () => boolean): Generator<Task> {
+function* zarrTasks(
+  src: ConvertSource,
+  dest: ZarrArray,
+  storedBytes: Map<string, number>,
+  part: Part,
+  stop: () => boolean,
+): Generator<Task> {
   for (const region of partRegions(dest, part, stop)) {
     yield {
       key: region.key,
       complete: () => shardComplete(dest, region.coords, region.key),
       async write() {
         const start = region.selection.map((s) => s.start ?? 0);
-        const data = await src.read(start, start.map((s, d) => s + region.shape[d]!));
+        const data = await src.read(
+          start,
+          start.map((s, d) => s + region.shape[d]!),
+        );
         await dest.set(region.selection, data);
         // A shard all of fill value is not stored (the sharding codec deletes it instead).
         const stored = storedBytes.get(region.key) ?? 0;
@@ -401,16 +445,31 @@ function* precomputedTasks(
  * halved on the space axes and computed from the source (see downsampledSource).
  * Levels keep level 0's chunk and shard shapes, clipped to their own shape.
  */
-async function planPyramid(source: ConvertSource, levels: number, layout: Layout, labels: boolean, nodes: PlannedNode[], srcUrl: string): Promise<void> {
+async function planPyramid(
+  source: ConvertSource,
+  levels: number,
+  layout: Layout,
+  labels: boolean,
+  nodes: PlannedNode[],
+  srcUrl: string,
+): Promise<void> {
   const axes = omeAxes(source.shape.length, source.dimensionNames, source.label);
   const spatial = axes.map((a) => a.type === "space");
   if (!checkFootprint(levels, spatial)) {
-    throw new UsageError(`--multiscale ${levels}: an element of the last level would cover ${2 ** levels} elements per space axis, more than one read may hold; use fewer levels`, C);
+    throw new UsageError(
+      `--multiscale ${levels}: an element of the last level would cover ${2 ** levels} elements per space axis, more than one read may hold; use fewer levels`,
+      C,
+    );
   }
   const method = labels ? "mode" : "mean";
   const names = axes.map((a) => a.name);
   // Named after the source (parts and reruns into another destination agree on it).
-  const name = srcUrl.replace(/\/+$/, "").split("/").at(-1)!.replace(/\.ome\.zarr$|\.zarr$/, "") || "image";
+  const name =
+    srcUrl
+      .replace(/\/+$/, "")
+      .split("/")
+      .at(-1)!
+      .replace(/\.ome\.zarr$|\.zarr$/, "") || "image";
   const memory = new MemoryStore();
   await createGroup(memory, "", { attributes: multiscaleAttributes(name, axes, levels, method, source.voxelSize) });
   nodes.push({ path: "", key: "zarr.json", metadata: (await memory.get("zarr.json"))! });
@@ -428,7 +487,11 @@ async function planPyramid(source: ConvertSource, levels: number, layout: Layout
 }
 
 /** The destination array's zarr.json, built (and so validated) in memory. */
-async function planArray(path: string, src: ConvertSource, layout: Layout): Promise<PlannedNode & { chunkShape: number[]; shardShape: number[] }> {
+async function planArray(
+  path: string,
+  src: ConvertSource,
+  layout: Layout,
+): Promise<PlannedNode & { chunkShape: number[]; shardShape: number[] }> {
   const type = src.type;
   if (type.byteSize === undefined && type.kind !== "string" && type.kind !== "bytes") {
     throw new UnsupportedError(`${path || "the array"}: converting ${type.name} arrays is not supported`);
@@ -470,7 +533,14 @@ async function planArray(path: string, src: ConvertSource, layout: Layout): Prom
     }
     throw error;
   }
-  return { path, key: metadataKey(path), metadata: (await memory.get("zarr.json"))!, source: src, chunkShape, shardShape };
+  return {
+    path,
+    key: metadataKey(path),
+    metadata: (await memory.get("zarr.json"))!,
+    source: src,
+    chunkShape,
+    shardShape,
+  };
 }
 
 /**
@@ -487,7 +557,12 @@ function keptCodecs(src: ConvertSource, layout: Layout): CodecMetadata[] {
   return [...parseCodec(DEFAULT_CODEC, elementBytes), ...kept.codecs];
 }
 
-async function planGroup(path: string, group: ZarrGroup<ZarrNode>, layout: Layout, nodes: PlannedNode[]): Promise<void> {
+async function planGroup(
+  path: string,
+  group: ZarrGroup<ZarrNode>,
+  layout: Layout,
+  nodes: PlannedNode[],
+): Promise<void> {
   const memory = new MemoryStore();
   await createGroup(memory, "", { attributes: group.attributes });
   nodes.push({ path, key: metadataKey(path), metadata: (await memory.get("zarr.json"))! });
@@ -513,7 +588,12 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * documents, or keys without a zarr.json at the root) is another node:
  * refused, or with --overwrite deleted first.
  */
-async function prepareDestination(store: WritableStore, display: string, nodes: PlannedNode[], overwrite: boolean): Promise<void> {
+async function prepareDestination(
+  store: WritableStore,
+  display: string,
+  nodes: PlannedNode[],
+  overwrite: boolean,
+): Promise<void> {
   let conflict: string | undefined;
   for (const node of nodes) {
     for (const key of [node.key, ...v2Keys(node.path)]) {
@@ -532,17 +612,22 @@ async function prepareDestination(store: WritableStore, display: string, nodes: 
       keys.push(key);
       if (!overwrite) break;
     }
-    // Another part of this conversion, starting at the same time, may have stored its metadata (the root's first) since.
+    // Another part of this conversion, starting at the same time, may have stored its metadata (the root's first)
+    // since.
     const root = await store.get(nodes[0]!.key);
     if (keys.length > 0 && !(root && sameBytes(root, nodes[0]!.metadata))) conflict = keys[0];
   }
   if (conflict === undefined) return;
   if (!overwrite) {
-    throw new NodeExistsError(`destination ${display} already holds other data (${conflict}); pass --overwrite to replace it, or choose another destination`, {
-      key: conflict,
-    });
+    throw new NodeExistsError(
+      `destination ${display} already holds other data (${conflict}); pass --overwrite to replace it, or choose another destination`,
+      {
+        key: conflict,
+      },
+    );
   }
-  if (!store.delete || !store.list) throw new StoreError(`cannot overwrite ${display}: the store cannot list and delete its keys`);
+  if (!store.delete || !store.list)
+    throw new StoreError(`cannot overwrite ${display}: the store cannot list and delete its keys`);
   const remove = store.delete.bind(store);
   const all: string[] = [];
   for await (const key of store.list("")) all.push(key);

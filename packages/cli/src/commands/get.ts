@@ -1,6 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import type { PrecomputedImage } from "@zarrkit/neuroglancer";
-import { type DataType, dataType, InvalidSelectionError, type NdArray, normalizeSelection, type Selection, StoreError } from "zarrkit";
+import {
+  type DataType,
+  dataType,
+  InvalidSelectionError,
+  type NdArray,
+  normalizeSelection,
+  type Selection,
+  StoreError,
+} from "zarrkit";
 import { parseCommand } from "../args.js";
 import { formatValues } from "../format.js";
 import { npyFile, rawBytes } from "../npy.js";
@@ -69,7 +77,9 @@ export async function getCommand(args: readonly string[], out: Output): Promise<
   } catch (cause) {
     throw new StoreError(`cannot write ${values.out}: ${(cause as Error).message}`, { cause });
   }
-  out.error(`wrote ${result.shape.length ? result.shape.join(" x ") : "1"} ${descr} values to ${values.out} (${file.length} bytes)`);
+  out.error(
+    `wrote ${result.shape.length ? result.shape.join(" x ") : "1"} ${descr} values to ${values.out} (${file.length} bytes)`,
+  );
   return 0;
 }
 
@@ -83,7 +93,10 @@ async function readVolume(image: PrecomputedImage, shape: number[], selection: S
   if (total === 0) return { data: type.allocate(0), shape: outShape };
   const lo = slices.map((s) => s.start);
   const hi = slices.map((s, d) => s.start + (counts[d]! - 1) * s.step + 1);
-  const region = await image.read({ min: [0, 1, 2].map((d) => lo[d]! + offset[d]!), max: [0, 1, 2].map((d) => hi[d]! + offset[d]!) });
+  const region = await image.read({
+    min: [0, 1, 2].map((d) => lo[d]! + offset[d]!),
+    max: [0, 1, 2].map((d) => hi[d]! + offset[d]!),
+  });
   // The region is [c][z][y][x], x fastest: strides of x, y, z and c.
   const [ex, ey, ez] = region.shape;
   const strides = [1, ex, ex * ey, ex * ey * ez];

@@ -64,7 +64,10 @@ export async function arrayReport(array: ZarrArray, concurrency?: number): Promi
     dataType: array.dataType,
     chunkShape: array.chunkShape,
     shardShape: array.shardShape ?? null,
-    chunkGrid: metadata.zarr_format === 3 ? metadata.chunk_grid : { name: "regular", configuration: { chunk_shape: metadata.chunks } },
+    chunkGrid:
+      metadata.zarr_format === 3
+        ? metadata.chunk_grid
+        : { name: "regular", configuration: { chunk_shape: metadata.chunks } },
     gridShape: array.gridShape,
     codecs: codecsOf(array),
     fillValue: metadata.fill_value ?? null,
@@ -157,8 +160,17 @@ function textRows(report: Record<string, unknown>, compact: boolean): [string, s
     if (STATISTICS.has(field)) continue;
     if (compact && (field === "chunkGrid" || field === "attributes")) continue;
     if (field === "scales") {
-      for (const scale of value as { key: string; size: number[]; chunkSize: number[]; encoding: string; sharding: unknown }[]) {
-        line(`scale ${scale.key}`, `size [${scale.size}], chunk [${scale.chunkSize}], ${scale.encoding}${scale.sharding ? ", sharded" : ""}`);
+      for (const scale of value as {
+        key: string;
+        size: number[];
+        chunkSize: number[];
+        encoding: string;
+        sharding: unknown;
+      }[]) {
+        line(
+          `scale ${scale.key}`,
+          `size [${scale.size}], chunk [${scale.chunkSize}], ${scale.encoding}${scale.sharding ? ", sharded" : ""}`,
+        );
       }
       continue;
     }
@@ -166,7 +178,14 @@ function textRows(report: Record<string, unknown>, compact: boolean): [string, s
       line("codecs", (value as Record<string, unknown>[]).map(codecText).join(", "));
       continue;
     }
-    line(LABELS[field] ?? field, typeof value === "string" ? value : Array.isArray(value) && value.every((v) => typeof v === "number") ? `[${value.join(", ")}]` : JSON.stringify(value));
+    line(
+      LABELS[field] ?? field,
+      typeof value === "string"
+        ? value
+        : Array.isArray(value) && value.every((v) => typeof v === "number")
+          ? `[${value.join(", ")}]`
+          : JSON.stringify(value),
+    );
   }
   const shards = report.shards as ShardStatistics["shards"] | null | undefined;
   const inner = report.innerChunks as { total: number; present: number } | null | undefined;

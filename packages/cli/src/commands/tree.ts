@@ -25,7 +25,8 @@ export async function treeCommand(args: readonly string[], out: Output): Promise
   if (source.kind === "precomputed") {
     const { info } = source.image;
     out.write(`/ (precomputed ${info.type}) ${info.data_type} x ${info.num_channels} channel(s)`);
-    for (const [i, s] of info.scales.entries()) out.write(`${i === info.scales.length - 1 ? "└── " : "├── "}${s.key} [${s.size.join(", ")}]`);
+    for (const [i, s] of info.scales.entries())
+      out.write(`${i === info.scales.length - 1 ? "└── " : "├── "}${s.key} [${s.size.join(", ")}]`);
     return 0;
   }
   const lines: string[] = [];
@@ -41,7 +42,9 @@ export async function treeCommand(args: readonly string[], out: Output): Promise
 }
 
 function arrayLabel(array: ZarrArray): string {
-  const shard = array.shardShape ? ` shards [${array.shardShape.join(", ")}] of chunks [${array.chunkShape.join(", ")}]` : "";
+  const shard = array.shardShape
+    ? ` shards [${array.shardShape.join(", ")}] of chunks [${array.chunkShape.join(", ")}]`
+    : "";
   return `[${array.shape.join(", ")}] ${array.dataType}${shard}`;
 }
 

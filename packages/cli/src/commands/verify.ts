@@ -124,7 +124,11 @@ export async function verifyCommand(args: readonly string[], out: Output): Promi
     }
     for (const k of temporaryFiles.kept) out.write(`KEPT ${k.key}: temporary file ${k.reason}`);
     const { shards, innerChunks, chunks } = report.checked;
-    const what = [`${shards} shard${shards === 1 ? "" : "s"}`, values.deep && `${innerChunks} inner chunk${innerChunks === 1 ? "" : "s"}`, chunks > 0 && `${chunks} chunk${chunks === 1 ? "" : "s"}`];
+    const what = [
+      `${shards} shard${shards === 1 ? "" : "s"}`,
+      values.deep && `${innerChunks} inner chunk${innerChunks === 1 ? "" : "s"}`,
+      chunks > 0 && `${chunks} chunk${chunks === 1 ? "" : "s"}`,
+    ];
     const n = report.problems.length;
     const u = report.unchecked.length;
     const unchecked = u > 0 ? `; ${u} without a checksum (bit flips unseen)` : "";
@@ -170,7 +174,9 @@ export async function verify(
   const deep = options.deep === true;
   const work: Work[] = [];
   for (const opened of arrays) {
-    const array = opened.store.getRangeWithSize ? opened : ((await open(sizedStore(opened.store), opened.path)) as ZarrArray);
+    const array = opened.store.getRangeWithSize
+      ? opened
+      : ((await open(sizedStore(opened.store), opened.path)) as ZarrArray);
     // Unsharded arrays have nothing to check without --deep: their chunks have no index.
     if (array.shardShape === undefined && !deep) continue;
     try {
@@ -207,7 +213,12 @@ function problem(key: string, error: unknown): VerifyProblem {
   return { key, error: "Error", message: String(error) };
 }
 
-async function collectArrays(group: ZarrGroup<ZarrNode>, prefix: string, arrays: ZarrArray[], problems: VerifyProblem[]): Promise<void> {
+async function collectArrays(
+  group: ZarrGroup<ZarrNode>,
+  prefix: string,
+  arrays: ZarrArray[],
+  problems: VerifyProblem[],
+): Promise<void> {
   for (const name of await group.childNames()) {
     const path = `${prefix}${name}`;
     let child: ZarrNode;

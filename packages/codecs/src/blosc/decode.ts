@@ -22,7 +22,8 @@ import { bloscWasmDecompress } from "./wasm-decode.js";
 type StreamDecoder = (src: Uint8Array, dst: Uint8Array) => void | Promise<void>;
 
 function exactly(dst: Uint8Array, decoded: Uint8Array, name: string): void {
-  if (decoded.length !== dst.length) throw new Error(`${name}: decoded ${decoded.length} bytes where ${dst.length} were expected`);
+  if (decoded.length !== dst.length)
+    throw new Error(`${name}: decoded ${decoded.length} bytes where ${dst.length} were expected`);
   dst.set(decoded);
 }
 
@@ -66,7 +67,14 @@ function int32le(src: Uint8Array, at: number): number {
 }
 
 /** Every block and stream of a compressed (not memcpyed) chunk, bounds-checked before anything is allocated. */
-function layout(src: Uint8Array, cbytes: number, nbytes: number, blocksize: number, typesize: number, flags: number): Block[] {
+function layout(
+  src: Uint8Array,
+  cbytes: number,
+  nbytes: number,
+  blocksize: number,
+  typesize: number,
+  flags: number,
+): Block[] {
   const nblocks = Math.ceil(nbytes / blocksize);
   const tableEnd = HEADER_SIZE + 4 * nblocks;
   if (tableEnd > cbytes) throw new Error(`the table of ${nblocks} block starts does not fit in ${cbytes} bytes`);
@@ -77,7 +85,8 @@ function layout(src: Uint8Array, cbytes: number, nbytes: number, blocksize: numb
     const size = Math.min(blocksize, nbytes - offset);
     const split = !(flags & FLAG_DONT_SPLIT) && size === blocksize && splitsBlock(typesize, blocksize);
     const count = split ? typesize : 1;
-    if (split && size % typesize !== 0) throw new Error(`block size ${size} is not a multiple of the type size ${typesize}`);
+    if (split && size % typesize !== 0)
+      throw new Error(`block size ${size} is not a multiple of the type size ${typesize}`);
     const length = size / count;
     let at = int32le(src, HEADER_SIZE + 4 * b);
     const streams: Stream[] = [];
@@ -110,7 +119,9 @@ export async function bloscDecompress(src: Uint8Array, maxBytes?: number): Promi
   const cbytes = int32le(src, 12);
   if (version !== FORMAT_VERSION) {
     if (version > FORMAT_VERSION && version <= 5) {
-      throw new UnsupportedError(`blosc format version ${version} (a Blosc2 chunk) is not supported; only Blosc 1 chunks are`);
+      throw new UnsupportedError(
+        `blosc format version ${version} (a Blosc2 chunk) is not supported; only Blosc 1 chunks are`,
+      );
     }
     throw new Error(`unknown blosc format version ${version}`);
   }
@@ -122,9 +133,11 @@ export async function bloscDecompress(src: Uint8Array, maxBytes?: number): Promi
   if (maxBytes !== undefined && nbytes > maxBytes) throw tooLarge("blosc", maxBytes, `the header declares ${nbytes}`);
   if (nbytes === 0) return new Uint8Array(0);
   if (flags & FLAG_FUTURE) throw new UnsupportedError("the chunk uses blosc header flags newer than Blosc 1");
-  if (typesize === 0 || blocksize <= 0 || blocksize > nbytes) throw new Error(`bad header (typesize ${typesize}, blocksize ${blocksize})`);
+  if (typesize === 0 || blocksize <= 0 || blocksize > nbytes)
+    throw new Error(`bad header (typesize ${typesize}, blocksize ${blocksize})`);
   if (flags & FLAG_MEMCPYED) {
-    if (cbytes !== nbytes + HEADER_SIZE) throw new Error(`a stored chunk of ${nbytes} bytes must be ${nbytes + HEADER_SIZE} bytes, not ${cbytes}`);
+    if (cbytes !== nbytes + HEADER_SIZE)
+      throw new Error(`a stored chunk of ${nbytes} bytes must be ${nbytes + HEADER_SIZE} bytes, not ${cbytes}`);
     return src.slice(HEADER_SIZE, cbytes);
   }
   const format = flags >> 5;

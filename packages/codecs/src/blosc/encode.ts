@@ -33,7 +33,10 @@ const MAX_BUFFERSIZE = 2 ** 31 - 1 - HEADER_SIZE;
 const MAX_BLOCKSIZE = 2 ** 31 - 1 - MAX_TYPESIZE * 4;
 const L1 = 32 * 1024;
 
-/** One stream per compressor. lz4hc searches deeper as clevel grows, like LZ4HC's levels; zstd/zlib get c-blosc's levels. */
+/**
+ * One stream per compressor. lz4hc searches deeper as clevel grows, like LZ4HC's levels; zstd/zlib get c-blosc's
+ * levels.
+ */
 const COMPRESS: Readonly<Record<Cname, (src: Uint8Array, clevel: number) => Uint8Array | Promise<Uint8Array>>> = {
   blosclz: (src) => blosclzCompress(src),
   lz4: (src) => lz4Compress(src, 1),
@@ -67,7 +70,14 @@ export function computeBlocksize(options: BloscOptions, typesize: number, nbytes
   return blocksize > typesize ? Math.floor(blocksize / typesize) * typesize : blocksize;
 }
 
-function header(flags: number, typesize: number, nbytes: number, blocksize: number, cbytes: number, out: Uint8Array): void {
+function header(
+  flags: number,
+  typesize: number,
+  nbytes: number,
+  blocksize: number,
+  cbytes: number,
+  out: Uint8Array,
+): void {
   out.set([FORMAT_VERSION, STREAM_FORMAT_VERSION, flags, typesize]);
   const view = new DataView(out.buffer, out.byteOffset, HEADER_SIZE);
   view.setInt32(4, nbytes, true);
@@ -85,7 +95,8 @@ function stored(src: Uint8Array, flags: number, typesize: number, blocksize: num
 /** Encode a Blosc 1 chunk as c-blosc lays it out; data that does not compress is stored raw, as c-blosc does. */
 export async function bloscCompress(src: Uint8Array, options: BloscOptions): Promise<Uint8Array> {
   const nbytes = src.length;
-  if (nbytes > MAX_BUFFERSIZE) throw new UnsupportedError(`blosc chunks hold at most ${MAX_BUFFERSIZE} bytes, not ${nbytes}`);
+  if (nbytes > MAX_BUFFERSIZE)
+    throw new UnsupportedError(`blosc chunks hold at most ${MAX_BUFFERSIZE} bytes, not ${nbytes}`);
   // c-blosc treats types larger than a header byte can hold as bytes.
   const typesize = options.typesize > MAX_TYPESIZE ? 1 : options.typesize;
   const { cname, clevel, shuffle } = options;

@@ -23,7 +23,14 @@ export const SHUFFLES = ["noshuffle", "shuffle", "bitshuffle"] as const;
 export type Shuffle = (typeof SHUFFLES)[number];
 
 /** The stream format code (header flags bits 5-7) of each compressor; lz4hc writes plain LZ4 streams. */
-export const FORMAT_CODE: Readonly<Record<Cname, number>> = { blosclz: 0, lz4: 1, lz4hc: 1, snappy: 2, zlib: 3, zstd: 4 };
+export const FORMAT_CODE: Readonly<Record<Cname, number>> = {
+  blosclz: 0,
+  lz4: 1,
+  lz4hc: 1,
+  snappy: 2,
+  zlib: 3,
+  zstd: 4,
+};
 export const FORMAT_NAME = ["blosclz", "lz4", "snappy", "zlib", "zstd"] as const;
 
 /** Whether a block of `blocksize` bytes is split into one stream per byte of the type (c-blosc's rule). */

@@ -84,7 +84,10 @@ export function copyMatch(dst: Uint8Array, op: number, distance: number, length:
   else for (let k = 0; k < length; k++) dst[op + k] = dst[from + k]!;
 }
 
-/** Copy `src[from, from + length)` to `dst[at]`: short runs byte by byte, as a view per run would cost more than the copy. */
+/**
+ * Copy `src[from, from + length)` to `dst[at]`: short runs byte by byte, as a view per run would cost more than the
+ * copy.
+ */
 export function copyLiterals(src: Uint8Array, from: number, dst: Uint8Array, at: number, length: number): void {
   if (length > 32) dst.set(src.subarray(from, from + length), at);
   else for (let k = 0; k < length; k++) dst[at + k] = src[from + k]!;

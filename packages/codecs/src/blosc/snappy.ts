@@ -66,7 +66,8 @@ export function snappyDecompress(src: Uint8Array, dst: Uint8Array): void {
     declared += (byte & 127) * 2 ** shift;
     if (byte < 128) break;
   }
-  if (declared !== dst.length) throw new Error(`snappy: the stream holds ${declared} bytes where ${dst.length} were expected`);
+  if (declared !== dst.length)
+    throw new Error(`snappy: the stream holds ${declared} bytes where ${dst.length} were expected`);
   let op = 0;
   while (ip < src.length) {
     const tag = src[ip++]!;

@@ -24,7 +24,8 @@ export async function bloscWasmDecompress(chunk: Uint8Array, nbytes: number): Pr
       new Uint8Array(instance.memory.buffer, src, chunk.length).set(chunk);
       const dst = src + chunk.length;
       const result = instance.decompress(src, dst, nbytes);
-      if (result !== nbytes) throw new Error(result < 0 ? `c-blosc error ${result}` : `c-blosc decoded ${result} bytes of ${nbytes}`);
+      if (result !== nbytes)
+        throw new Error(result < 0 ? `c-blosc error ${result}` : `c-blosc decoded ${result} bytes of ${nbytes}`);
       return new Uint8Array(instance.memory.buffer, dst, nbytes).slice();
     });
   } finally {

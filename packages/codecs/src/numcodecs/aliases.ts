@@ -1,7 +1,13 @@
 // numcodecs' names for codecs this package already has: the same streams,
 // with numcodecs' configuration forms and defaults (numcodecs' own, which
 // zarr-python writes into v3 arrays and core takes from v2 metadata).
-import { type Codec, type CodecCreateContext, type CodecFactory, InvalidMetadataError, showValue } from "@zarrkit/registry";
+import {
+  type Codec,
+  type CodecCreateContext,
+  type CodecFactory,
+  InvalidMetadataError,
+  showValue,
+} from "@zarrkit/registry";
 import { bloscCodecFactory } from "../blosc.js";
 import { checkKeys, type Configuration, readBoolean, readInt, readString } from "../config.js";
 import { gzipCodecFactory } from "../gzip.js";
@@ -28,13 +34,19 @@ export const numcodecsGzipCodecFactory: CodecFactory = async (configuration, ctx
   return renamed(await gzipCodecFactory({ level }, ctx), "numcodecs.gzip", { level });
 };
 
-/** `numcodecs.zstd`: `{"level": int, "checksum"?: bool}` (numcodecs' default level 1; checksum kept only when given). */
+/**
+ * `numcodecs.zstd`: `{"level": int, "checksum"?: bool}` (numcodecs' default level 1; checksum kept only when given).
+ */
 export const numcodecsZstdCodecFactory: CodecFactory = async (configuration, ctx) => {
   checkKeys(configuration, ["level", "checksum"], ctx.field);
   const level = readInt(configuration, "level", ctx.field, { min: -131072, max: Number.MAX_SAFE_INTEGER, default: 1 });
   const hasChecksum = Object.hasOwn(configuration, "checksum");
   const checksum = readBoolean(configuration, "checksum", ctx.field, false);
-  return renamed(await zstdCodecFactory({ level, checksum }, ctx), "numcodecs.zstd", hasChecksum ? { level, checksum } : { level });
+  return renamed(
+    await zstdCodecFactory({ level, checksum }, ctx),
+    "numcodecs.zstd",
+    hasChecksum ? { level, checksum } : { level },
+  );
 };
 
 // numcodecs.blosc's integer shuffle constants.
@@ -60,7 +72,8 @@ export const numcodecsBloscCodecFactory: CodecFactory = async (configuration, ct
     default: ctx.spec.dataType.byteSize ?? 1,
   });
   const shuffle = readInt(configuration, "shuffle", field, { min: -1, max: 2, default: 1 });
-  const shuffleName = shuffle === AUTOSHUFFLE ? (typesize === 1 ? "bitshuffle" : "shuffle") : SHUFFLE_NAMES.get(shuffle);
+  const shuffleName =
+    shuffle === AUTOSHUFFLE ? (typesize === 1 ? "bitshuffle" : "shuffle") : SHUFFLE_NAMES.get(shuffle);
   const cname = readString(configuration, "cname", field) ?? "lz4";
   const clevel = readInt(configuration, "clevel", field, { min: 0, max: 9, default: 5 });
   const blocksize = readInt(configuration, "blocksize", field, { min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 });

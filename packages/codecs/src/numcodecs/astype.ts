@@ -15,13 +15,19 @@ export const numcodecsAsTypeCodecFactory: CodecFactory = (configuration, ctx): A
   expectArrayType(decodeType, ctx.spec.dataType.name, field, "decode_dtype");
   const stored = {
     encode_dtype: configuration.encode_dtype as string,
-    decode_dtype: Object.hasOwn(configuration, "decode_dtype") ? (configuration.decode_dtype as string) : decodeType.name,
+    decode_dtype: Object.hasOwn(configuration, "decode_dtype")
+      ? (configuration.decode_dtype as string)
+      : decodeType.name,
   };
   const encode = (values: NumericArray) => castArray(values, encodeType);
   return {
     kind: "array_to_array",
     name: "numcodecs.astype",
-    encodedSpec: (spec) => ({ ...spec, dataType: encodeType, fillValue: mapScalar(spec.fillValue, decodeType, encode) }),
+    encodedSpec: (spec) => ({
+      ...spec,
+      dataType: encodeType,
+      fillValue: mapScalar(spec.fillValue, decodeType, encode),
+    }),
     encode: (chunk) => ({ data: encode(chunk.data as NumericArray), shape: [...chunk.shape] }),
     decode: (chunk) => ({ data: castArray(chunk.data as NumericArray, decodeType), shape: [...chunk.shape] }),
     toJSON: () => ({ name: "numcodecs.astype", configuration: stored }),

@@ -37,17 +37,24 @@ export const numcodecsBitRoundCodecFactory: CodecFactory = (configuration, ctx):
   const type = ctx.spec.dataType.name;
   const bits = MANTISSA_BITS[type];
   if (bits === undefined) {
-    throw new UnsupportedError(`${field}: numcodecs.bitround rounds float32 and float64 arrays, not ${type}`, { field });
+    throw new UnsupportedError(`${field}: numcodecs.bitround rounds float32 and float64 arrays, not ${type}`, {
+      field,
+    });
   }
   if (keepbits > bits) {
     const path = `${field}.configuration.keepbits`;
-    throw new InvalidMetadataError(`${path} (${keepbits}) is more than the ${bits} mantissa bits of ${type}`, { field: path });
+    throw new InvalidMetadataError(`${path} (${keepbits}) is more than the ${bits} mantissa bits of ${type}`, {
+      field: path,
+    });
   }
   return {
     kind: "array_to_array",
     name: "numcodecs.bitround",
     encodedSpec: (spec) => spec,
-    encode: (chunk) => ({ data: bitRound(chunk.data as Float32Array | Float64Array, keepbits), shape: [...chunk.shape] }),
+    encode: (chunk) => ({
+      data: bitRound(chunk.data as Float32Array | Float64Array, keepbits),
+      shape: [...chunk.shape],
+    }),
     decode: (chunk) => ({ data: (chunk.data as Float32Array | Float64Array).slice(), shape: [...chunk.shape] }),
     toJSON: () => ({ name: "numcodecs.bitround", configuration: { keepbits } }),
   };

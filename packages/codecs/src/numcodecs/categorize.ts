@@ -19,7 +19,10 @@ export const numcodecsCategorizeCodecFactory: CodecFactory = (configuration, ctx
   const field = ctx.field;
   checkKeys(configuration, ["labels", "dtype", "astype"], field);
   if (ctx.spec.dataType.kind !== "string") {
-    throw new InvalidMetadataError(`${field}: numcodecs.categorize encodes string arrays, not ${ctx.spec.dataType.name}`, { field });
+    throw new InvalidMetadataError(
+      `${field}: numcodecs.categorize encodes string arrays, not ${ctx.spec.dataType.name}`,
+      { field },
+    );
   }
   const labels = Object.hasOwn(configuration, "labels") ? configuration.labels : undefined;
   if (!Array.isArray(labels) || !labels.every((l): l is string => typeof l === "string")) {
@@ -29,7 +32,10 @@ export const numcodecsCategorizeCodecFactory: CodecFactory = (configuration, ctx
   const dtype = readString(configuration, "dtype", field) ?? "|O";
   if (!/^(\|O|[<>|=]?U\d+)$/.test(dtype)) {
     const path = `${field}.configuration.dtype`;
-    throw new InvalidMetadataError(`${path} must be "|O" or a NumPy unicode type such as "<U8", got ${showValue(dtype)}`, { field: path });
+    throw new InvalidMetadataError(
+      `${path} must be "|O" or a NumPy unicode type such as "<U8", got ${showValue(dtype)}`,
+      { field: path },
+    );
   }
   const astypeName = readString(configuration, "astype", field) ?? "|u1";
   const astype = readType(configuration, "astype", field, "|u1")!;
@@ -37,7 +43,8 @@ export const numcodecsCategorizeCodecFactory: CodecFactory = (configuration, ctx
   for (const [i, label] of labels.entries()) codes.set(label, i + 1);
   const encode = (items: readonly string[]): NumericArray => {
     const out = astype.allocate(items.length) as NumericArray;
-    if (astype.bigint) for (let i = 0; i < items.length; i++) (out as BigInt64Array)[i] = BigInt(codes.get(items[i]!) ?? 0);
+    if (astype.bigint)
+      for (let i = 0; i < items.length; i++) (out as BigInt64Array)[i] = BigInt(codes.get(items[i]!) ?? 0);
     else for (let i = 0; i < items.length; i++) (out as Float64Array)[i] = codes.get(items[i]!) ?? 0;
     return out;
   };

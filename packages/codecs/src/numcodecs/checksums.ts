@@ -60,18 +60,24 @@ function checksumCodec(
     },
     decode(bytes, ctx) {
       if (bytes.length < 4) {
-        throw new CorruptDataError(`${name}: cannot decode ${ctx.key}: ${bytes.length} bytes is too short for a 4-byte checksum`, {
-          key: ctx.key,
-        });
+        throw new CorruptDataError(
+          `${name}: cannot decode ${ctx.key}: ${bytes.length} bytes is too short for a 4-byte checksum`,
+          {
+            key: ctx.key,
+          },
+        );
       }
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       const stored = view.getUint32(location === "start" ? 0 : bytes.length - 4, true);
       const data = location === "start" ? bytes.subarray(4) : bytes.subarray(0, bytes.length - 4);
       const computed = checksum(data);
       if (stored !== computed) {
-        throw new ChecksumError(`${name} checksum mismatch in ${ctx.key}: stored ${hex(stored)}, computed ${hex(computed)}`, {
-          key: ctx.key,
-        });
+        throw new ChecksumError(
+          `${name} checksum mismatch in ${ctx.key}: stored ${hex(stored)}, computed ${hex(computed)}`,
+          {
+            key: ctx.key,
+          },
+        );
       }
       return data;
     },

@@ -5,15 +5,23 @@ import { type Configuration, readString } from "../config.js";
 import { type NumericType, numericType } from "../numeric-types.js";
 
 /** The numeric type named by `configuration[key]` (a string), or `fallback` when absent. */
-export function readType(configuration: Configuration, key: string, field: string, fallback?: string): NumericType | undefined {
+export function readType(
+  configuration: Configuration,
+  key: string,
+  field: string,
+  fallback?: string,
+): NumericType | undefined {
   const name = readString(configuration, key, field) ?? fallback;
   if (name === undefined) return undefined;
   const path = `${field}.configuration.${key}`;
   const type = numericType(name, path);
   if (!type) {
-    throw new InvalidMetadataError(`${path} must name a numeric type such as "<i4" or "float64", got ${showValue(name)}`, {
-      field: path,
-    });
+    throw new InvalidMetadataError(
+      `${path} must name a numeric type such as "<i4" or "float64", got ${showValue(name)}`,
+      {
+        field: path,
+      },
+    );
   }
   return type;
 }
@@ -32,7 +40,9 @@ export function requireType(configuration: Configuration, key: string, field: st
 export function expectArrayType(type: NumericType, arrayType: string, field: string, key = "dtype"): void {
   if (type.name !== arrayType) {
     const path = `${field}.configuration.${key}`;
-    throw new InvalidMetadataError(`${path} (${type.name}) does not match the array's data type ${arrayType}`, { field: path });
+    throw new InvalidMetadataError(`${path} (${type.name}) does not match the array's data type ${arrayType}`, {
+      field: path,
+    });
   }
 }
 
@@ -89,9 +99,12 @@ export function readNumber(configuration: Configuration, key: string, field: str
   const value = Object.hasOwn(configuration, key) ? configuration[key] : fallback;
   if (typeof value !== "number" || !Number.isFinite(value)) {
     const path = `${field}.configuration.${key}`;
-    throw new InvalidMetadataError(`${path} must be a finite number, got ${showValue(Object.hasOwn(configuration, key) ? configuration[key] : undefined)}`, {
-      field: path,
-    });
+    throw new InvalidMetadataError(
+      `${path} must be a finite number, got ${showValue(Object.hasOwn(configuration, key) ? configuration[key] : undefined)}`,
+      {
+        field: path,
+      },
+    );
   }
   return value;
 }

@@ -66,7 +66,10 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
   const field = ctx.field;
   checkKeys(configuration, Object.keys(DEFAULTS), field);
   if (ctx.spec.dataType.kind !== "string") {
-    throw new InvalidMetadataError(`${field}: numcodecs.json2 stores object (string) arrays, not ${ctx.spec.dataType.name}`, { field });
+    throw new InvalidMetadataError(
+      `${field}: numcodecs.json2 stores object (string) arrays, not ${ctx.spec.dataType.name}`,
+      { field },
+    );
   }
   const encoding = readString(configuration, "encoding", field) ?? "utf-8";
   if (!["utf-8", "utf8", "UTF-8"].includes(encoding)) {
@@ -74,9 +77,15 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
     throw new UnsupportedError(`${path}: only UTF-8 JSON is supported, got ${showValue(encoding)}`, { field: path });
   }
   const ensureAscii = readBoolean(configuration, "ensure_ascii", field, true);
-  for (const key of ["skipkeys", "check_circular", "allow_nan", "sort_keys", "strict"]) readBoolean(configuration, key, field, DEFAULTS[key] as boolean);
+  for (const key of ["skipkeys", "check_circular", "allow_nan", "sort_keys", "strict"])
+    readBoolean(configuration, key, field, DEFAULTS[key] as boolean);
   const indent = Object.hasOwn(configuration, "indent") ? configuration.indent : null;
-  const separators = Object.hasOwn(configuration, "separators") && configuration.separators !== null ? configuration.separators : indent === null ? [",", ":"] : [", ", ": "];
+  const separators =
+    Object.hasOwn(configuration, "separators") && configuration.separators !== null
+      ? configuration.separators
+      : indent === null
+        ? [",", ":"]
+        : [", ", ": "];
   if (!Array.isArray(separators) || separators.length !== 2 || !separators.every((s) => typeof s === "string")) {
     const path = `${field}.configuration.separators`;
     throw new InvalidMetadataError(`${path} must be two strings, got ${showValue(separators)}`, { field: path });
@@ -95,15 +104,21 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
         });
       }
       if (spec.shape.length === 0) {
-        throw new UnsupportedError(`${field}: numcodecs.json2 cannot store a 0-dimensional chunk (numcodecs cannot either)`, {
-          field,
-          key: codecCtx.key,
-        });
+        throw new UnsupportedError(
+          `${field}: numcodecs.json2 cannot store a 0-dimensional chunk (numcodecs cannot either)`,
+          {
+            field,
+            key: codecCtx.key,
+          },
+        );
       }
       const items = chunk.data as string[];
       items.forEach((item, i) => {
         if (typeof item !== "string") {
-          throw new InvalidSelectionError(`numcodecs.json2: item ${i} of the chunk for ${codecCtx.key} is not a string`, { key: codecCtx.key });
+          throw new InvalidSelectionError(
+            `numcodecs.json2: item ${i} of the chunk for ${codecCtx.key} is not a string`,
+            { key: codecCtx.key },
+          );
         }
       });
       const shape = `[${spec.shape.join(itemSeparator)}]`;
@@ -119,30 +134,42 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
       } catch (cause) {
         throw corrupt("not a UTF-8 JSON document", cause);
       }
-      if (!Array.isArray(document) || document.length < 2) throw corrupt("the document is not a list ending in dtype and shape");
+      if (!Array.isArray(document) || document.length < 2)
+        throw corrupt("the document is not a list ending in dtype and shape");
       const shape = document[document.length - 1];
       const dtype = document[document.length - 2];
       if (typeof dtype !== "string" || !/^(\|O|[<>|=]?U\d+)$/.test(dtype)) {
-        throw new UnsupportedError(`numcodecs.json2: ${codecCtx.key} holds dtype ${showValue(dtype)}; zarrkit reads object and unicode (string) arrays only`, {
-          key: codecCtx.key,
-        });
+        throw new UnsupportedError(
+          `numcodecs.json2: ${codecCtx.key} holds dtype ${showValue(dtype)}; zarrkit reads object and unicode (string) arrays only`,
+          {
+            key: codecCtx.key,
+          },
+        );
       }
       const expected = elementCount(spec.shape);
-      if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d)) || elementCount(shape as number[]) !== expected) {
+      if (
+        !Array.isArray(shape) ||
+        shape.some((d) => !Number.isInteger(d)) ||
+        elementCount(shape as number[]) !== expected
+      ) {
         throw corrupt(`its shape ${showValue(shape)} does not hold the chunk's ${expected} elements`);
       }
       const items: string[] = [];
       const walk = (value: unknown, dim: number) => {
         if (dim === shape.length) {
           if (typeof value !== "string") {
-            throw new UnsupportedError(`numcodecs.json2: ${codecCtx.key} holds a ${value === null ? "null" : typeof value} item; zarrkit's object arrays hold strings only`, {
-              key: codecCtx.key,
-            });
+            throw new UnsupportedError(
+              `numcodecs.json2: ${codecCtx.key} holds a ${value === null ? "null" : typeof value} item; zarrkit's object arrays hold strings only`,
+              {
+                key: codecCtx.key,
+              },
+            );
           }
           items.push(value);
           return;
         }
-        if (!Array.isArray(value) || value.length !== shape[dim]) throw corrupt(`its items are not nested as the shape ${showValue(shape)} says`);
+        if (!Array.isArray(value) || value.length !== shape[dim])
+          throw corrupt(`its items are not nested as the shape ${showValue(shape)} says`);
         for (const v of value) walk(v, dim + 1);
       };
       if (shape.length === 0) walk(document.length === 3 ? document[0] : undefined, 0);

@@ -45,7 +45,8 @@ export const numcodecsLz4CodecFactory: CodecFactory = (configuration, ctx): Byte
     kind: "bytes_to_bytes",
     name: "numcodecs.lz4",
     encode: (bytes) => numcodecsLz4Compress(bytes, acceleration),
-    decode: (bytes, codecCtx) => decoding("numcodecs.lz4", codecCtx, () => numcodecsLz4Decompress(bytes, codecCtx.maxDecodedBytes)),
+    decode: (bytes, codecCtx) =>
+      decoding("numcodecs.lz4", codecCtx, () => numcodecsLz4Decompress(bytes, codecCtx.maxDecodedBytes)),
     toJSON: () => ({ name: "numcodecs.lz4", configuration: { acceleration } }),
   };
 };

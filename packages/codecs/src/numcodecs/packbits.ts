@@ -17,7 +17,8 @@ export function packBits(values: Uint8Array): Uint8Array {
 export function unpackBits(packed: Uint8Array, n: number, key: string): Uint8Array {
   const corrupt = (why: string) => new CorruptDataError(`numcodecs.packbits: cannot decode ${key}: ${why}`, { key });
   if (packed.length !== 1 + Math.ceil(n / 8)) throw corrupt(`${packed.length} bytes cannot hold ${n} packed booleans`);
-  if (packed[0] !== (8 - (n % 8)) % 8) throw corrupt(`the padding byte says ${packed[0]} bits where ${n} elements leave ${(8 - (n % 8)) % 8}`);
+  if (packed[0] !== (8 - (n % 8)) % 8)
+    throw corrupt(`the padding byte says ${packed[0]} bits where ${n} elements leave ${(8 - (n % 8)) % 8}`);
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = (packed[1 + (i >>> 3)]! >>> (7 - (i & 7))) & 1;
   return out;
@@ -30,7 +31,10 @@ export function unpackBits(packed: Uint8Array, n: number, key: string): Uint8Arr
 export const numcodecsPackBitsCodecFactory: CodecFactory = (configuration, ctx): ArrayToArrayCodec => {
   checkKeys(configuration, [], ctx.field);
   if (ctx.spec.dataType.kind !== "bool") {
-    throw new InvalidMetadataError(`${ctx.field}: numcodecs.packbits packs bool arrays, not ${ctx.spec.dataType.name}`, { field: ctx.field });
+    throw new InvalidMetadataError(
+      `${ctx.field}: numcodecs.packbits packs bool arrays, not ${ctx.spec.dataType.name}`,
+      { field: ctx.field },
+    );
   }
   return {
     kind: "array_to_array",
@@ -40,7 +44,10 @@ export const numcodecsPackBitsCodecFactory: CodecFactory = (configuration, ctx):
       const data = packBits(chunk.data as Uint8Array);
       return { data, shape: [data.length] };
     },
-    decode: (chunk, spec, codecCtx) => ({ data: unpackBits(chunk.data as Uint8Array, elementCount(spec.shape), codecCtx.key), shape: [...spec.shape] }),
+    decode: (chunk, spec, codecCtx) => ({
+      data: unpackBits(chunk.data as Uint8Array, elementCount(spec.shape), codecCtx.key),
+      shape: [...spec.shape],
+    }),
     toJSON: () => ({ name: "numcodecs.packbits", configuration: {} }),
   };
 };

@@ -16,13 +16,20 @@ import { castArray, expectArrayType, mapScalar, readNumber, readType, requireTyp
 function asFloats(values: NumericArray): Float32Array | Float64Array {
   if (values instanceof Float32Array || values instanceof Float64Array) return values;
   const out = new Float64Array(values.length);
-  if (values instanceof BigInt64Array || values instanceof BigUint64Array) for (let i = 0; i < values.length; i++) out[i] = Number(values[i]!);
+  if (values instanceof BigInt64Array || values instanceof BigUint64Array)
+    for (let i = 0; i < values.length; i++) out[i] = Number(values[i]!);
   else out.set(values);
   return out;
 }
 
-/** Apply `f` elementwise, rounding each result to float32 when the input is float32 (NumPy keeps float32 with a Python scalar). */
-function elementwise(values: NumericArray, f: (x: number, round: (y: number) => number) => number): Float32Array | Float64Array {
+/**
+ * Apply `f` elementwise, rounding each result to float32 when the input is float32 (NumPy keeps float32 with a Python
+ * scalar).
+ */
+function elementwise(
+  values: NumericArray,
+  f: (x: number, round: (y: number) => number) => number,
+): Float32Array | Float64Array {
   const input = asFloats(values);
   const single = input instanceof Float32Array;
   const round = single ? Math.fround : (y: number) => y;
@@ -31,7 +38,12 @@ function elementwise(values: NumericArray, f: (x: number, round: (y: number) => 
   return out;
 }
 
-function withType(spec: ChunkSpec, from: NumericType, to: NumericType, encode: (v: NumericArray) => NumericArray): ChunkSpec {
+function withType(
+  spec: ChunkSpec,
+  from: NumericType,
+  to: NumericType,
+  encode: (v: NumericArray) => NumericArray,
+): ChunkSpec {
   return to === from ? spec : { ...spec, dataType: to, fillValue: mapScalar(spec.fillValue, from, encode) };
 }
 
@@ -46,7 +58,9 @@ export const numcodecsFixedScaleOffsetCodecFactory: CodecFactory = (configuratio
   const offset = readNumber(configuration, "offset", field);
   const scale = readNumber(configuration, "scale", field);
   if (scale === 0) {
-    throw new InvalidMetadataError(`${field}.configuration.scale must not be 0`, { field: `${field}.configuration.scale` });
+    throw new InvalidMetadataError(`${field}.configuration.scale must not be 0`, {
+      field: `${field}.configuration.scale`,
+    });
   }
   const dtype = requireType(configuration, "dtype", field, ctx.spec.dataType.name);
   const astype = readType(configuration, "astype", field) ?? dtype;
@@ -56,7 +70,11 @@ export const numcodecsFixedScaleOffsetCodecFactory: CodecFactory = (configuratio
       elementwise(values, (x, r) => roundHalfEven(r(r(x - r(offset)) * r(scale)))),
       astype,
     );
-  const decode = (values: NumericArray) => castArray(elementwise(values, (x, r) => r(r(x / r(scale)) + r(offset))), dtype);
+  const decode = (values: NumericArray) =>
+    castArray(
+      elementwise(values, (x, r) => r(r(x / r(scale)) + r(offset))),
+      dtype,
+    );
   const stored: Configuration = { offset, scale, dtype: dtype.name, astype: astype.name };
   keepNames(configuration, stored);
   return {
@@ -89,18 +107,27 @@ export const numcodecsQuantizeCodecFactory: CodecFactory = (configuration, ctx):
   const digits = readInt(configuration, "digits", field, { min: -300, max: 300 });
   const dtype = requireType(configuration, "dtype", field, ctx.spec.dataType.name);
   const astype = readType(configuration, "astype", field) ?? dtype;
-  for (const [key, type] of [["dtype", dtype], ["astype", astype]] as const) {
+  for (const [key, type] of [
+    ["dtype", dtype],
+    ["astype", astype],
+  ] as const) {
     if (type.kind !== "float") {
       const path = `${field}.configuration.${key}`;
-      throw new InvalidMetadataError(`${path} must be a float type (numcodecs' quantize supports only those), got ${showValue(type.name)}`, {
-        field: path,
-      });
+      throw new InvalidMetadataError(
+        `${path} must be a float type (numcodecs' quantize supports only those), got ${showValue(type.name)}`,
+        {
+          field: path,
+        },
+      );
     }
   }
   expectArrayType(dtype, ctx.spec.dataType.name, field);
   const scale = quantizeScale(digits);
   const encode = (values: NumericArray) =>
-    castArray(elementwise(values, (x, r) => r(roundHalfEven(r(r(scale) * x)) / r(scale))), astype);
+    castArray(
+      elementwise(values, (x, r) => r(roundHalfEven(r(r(scale) * x)) / r(scale))),
+      astype,
+    );
   const decode = (values: NumericArray) => castArray(values, dtype);
   const stored: Configuration = { digits, dtype: dtype.name, astype: astype.name };
   keepNames(configuration, stored);

@@ -35,7 +35,11 @@ export function zstdDecompress(data: Uint8Array, maxBytes?: number): Promise<Uin
  * decoder's wasm memory, 8-byte aligned, valid only until `use` returns (no
  * buffer of their own is allocated). `use` runs only once every check passed.
  */
-export async function zstdDecompressLent<R>(data: Uint8Array, maxBytes: number | undefined, use: (decoded: Uint8Array) => R): Promise<R> {
+export async function zstdDecompressLent<R>(
+  data: Uint8Array,
+  maxBytes: number | undefined,
+  use: (decoded: Uint8Array) => R,
+): Promise<R> {
   if (data.length === 0) throw new Error("no zstd frame (0 bytes)");
   const size = declaredContentSize(data);
   if (size !== undefined && maxBytes !== undefined && size > maxBytes) {
@@ -70,7 +74,12 @@ function copyOut(decoded: Uint8Array): Uint8Array {
  * doubles up to `maxBytes` (without a cap, up to what wasm memory holds): no
  * attempt holds more than the cap, and the work done is at most twice the cap's.
  */
-function decodeUnknownSize<R>(instance: Decoder, data: Uint8Array, maxBytes: number | undefined, use: (decoded: Uint8Array) => R): R {
+function decodeUnknownSize<R>(
+  instance: Decoder,
+  data: Uint8Array,
+  maxBytes: number | undefined,
+  use: (decoded: Uint8Array) => R,
+): R {
   const limit = maxBytes ?? Number.POSITIVE_INFINITY;
   let capacity = Math.min(limit, Math.max(FIRST_GUESS, data.length * 4));
   for (;;) {
@@ -89,7 +98,12 @@ const TOO_SMALL = Symbol("too small");
  * other zstd errors throw. The output comes first in the allocation, so it
  * has malloc's alignment (views of any element type need no copy).
  */
-function decodeWithin<R>(instance: Decoder, data: Uint8Array, capacity: number, use: (decoded: Uint8Array) => R): { value: R } | typeof TOO_SMALL {
+function decodeWithin<R>(
+  instance: Decoder,
+  data: Uint8Array,
+  capacity: number,
+  use: (decoded: Uint8Array) => R,
+): { value: R } | typeof TOO_SMALL {
   return withAllocation(instance, capacity + data.length, (dst) => {
     const src = dst + capacity;
     new Uint8Array(instance.memory.buffer, src, data.length).set(data);

@@ -9,8 +9,23 @@ const bytesOf = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeA
 
 async function codec(configuration: Record<string, unknown>, name = "numcodecs.lzma"): Promise<BytesToBytesCodec> {
   const factory = await resolveCodec(name, "page");
-  const spec = { shape: [1], dataType: { name: "uint8", kind: "uint" as const, byteSize: 1, lanes: 1, allocate: (n: number) => new Uint8Array(n) }, fillValue: 0 };
-  return (await factory(configuration, { spec, field: "codecs[0]", options: {}, pipeline: { codecOptions: {} } })) as BytesToBytesCodec;
+  const spec = {
+    shape: [1],
+    dataType: {
+      name: "uint8",
+      kind: "uint" as const,
+      byteSize: 1,
+      lanes: 1,
+      allocate: (n: number) => new Uint8Array(n),
+    },
+    fillValue: 0,
+  };
+  return (await factory(configuration, {
+    spec,
+    field: "codecs[0]",
+    options: {},
+    pipeline: { codecOptions: {} },
+  })) as BytesToBytesCodec;
 }
 
 const page = {

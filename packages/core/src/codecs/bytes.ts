@@ -52,7 +52,10 @@ function encodeFixedStrings(data: string[], type: DataType, endian: Endian): Uin
   const utf32 = type.storedSlotSize === 4;
   const little = endian === "little";
   const refuse = (i: number, why: string): never => {
-    throw new InvalidSelectionError(`Element ${i} (${showValue(data[i])}) does not fit data type ${type.name}: ${why}`, { field: "value" });
+    throw new InvalidSelectionError(
+      `Element ${i} (${showValue(data[i])}) does not fit data type ${type.name}: ${why}`,
+      { field: "value" },
+    );
   };
   for (let i = 0; i < data.length; i++) {
     const s = data[i]!;
@@ -69,7 +72,8 @@ function encodeFixedStrings(data: string[], type: DataType, endian: Endian): Uin
       if (s.length > width) refuse(i, `longer than ${width} bytes`);
       for (let c = 0; c < s.length; c++) {
         const code = s.charCodeAt(c);
-        if (code > 0xff) refuse(i, `character ${c} is beyond Latin-1 (U+${code.toString(16).toUpperCase().padStart(4, "0")})`);
+        if (code > 0xff)
+          refuse(i, `character ${c} is beyond Latin-1 (U+${code.toString(16).toUpperCase().padStart(4, "0")})`);
         out[at++] = code;
       }
     }
@@ -80,7 +84,8 @@ function encodeFixedStrings(data: string[], type: DataType, endian: Endian): Uin
 /** `make(...codes)` for any number of codes (spreading a long list would overflow the stack). */
 function inPieces(codes: ArrayLike<number>, make: (...codes: number[]) => string): string {
   let out = "";
-  for (let i = 0; i < codes.length; i += 8192) out += make(...Array.from({ length: Math.min(8192, codes.length - i) }, (_, j) => codes[i + j]!));
+  for (let i = 0; i < codes.length; i += 8192)
+    out += make(...Array.from({ length: Math.min(8192, codes.length - i) }, (_, j) => codes[i + j]!));
   return out;
 }
 
@@ -210,9 +215,12 @@ export const bytesCodecFactory: CodecFactory = (configuration, ctx) => {
   }
   const type = ctx.spec.dataType;
   if (type.byteSize === undefined) {
-    throw new InvalidMetadataError(`${ctx.field}: the bytes codec cannot store data type ${type.name}; use ${dataType(type.name).objectCodecId ?? "vlen-utf8"}`, {
-      field: ctx.field,
-    });
+    throw new InvalidMetadataError(
+      `${ctx.field}: the bytes codec cannot store data type ${type.name}; use ${dataType(type.name).objectCodecId ?? "vlen-utf8"}`,
+      {
+        field: ctx.field,
+      },
+    );
   }
   if (endian === undefined && dataType(type.name).storedSlotSize > 1) {
     throw new InvalidMetadataError(`${field} is required for data type ${type.name}`, { field });

@@ -1,4 +1,10 @@
-import { chunkGridParser, InvalidMetadataError, registeredChunkGrids, showValue, UnsupportedError } from "@zarrkit/registry";
+import {
+  chunkGridParser,
+  InvalidMetadataError,
+  registeredChunkGrids,
+  showValue,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import type { ArrayMetadata } from "../metadata/node-metadata.js";
 import type { DimChunking } from "../selection.js";
 
@@ -26,8 +32,10 @@ export interface ChunkGrid {
   resize(shape: readonly number[]): ChunkGrid;
 }
 
-
-/** The chunk grid a `chunk_grid` document describes for an array of `shape` (an InvalidMetadataError naming `field` otherwise). */
+/**
+ * The chunk grid a `chunk_grid` document describes for an array of `shape` (an InvalidMetadataError naming `field`
+ * otherwise).
+ */
 export function parseChunkGrid(value: unknown, shape: readonly number[], field = "chunk_grid"): ChunkGrid {
   const entry = typeof value === "string" ? { name: value } : value;
   if (typeof entry !== "object" || entry === null || typeof (entry as { name?: unknown }).name !== "string") {
@@ -36,13 +44,18 @@ export function parseChunkGrid(value: unknown, shape: readonly number[], field =
   const { name, configuration = {} } = entry as { name: string; configuration?: unknown };
   if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
     const configField = `${field}.configuration`;
-    throw new InvalidMetadataError(`${configField} must be an object, got ${showValue(configuration)}`, { field: configField });
+    throw new InvalidMetadataError(`${configField} must be an object, got ${showValue(configuration)}`, {
+      field: configField,
+    });
   }
   const parser = chunkGridParser(name);
   if (!parser) {
-    throw new UnsupportedError(`${field}: unsupported chunk grid ${showValue(name)} (known: ${registeredChunkGrids().join(", ")})`, {
-      field,
-    });
+    throw new UnsupportedError(
+      `${field}: unsupported chunk grid ${showValue(name)} (known: ${registeredChunkGrids().join(", ")})`,
+      {
+        field,
+      },
+    );
   }
   return parser(configuration as Record<string, unknown>, shape, `${field}.configuration`) as ChunkGrid;
 }

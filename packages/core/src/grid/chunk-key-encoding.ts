@@ -6,7 +6,9 @@ import type { ArrayMetadata } from "../metadata/node-metadata.js";
 export interface ChunkKeyEncoding {
   /** The store key of a chunk, relative to the array's path. */
   encode(coords: readonly number[]): string;
-  /** The grid coordinates of a key relative to the array's path, or undefined when it is not a chunk key of that rank. */
+  /**
+   * The grid coordinates of a key relative to the array's path, or undefined when it is not a chunk key of that rank.
+   */
   decode(key: string, rank: number): number[] | undefined;
   /** The `chunk_key_encoding` metadata. */
   toJSON(): ArrayMetadata["chunk_key_encoding"];
@@ -20,14 +22,20 @@ export function parseChunkKeyEncoding(value: unknown, field = "chunk_key_encodin
   }
   const { name, configuration = {} } = entry as { name?: unknown; configuration?: unknown };
   if (name !== "default" && name !== "v2") {
-    throw new UnsupportedError(`${field}: unsupported chunk key encoding ${showValue(name)} (known: default, v2)`, { field });
+    throw new UnsupportedError(`${field}: unsupported chunk key encoding ${showValue(name)} (known: default, v2)`, {
+      field,
+    });
   }
   if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
     const configField = `${field}.configuration`;
-    throw new InvalidMetadataError(`${configField} must be an object, got ${showValue(configuration)}`, { field: configField });
+    throw new InvalidMetadataError(`${configField} must be an object, got ${showValue(configuration)}`, {
+      field: configField,
+    });
   }
   // An own property only: "separator" inherited from nowhere, never from Object.prototype.
-  const given = Object.hasOwn(configuration, "separator") ? (configuration as { separator: unknown }).separator : undefined;
+  const given = Object.hasOwn(configuration, "separator")
+    ? (configuration as { separator: unknown }).separator
+    : undefined;
   const separator = given ?? (name === "default" ? "/" : ".");
   if (separator !== "/" && separator !== ".") {
     const sepField = `${field}.configuration.separator`;

@@ -12,7 +12,10 @@ import { showValue } from "@zarrkit/registry";
 import type { DimChunking } from "../selection.js";
 import type { ChunkGrid } from "./chunk-grid.js";
 
-/** One dimension's edges: a bare length m (repeated until it covers the dimension), or edge lengths and `[edge, count]` runs. */
+/**
+ * One dimension's edges: a bare length m (repeated until it covers the dimension), or edge lengths and `[edge, count]`
+ * runs.
+ */
 export type ChunkEdges = number | readonly (number | readonly [number, number])[];
 
 /** The metadata name a rectilinear grid is written under. */
@@ -107,7 +110,10 @@ function resizeAxis(axis: Axis, dim: DimChunking, length: number): Axis {
 
 const digits = (n: number) => String(n).length;
 
-/** An axis in the metadata: the bare length when it describes the same edges, else edges with runs where `[edge, count]` is shorter. */
+/**
+ * An axis in the metadata: the bare length when it describes the same edges, else edges with runs where `[edge, count]`
+ * is shorter.
+ */
 function encodeAxis(axis: Axis, length: number, runLength: boolean): ChunkEdges {
   const [first] = axis.runs;
   if (axis.runs.length === 1 && first!.count === bareCount(first!.edge, length)) return first!.edge;
@@ -119,7 +125,6 @@ function encodeAxis(axis: Axis, length: number, runLength: boolean): ChunkEdges 
   }
   return items;
 }
-
 
 const isEdge = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1;
 
@@ -137,7 +142,9 @@ function parseAxis(value: unknown, length: number, dim: number, field: string, r
       if (runLength && Array.isArray(item) && item.length === 2 && isEdge(item[0]) && isEdge(item[1])) {
         return { edge: item[0], count: item[1] };
       }
-      const expected = runLength ? "an edge length >= 1 or a run [edge, count] of integers >= 1" : "an edge length >= 1";
+      const expected = runLength
+        ? "an edge length >= 1 or a run [edge, count] of integers >= 1"
+        : "an edge length >= 1";
       return fail(`${field}[${i}]`, `must be ${expected}, got ${showValue(item)}`);
     });
   } else {
@@ -146,7 +153,10 @@ function parseAxis(value: unknown, length: number, dim: number, field: string, r
   const axis = axisOf(runs);
   if (!Number.isSafeInteger(axis.total)) fail(field, `edges sum to more than 2^53, got ${showValue(value)}`);
   if (axis.total < length) {
-    fail(field, `edges sum to ${axis.total}, less than the array's length ${length} along dimension ${dim}: ${showValue(value)}`);
+    fail(
+      field,
+      `edges sum to ${axis.total}, less than the array's length ${length} along dimension ${dim}: ${showValue(value)}`,
+    );
   }
   return axis;
 }
@@ -201,7 +211,13 @@ export function rectilinearChunkGrid(
   return buildGrid(shape, chunkShapes, name, field, true);
 }
 
-function buildGrid(shape: readonly number[], chunkShapes: unknown, name: RectilinearGridName, field: string, runLength: boolean): ChunkGrid {
+function buildGrid(
+  shape: readonly number[],
+  chunkShapes: unknown,
+  name: RectilinearGridName,
+  field: string,
+  runLength: boolean,
+): ChunkGrid {
   if (!Array.isArray(chunkShapes) || chunkShapes.length !== shape.length) {
     throw new InvalidMetadataError(
       `${field} must list the edges of each of the array's ${shape.length} dimensions, got ${showValue(chunkShapes)}`,
@@ -213,14 +229,24 @@ function buildGrid(shape: readonly number[], chunkShapes: unknown, name: Rectili
 }
 
 /** The `rectilinear` grid (ZEP 3) of a `chunk_grid` configuration. */
-export function parseRectilinearChunkGrid(configuration: Record<string, unknown>, shape: readonly number[], field: string): ChunkGrid {
+export function parseRectilinearChunkGrid(
+  configuration: Record<string, unknown>,
+  shape: readonly number[],
+  field: string,
+): ChunkGrid {
   if (configuration.kind !== "inline") {
-    throw new InvalidMetadataError(`${field}.kind must be "inline", got ${showValue(configuration.kind)}`, { field: `${field}.kind` });
+    throw new InvalidMetadataError(`${field}.kind must be "inline", got ${showValue(configuration.kind)}`, {
+      field: `${field}.kind`,
+    });
   }
   return buildGrid(shape, configuration.chunk_shapes, "rectilinear", `${field}.chunk_shapes`, true);
 }
 
 /** The ZEP 3 draft form: `chunk_shape` entries are an edge length or a list of edges (no runs). */
-export function parseRectangularChunkGrid(configuration: Record<string, unknown>, shape: readonly number[], field: string): ChunkGrid {
+export function parseRectangularChunkGrid(
+  configuration: Record<string, unknown>,
+  shape: readonly number[],
+  field: string,
+): ChunkGrid {
   return buildGrid(shape, configuration.chunk_shape, "rectangular", `${field}.chunk_shape`, false);
 }

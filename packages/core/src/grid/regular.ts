@@ -23,6 +23,10 @@ export function regularChunkGrid(shape: readonly number[], chunkShape: readonly 
   };
 }
 
-export function parseRegularChunkGrid(configuration: Record<string, unknown>, shape: readonly number[], field: string): ChunkGrid {
+export function parseRegularChunkGrid(
+  configuration: Record<string, unknown>,
+  shape: readonly number[],
+  field: string,
+): ChunkGrid {
   return regularChunkGrid(shape, positiveIntegers(configuration.chunk_shape, shape.length, `${field}.chunk_shape`));
 }

@@ -9,7 +9,10 @@ import { InvalidMetadataError } from "@zarrkit/registry";
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** JSON from a stored document, integers past 2^53 as bigints; an InvalidMetadataError naming `key` when it does not parse. */
+/**
+ * JSON from a stored document, integers past 2^53 as bigints; an InvalidMetadataError naming `key` when it does not
+ * parse.
+ */
 export function parseJson(input: Uint8Array | string, key: string): unknown {
   const text = typeof input === "string" ? input : decoder.decode(input);
   const marker = bigintMarker();

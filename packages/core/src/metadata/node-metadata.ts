@@ -158,7 +158,10 @@ export function checkNodeHeader(doc: unknown, key: string): "array" | "group" {
   }
   const { zarr_format, node_type } = doc as Record<string, unknown>;
   if (zarr_format !== 3) {
-    throw new UnsupportedError(`${key}: zarr_format must be 3, got ${showValue(zarr_format)}`, { key, field: "zarr_format" });
+    throw new UnsupportedError(`${key}: zarr_format must be 3, got ${showValue(zarr_format)}`, {
+      key,
+      field: "zarr_format",
+    });
   }
   if (node_type !== "array" && node_type !== "group") {
     throw new InvalidMetadataError(`${key}: node_type must be "array" or "group", got ${showValue(node_type)}`, {
@@ -173,7 +176,12 @@ export function checkNodeHeader(doc: unknown, key: string): "array" | "group" {
 function checkExtensions(doc: Record<string, unknown>, known: Set<string>, key: string): void {
   for (const [field, value] of Object.entries(doc)) {
     if (known.has(field)) continue;
-    if (typeof value === "object" && value !== null && (value as { must_understand?: unknown }).must_understand === false) continue;
+    if (
+      typeof value === "object" &&
+      value !== null &&
+      (value as { must_understand?: unknown }).must_understand === false
+    )
+      continue;
     throw new UnsupportedError(
       `${key}: unknown field ${JSON.stringify(field)} without "must_understand": false; this reader cannot safely open it`,
       { key, field },
@@ -223,17 +231,23 @@ export function parseArrayMetadata(doc: unknown, key: string): ParsedArrayMetada
   if (!Array.isArray(record.codecs) || record.codecs.length === 0) fail("codecs", "must be a non-empty list");
   // zarr-python writes null for "no names".
   const names = record.dimension_names ?? undefined;
-  if (names !== undefined && (!Array.isArray(names) || names.length !== rank || !names.every((n) => n === null || typeof n === "string"))) {
+  if (
+    names !== undefined &&
+    (!Array.isArray(names) || names.length !== rank || !names.every((n) => n === null || typeof n === "string"))
+  ) {
     fail("dimension_names", `must be ${rank} strings or nulls, got ${showValue(names)}`);
   }
   const transformers = record.storage_transformers ?? [];
   if (!Array.isArray(transformers)) fail("storage_transformers", "must be a list");
   for (const [i, t] of (transformers as unknown[]).entries()) {
     if ((t as { must_understand?: unknown })?.must_understand === false) continue;
-    throw new UnsupportedError(`${key}: storage_transformers[${i}] ${showValue((t as { name?: unknown })?.name ?? t)} is not supported`, {
-      key,
-      field: `storage_transformers[${i}]`,
-    });
+    throw new UnsupportedError(
+      `${key}: storage_transformers[${i}] ${showValue((t as { name?: unknown })?.name ?? t)} is not supported`,
+      {
+        key,
+        field: `storage_transformers[${i}]`,
+      },
+    );
   }
   const metadata = {
     ...record,
@@ -280,4 +294,3 @@ export function withKey<T>(key: string, parse: () => T): T {
     throw error;
   }
 }
-

@@ -20,7 +20,13 @@ import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { swapStructBytes } from "../struct-type.js";
 import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
-import { type ArrayMetadataV2, checkChunkSize, type GroupMetadataV2, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
+import {
+  type ArrayMetadataV2,
+  checkChunkSize,
+  type GroupMetadataV2,
+  type ParsedArrayMetadata,
+  withKey,
+} from "./node-metadata.js";
 
 export type Endian = "little" | "big";
 
@@ -66,13 +72,21 @@ const NO_V3_TYPE = new Map<string, string>(Object.entries({ V: "void (raw bytes)
  */
 export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?: unknown): NumpyType {
   if (Array.isArray(value)) return parseStructuredDtype(value, field);
-  if (typeof value !== "string") throw new InvalidMetadataError(`${field} must be a numpy dtype string, got ${showValue(value)}`, { field });
+  if (typeof value !== "string")
+    throw new InvalidMetadataError(`${field} must be a numpy dtype string, got ${showValue(value)}`, { field });
   const match = /^([<>|])([a-zA-Z])(\d*)(\[\w+\])?$/.exec(value);
-  if (!match) throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string (e.g. "<i2", "|u1", ">f8")`, { field });
+  if (!match)
+    throw new InvalidMetadataError(
+      `${field}: ${showValue(value)} is not a numpy dtype string (e.g. "<i2", "|u1", ">f8")`,
+      { field },
+    );
   const [, order, kind, digits, unit] = match as unknown as [string, string, string, string, string | undefined];
   const unsupported = NO_V3_TYPE.get(kind);
   if (unsupported) {
-    throw new UnsupportedError(`${field}: dtype ${showValue(value)} is ${unsupported}, which has no Zarr v3 data type; it is not supported`, { field });
+    throw new UnsupportedError(
+      `${field}: dtype ${showValue(value)} is ${unsupported}, which has no Zarr v3 data type; it is not supported`,
+      { field },
+    );
   }
   const orderEndian: Endian | undefined = order === "<" ? "little" : order === ">" ? "big" : undefined;
   if ((kind === "M" || kind === "m") && digits === "8" && orderEndian !== undefined) {
@@ -82,26 +96,40 @@ export function parseNumpyDtype(value: unknown, field = "dtype", objectCodecId?:
     throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
   }
   if (kind === "O") {
-    if (digits !== "" && digits !== "8") throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
+    if (digits !== "" && digits !== "8")
+      throw new InvalidMetadataError(`${field}: ${showValue(value)} is not a numpy dtype string`, { field });
     return { type: objectDataType(objectCodecId), endian: undefined, object: true };
   }
   if (kind === "U" || kind === "S") {
     const n = Number(digits);
     if (digits === "" || n === 0) {
-      throw new InvalidMetadataError(`${field}: ${showValue(value)} needs a positive length (e.g. "<U13", "|S7")`, { field });
+      throw new InvalidMetadataError(`${field}: ${showValue(value)} needs a positive length (e.g. "<U13", "|S7")`, {
+        field,
+      });
     }
-    if (kind === "U") return { type: fixedStringType("fixed_length_utf32", n * 4, field), endian: orderEndian ?? "little", object: false };
+    if (kind === "U")
+      return {
+        type: fixedStringType("fixed_length_utf32", n * 4, field),
+        endian: orderEndian ?? "little",
+        object: false,
+      };
     return { type: fixedStringType("null_terminated_bytes", n, field), endian: undefined, object: false };
   }
-  if (digits === "") throw new InvalidMetadataError(`${field}: ${showValue(value)} needs an item size (e.g. "<i2")`, { field });
+  if (digits === "")
+    throw new InvalidMetadataError(`${field}: ${showValue(value)} needs an item size (e.g. "<i2")`, { field });
   const name = NUMERIC.get(`${kind}${digits}`);
   if (name === undefined) {
-    throw new UnsupportedError(`${field}: dtype ${showValue(value)} has no Zarr v3 data type; it is not supported`, { field });
+    throw new UnsupportedError(`${field}: dtype ${showValue(value)} has no Zarr v3 data type; it is not supported`, {
+      field,
+    });
   }
   const type = dataType(name);
   if (type.storedSlotSize === 1) return { type, endian: undefined, object: false };
   if (orderEndian === undefined) {
-    throw new InvalidMetadataError(`${field}: ${showValue(value)} needs a byte order ("<" or ">") for a ${type.byteSize}-byte type`, { field });
+    throw new InvalidMetadataError(
+      `${field}: ${showValue(value)} needs a byte order ("<" or ">") for a ${type.byteSize}-byte type`,
+      { field },
+    );
   }
   return { type, endian: orderEndian, object: false };
 }
@@ -139,10 +167,12 @@ export function numpyDtypeOf(type: DataType, endian: Endian = "little", field = 
   const order = endian === "big" ? ">" : "<";
   if (type.objectCodecId !== undefined) return "|O";
   const fixed = fixedStringParts(type);
-  if (fixed) return fixed.base === "fixed_length_utf32" ? `${order}U${fixed.lengthBytes / 4}` : `|S${fixed.lengthBytes}`;
+  if (fixed)
+    return fixed.base === "fixed_length_utf32" ? `${order}U${fixed.lengthBytes / 4}` : `|S${fixed.lengthBytes}`;
   if (type.temporal) return temporalNumpyDtype(type.temporal, order);
   const code = NUMPY_OF.get(type.name);
-  if (code === undefined) throw new UnsupportedError(`${field}: data type ${type.name} cannot be stored in Zarr v2`, { field });
+  if (code === undefined)
+    throw new UnsupportedError(`${field}: data type ${type.name} cannot be stored in Zarr v2`, { field });
   return `${type.storedSlotSize === 1 ? "|" : order}${code}`;
 }
 
@@ -177,7 +207,10 @@ export function numpyTypeFromOption(value: unknown, field: string, objectCodecId
 /** Latin-1 text from base64 (v2 stores `S n` fill values as base64 of the bytes). */
 function latin1FromBase64(text: string, field: string): string {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
-    throw new InvalidMetadataError(`${field}: ${showValue(text)} is not base64 (fixed-width byte strings store their fill value so)`, { field });
+    throw new InvalidMetadataError(
+      `${field}: ${showValue(text)} is not base64 (fixed-width byte strings store their fill value so)`,
+      { field },
+    );
   }
   return atob(text).replace(/\0+$/, "");
 }
@@ -192,21 +225,27 @@ function latin1FromBase64(text: string, field: string): string {
 export function parseFillValueV2(value: unknown, np: NumpyType, field = "fill_value"): Scalar {
   if (value === null || value === undefined) return parseScalar(zeroFillValue(np.type), np.type, field);
   if (np.type.struct) return structFillValueV2(value, np, field);
-  if (np.object && np.type.kind === "bytes") return parseScalar(typeof value === "string" || Array.isArray(value) ? value : "", np.type, field);
+  if (np.object && np.type.kind === "bytes")
+    return parseScalar(typeof value === "string" || Array.isArray(value) ? value : "", np.type, field);
   if (np.object) return typeof value === "string" ? value : "";
   const fixed = fixedStringParts(np.type);
   if (fixed?.base === "null_terminated_bytes") {
-    if (typeof value !== "string") throw new InvalidMetadataError(`${field}: expected base64 text for dtype |S, got ${showValue(value)}`, { field });
+    if (typeof value !== "string")
+      throw new InvalidMetadataError(`${field}: expected base64 text for dtype |S, got ${showValue(value)}`, { field });
     const text = latin1FromBase64(value, field);
-    if (text.length > fixed.lengthBytes) throw new InvalidMetadataError(`${field}: ${fixed.lengthBytes} bytes at most, got ${text.length}`, { field });
+    if (text.length > fixed.lengthBytes)
+      throw new InvalidMetadataError(`${field}: ${fixed.lengthBytes} bytes at most, got ${text.length}`, { field });
     return text;
   }
   if (fixed && typeof value === "string" && [...value].length > fixed.lengthBytes / 4) {
-    throw new InvalidMetadataError(`${field}: ${fixed.lengthBytes / 4} characters at most, got ${showValue(value)}`, { field });
+    throw new InvalidMetadataError(`${field}: ${fixed.lengthBytes / 4} characters at most, got ${showValue(value)}`, {
+      field,
+    });
   }
   if (np.type.kind === "int" || np.type.kind === "uint") {
     // zarr-python may write integral floats (0.0) for integer dtypes.
-    if (typeof value === "number" && Number.isFinite(value) && Number.isInteger(value)) return parseScalar(value, np.type, field);
+    if (typeof value === "number" && Number.isFinite(value) && Number.isInteger(value))
+      return parseScalar(value, np.type, field);
   }
   return parseScalar(value, np.type, field);
 }
@@ -225,7 +264,8 @@ function structFillValueV2(value: unknown, np: NumpyType, field: string): Scalar
 
 /** The JSON form of a fill value in .zarray. */
 export function serializeFillValueV2(value: Scalar, np: NumpyType): unknown {
-  const float = (v: number) => (Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v);
+  const float = (v: number) =>
+    Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v;
   if (fixedStringParts(np.type)?.base === "null_terminated_bytes") return btoa(value as string);
   if (np.type.struct) {
     // base64 of the record in the dtype's byte order, as zarr-python 2 writes it.
@@ -251,10 +291,16 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A numcodecs configuration (`{"id": ..., ...}`) as a v3 codec entry `numcodecs.<id>` with the other fields as configuration. */
+/**
+ * A numcodecs configuration (`{"id": ..., ...}`) as a v3 codec entry `numcodecs.<id>` with the other fields as
+ * configuration.
+ */
 function numcodecsEntry(value: unknown, key: string, field: string): CodecMetadata {
   if (!isRecord(value) || typeof value.id !== "string" || value.id === "") {
-    throw new InvalidMetadataError(`${key}: ${field} must be a numcodecs configuration {"id": ..., ...}, got ${showValue(value)}`, { key, field });
+    throw new InvalidMetadataError(
+      `${key}: ${field} must be a numcodecs configuration {"id": ..., ...}, got ${showValue(value)}`,
+      { key, field },
+    );
   }
   const { id, ...configuration } = value;
   return { name: `numcodecs.${id}`, configuration };
@@ -270,19 +316,31 @@ export function parseAttributesV2(doc: unknown, key: string): Record<string, unk
 export function parseGroupMetadataV2(doc: unknown, key: string): GroupMetadataV2 {
   if (!isRecord(doc)) throw new InvalidMetadataError(`${key} must hold a JSON object`, { key });
   if (doc.zarr_format !== 2) {
-    throw new UnsupportedError(`${key}: zarr_format must be 2, got ${showValue(doc.zarr_format)}`, { key, field: "zarr_format" });
+    throw new UnsupportedError(`${key}: zarr_format must be 2, got ${showValue(doc.zarr_format)}`, {
+      key,
+      field: "zarr_format",
+    });
   }
   return doc as GroupMetadataV2;
 }
 
-/** A .zarray document (with the attributes of .zattrs) as an array zarrkit reads and writes through a v3 codec chain. */
-export function parseArrayMetadataV2(doc: unknown, key: string, attributes: Record<string, unknown> = {}): ParsedArrayMetadata {
+/**
+ * A .zarray document (with the attributes of .zattrs) as an array zarrkit reads and writes through a v3 codec chain.
+ */
+export function parseArrayMetadataV2(
+  doc: unknown,
+  key: string,
+  attributes: Record<string, unknown> = {},
+): ParsedArrayMetadata {
   if (!isRecord(doc)) throw new InvalidMetadataError(`${key} must hold a JSON object`, { key });
   const fail = (field: string, why: string): never => {
     throw new InvalidMetadataError(`${key}: ${field} ${why}`, { key, field });
   };
   if (doc.zarr_format !== 2) {
-    throw new UnsupportedError(`${key}: zarr_format must be 2, got ${showValue(doc.zarr_format)}`, { key, field: "zarr_format" });
+    throw new UnsupportedError(`${key}: zarr_format must be 2, got ${showValue(doc.zarr_format)}`, {
+      key,
+      field: "zarr_format",
+    });
   }
   for (const field of ["shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters"]) {
     if (!Object.hasOwn(doc, field)) fail(field, "is required");
@@ -296,14 +354,16 @@ export function parseArrayMetadataV2(doc: unknown, key: string, attributes: Reco
   if (!Array.isArray(chunks) || !chunks.every((n) => Number.isSafeInteger(n) && n >= 1)) {
     fail("chunks", `must be a list of positive integers, got ${showValue(chunks)}`);
   }
-  if ((chunks as number[]).length !== rank) fail("chunks", `has ${(chunks as number[]).length} entries where shape has ${rank}`);
+  if ((chunks as number[]).length !== rank)
+    fail("chunks", `has ${(chunks as number[]).length} entries where shape has ${rank}`);
   // A "|O" array's element type is the one its object codec (first filter) stores.
   const objectCodecId = Array.isArray(doc.filters) && isRecord(doc.filters[0]) ? doc.filters[0].id : undefined;
   const np = withKey(key, () => parseNumpyDtype(doc.dtype, "dtype", objectCodecId));
   const order = doc.order;
   if (order !== "C" && order !== "F") fail("order", `must be "C" or "F", got ${showValue(order)}`);
   const separator = doc.dimension_separator ?? ".";
-  if (separator !== "." && separator !== "/") fail("dimension_separator", `must be "." or "/", got ${showValue(separator)}`);
+  if (separator !== "." && separator !== "/")
+    fail("dimension_separator", `must be "." or "/", got ${showValue(separator)}`);
   const filters = doc.filters ?? [];
   if (!Array.isArray(filters)) fail("filters", `must be null or a list, got ${showValue(filters)}`);
   const codecs: CodecMetadata[] = [];
@@ -329,7 +389,9 @@ export function parseArrayMetadataV2(doc: unknown, key: string, attributes: Reco
     codecs.push(numcodecsEntry(doc.compressor, key, "compressor"));
     codecFields.push("compressor");
   }
-  const grid = withKey(key, () => parseChunkGrid({ name: "regular", configuration: { chunk_shape: chunks } }, shape as number[], "chunks"));
+  const grid = withKey(key, () =>
+    parseChunkGrid({ name: "regular", configuration: { chunk_shape: chunks } }, shape as number[], "chunks"),
+  );
   checkChunkSize(grid, np.type, key, "chunks");
   const fillValue = withKey(key, () => parseFillValueV2(doc.fill_value, np));
   // v2 has no must_understand: like zarr-python, fields it does not define are ignored (and kept in `metadata`).
@@ -394,12 +456,20 @@ const V2_OPTIONS: ReadonlySet<string> = new Set([
 
 /** The .zarray document of the convenience form. */
 export function arrayMetadataV2FromOptions(options: CreateArrayOptionsV2): ArrayMetadataV2 {
-  const unknown = Object.keys(options).find((name) => !V2_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined);
-  if (unknown !== undefined) throw new InvalidMetadataError(`Unknown option ${JSON.stringify(unknown)} for a Zarr v2 array`, { field: unknown });
-  if (!Array.isArray(options.shape)) throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
-  if (!Array.isArray(options.chunkShape)) throw new InvalidMetadataError("chunkShape must be a list of integers", { field: "chunkShape" });
+  const unknown = Object.keys(options).find(
+    (name) => !V2_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined,
+  );
+  if (unknown !== undefined)
+    throw new InvalidMetadataError(`Unknown option ${JSON.stringify(unknown)} for a Zarr v2 array`, { field: unknown });
+  if (!Array.isArray(options.shape))
+    throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
+  if (!Array.isArray(options.chunkShape))
+    throw new InvalidMetadataError("chunkShape must be a list of integers", { field: "chunkShape" });
   const np = numpyTypeFromOption(options.dataType, "dataType", options.filters?.[0]?.id);
-  const fill = options.fillValue === undefined ? parseFillValueV2(null, np, "fillValue") : parseScalar(options.fillValue, np.type, "fillValue");
+  const fill =
+    options.fillValue === undefined
+      ? parseFillValueV2(null, np, "fillValue")
+      : parseScalar(options.fillValue, np.type, "fillValue");
   let filters = options.filters ?? null;
   if (np.object && (filters === null || filters.length === 0)) filters = [{ id: np.type.objectCodecId! }];
   const doc: ArrayMetadataV2 = {

@@ -39,7 +39,12 @@ export class MemoryStore implements Store {
     return { value: entry.bytes.slice(start, end), size: entry.bytes.length, version: String(entry.version) };
   }
 
-  async getRangeInto(key: string, range: WindowQuery, target: Uint8Array, options: ReadOptions = {}): Promise<number | undefined> {
+  async getRangeInto(
+    key: string,
+    range: WindowQuery,
+    target: Uint8Array,
+    options: ReadOptions = {},
+  ): Promise<number | undefined> {
     checkRangeInto(key, range, target);
     const entry = this.values.get(key);
     checkVersion(key, entry, options);

@@ -3,7 +3,21 @@ import type { RangeQuery, Store } from "@zarrkit/registry";
 /** One completed store request, as `withRequestLog` reports it. */
 export interface StoreRequest {
   /** The store method called. */
-  method: "get" | "getRange" | "getRangeWithSize" | "getRangeInto" | "getVersioned" | "set" | "delete" | "list" | "listDir" | "size" | "append" | "setRange" | "truncate" | "recover";
+  method:
+    | "get"
+    | "getRange"
+    | "getRangeWithSize"
+    | "getRangeInto"
+    | "getVersioned"
+    | "set"
+    | "delete"
+    | "list"
+    | "listDir"
+    | "size"
+    | "append"
+    | "setRange"
+    | "truncate"
+    | "recover";
   /** The key it concerned (the prefix, for listings). */
   key: string;
   /** The range asked for, for ranged reads. */
@@ -23,7 +37,10 @@ export function isRead(request: StoreRequest): boolean {
 function byteCount(method: StoreRequest["method"], args: unknown[], result: unknown): number {
   if (method === "getRangeInto") return typeof result === "number" ? result : 0;
   if (READS.has(method)) {
-    const value = method === "getVersioned" || method === "getRangeWithSize" ? (result as { value?: Uint8Array } | undefined)?.value : result;
+    const value =
+      method === "getVersioned" || method === "getRangeWithSize"
+        ? (result as { value?: Uint8Array } | undefined)?.value
+        : result;
     return value instanceof Uint8Array ? value.byteLength : 0;
   }
   const sent = args.find((a) => a instanceof Uint8Array) as Uint8Array | undefined;
@@ -39,7 +56,21 @@ function byteCount(method: StoreRequest["method"], args: unknown[], result: unkn
 export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) => void): Store {
   const wrapped: Record<string, unknown> = {};
   if (inner.coalesceGapBytes !== undefined) wrapped.coalesceGapBytes = inner.coalesceGapBytes;
-  const methods: StoreRequest["method"][] = ["get", "getRange", "getRangeWithSize", "getRangeInto", "getVersioned", "set", "delete", "listDir", "size", "append", "setRange", "truncate", "recover"];
+  const methods: StoreRequest["method"][] = [
+    "get",
+    "getRange",
+    "getRangeWithSize",
+    "getRangeInto",
+    "getVersioned",
+    "set",
+    "delete",
+    "listDir",
+    "size",
+    "append",
+    "setRange",
+    "truncate",
+    "recover",
+  ];
   for (const method of methods) {
     const fn = inner[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
     if (typeof fn !== "function") continue;
@@ -64,7 +95,10 @@ export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) 
 export interface CountedStore extends Store {
   /** Every request since the last reset, in completion order. */
   readonly log: StoreRequest[];
-  /** Read requests (get, getRange, getRangeWithSize, getRangeInto, getVersioned) since the last reset, or those of one method. */
+  /**
+   * Read requests (get, getRange, getRangeWithSize, getRangeInto, getVersioned) since the last reset, or those of one
+   * method.
+   */
   reads(method?: StoreRequest["method"]): number;
   /** Bytes returned by reads since the last reset. */
   bytesRead(): number;

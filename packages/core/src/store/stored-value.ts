@@ -3,10 +3,15 @@ import { rangeBounds, type Store, type StoredValue } from "@zarrkit/registry";
 /** One key of a store, with exactly the capabilities (and the coalescing hint) the store has. */
 export function storedValue(store: Store, key: string): StoredValue {
   const gap = store.coalesceGapBytes;
-  const value: StoredValue = { key, ...(gap !== undefined && { coalesceGapBytes: gap }), get: (options) => store.get(key, options) };
+  const value: StoredValue = {
+    key,
+    ...(gap !== undefined && { coalesceGapBytes: gap }),
+    get: (options) => store.get(key, options),
+  };
   if (store.getRange) value.getRange = (range, options) => store.getRange!(key, range, options);
   if (store.getRangeWithSize) value.getRangeWithSize = (range, options) => store.getRangeWithSize!(key, range, options);
-  if (store.getRangeInto) value.getRangeInto = (range, target, options) => store.getRangeInto!(key, range, target, options);
+  if (store.getRangeInto)
+    value.getRangeInto = (range, target, options) => store.getRangeInto!(key, range, target, options);
   if (store.getVersioned) value.getVersioned = (options) => store.getVersioned!(key, options);
   if (store.size) value.size = (options) => store.size!(key, options);
   if (store.set) value.set = (bytes, options) => store.set!(key, bytes, options);

@@ -5,7 +5,11 @@ export interface ZarritaStore {
   /** The value at an absolute key. */
   get(key: `/${string}`, options?: RequestOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
   /** A byte range of the value at an absolute key. */
-  getRange?(key: `/${string}`, range: RangeQuery, options?: RequestOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  getRange?(
+    key: `/${string}`,
+    range: RangeQuery,
+    options?: RequestOptions,
+  ): Promise<Uint8Array | undefined> | Uint8Array | undefined;
   /** Store a value at an absolute key. */
   set?(key: `/${string}`, value: Uint8Array): Promise<void> | void;
 }
@@ -35,7 +39,9 @@ export function toZarritaStore(store: Store): AsZarritaStore {
   return {
     get: (key, options) => store.get(relative(key), options),
     getRange: (key, range, options) =>
-      store.getRange ? store.getRange(relative(key), range, options) : sliceOfWhole(store, relative(key), range, options),
+      store.getRange
+        ? store.getRange(relative(key), range, options)
+        : sliceOfWhole(store, relative(key), range, options),
     ...(store.set ? { set: (key: `/${string}`, value: Uint8Array) => store.set!(relative(key), value) } : {}),
   };
 }

@@ -43,7 +43,8 @@ function jsonSafe(_key: string, value: unknown): unknown {
 
 /** `view` if its buffer is wholly its own, else a copy: a transfer must not detach bytes someone else still reads. */
 function ownBuffer<T extends NumericArray>(view: T): T {
-  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer;
+  const whole =
+    view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer;
   return whole ? view : ownCopy(view);
 }
 
@@ -58,7 +59,10 @@ export class PipelineOffload {
   private description: PipelineDescription | undefined;
   private refused = false;
   private readonly chunkBytes: number;
-  /** Whether decoding a chunk computes anything (not the bare `bytes` view): only then does one chunk alone pay for a trip. */
+  /**
+   * Whether decoding a chunk computes anything (not the bare `bytes` view): only then does one chunk alone pay for a
+   * trip.
+   */
   private readonly computes: boolean;
 
   private constructor(
@@ -68,7 +72,8 @@ export class PipelineOffload {
   ) {
     const { shape, dataType } = chain.spec;
     this.chunkBytes = product(shape) * dataType.byteSize!;
-    this.computes = chain.arrayToArray.length > 0 || chain.bytesToBytes.length > 0 || chain.arrayToBytes.name !== "bytes";
+    this.computes =
+      chain.arrayToArray.length > 0 || chain.bytesToBytes.length > 0 || chain.arrayToBytes.name !== "bytes";
   }
 
   /**
@@ -76,9 +81,14 @@ export class PipelineOffload {
    * which move as one buffer (strings are JS arrays), and no codec that runs
    * pipelines of its own (sharding: its inner chunks go to workers instead).
    */
-  static forChain(chain: CodecChain, codecOptions: CodecOptions, setting: CodecWorkerSetting | undefined): PipelineOffload | undefined {
+  static forChain(
+    chain: CodecChain,
+    codecOptions: CodecOptions,
+    setting: CodecWorkerSetting | undefined,
+  ): PipelineOffload | undefined {
     const { arrayToBytes: a2b, spec } = chain;
-    if (a2b.decodeInto || a2b.encodeInto || spec.dataType.byteSize === undefined || spec.dataType.kind === "string") return undefined;
+    if (a2b.decodeInto || a2b.encodeInto || spec.dataType.byteSize === undefined || spec.dataType.kind === "string")
+      return undefined;
     return new PipelineOffload(chain, codecOptions, setting);
   }
 
@@ -93,7 +103,9 @@ export class PipelineOffload {
     return settings.enabled && this.describe() ? settings : undefined;
   }
 
-  /** Whether `count` chunks are worth sending to the workers as batches now (workers on, shared memory, enough bytes). */
+  /**
+   * Whether `count` chunks are worth sending to the workers as batches now (workers on, shared memory, enough bytes).
+   */
   takesBatch(count: number): boolean {
     const settings = this.settings();
     return settings !== undefined && sharedMemory() && count * this.chunkBytes >= settings.threshold;
@@ -123,29 +135,47 @@ export class PipelineOffload {
         this.description = { id: JSON.stringify(parts, jsonSafe), ...parts };
       } catch (error) {
         this.refused = true;
-        warnFallback(`the pipeline ${parts.codecs.map((codec) => codec.name).join(" -> ")} cannot be sent to a worker (${(error as Error).message})`);
+        warnFallback(
+          `the pipeline ${parts.codecs.map((codec) => codec.name).join(" -> ")} cannot be sent to a worker (${(error as Error).message})`,
+        );
       }
     }
     return this.description;
   }
 
-  /** Decode on a worker, or undefined when this chunk is decoded here. The input is copied: stores may share what they return. */
+  /**
+   * Decode on a worker, or undefined when this chunk is decoded here. The input is copied: stores may share what they
+   * return.
+   */
   decode(bytes: Uint8Array, ctx: CodecContext): Promise<Chunk> | undefined {
-    return this.decodeThen(bytes, ctx, (chunk) => chunk, () => this.chain.decode(bytes, ctx));
+    return this.decodeThen(
+      bytes,
+      ctx,
+      (chunk) => chunk,
+      () => this.chain.decode(bytes, ctx),
+    );
   }
 
   /**
    * `use` of the chunk a worker decodes, or `here()` when the pool runs the
    * job on this thread; undefined when this chunk is decoded here.
    */
-  decodeThen<R>(bytes: Uint8Array, ctx: CodecContext, use: (chunk: Chunk) => R, here: () => Promise<R>): Promise<R> | undefined {
+  decodeThen<R>(
+    bytes: Uint8Array,
+    ctx: CodecContext,
+    use: (chunk: Chunk) => R,
+    here: () => Promise<R>,
+  ): Promise<R> | undefined {
     const reach = this.chunkReach();
     if (reach === undefined) return undefined;
     return codecPool().run<R>(
       {
         task: (id) => {
           const input = ownCopy(bytes);
-          return { message: { type: "decode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.buffer as ArrayBuffer] };
+          return {
+            message: { type: "decode", id, pipeline: this.description!, key: ctx.key, input },
+            transfer: [input.buffer as ArrayBuffer],
+          };
         },
         settle: (reply) => (reply.type === "done" ? use(reply.output as Chunk) : this.refuse(here)),
         here,
@@ -160,7 +190,13 @@ export class PipelineOffload {
    * but word that it is done. `here()` when the pool runs the job on this
    * thread; undefined when this chunk is decoded here.
    */
-  decodeShared(bytes: Uint8Array, ctx: CodecContext, selection: DimSlice[], out: ArrayRegion, here: () => Promise<void>): Promise<void> | undefined {
+  decodeShared(
+    bytes: Uint8Array,
+    ctx: CodecContext,
+    selection: DimSlice[],
+    out: ArrayRegion,
+    here: () => Promise<void>,
+  ): Promise<void> | undefined {
     // The calling thread only plans and waits: the workers write the result.
     const reach = this.chunkReach(false);
     if (reach === undefined) return undefined;
@@ -169,7 +205,15 @@ export class PipelineOffload {
         task: (id) => {
           // Bytes in shared memory (a pooled read buffer, lent until this job settles) reach the worker as they are.
           const input = isShared(bytes) ? bytes : ownCopy(bytes);
-          const message = { type: "decodeInto" as const, id, pipeline: this.description!, key: ctx.key, input, selection, out };
+          const message = {
+            type: "decodeInto" as const,
+            id,
+            pipeline: this.description!,
+            key: ctx.key,
+            input,
+            selection,
+            out,
+          };
           return { message, transfer: input === bytes ? [] : [input.buffer as ArrayBuffer] };
         },
         settle: (reply) => (reply.type === "written" ? undefined : this.refuse(here)),
@@ -197,7 +241,10 @@ export class PipelineOffload {
     if (!settings || !this.takesBatch(parts.length) || !isSharedRegion(out) || !isShared(bytes)) return undefined;
     const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
     // Batches of at most BATCH_BYTES decoded, and no fewer than one per worker.
-    const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
+    const perBatch = Math.max(
+      1,
+      Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)),
+    );
     const jobs: Promise<void>[] = [];
     for (let start = 0; start < parts.length; start += perBatch) {
       const batch = parts.slice(start, start + perBatch);
@@ -206,7 +253,15 @@ export class PipelineOffload {
         codecPool().run<void>(
           {
             task: (id) => ({
-              message: { type: "decodeBatch", id, pipeline: this.description!, key: ctx.key, input: bytes, parts: batch, out: out.chunk },
+              message: {
+                type: "decodeBatch",
+                id,
+                pipeline: this.description!,
+                key: ctx.key,
+                input: bytes,
+                parts: batch,
+                out: out.chunk,
+              },
               transfer: [],
             }),
             settle: (reply) => (reply.type === "written" ? undefined : this.refuse(ranHere)),
@@ -235,9 +290,13 @@ export class PipelineOffload {
   ): Promise<(Uint8Array | null)[]> | undefined {
     const settings = this.settings();
     const data = source.data;
-    if (!settings || !this.takesBatch(parts.length) || Array.isArray(data) || !isShared(data as Uint8Array)) return undefined;
+    if (!settings || !this.takesBatch(parts.length) || Array.isArray(data) || !isShared(data as Uint8Array))
+      return undefined;
     const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
-    const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)));
+    const perBatch = Math.max(
+      1,
+      Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)),
+    );
     const jobs: Promise<(Uint8Array | null)[]>[] = [];
     for (let start = 0; start < parts.length; start += perBatch) {
       const batch = parts.slice(start, start + perBatch);
@@ -246,7 +305,15 @@ export class PipelineOffload {
         codecPool().run(
           {
             task: (id) => ({
-              message: { type: "encodeBatch", id, pipeline: this.description!, key: ctx.key, source, parts: batch, keepEmpty },
+              message: {
+                type: "encodeBatch",
+                id,
+                pipeline: this.description!,
+                key: ctx.key,
+                source,
+                parts: batch,
+                keepEmpty,
+              },
               transfer: [],
             }),
             settle: (reply) => (reply.type === "done" ? (reply.output as (Uint8Array | null)[]) : this.refuse(ranHere)),
@@ -271,7 +338,10 @@ export class PipelineOffload {
         task: (id) => {
           const data = chunk.data as NumericArray;
           const input = { data: owned ? ownBuffer(data) : ownCopy(data), shape: chunk.shape };
-          return { message: { type: "encode", id, pipeline: this.description!, key: ctx.key, input }, transfer: [input.data.buffer as ArrayBuffer] };
+          return {
+            message: { type: "encode", id, pipeline: this.description!, key: ctx.key, input },
+            transfer: [input.data.buffer as ArrayBuffer],
+          };
         },
         settle: (reply) => {
           if (reply.type === "done") return reply.output as Uint8Array;

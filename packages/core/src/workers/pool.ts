@@ -66,7 +66,10 @@ export interface CodecWorkerStats {
   written: number;
   /** Why workers are not used, when they could not start (the work runs on the calling thread). */
   failure?: string;
-  /** Why a worker last could not rebuild a pipeline, which then runs on the calling thread (a codec no worker module registers). */
+  /**
+   * Why a worker last could not rebuild a pipeline, which then runs on the calling thread (a codec no worker module
+   * registers).
+   */
   refused?: string;
 }
 
@@ -120,7 +123,12 @@ class CodecPool {
   }
 
   stats(): CodecWorkerStats {
-    const stats: CodecWorkerStats = { workers: this.slots.length, dispatched: this.dispatched, ranHere: this.ranHere, written: this.written };
+    const stats: CodecWorkerStats = {
+      workers: this.slots.length,
+      dispatched: this.dispatched,
+      ranHere: this.ranHere,
+      written: this.written,
+    };
     if (this.failure !== undefined) stats.failure = this.failure;
     if (this.refused !== undefined) stats.refused = this.refused;
     return stats;
@@ -172,7 +180,8 @@ class CodecPool {
     const reach = Math.min(size, this.slots.length);
     for (let i = 0; i < reach; i++) {
       const slot = this.slots[i]!;
-      if (slot.ready && slot.inFlight.size < PER_WORKER && (!best || slot.inFlight.size < best.inFlight.size)) best = slot;
+      if (slot.ready && slot.inFlight.size < PER_WORKER && (!best || slot.inFlight.size < best.inFlight.size))
+        best = slot;
     }
     const starting = this.slots.slice(0, reach).some((s) => !s.ready);
     if ((!best || best.inFlight.size > 0) && !starting && this.slots.length < size) this.start();
@@ -181,7 +190,12 @@ class CodecPool {
 
   private start(): void {
     let started!: () => void;
-    const slot: Slot = { worker: spawnWorker(), ready: false, started: new Promise((resolve) => (started = resolve)), inFlight: new Map() };
+    const slot: Slot = {
+      worker: spawnWorker(),
+      ready: false,
+      started: new Promise((resolve) => (started = resolve)),
+      inFlight: new Map(),
+    };
     this.slots.push(slot);
     const modules = codecWorkerModules();
     if (modules.length > 0) slot.worker.post({ type: "modules", modules: [...modules] }, []);

@@ -16,13 +16,32 @@ export interface PipelineDescription {
 
 export type TaskMessage =
   | { type: "decode"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array }
-  /** Decode and write `selection` of the chunk into `out`, a region of a result over a SharedArrayBuffer; the reply is "written". */
-  | { type: "decodeInto"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array; selection: DimSlice[]; out: ArrayRegion }
+  /**
+   * Decode and write `selection` of the chunk into `out`, a region of a result over a SharedArrayBuffer; the reply is
+   * "written".
+   */
+  | {
+      type: "decodeInto";
+      id: number;
+      pipeline: PipelineDescription;
+      key: string;
+      input: Uint8Array;
+      selection: DimSlice[];
+      out: ArrayRegion;
+    }
   /**
    * Decode each part (a stored chunk inside `input`, shared memory) into its
    * place in `out`, a result over a SharedArrayBuffer; the reply is "written".
    */
-  | { type: "decodeBatch"; id: number; pipeline: PipelineDescription; key: string; input: Uint8Array; parts: StoredPart[]; out: Chunk }
+  | {
+      type: "decodeBatch";
+      id: number;
+      pipeline: PipelineDescription;
+      key: string;
+      input: Uint8Array;
+      parts: StoredPart[];
+      out: Chunk;
+    }
   /**
    * Encode whole chunks, each copied out of `source` (shared memory) from
    * its `offset`; a chunk all fill value is left out (null) unless `keepEmpty`.
@@ -64,7 +83,10 @@ export interface PlatformWorker extends WorkerPort {
   onMessage(handler: (message: FromWorker) => void): void;
   /** The worker could not start, crashed or exited. */
   onFailure(handler: (error: Error) => void): void;
-  /** Whether the worker keeps the process alive: while it starts and while it has work, never when idle (Node; a no-op in browsers). */
+  /**
+   * Whether the worker keeps the process alive: while it starts and while it has work, never when idle (Node; a no-op
+   * in browsers).
+   */
   hold(busy: boolean): void;
   terminate(): void;
 }

@@ -13,7 +13,8 @@ import { toWire } from "./wire-error.js";
 
 /** `bytes` if they fill a transferable buffer of their own, else a copy that does. */
 function ownBuffer(bytes: Uint8Array): Uint8Array {
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  const whole =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
   return whole ? bytes : ownCopy(bytes);
 }
 
@@ -39,7 +40,10 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
       const { codecs, shape, fillValue, codecOptions, maxDecodedChunkBytes } = description;
       const spec = { shape, dataType: dataType(description.dataType), fillValue };
       // The caps on decoded bytes are computed again here, from the same codecs, shape and bound.
-      pipeline = CodecChain.create(codecs, spec, { codecOptions, ...(maxDecodedChunkBytes !== undefined && { maxDecodedChunkBytes }) });
+      pipeline = CodecChain.create(codecs, spec, {
+        codecOptions,
+        ...(maxDecodedChunkBytes !== undefined && { maxDecodedChunkBytes }),
+      });
       pipelines.set(description.id, pipeline);
       pipeline.catch(() => pipelines.delete(description.id));
     }
@@ -49,7 +53,8 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
   /** Post the reply built around `carried`, moving its buffer rather than copying it. */
   const send = (carried: Chunk | Uint8Array, reply: (moved: Chunk | Uint8Array) => TaskReply) => {
     const view = "shape" in carried ? (carried.data as NumericArray) : carried;
-    // The whole buffer goes when the array fills most of it (a checksum stripped off its end), else a copy of the array.
+    // The whole buffer goes when the array fills most of it (a checksum stripped off its end), else a copy of the
+    // array.
     if (view.byteLength * 2 >= view.buffer.byteLength) {
       try {
         return port.post(reply(carried), [view.buffer as ArrayBuffer]);
@@ -58,7 +63,9 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
       }
     }
     const copy = ownCopy(view);
-    port.post(reply("shape" in carried ? { ...carried, data: copy } : (copy as Uint8Array)), [copy.buffer as ArrayBuffer]);
+    port.post(reply("shape" in carried ? { ...carried, data: copy } : (copy as Uint8Array)), [
+      copy.buffer as ArrayBuffer,
+    ]);
   };
 
   const run = async (task: TaskMessage) => {
@@ -68,13 +75,16 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
       pipeline = await pipelineFor(task.pipeline);
     } catch (error) {
       const why = [toWire(error).message, ...moduleFailures].join("; ");
-      if (task.type === "encodeBatch" || isSharedInput(task.input)) return port.post({ type: "unavailable", id: task.id, reason: why }, []);
+      if (task.type === "encodeBatch" || isSharedInput(task.input))
+        return port.post({ type: "unavailable", id: task.id, reason: why }, []);
       return send(task.input, (input) => ({ type: "unavailable", id: task.id, reason: why, input }));
     }
     try {
       const ctx = { key: task.key };
       if (task.type === "encodeBatch") {
-        const outputs = (await encodeParts(pipeline, task.source, task.parts, task.keepEmpty, ctx)).map((b) => b && ownBuffer(b));
+        const outputs = (await encodeParts(pipeline, task.source, task.parts, task.keepEmpty, ctx)).map(
+          (b) => b && ownBuffer(b),
+        );
         const transfer = outputs.flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : []));
         return port.post({ type: "done", id: task.id, output: outputs }, transfer);
       }

@@ -29,7 +29,10 @@ export interface CodecWebWorker {
 
 /** Process-wide settings: the limits, whether workers are on, and (browsers) how to start one. */
 export interface CodecWorkerDefaults extends CodecWorkerOptions {
-  /** Codec work goes to workers unless an array says otherwise (default: on in Node given two cores, on in browsers with Web Workers). */
+  /**
+   * Codec work goes to workers unless an array says otherwise (default: on in Node given two cores, on in browsers with
+   * Web Workers).
+   */
   enabled?: boolean;
   /**
    * Browsers: start a codec worker, a module Web Worker whose entry imports the
@@ -57,7 +60,12 @@ export interface ResolvedWorkerSettings {
  */
 const DEFAULT_THRESHOLD = 128 * 1024;
 
-const defaults: ResolvedWorkerSettings = { enabled: workersByDefault, threshold: DEFAULT_THRESHOLD, size: defaultPoolSize(), offloadAlone: false };
+const defaults: ResolvedWorkerSettings = {
+  enabled: workersByDefault,
+  threshold: DEFAULT_THRESHOLD,
+  size: defaultPoolSize(),
+  offloadAlone: false,
+};
 
 /** `options` once each limit is checked (an InvalidMetadataError naming `field` and the limit otherwise). */
 export function checkWorkerOptions(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
@@ -73,7 +81,9 @@ export function checkWorkerOptions(options: CodecWorkerOptions, field: string): 
     });
   }
   if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1)) {
-    throw new InvalidMetadataError(`${field}.size must be an integer >= 1, got ${showValue(size)}`, { field: `${field}.size` });
+    throw new InvalidMetadataError(`${field}.size must be an integer >= 1, got ${showValue(size)}`, {
+      field: `${field}.size`,
+    });
   }
   return options;
 }
@@ -87,9 +97,12 @@ export function configureCodecWorkers(options: CodecWorkerDefaults): void {
   const { threshold, size, offloadAlone } = checkWorkerOptions(options, "configureCodecWorkers");
   if (options.createWorker !== undefined) {
     if (typeof options.createWorker !== "function") {
-      throw new InvalidMetadataError(`configureCodecWorkers.createWorker must be a function, got ${showValue(options.createWorker)}`, {
-        field: "configureCodecWorkers.createWorker",
-      });
+      throw new InvalidMetadataError(
+        `configureCodecWorkers.createWorker must be a function, got ${showValue(options.createWorker)}`,
+        {
+          field: "configureCodecWorkers.createWorker",
+        },
+      );
     }
     useWorkerFactory(options.createWorker);
   }

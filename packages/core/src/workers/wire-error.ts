@@ -42,7 +42,9 @@ const BY_CODE = new Map<string, ZarrkitErrorClass>(
   ].map((Class) => [new Class("").code, Class]),
 );
 
-const STANDARD = new Map<string, ErrorConstructor>(Object.entries({ TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError }));
+const STANDARD = new Map<string, ErrorConstructor>(
+  Object.entries({ TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError }),
+);
 
 export function toWire(error: unknown): WireError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error) };
@@ -55,9 +57,14 @@ export function toWire(error: unknown): WireError {
   return wire;
 }
 
-/** The error again, as the class its code names (a ZarrkitError keeping the code of classes this side does not know). */
+/**
+ * The error again, as the class its code names (a ZarrkitError keeping the code of classes this side does not know).
+ */
 export function fromWire(wire: WireError): Error {
-  const context = { ...(wire.key !== undefined && { key: wire.key }), ...(wire.field !== undefined && { field: wire.field }) };
+  const context = {
+    ...(wire.key !== undefined && { key: wire.key }),
+    ...(wire.field !== undefined && { field: wire.field }),
+  };
   let error: Error;
   if (wire.code === undefined) {
     error = new (STANDARD.get(wire.name) ?? Error)(wire.message);

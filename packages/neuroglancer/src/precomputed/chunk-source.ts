@@ -13,7 +13,9 @@ export interface Cell {
   end: Vec3;
 }
 
-/** A stored chunk as a read found it: its bytes (undefined: missing), the store key holding it, and how errors name it. */
+/**
+ * A stored chunk as a read found it: its bytes (undefined: missing), the store key holding it, and how errors name it.
+ */
 export interface StoredCell {
   bytes: Uint8Array | undefined;
   key: string;
@@ -37,7 +39,10 @@ export function fileChunks(store: Store, directory: string): ChunkSource {
     read: (cells, { signal }) =>
       Promise.all(
         cells.map(async (cell) => {
-          const key = joinKey(directory, `${cell.start[0]}-${cell.end[0]}_${cell.start[1]}-${cell.end[1]}_${cell.start[2]}-${cell.end[2]}`);
+          const key = joinKey(
+            directory,
+            `${cell.start[0]}-${cell.end[0]}_${cell.start[1]}-${cell.end[1]}_${cell.start[2]}-${cell.end[2]}`,
+          );
           return { bytes: await store.get(key, { signal }), key, name: key };
         }),
       ),

@@ -35,7 +35,9 @@ export function decodeCompressedSegmentation(
   // Every channel needs its offset and two header words per block: check before allocating the output.
   const headerWords = numChannels * (1 + 2 * gridX * gridY * gridZ);
   if (words.length < headerWords) {
-    throw corrupt(`${words.length} words is too short for the offsets and block headers of ${numChannels} channel(s) (${headerWords})`);
+    throw corrupt(
+      `${words.length} words is too short for the offsets and block headers of ${numChannels} channel(s) (${headerWords})`,
+    );
   }
   const out = new Uint32Array(voxels * numChannels * width);
 
@@ -64,10 +66,11 @@ export function decodeCompressedSegmentation(
               for (let x = x0; x < Math.min(x0 + bx, sx); x++) {
                 // Indices are packed over the full block, even where it overhangs the chunk;
                 // the check of `values` above keeps every word of them in range.
-                const bit = ((x - x0) + bx * ((y - y0) + by * (z - z0))) * bits;
+                const bit = (x - x0 + bx * (y - y0 + by * (z - z0))) * bits;
                 const index = bits === 0 ? 0 : ((words[values + (bit >>> 5)]! >>> (bit & 31)) & mask) >>> 0;
                 const entry = table + index * width;
-                if (entry + width > words.length) throw corrupt(`table entry ${index} at word ${entry} is past the end`);
+                if (entry + width > words.length)
+                  throw corrupt(`table entry ${index} at word ${entry} is past the end`);
                 const at = (c * voxels + x + sx * (y + sy * z)) * width;
                 out[at] = words[entry]!;
                 if (width === 2) out[at + 1] = words[entry + 1]!;

@@ -1,4 +1,13 @@
-import { CorruptDataError, InvalidMetadataError, InvalidSelectionError, NotFoundError, type RequestOptions, showValue, type Store, UnsupportedError } from "@zarrkit/registry";
+import {
+  CorruptDataError,
+  InvalidMetadataError,
+  InvalidSelectionError,
+  NotFoundError,
+  type RequestOptions,
+  showValue,
+  type Store,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { DEFAULT_MAX_CHUNK_BYTES } from "../limits.js";
 import { ShardReader, type ShardReaderOptions } from "../shard-reader.js";
 import { joinKey } from "../store-key.js";
@@ -29,7 +38,10 @@ export interface ReadImageOptions extends RequestOptions {
   scale?: number | string;
   /** Missing chunks read as zeros (default, as neuroglancer shows them); false raises NotFoundError. */
   fillMissing?: boolean;
-  /** A box whose output would exceed this many bytes is refused with InvalidSelectionError before anything is read. Default 2 GiB - 1. */
+  /**
+   * A box whose output would exceed this many bytes is refused with InvalidSelectionError before anything is read.
+   * Default 2 GiB - 1.
+   */
   maxBytes?: number;
 }
 
@@ -78,7 +90,11 @@ export async function openPrecomputedImage(
       const chunk = scale.chunk_sizes[0];
       const gridSize = mapVec3((d) => Math.ceil(scale.size[d] / chunk[d]));
       source = scale.sharding
-        ? shardedChunks(new ShardReader(store, scale.sharding, { ...options.shardReader, prefix: directory }), scale.sharding, gridSize)
+        ? shardedChunks(
+            new ShardReader(store, scale.sharding, { ...options.shardReader, prefix: directory }),
+            scale.sharding,
+            gridSize,
+          )
         : fileChunks(store, directory);
       sources.set(scale, source);
     }
@@ -116,7 +132,11 @@ export async function openPrecomputedImage(
             if (readOptions.fillMissing === false) throw new NotFoundError(`${name} is missing`, { key });
             return;
           }
-          const chunkShape: Vec3 = [cell.end[0] - cell.start[0], cell.end[1] - cell.start[1], cell.end[2] - cell.start[2]];
+          const chunkShape: Vec3 = [
+            cell.end[0] - cell.start[0],
+            cell.end[1] - cell.start[1],
+            cell.end[2] - cell.start[2],
+          ];
           const voxels = decodeChunk(bytes, info, scale, field, chunkShape, name, key);
           copyOverlap(voxels, cell, chunkShape, out, min, max, shape, channels, bpv);
         });
@@ -132,11 +152,19 @@ export const MAX_REGION_BYTES = 2 ** 31 - 1;
 const BATCH_CHUNKS = 1024;
 const BATCH_BYTES = 256 * 2 ** 20;
 
-function allocateRegion(shape: Vec3, channels: number, bpv: number, maxBytes: number, scale: PrecomputedScale): Uint8Array<ArrayBuffer> {
+function allocateRegion(
+  shape: Vec3,
+  channels: number,
+  bpv: number,
+  maxBytes: number,
+  scale: PrecomputedScale,
+): Uint8Array<ArrayBuffer> {
   const bytes = shape[0] * shape[1] * shape[2] * channels * bpv;
   const what = `box of [${shape}] voxels x ${channels} channel(s) x ${bpv} byte(s) in scale ${scale.key}`;
   if (!(bytes <= maxBytes)) {
-    throw new InvalidSelectionError(`${what} is ${bytes} bytes, more than ${maxBytes} (maxBytes); read it in smaller boxes`);
+    throw new InvalidSelectionError(
+      `${what} is ${bytes} bytes, more than ${maxBytes} (maxBytes); read it in smaller boxes`,
+    );
   }
   try {
     return new Uint8Array(bytes);
@@ -188,7 +216,9 @@ function selectScale(info: PrecomputedInfo, scale: number | string = 0): [number
   const index = typeof scale === "number" ? scale : info.scales.findIndex((s) => s.key === scale);
   const selected = Number.isInteger(index) && index >= 0 ? info.scales[index] : undefined;
   if (!selected) {
-    throw new InvalidSelectionError(`no scale ${showValue(scale, 80)}; scales are ${info.scales.map((s) => s.key).join(", ")}`);
+    throw new InvalidSelectionError(
+      `no scale ${showValue(scale, 80)}; scales are ${info.scales.map((s) => s.key).join(", ")}`,
+    );
   }
   return [index, selected];
 }
@@ -208,7 +238,9 @@ function checkBox(box: VoxelBox, scale: PrecomputedScale): [Vec3, Vec3] {
   const ok =
     min !== undefined &&
     max !== undefined &&
-    DIMS.every((d) => scale.voxel_offset[d] <= min[d] && min[d] <= max[d] && max[d] <= scale.voxel_offset[d] + scale.size[d]);
+    DIMS.every(
+      (d) => scale.voxel_offset[d] <= min[d] && min[d] <= max[d] && max[d] <= scale.voxel_offset[d] + scale.size[d],
+    );
   if (!ok) {
     const lo = scale.voxel_offset;
     const hi = mapVec3((d) => lo[d] + scale.size[d]);
@@ -267,14 +299,20 @@ function decodeChunk(
     }
     voxels = decodeCompressedSegmentation(stored, shape, info.num_channels, blockSize, info.data_type, key);
   } else {
-    throw new UnsupportedError(`${field}.encoding ${showValue(scale.encoding, 80)} cannot be decoded (raw and compressed_segmentation can)`, {
-      field: `${field}.encoding`,
-    });
+    throw new UnsupportedError(
+      `${field}.encoding ${showValue(scale.encoding, 80)} cannot be decoded (raw and compressed_segmentation can)`,
+      {
+        field: `${field}.encoding`,
+      },
+    );
   }
   if (voxels.length !== expected) {
-    throw new CorruptDataError(`${name} has ${voxels.length} bytes of voxels, expected ${expected} for shape [${shape}]`, {
-      key,
-    });
+    throw new CorruptDataError(
+      `${name} has ${voxels.length} bytes of voxels, expected ${expected} for shape [${shape}]`,
+      {
+        key,
+      },
+    );
   }
   return voxels;
 }
@@ -299,7 +337,9 @@ function copyOverlap(
     for (let z = lo[2]; z < hi[2]; z++) {
       for (let y = lo[1]; y < hi[1]; y++) {
         const src =
-          (((c * chunkShape[2] + z - cell.start[2]) * chunkShape[1] + y - cell.start[1]) * chunkShape[0] + lo[0] - cell.start[0]) *
+          (((c * chunkShape[2] + z - cell.start[2]) * chunkShape[1] + y - cell.start[1]) * chunkShape[0] +
+            lo[0] -
+            cell.start[0]) *
           bpv;
         const dst = (((c * shape[2] + z - min[2]) * shape[1] + y - min[1]) * shape[0] + lo[0] - min[0]) * bpv;
         out.set(voxels.subarray(src, src + run), dst);

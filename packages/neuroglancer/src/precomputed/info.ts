@@ -75,18 +75,30 @@ function vec3(value: unknown, field: string, min: number): Vec3 {
   return [value[0], value[1], value[2]];
 }
 
-function parseScale(json: unknown, field: string, dataType: PrecomputedDataType, numChannels: number): PrecomputedScale {
+function parseScale(
+  json: unknown,
+  field: string,
+  dataType: PrecomputedDataType,
+  numChannels: number,
+): PrecomputedScale {
   if (!isObject(json)) throw invalid(field, `must be an object, got ${showValue(json, 80)}`);
   const key = own(json, "key");
-  if (typeof key !== "string" || key === "") throw invalid(`${field}.key`, `must be a non-empty string, got ${showValue(key, 80)}`);
-  // A scale's key becomes a directory of the store: one climbing out of the volume ("..", "/x") is refused here, whatever the store does.
+  if (typeof key !== "string" || key === "")
+    throw invalid(`${field}.key`, `must be a non-empty string, got ${showValue(key, 80)}`);
+  // A scale's key becomes a directory of the store: one climbing out of the volume ("..", "/x") is refused here,
+  // whatever the store does.
   const problem = storeKeyProblem(key);
-  if (problem) throw invalid(`${field}.key`, `must be a relative path inside the volume, got ${showValue(key, 80)}: ${problem}`);
+  if (problem)
+    throw invalid(`${field}.key`, `must be a relative path inside the volume, got ${showValue(key, 80)}: ${problem}`);
   const encoding = own(json, "encoding");
-  if (typeof encoding !== "string") throw invalid(`${field}.encoding`, `must be a string, got ${showValue(encoding, 80)}`);
+  if (typeof encoding !== "string")
+    throw invalid(`${field}.encoding`, `must be a string, got ${showValue(encoding, 80)}`);
   const chunkSizes = own(json, "chunk_sizes");
   if (!Array.isArray(chunkSizes) || chunkSizes.length === 0 || chunkSizes.length > MAX_CHUNK_SIZES) {
-    throw invalid(`${field}.chunk_sizes`, `must be an array of 1 to ${MAX_CHUNK_SIZES} chunk shapes, got ${showValue(chunkSizes, 80)}`);
+    throw invalid(
+      `${field}.chunk_sizes`,
+      `must be an array of 1 to ${MAX_CHUNK_SIZES} chunk shapes, got ${showValue(chunkSizes, 80)}`,
+    );
   }
   const voxelOffset = own(json, "voxel_offset");
   const scale: PrecomputedScale = {
@@ -117,7 +129,11 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
   });
   const r = own(json, "resolution");
   if (r !== undefined) {
-    if (!Array.isArray(r) || r.length !== 3 || Array.from(r).some((n) => typeof n !== "number" || !Number.isFinite(n))) {
+    if (
+      !Array.isArray(r) ||
+      r.length !== 3 ||
+      Array.from(r).some((n) => typeof n !== "number" || !Number.isFinite(n))
+    ) {
       throw invalid(`${field}.resolution`, `must be 3 numbers, got ${showValue(r, 80)}`);
     }
     scale.resolution = [r[0], r[1], r[2]];
@@ -131,13 +147,24 @@ function parseScale(json: unknown, field: string, dataType: PrecomputedDataType,
     const chunk = scale.chunk_sizes[0];
     const grid = mapVec3((d) => Math.ceil(scale.size[d] / chunk[d]));
     const bits = compressedMortonBits(grid).reduce((a, b) => a + b, 0);
-    if (bits > 64) throw invalid(`${field}.size`, `needs a grid of [${grid}] chunks, ${bits} Morton bits: more than a 64-bit chunk id`);
+    if (bits > 64)
+      throw invalid(
+        `${field}.size`,
+        `needs a grid of [${grid}] chunks, ${bits} Morton bits: more than a 64-bit chunk id`,
+      );
   }
   if (encoding === "compressed_segmentation") {
-    const block = vec3(own(json, "compressed_segmentation_block_size"), `${field}.compressed_segmentation_block_size`, 1);
+    const block = vec3(
+      own(json, "compressed_segmentation_block_size"),
+      `${field}.compressed_segmentation_block_size`,
+      1,
+    );
     // The decoder addresses a block's bits with 32-bit arithmetic: 32 bits for each of 2^27 voxels is its limit.
     if (block[0] * block[1] * block[2] > 2 ** 27) {
-      throw invalid(`${field}.compressed_segmentation_block_size`, `[${block}] holds more than 2^27 voxels per block (neuroglancer uses [8, 8, 8])`);
+      throw invalid(
+        `${field}.compressed_segmentation_block_size`,
+        `[${block}] holds more than 2^27 voxels per block (neuroglancer uses [8, 8, 8])`,
+      );
     }
     scale.compressed_segmentation_block_size = block;
   }
@@ -156,7 +183,12 @@ export function parsePrecomputedInfo(json: unknown): PrecomputedInfo {
     throw invalid("data_type", `must be one of ${[...DATA_TYPES.keys()].join(", ")}, got ${showValue(dataType, 80)}`);
   }
   const numChannels = own(json, "num_channels") ?? 1;
-  if (typeof numChannels !== "number" || !Number.isSafeInteger(numChannels) || numChannels < 1 || numChannels > MAX_CHANNELS) {
+  if (
+    typeof numChannels !== "number" ||
+    !Number.isSafeInteger(numChannels) ||
+    numChannels < 1 ||
+    numChannels > MAX_CHANNELS
+  ) {
     throw invalid("num_channels", `must be an integer from 1 to ${MAX_CHANNELS}, got ${showValue(numChannels, 80)}`);
   }
   const scales = own(json, "scales");

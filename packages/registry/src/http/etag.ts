@@ -23,10 +23,21 @@ export function isWeak(etag: string): boolean {
 export function checkIfMatch(key: string, ifMatch: unknown, operation: "read" | "write"): string | undefined {
   if (ifMatch === undefined) return undefined;
   // A weak ETag is never a version (see strongEtag): If-Match with it could never succeed.
-  const valid = typeof ifMatch === "string" && ifMatch !== "" && !/[\0\r\n]/.test(ifMatch) && !isWeak(ifMatch) && (operation === "write" || ifMatch !== "*");
+  const valid =
+    typeof ifMatch === "string" &&
+    ifMatch !== "" &&
+    !/[\0\r\n]/.test(ifMatch) &&
+    !isWeak(ifMatch) &&
+    (operation === "write" || ifMatch !== "*");
   if (!valid) {
-    const what = operation === "read" ? "a version reported by getRangeWithSize or getVersioned" : "a version reported by getVersioned";
-    throw new StoreError(`ifMatch for ${JSON.stringify(key)} must be ${what}, not ${JSON.stringify(String(ifMatch))}.`, { key });
+    const what =
+      operation === "read"
+        ? "a version reported by getRangeWithSize or getVersioned"
+        : "a version reported by getVersioned";
+    throw new StoreError(
+      `ifMatch for ${JSON.stringify(key)} must be ${what}, not ${JSON.stringify(String(ifMatch))}.`,
+      { key },
+    );
   }
   return ifMatch;
 }
@@ -54,7 +65,12 @@ export function confirmVersion(
 ): string | undefined {
   const version = replyVersion(headers, size, etags);
   if (ifMatch !== undefined && (version === undefined || !sameVersion(version, ifMatch))) {
-    const got = version === undefined ? "no strong ETag and no strong Last-Modified" : isLastModifiedVersion(version) ? `version ${version}` : `ETag ${version}`;
+    const got =
+      version === undefined
+        ? "no strong ETag and no strong Last-Modified"
+        : isLastModifiedVersion(version)
+          ? `version ${version}`
+          : `ETag ${version}`;
     throw new PreconditionFailedError(replaced(got), { key });
   }
   return version;
@@ -66,14 +82,19 @@ export function sameVersion(a: string, b: string): boolean {
 }
 
 /** `value` with `version` added when there is one (no `version: undefined` under exactOptionalPropertyTypes). */
-export function withVersion<T extends object>(value: T, version: string | undefined): T & {
+export function withVersion<T extends object>(
+  value: T,
+  version: string | undefined,
+): T & {
   /** The value's version, when the server stated one. */
   version?: string;
 } {
   return version === undefined ? value : { ...value, version };
 }
 
-/** Versions made of Last-Modified and the size start with this: no ETag does (they are quoted), so the two never mix. */
+/**
+ * Versions made of Last-Modified and the size start with this: no ETag does (they are quoted), so the two never mix.
+ */
 const LAST_MODIFIED_VERSION = "last-modified:";
 
 /**
@@ -94,7 +115,10 @@ export function lastModifiedVersion(headers: Headers, size: number | undefined):
   return `${LAST_MODIFIED_VERSION}${modified / 1000}:${size}`;
 }
 
-/** Whether `version` was made by `lastModifiedVersion` (so it goes in If-Unmodified-Since / If-Modified-Since, never in If-Match). */
+/**
+ * Whether `version` was made by `lastModifiedVersion` (so it goes in If-Unmodified-Since / If-Modified-Since, never in
+ * If-Match).
+ */
 export function isLastModifiedVersion(version: string): boolean {
   return version.startsWith(LAST_MODIFIED_VERSION);
 }
@@ -126,7 +150,10 @@ export function ifMatchHeaders(version: string): Record<string, string> {
   return date === undefined ? {} : { "If-Unmodified-Since": date };
 }
 
-/** The conditional headers asking a server for a value only when it is no longer `version`: a 304 without a body means it still is. */
+/**
+ * The conditional headers asking a server for a value only when it is no longer `version`: a 304 without a body means
+ * it still is.
+ */
 export function ifNoneMatchHeaders(version: string): Record<string, string> {
   if (!isLastModifiedVersion(version)) return { "If-None-Match": version };
   const date = lastModifiedOf(version);

@@ -3,7 +3,9 @@ import type { RangeQuery } from "../store.js";
 
 /** The `Range` header for a non-empty range: `bytes=a-b`, or `bytes=-n` for a suffix. */
 export function rangeHeader(range: RangeQuery): string {
-  return "suffixLength" in range ? `bytes=-${range.suffixLength}` : `bytes=${range.offset}-${range.offset + range.length - 1}`;
+  return "suffixLength" in range
+    ? `bytes=-${range.suffixLength}`
+    : `bytes=${range.offset}-${range.offset + range.length - 1}`;
 }
 
 interface ContentRange {
@@ -29,7 +31,8 @@ export function contentRangeProblem(header: string | null, range: RangeQuery, re
   const parsed = parseContentRange(header);
   if (!parsed) return header === null ? "no Content-Range header" : `malformed Content-Range ${JSON.stringify(header)}`;
   const { first, last, total } = parsed;
-  if (received !== last - first + 1) return `the body has ${received} bytes but Content-Range ${JSON.stringify(header)} announces ${last - first + 1}`;
+  if (received !== last - first + 1)
+    return `the body has ${received} bytes but Content-Range ${JSON.stringify(header)} announces ${last - first + 1}`;
   if (total !== undefined && last >= total) return `Content-Range ${JSON.stringify(header)} ends past the total size`;
   const mismatch = `Content-Range ${JSON.stringify(header)} does not match the request ${rangeHeader(range)}`;
   if ("suffixLength" in range) {
@@ -66,7 +69,8 @@ export function wholeValueProblem(status: number, headers: Headers, received: nu
   const header = headers.get("content-range");
   if (status === 206) {
     const parsed = parseContentRange(header);
-    if (!parsed || parsed.total === undefined) return `a partial answer (206) with ${header === null ? "no Content-Range" : `Content-Range ${JSON.stringify(header)}`} to a request for the whole value`;
+    if (!parsed || parsed.total === undefined)
+      return `a partial answer (206) with ${header === null ? "no Content-Range" : `Content-Range ${JSON.stringify(header)}`} to a request for the whole value`;
     if (parsed.first !== 0 || parsed.last !== parsed.total - 1 || received !== parsed.total) {
       return `a partial answer (206, Content-Range ${JSON.stringify(header)}, ${received} bytes) to a request for the whole value of ${parsed.total} bytes`;
     }
@@ -74,6 +78,7 @@ export function wholeValueProblem(status: number, headers: Headers, received: nu
   }
   if (status !== 200) return `status ${status} to a request for the whole value`;
   const total = header === null ? undefined : (parseContentRange(header)?.total ?? unsatisfiedRangeSize(header));
-  if (total !== undefined && total !== received) return `${received} bytes where Content-Range ${JSON.stringify(header)} announces ${total}`;
+  if (total !== undefined && total !== received)
+    return `${received} bytes where Content-Range ${JSON.stringify(header)} announces ${total}`;
   return undefined;
 }

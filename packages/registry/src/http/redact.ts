@@ -50,7 +50,9 @@ export function configuredSecrets(url: URL | undefined, headers: Headers | undef
       if (/^basic$/i.test(scheme!)) secrets.push(...basicParts(credentials));
     }
   });
-  return [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  return [...new Set(secrets)]
+    .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -112,7 +114,11 @@ export function redactError(error: unknown, secrets: readonly string[] = [], dep
   if (Object.hasOwn(error, "name")) copy.name = redactText(String(error.name), secrets);
   copy.stack = redactText(error.stack ?? "", secrets);
   if (error.cause !== undefined) {
-    Object.defineProperty(copy, "cause", { value: redactError(error.cause, secrets, depth + 1), writable: true, configurable: true });
+    Object.defineProperty(copy, "cause", {
+      value: redactError(error.cause, secrets, depth + 1),
+      writable: true,
+      configurable: true,
+    });
   }
   // Own fields, enumerable or not (AggregateError's `errors` is not), keeping how they enumerate.
   for (const field of Object.getOwnPropertyNames(error)) {
@@ -125,7 +131,12 @@ export function redactError(error: unknown, secrets: readonly string[] = [], dep
     else if (value instanceof Error || typeof value === "string") safe = redactError(value, secrets, depth + 1);
     else if (value === null || typeof value !== "object") safe = value;
     else safe = redactText(safeString(value), secrets);
-    Object.defineProperty(copy, field, { value: safe, enumerable: descriptor.enumerable ?? false, writable: true, configurable: true });
+    Object.defineProperty(copy, field, {
+      value: safe,
+      enumerable: descriptor.enumerable ?? false,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy;
 }

@@ -93,18 +93,25 @@ export async function fetchFollowing(
     } catch {
       throw new StoreError(`${from} was redirected (${response.status}) to a Location that is not a URL.`);
     }
-    if (next.protocol !== "http:" && next.protocol !== "https:") throw new StoreError(`${from} was redirected to a ${next.protocol} URL; only http(s) is followed.`);
+    if (next.protocol !== "http:" && next.protocol !== "https:")
+      throw new StoreError(`${from} was redirected to a ${next.protocol} URL; only http(s) is followed.`);
     if (current.protocol === "https:" && next.protocol === "http:") {
-      throw new StoreError(`${from} was redirected (${response.status}) from https to http (${policy.show(next)}): refused, it would send the request in clear.`);
+      throw new StoreError(
+        `${from} was redirected (${response.status}) from https to http (${policy.show(next)}): refused, it would send the request in clear.`,
+      );
     }
     if (method !== "GET" && method !== "HEAD") {
       if (response.status !== 307 && response.status !== 308) {
-        throw new StoreError(`${from} was redirected with ${response.status}, which would turn the ${method} into a GET: only 307 and 308 are followed for writes.`);
+        throw new StoreError(
+          `${from} was redirected with ${response.status}, which would turn the ${method} into a GET: only 307 and 308 are followed for writes.`,
+        );
       }
     }
     if (next.origin !== origin && !stripped) {
       if (policy.crossOrigin === "refuse") {
-        throw new StoreError(`${from} was redirected (${response.status}) to another origin (${policy.show(next)}): refused (the store's crossOriginRedirects option is "refuse").`);
+        throw new StoreError(
+          `${from} was redirected (${response.status}) to another origin (${policy.show(next)}): refused (the store's crossOriginRedirects option is "refuse").`,
+        );
       }
       const kept = new Headers();
       headers.forEach((value, name) => {

@@ -28,7 +28,10 @@ export function isRetryableStatus(status: number): boolean {
   return status >= 500 || status === 429;
 }
 
-/** "Full jitter" exponential backoff: uniform in [0, min(max, base * 2^retry)), so clients that failed together spread out. */
+/**
+ * "Full jitter" exponential backoff: uniform in [0, min(max, base * 2^retry)), so clients that failed together spread
+ * out.
+ */
 export function backoffMs(retry: number, options: Pick<Required<RetryOptions>, "baseDelayMs" | "maxDelayMs">): number {
   return Math.random() * Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
 }
@@ -38,9 +41,15 @@ export function backoffMs(retry: number, options: Pick<Required<RetryOptions>, "
  * `PreconditionFailedError` for 412 (and S3's 409 ConditionalRequestConflict,
  * its answer to a conditional write racing another), else `StoreError`.
  */
-export function statusError(status: number, message: string, context: { key?: string; cause?: unknown }, s3Code?: string): StoreError {
+export function statusError(
+  status: number,
+  message: string,
+  context: { key?: string; cause?: unknown },
+  s3Code?: string,
+): StoreError {
   if (status === 401 || status === 403) return new AuthError(message, context);
-  if (status === 412 || (status === 409 && s3Code === "ConditionalRequestConflict")) return new PreconditionFailedError(message, context);
+  if (status === 412 || (status === 409 && s3Code === "ConditionalRequestConflict"))
+    return new PreconditionFailedError(message, context);
   return new StoreError(message, context);
 }
 
@@ -59,7 +68,9 @@ export function retryAfterMs(status: number, headers: Headers, now = Date.now())
   return Math.max(0, at - (httpDate(headers.get("date")) ?? now));
 }
 
-/** What an attempt returns for an answer worth another attempt, not before `ms` milliseconds (the server's Retry-After). */
+/**
+ * What an attempt returns for an answer worth another attempt, not before `ms` milliseconds (the server's Retry-After).
+ */
 export class RetryAfter {
   constructor(
     /** How long to wait before the next attempt. */
@@ -73,18 +84,28 @@ export class RetryAfter {
  * status is final: not retryable, no attempt left, or a Retry-After longer than
  * `maxRetryAfterMs` (the store then reports the status at once).
  */
-export function retryFor(status: number, headers: Headers, canRetry: boolean, options: RetryOptions): typeof RETRY | RetryAfter | undefined {
+export function retryFor(
+  status: number,
+  headers: Headers,
+  canRetry: boolean,
+  options: RetryOptions,
+): typeof RETRY | RetryAfter | undefined {
   if (!canRetry || !isRetryableStatus(status)) return undefined;
   const after = retryAfterMs(status, headers);
   if (after === undefined) return RETRY;
   return after <= (options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS) ? new RetryAfter(after) : undefined;
 }
 
-/** For the message of a final 429 or 503: " (Retry-After asked for N s, more than maxRetryAfterMs)" when that is why it was not retried. */
+/**
+ * For the message of a final 429 or 503: " (Retry-After asked for N s, more than maxRetryAfterMs)" when that is why it
+ * was not retried.
+ */
 export function retryAfterNote(status: number, headers: Headers, options: RetryOptions): string {
   const after = retryAfterMs(status, headers);
   const max = options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
-  return after !== undefined && after > max ? ` (it asked to retry after ${Math.ceil(after / 1000)} s with Retry-After, more than maxRetryAfterMs ${max})` : "";
+  return after !== undefined && after > max
+    ? ` (it asked to retry after ${Math.ceil(after / 1000)} s with Retry-After, more than maxRetryAfterMs ${max})`
+    : "";
 }
 
 /** Wait `ms` (a backoff before a retry), rejecting with the signal's reason as soon as it aborts. */
@@ -112,15 +133,24 @@ export interface RetryLoop {
   retry: Required<Omit<RetryOptions, "maxRetryAfterMs">> & RetryOptions;
   /** An attempt with no bytes for this long is abandoned (0: never). */
   idleTimeoutMs: number;
-  /** Each attempt's deadline and its body's minimum rate; an attempt ended by either is not retried (it already took its time). */
+  /**
+   * Each attempt's deadline and its body's minimum rate; an attempt ended by either is not retried (it already took its
+   * time).
+   */
   limits?: AttemptLimits;
   /** Aborts the attempt in flight and the loop, with the signal's reason. */
   signal?: AbortSignal | undefined;
   /** The request has a body: its idle timer starts at the reply, as fetch does not report upload progress. */
   upload: boolean;
-  /** Whether a network error or idle timeout is retried (a retried conditional write could fail spuriously). Default true. */
+  /**
+   * Whether a network error or idle timeout is retried (a retried conditional write could fail spuriously). Default
+   * true.
+   */
   retryFailures?: boolean;
-  /** The typed error for an attempt that failed without an answer (network error, a time bound: `timeout` says which), after `tries` attempts. */
+  /**
+   * The typed error for an attempt that failed without an answer (network error, a time bound: `timeout` says which),
+   * after `tries` attempts.
+   */
   failure(error: unknown, timedOut: boolean, tries: number, timeout: TimeoutKind | undefined): Error;
 }
 
@@ -149,7 +179,8 @@ export async function retrying<T>(
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof ZarrkitError) throw error;
-      const final = !canRetry || loop.retryFailures === false || timer.timeout === "deadline" || timer.timeout === "slow";
+      const final =
+        !canRetry || loop.retryFailures === false || timer.timeout === "deadline" || timer.timeout === "slow";
       if (final) throw loop.failure(error, timer.timedOut, retry + 1, timer.timeout);
     } finally {
       timer.end();

@@ -1,25 +1,37 @@
 // Reading a reply within bounds: an idle timeout over headers and body, and a
 // cap on the body, read by streaming into a buffer sized from Content-Length.
 
-/** Bodies with a Content-Length above this start smaller and grow as bytes arrive, so a lying header cannot make the store allocate what never comes. */
+/**
+ * Bodies with a Content-Length above this start smaller and grow as bytes arrive, so a lying header cannot make the
+ * store allocate what never comes.
+ */
 const PREALLOCATE_MAX = 64 * 2 ** 20;
 /** First buffer for a body of unknown length. */
 const UNKNOWN_LENGTH_START = 64 * 2 ** 10;
 
-/** Why an attempt was abandoned for time: no byte for the idle timeout, past its deadline, or a body slower than the minimum rate. */
+/**
+ * Why an attempt was abandoned for time: no byte for the idle timeout, past its deadline, or a body slower than the
+ * minimum rate.
+ */
 export type TimeoutKind = "idle" | "deadline" | "slow";
 
 /** Time bounds of one attempt besides the idle timeout. */
 export interface AttemptLimits {
   /** The whole attempt (headers and body) must be over within this many milliseconds (0: no deadline). */
   deadlineMs?: number;
-  /** A body must bring at least this many bytes per second, measured over every `rateWindowMs` after the reply (0: no minimum). */
+  /**
+   * A body must bring at least this many bytes per second, measured over every `rateWindowMs` after the reply (0: no
+   * minimum).
+   */
   minBytesPerSecond?: number;
   /** The window the rate is measured over. Default 10 000 ms. */
   rateWindowMs?: number;
 }
 
-/** Default `rateWindowMs`: long enough for a slow but healthy link to show its rate, short enough that a trickle ends soon. */
+/**
+ * Default `rateWindowMs`: long enough for a slow but healthy link to show its rate, short enough that a trickle ends
+ * soon.
+ */
 export const RATE_WINDOW_MS = 10_000;
 
 /**
@@ -83,7 +95,10 @@ export class Attempt {
     const least = (this.#minBytesPerSecond * this.#rateWindowMs) / 1000;
     this.#rate = setInterval(() => {
       if (this.#windowBytes < least) {
-        this.#expire("slow", `Fewer than ${this.#minBytesPerSecond} bytes per second over ${this.#rateWindowMs} ms (${this.#windowBytes} bytes)`);
+        this.#expire(
+          "slow",
+          `Fewer than ${this.#minBytesPerSecond} bytes per second over ${this.#rateWindowMs} ms (${this.#windowBytes} bytes)`,
+        );
       }
       this.#windowBytes = 0;
     }, this.#rateWindowMs);
@@ -229,7 +244,10 @@ export async function readBody(response: Response, limits: BodyLimits): Promise<
 }
 
 /** `readBody`, stopping at `limits.stopAt` bytes, or keeping only a tail past `limits.keepTail.after`, when given. */
-export async function readBodyPart(response: Response, { limit, attempt, tooLarge, stopAt, keepTail }: BodyLimits): Promise<BodyPart> {
+export async function readBodyPart(
+  response: Response,
+  { limit, attempt, tooLarge, stopAt, keepTail }: BodyLimits,
+): Promise<BodyPart> {
   const announced = bodyLength(response.headers);
   if (announced !== undefined && announced > limit && (stopAt === undefined || stopAt > limit)) {
     const error = tooLarge(`announces ${announced} bytes (Content-Length)`);
@@ -245,7 +263,9 @@ export async function readBodyPart(response: Response, { limit, attempt, tooLarg
   else signal.addEventListener("abort", onAbort, { once: true });
   const cap = stopAt === undefined ? limit : Math.min(limit, stopAt);
   const startAt = Math.min(cap, keepTail?.after ?? cap);
-  let buffer = new Uint8Array(Math.min(startAt, announced === undefined ? UNKNOWN_LENGTH_START : Math.min(announced, PREALLOCATE_MAX)));
+  let buffer = new Uint8Array(
+    Math.min(startAt, announced === undefined ? UNKNOWN_LENGTH_START : Math.min(announced, PREALLOCATE_MAX)),
+  );
   let length = 0;
   let total = 0;
   let complete = true;

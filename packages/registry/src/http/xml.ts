@@ -11,7 +11,10 @@
 //   never a RangeError or TypeError from deep inside.
 import { StoreError } from "../errors.js";
 
-/** An element: its name (with any namespace prefix), child elements in order, and its text (entities decoded, CDATA as is). */
+/**
+ * An element: its name (with any namespace prefix), child elements in order, and its text (entities decoded, CDATA as
+ * is).
+ */
 export interface XmlElement {
   /** The element's tag name. */
   name: string;
@@ -77,7 +80,8 @@ export function parseXml(xml: string, what: string, limits: XmlLimits = {}): Xml
   const addText = (text: string, at: number) => {
     const open = stack[stack.length - 1];
     if (open) open.text += text;
-    else if (space(at) < at + text.length) fail(at, root ? "text after the root element" : "text before the root element");
+    else if (space(at) < at + text.length)
+      fail(at, root ? "text after the root element" : "text before the root element");
   };
   while (i < xml.length) {
     const lt = xml.indexOf("<", i);
@@ -137,9 +141,19 @@ export function parseXml(xml: string, what: string, limits: XmlLimits = {}): Xml
   return root ?? fail(xml.length, "no root element");
 }
 
-/** XML's name characters (ASCII letters, digits, "_", ":", "-", "." and everything from U+00B7 up), a digit, "-" or "." not first. */
+/**
+ * XML's name characters (ASCII letters, digits, "_", ":", "-", "." and everything from U+00B7 up), a digit, "-" or "."
+ * not first.
+ */
 function isNameChar(code: number, first: boolean): boolean {
-  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a || code >= 0xc0) return true;
+  if (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    code === 0x5f ||
+    code === 0x3a ||
+    code >= 0xc0
+  )
+    return true;
   return !first && ((code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2e || code === 0xb7);
 }
 
@@ -148,12 +162,19 @@ function isSpace(code: number): boolean {
 }
 
 /** Skip the attributes of a start tag from `at`; returns the index of its "/>" or ">". */
-function attributes(xml: string, at: number, name: (at: number) => string, space: (at: number) => number, fail: (at: number, problem: string) => never): number {
+function attributes(
+  xml: string,
+  at: number,
+  name: (at: number) => string,
+  space: (at: number) => number,
+  fail: (at: number, problem: string) => never,
+): number {
   let i = at;
   for (;;) {
     const next = space(i);
     if (xml.startsWith("/>", next) || xml[next] === ">") return next;
-    if (next === i) fail(next, next >= xml.length ? "an unclosed start tag" : "a space, \">\" or \"/>\" was expected in a start tag");
+    if (next === i)
+      fail(next, next >= xml.length ? "an unclosed start tag" : 'a space, ">" or "/>" was expected in a start tag');
     const attribute = name(next);
     i = space(next + attribute.length);
     if (xml[i] !== "=") fail(i, `"=" was expected after the attribute ${attribute}`);
@@ -167,7 +188,9 @@ function attributes(xml: string, at: number, name: (at: number) => string, space
   }
 }
 
-/** Text between markup, entities decoded and checked (searching within the text only, so the whole pass stays linear). */
+/**
+ * Text between markup, entities decoded and checked (searching within the text only, so the whole pass stays linear).
+ */
 function decodeText(xml: string, start: number, end: number, fail: (at: number, problem: string) => never): string {
   const text = xml.slice(start, end);
   let amp = text.indexOf("&");
@@ -177,7 +200,8 @@ function decodeText(xml: string, start: number, end: number, fail: (at: number, 
   while (amp >= 0) {
     parts.push(text.slice(from, amp));
     const semicolon = text.indexOf(";", amp + 1);
-    if (semicolon < 0 || semicolon - amp > MAX_ENTITY_LENGTH) fail(start + amp, '"&" starts no entity reference (write &amp;)');
+    if (semicolon < 0 || semicolon - amp > MAX_ENTITY_LENGTH)
+      fail(start + amp, '"&" starts no entity reference (write &amp;)');
     parts.push(entity(text.slice(amp + 1, semicolon), start + amp, fail));
     from = semicolon + 1;
     amp = text.indexOf("&", from);
@@ -196,10 +220,18 @@ function entity(name: string, at: number, fail: (at: number, problem: string) =>
   return String.fromCodePoint(code);
 }
 
-/** XML 1.0's Char production: tab, newline, carriage return, and the code points above 0x1F but surrogates, 0xFFFE and 0xFFFF. */
+/**
+ * XML 1.0's Char production: tab, newline, carriage return, and the code points above 0x1F but surrogates, 0xFFFE and
+ * 0xFFFF.
+ */
 function isXmlChar(code: number): boolean {
   return (
-    code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
   );
 }
 
@@ -220,5 +252,7 @@ export function xmlChildText(element: XmlElement, name: string): string | undefi
 
 /** `text` escaped for XML text and attribute values. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&apos;"));
+  return text.replace(/[&<>"']/g, (c) =>
+    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&apos;",
+  );
 }

@@ -62,7 +62,10 @@ export const openApp: BrowserCommand<[quotaBytes?: number]> = async (ctx, quotaB
 
 /** Call `window.app[name](...args)` in the app page; arguments and result go through JSON. */
 export const callApp: BrowserCommand<[id: string, name: AppFunction, args: unknown[]]> = (_ctx, id, name, args) =>
-  appPage(id).evaluate(([n, a]) => (window as unknown as { app: Record<AppFunction, (...x: unknown[]) => unknown> }).app[n](...a), [name, args] as const);
+  appPage(id).evaluate(
+    ([n, a]) => (window as unknown as { app: Record<AppFunction, (...x: unknown[]) => unknown> }).app[n](...a),
+    [name, args] as const,
+  );
 
 export const reloadApp: BrowserCommand<[id: string]> = async (_ctx, id) => {
   const page = appPage(id);

@@ -19,7 +19,14 @@ describe("an offline app in Chromium", () => {
     expect(await app.call("online")).toBe(true);
     const keys = await app.call<string[]>("writeArray", "offline-app");
     // zarr.json of the array and of its parent group, and four shards.
-    expect(keys).toEqual(["a.zarr/c/0/0", "a.zarr/c/0/1", "a.zarr/c/1/0", "a.zarr/c/1/1", "a.zarr/zarr.json", "zarr.json"]);
+    expect(keys).toEqual([
+      "a.zarr/c/0/0",
+      "a.zarr/c/0/1",
+      "a.zarr/c/1/0",
+      "a.zarr/c/1/1",
+      "a.zarr/zarr.json",
+      "zarr.json",
+    ]);
 
     await app.reload();
     // Opening loads the codecs the array needs; from then on the page is offline.

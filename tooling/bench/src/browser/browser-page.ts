@@ -5,7 +5,16 @@ import { mainThreadBusy } from "./main-thread-busy.js";
 import type { BrowserPeer, PageApi, PageFacts, PageRead } from "./page.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--js-flags=--expose-gc"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--js-flags=--expose-gc",
+];
 
 /** Why the browser case cannot run here, or undefined when it can. */
 export function browserSkipReason(): string | undefined {
@@ -43,7 +52,8 @@ export class BrowserPage {
 
   private call<T>(name: keyof PageApi, ...args: unknown[]): Promise<T> {
     return this.page.evaluate(
-      ([fn, rest]) => (globalThis as unknown as { bench: Record<string, (...a: unknown[]) => unknown> }).bench[fn]!(...rest),
+      ([fn, rest]) =>
+        (globalThis as unknown as { bench: Record<string, (...a: unknown[]) => unknown> }).bench[fn]!(...rest),
       [name, args] as const,
     ) as Promise<T>;
   }

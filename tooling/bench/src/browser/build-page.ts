@@ -25,6 +25,9 @@ export async function buildPage(outdir: string, conditions: string[] = []): Prom
     outdir,
     logLevel: "error",
   });
-  writeFileSync(join(outdir, "index.html"), '<!doctype html><meta charset="utf-8"><title>zarrkit browser bench</title><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>');
+  writeFileSync(
+    join(outdir, "index.html"),
+    '<!doctype html><meta charset="utf-8"><title>zarrkit browser bench</title><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>',
+  );
   return "index.html";
 }

@@ -30,7 +30,9 @@ export interface PageFacts {
 const readers = new Map<BrowserPeer, () => Promise<Uint16Array>>();
 const decoder = new TextDecoder();
 
-/** Read the array's zarr.json once (untimed); each read then makes a fresh array object with empty caches, as in Node. */
+/**
+ * Read the array's zarr.json once (untimed); each read then makes a fresh array object with empty caches, as in Node.
+ */
 async function prepare(peer: BrowserPeer, base: string, path: string): Promise<void> {
   if (peer !== "zarrita") {
     const store = new zk.FetchStore(base);
@@ -41,7 +43,10 @@ async function prepare(peer: BrowserPeer, base: string, path: string): Promise<v
     const options = peer === "zarrkit" ? {} : { workers: false };
     // Workers start before the timed reads, as in a page that has been open for a while.
     if (peer === "zarrkit") await zk.startCodecWorkers();
-    readers.set(peer, async () => (await (await zk.ZarrArray.create(store, path, metadata, options)).get(null)).data as Uint16Array);
+    readers.set(
+      peer,
+      async () => (await (await zk.ZarrArray.create(store, path, metadata, options)).get(null)).data as Uint16Array,
+    );
   } else {
     const store = new zarr.FetchStore(base);
     const bytes = await store.get(`/${path}/zarr.json`);
@@ -80,7 +85,12 @@ async function read(peer: BrowserPeer, checkSize?: number): Promise<PageRead> {
 }
 
 function facts(): PageFacts {
-  return { crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency, userAgent: navigator.userAgent, workers: zk.codecWorkerStats() };
+  return {
+    crossOriginIsolated,
+    hardwareConcurrency: navigator.hardwareConcurrency,
+    userAgent: navigator.userAgent,
+    workers: zk.codecWorkerStats(),
+  };
 }
 
 /** Collect garbage before a timed read (Chromium started with --expose-gc), so no read pays for another's. */

@@ -11,7 +11,9 @@ import type { CaseResult } from "../results.js";
 import { HttpSource } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
 
-/** The whole sharded array is read over HTTP from 127.0.0.1 as it is: the issue asks for local HTTP, no added latency. */
+/**
+ * The whole sharded array is read over HTTP from 127.0.0.1 as it is: the issue asks for local HTTP, no added latency.
+ */
 const LATENCY_MS = 0;
 
 /**
@@ -54,7 +56,9 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
         return async () => {
           const read = await opened.read(peer, checking ? profile.size : undefined);
           if (checking && read.mismatch !== -1) {
-            throw new Error(`${peer} in Chromium, whole read of ${sharded.name}: wrong data at element ${read.mismatch} (${read.elements} elements)`);
+            throw new Error(
+              `${peer} in Chromium, whole read of ${sharded.name}: wrong data at element ${read.mismatch} (${read.elements} elements)`,
+            );
           }
         };
       },
@@ -62,7 +66,11 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
     // The I/O alone, for scale: every shard file fetched whole in the same page, nothing decoded.
     const shardsPerEdge = profile.size / profile.shard;
     const shardKeys = Array.from({ length: shardsPerEdge ** 3 }, (_, i) => {
-      const coords = [Math.floor(i / shardsPerEdge ** 2), Math.floor(i / shardsPerEdge) % shardsPerEdge, i % shardsPerEdge];
+      const coords = [
+        Math.floor(i / shardsPerEdge ** 2),
+        Math.floor(i / shardsPerEdge) % shardsPerEdge,
+        i % shardsPerEdge,
+      ];
       return `${sharded.path}/c/${coords.join("/")}`;
     });
     const shardBytes = shardKeys.reduce((sum, key) => sum + statSync(join(ctx.dataRoot, key)).size, 0);
@@ -73,11 +81,18 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
         await opened.collect();
         return async () => {
           const received = await opened.fetchOnly(base, shardKeys);
-          if (checking && received !== shardBytes) throw new Error(`fetch only: received ${received} bytes of shards holding ${shardBytes}`);
+          if (checking && received !== shardBytes)
+            throw new Error(`fetch only: received ${received} bytes of shards holding ${shardBytes}`);
         };
       },
     });
-    const spec = { id: `browser/${sharded.name}/http`, group: 9, title: `whole array in Chromium, ${formTitle(sharded, profile)}`, source: "http", form: sharded.name } as const;
+    const spec = {
+      id: `browser/${sharded.name}/http`,
+      group: 9,
+      title: `whole array in Chromium, ${formTitle(sharded, profile)}`,
+      source: "http",
+      form: sharded.name,
+    } as const;
     const result = await contest(spec, contenders, profile, ctx.log);
     const facts = await opened.facts();
     if (opened.errors.length) throw new Error(`the benchmark page threw: ${opened.errors.join("; ")}`);

@@ -10,7 +10,11 @@ import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
 
 /** Case 2 (and 5): every chunk (inner chunk, when sharded) read by its own call, `concurrency` calls in flight. */
-export async function chunkReads(ctx: SuiteContext, source: Source, concurrencies: readonly number[]): Promise<CaseResult[]> {
+export async function chunkReads(
+  ctx: SuiteContext,
+  source: Source,
+  concurrencies: readonly number[],
+): Promise<CaseResult[]> {
   const { profile, content } = ctx;
   const results: CaseResult[] = [];
   for (const target of profile.chunkForms.map(form)) {

@@ -44,14 +44,26 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   const source = join(ctx.dataRoot, form("zstd").path);
   const dest = join(ctx.scratchRoot, "convert");
   const cube = (n: number) => `${n},${n},${n}`;
-  const layout = ["--chunk-shape", cube(profile.inner), "--shard-shape", cube(profile.shard), "--codec", `zstd:${LEVEL}`, "--progress", "none"];
+  const layout = [
+    "--chunk-shape",
+    cube(profile.inner),
+    "--shard-shape",
+    cube(profile.shard),
+    "--codec",
+    `zstd:${LEVEL}`,
+    "--progress",
+    "none",
+  ];
   let probes = 0;
   mkdirSync(ctx.scratchRoot, { recursive: true });
 
   /** Run `args` under node with the probe; its figures once it exited. */
   async function probed(args: string[]): Promise<ProbeReport> {
     const file = join(ctx.scratchRoot, `probe-${probes++}.json`);
-    await run(process.execPath, ["--import", PROBE, ...args], { env: { ...process.env, BENCH_PROBE_FILE: file }, maxBuffer: MiB });
+    await run(process.execPath, ["--import", PROBE, ...args], {
+      env: { ...process.env, BENCH_PROBE_FILE: file },
+      maxBuffer: MiB,
+    });
     const report = JSON.parse(readFileSync(file, "utf8")) as ProbeReport;
     rmSync(file);
     return report;
@@ -59,7 +71,12 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   const cli = (...extra: string[]) => probed([CLI, "convert", source, dest, ...layout, ...extra]);
 
   /** A contender running `work`, which returns its processes' reports; checked against the content in the warm-up. */
-  function contender(name: string, inFlight: number, work: () => Promise<ProbeReport[]>, writesMetadata: boolean): Contender & { inFlight: number } {
+  function contender(
+    name: string,
+    inFlight: number,
+    work: () => Promise<ProbeReport[]>,
+    writesMetadata: boolean,
+  ): Contender & { inFlight: number } {
     let last: ProbeReport[] = [];
     return {
       name,
@@ -103,19 +120,33 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   const contenders = [
     contender("zarrkit --jobs 1", 1, async () => [await cli("--jobs", "1")], true),
     contender("zarrkit --jobs 2", 2, async () => [await cli("--jobs", "2")], true),
-    contender("zarrkit 2 parts", 1, () => Promise.all([cli("--jobs", "1", "--part", "0/2"), cli("--jobs", "1", "--part", "1/2")]), true),
+    contender(
+      "zarrkit 2 parts",
+      1,
+      () => Promise.all([cli("--jobs", "1", "--part", "0/2"), cli("--jobs", "1", "--part", "1/2")]),
+      true,
+    ),
     contender("floor", 1, async () => [await probed([FLOOR_CHILD, JSON.stringify(floorSpec)])], false),
   ];
-  const spec = { id: "convert/zstd-to-sharded", group: 8, title: `convert ${profile.size}^3 uint16, zstd ${profile.chunk}^3 chunks -> ${profile.shard}^3 shards of ${profile.inner}^3, zstd ${LEVEL}`, source: "local", form: "zstd" } as const;
+  const spec = {
+    id: "convert/zstd-to-sharded",
+    group: 8,
+    title: `convert ${profile.size}^3 uint16, zstd ${profile.chunk}^3 chunks -> ${profile.shard}^3 shards of ${profile.inner}^3, zstd ${LEVEL}`,
+    source: "local",
+    form: "zstd",
+  } as const;
   const result = await contest(spec, contenders, profile, ctx.log);
-  // The command's own footprint: run again over a complete destination (the floor's, if it ran last, has no metadata), it converts nothing.
+  // The command's own footprint: run again over a complete destination (the floor's, if it ran last, has no metadata),
+  // it converts nothing.
   if (!existsSync(join(dest, "zarr.json"))) {
     rmSync(dest, { recursive: true, force: true });
     await cli("--jobs", "1");
   }
   const idle = await cli("--jobs", "1");
   rmSync(dest, { recursive: true, force: true });
-  ctx.log(`convert: the CLI converting nothing peaks at ${(idle.peakRss / MiB).toFixed(0)} MiB, in ${idle.cpuMs.toFixed(0)} ms of CPU`);
+  ctx.log(
+    `convert: the CLI converting nothing peaks at ${(idle.peakRss / MiB).toFixed(0)} MiB, in ${idle.cpuMs.toFixed(0)} ms of CPU`,
+  );
   const conversion: ConversionFacts = {
     arrayBytes: profile.size ** 3 * 2,
     shardBytes: profile.shard ** 3 * 2,

@@ -11,13 +11,20 @@ import type { SuiteContext } from "../suite-context.js";
  */
 export async function floorChecksum(ctx: SuiteContext, data: Uint16Array): Promise<CaseResult> {
   const codec = await zarrkitCrc32c();
-  const withChecksum = await codec.encode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), { key: "array" });
+  const withChecksum = await codec.encode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
+    key: "array",
+  });
   const contender = {
     name: "floor",
     async prepare() {
       return async () => codec.decode(withChecksum, { key: "array" });
     },
   };
-  const spec = { id: "floor/crc32c", group: 7, title: `crc32c of the whole array's bytes (${data.byteLength / 2 ** 20} MiB)`, source: "local" } as const;
+  const spec = {
+    id: "floor/crc32c",
+    group: 7,
+    title: `crc32c of the whole array's bytes (${data.byteLength / 2 ** 20} MiB)`,
+    source: "local",
+  } as const;
   return contest(spec, [contender], ctx.profile, ctx.log);
 }

@@ -9,13 +9,18 @@ import type { SuiteContext } from "../suite-context.js";
 const run = promisify(execFile);
 const MiB = 2 ** 20;
 
-/** Peak RSS of each read, each in a child process of its own: whole reads of every form (floor included), one inner chunk, the z-plane. */
+/**
+ * Peak RSS of each read, each in a child process of its own: whole reads of every form (floor included), one inner
+ * chunk, the z-plane.
+ */
 export async function memoryReads(ctx: SuiteContext): Promise<MemoryResult[]> {
   const child = fileURLToPath(new URL("../memory-child.js", import.meta.url));
   const base = { dataRoot: ctx.dataRoot, profile: ctx.profile };
   const peers = MEMORY_PEERS.map((p) => p.name);
   const specs: MemorySpec[] = [
-    ...ctx.profile.memoryForms.flatMap((form) => [...peers, "floor" as const].map((peer) => ({ ...base, peer, form, read: "whole" as const }))),
+    ...ctx.profile.memoryForms.flatMap((form) =>
+      [...peers, "floor" as const].map((peer) => ({ ...base, peer, form, read: "whole" as const })),
+    ),
     ...peers.map((peer) => ({ ...base, peer, form: "sharded" as const, read: "inner" as const })),
     ...peers.map((peer) => ({ ...base, peer, form: "sharded" as const, read: "plane" as const })),
   ];
@@ -26,7 +31,11 @@ export async function memoryReads(ctx: SuiteContext): Promise<MemoryResult[]> {
     const { stdout } = await run(process.execPath, [...flags, child, JSON.stringify(spec)], { maxBuffer: MiB });
     const report = JSON.parse(stdout) as MemoryReport;
     const id = `memory/${spec.read}/${spec.form}/${spec.peer}`;
-    const title = { whole: `whole array, ${spec.form}`, inner: "one inner chunk of a shard", plane: "z-plane, sharded" }[spec.read];
+    const title = {
+      whole: `whole array, ${spec.form}`,
+      inner: "one inner chunk of a shard",
+      plane: "z-plane, sharded",
+    }[spec.read];
     const result: MemoryResult = {
       id,
       title,
@@ -38,7 +47,9 @@ export async function memoryReads(ctx: SuiteContext): Promise<MemoryResult[]> {
       arrayBuffersGrowth: report.arrayBuffersGrowth,
       selectionBytes: report.selectionBytes,
     };
-    ctx.log(`${id}: peak ${result.peakRssMiB.toFixed(0)} MiB (baseline ${result.baselineRssMiB.toFixed(0)} MiB), fetched ${report.bytesFetched} B`);
+    ctx.log(
+      `${id}: peak ${result.peakRssMiB.toFixed(0)} MiB (baseline ${result.baselineRssMiB.toFixed(0)} MiB), fetched ${report.bytesFetched} B`,
+    );
     results.push(result);
   }
   return results;

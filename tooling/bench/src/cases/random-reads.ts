@@ -66,7 +66,10 @@ export async function randomReads(
     const origin = all[Math.floor(random() * all.length)]!;
     return { start: origin, stop: origin.map((s) => s + edge) };
   });
-  const oneInnerChunkPerShard: Box[] = [...blockOrigins(profile.size, profile.shard)].map((o) => ({ start: o, stop: o.map((s) => s + edge) }));
+  const oneInnerChunkPerShard: Box[] = [...blockOrigins(profile.size, profile.shard)].map((o) => ({
+    start: o,
+    stop: o.map((s) => s + edge),
+  }));
   const readAll = (reader: Reader | undefined, fresh: () => Promise<Reader>, checking: boolean, what: string) =>
     zk.forEachConcurrent(boxes, concurrency, async (box) => {
       const data = await (reader ?? (await fresh())).read(box);
@@ -76,7 +79,9 @@ export async function randomReads(
   for (const temperature of pick.temperatures) {
     const contenders: Contender[] = pick.peers.map((peer) =>
       temperature === "cold"
-        ? readContender(peer, source, sharded.path, (_, checking, fresh) => readAll(undefined, fresh, checking, `${peer.name} cold read`))
+        ? readContender(peer, source, sharded.path, (_, checking, fresh) =>
+            readAll(undefined, fresh, checking, `${peer.name} cold read`),
+          )
         : readContender(
             peer,
             source,

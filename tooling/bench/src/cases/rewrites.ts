@@ -32,7 +32,11 @@ export async function rewrites(ctx: SuiteContext, data: Uint16Array): Promise<Ca
     copyFileSync(join(ctx.dataRoot, file), join(templates.zstd, file));
   }
   const edge = profile.shard;
-  const rawDefinition = { ...definition(sharded, profile), shape: [edge, edge, edge], codecs: [BYTES_LE, { name: "crc32c" }] };
+  const rawDefinition = {
+    ...definition(sharded, profile),
+    shape: [edge, edge, edge],
+    codecs: [BYTES_LE, { name: "crc32c" }],
+  };
   const rawTemplate = await zk.createArray(new zk.FileSystemStore(templates.raw), sharded.path, rawDefinition);
   await rawTemplate.set(null, { data: gatherBlock(data, profile.size, edge, [0, 0, 0]), shape: [edge, edge, edge] });
 
@@ -52,7 +56,9 @@ export async function rewrites(ctx: SuiteContext, data: Uint16Array): Promise<Ca
         async prepare(checking: boolean) {
           rmSync(work, { recursive: true, force: true });
           cpSync(templates[codec], work, { recursive: true });
-          const array = await zk.openArray(source.zarrkitStore(), sharded.path, { codecOptions: { sharding_indexed: { writeStrategy: strategy } } });
+          const array = await zk.openArray(source.zarrkitStore(), sharded.path, {
+            codecOptions: { sharding_indexed: { writeStrategy: strategy } },
+          });
           return async () => {
             await array.set(selection, { data: values, shape: [inner, inner, inner] });
             if (!checking) return;

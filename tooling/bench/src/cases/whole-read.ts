@@ -19,7 +19,8 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
   const box = wholeBox(profile.size);
   const results: CaseResult[] = [];
   for (const form of forms) {
-    const check = (data: Uint16Array, what: string) => checkBox(content, data, box, `${what} whole read of ${form.name}`);
+    const check = (data: Uint16Array, what: string) =>
+      checkBox(content, data, box, `${what} whole read of ${form.name}`);
     const contenders: Contender[] = READ_PEERS.map((peer) =>
       readContender(peer, source, form.path, async (reader, checking) => {
         const data = await reader.read();
@@ -44,7 +45,13 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
       const scratch = ctx.scratchRoot;
       contenders.push(tensorstoreReads(tensorstore, { arrayDir, scratch, whole: box, check: byTensorstore }));
     }
-    const spec = { id: `whole/${form.name}/${source.kind}`, group: 1, title: `whole array, ${formTitle(form, profile)}`, source: source.kind, form: form.name } as const;
+    const spec = {
+      id: `whole/${form.name}/${source.kind}`,
+      group: 1,
+      title: `whole array, ${formTitle(form, profile)}`,
+      source: source.kind,
+      form: form.name,
+    } as const;
     results.push(await contest(spec, contenders, profile, ctx.log));
   }
   return results;

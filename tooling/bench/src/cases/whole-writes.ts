@@ -30,10 +30,32 @@ interface WriteRow {
 const ZSTD_1 = { name: "zstd", configuration: { level: 1, checksum: false } };
 
 const ROWS: readonly WriteRow[] = [
-  { id: "write/raw", title: "write whole array, unsharded, uncompressed", form: form("raw"), zarrita: true, floorLevel: 0, fsyncFloor: true },
+  {
+    id: "write/raw",
+    title: "write whole array, unsharded, uncompressed",
+    form: form("raw"),
+    zarrita: true,
+    floorLevel: 0,
+    fsyncFloor: true,
+  },
   // zarrkit writes level 0 as zstd's default, 3; numcodecs (so zarrita) as its own default, 1.
-  { id: "write/zstd", title: "write whole array, unsharded, zstd 0 (zarrkit: level 3, zarrita: level 1)", form: form("zstd"), zarrita: true, floorLevel: 3, fsyncFloor: true },
-  { id: "write/zstd1", title: "write whole array, unsharded, zstd 1 (same level for all)", form: form("zstd"), codecs: [BYTES_LE, ZSTD_1], zarrita: true, floorLevel: 1, fsyncFloor: false },
+  {
+    id: "write/zstd",
+    title: "write whole array, unsharded, zstd 0 (zarrkit: level 3, zarrita: level 1)",
+    form: form("zstd"),
+    zarrita: true,
+    floorLevel: 3,
+    fsyncFloor: true,
+  },
+  {
+    id: "write/zstd1",
+    title: "write whole array, unsharded, zstd 1 (same level for all)",
+    form: form("zstd"),
+    codecs: [BYTES_LE, ZSTD_1],
+    zarrita: true,
+    floorLevel: 1,
+    fsyncFloor: false,
+  },
   // The sharded forms (zstd 0: level 3); all but the first only for issue 20's comparison with tensorstore.
   ...(["sharded", "sharded-raw", "sharded-other", "sharded-other-raw"] as const).map((name) => ({
     id: `write/${name}`,
@@ -65,11 +87,16 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
   const loadValues = tensorstore ? valuesLoader(tensorstore, ctx.scratchRoot, data, shape) : async () => {};
   const results: CaseResult[] = [];
   for (const row of rowsOf(ctx)) {
-    const options: zk.CreateArrayOptions = { ...definition(row.form, profile), ...(row.codecs ? { codecs: row.codecs } : {}) };
+    const options: zk.CreateArrayOptions = {
+      ...definition(row.form, profile),
+      ...(row.codecs ? { codecs: row.codecs } : {}),
+    };
     /** Reads back what a run wrote (metadata first, for the floor, which writes chunks only). */
     const readBack = async (who: string, writeMetadata: boolean) => {
       const store = new zk.FileSystemStore(dir);
-      const array = writeMetadata ? await zk.createArray(store, row.form.path, options) : await zk.openArray(store, row.form.path);
+      const array = writeMetadata
+        ? await zk.createArray(store, row.form.path, options)
+        : await zk.openArray(store, row.form.path);
       checkBox(content, (await array.get()).data as Uint16Array, wholeBox(profile.size), `${who} ${row.id}`);
     };
     const source = new LocalSource(dir);
@@ -119,7 +146,11 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
         async prepare(checking) {
           rmSync(dir, { recursive: true, force: true });
           return async () => {
-            await floorWrite(dir, row.form, profile, data, { zstd, checksum: { encode: (b) => checksum.encode(b, { key: "index" }) }, fsync });
+            await floorWrite(dir, row.form, profile, data, {
+              zstd,
+              checksum: { encode: (b) => checksum.encode(b, { key: "index" }) },
+              fsync,
+            });
             if (checking) await readBack(name, true);
           };
         },

@@ -8,7 +8,9 @@ import { zarrkitZstd } from "../direct-codecs.js";
 import type { CaseResult, Measured } from "../results.js";
 import type { SuiteContext } from "../suite-context.js";
 
-/** At least this many timed runs: each lasts tens of milliseconds, and one decode is short enough for noise to matter. */
+/**
+ * At least this many timed runs: each lasts tens of milliseconds, and one decode is short enough for noise to matter.
+ */
 const MIN_RUNS = 9;
 /** Decodes per timed run, so that one run lasts milliseconds, not microseconds; the figures are per decode. */
 const DECODES_PER_RUN: Record<number, number> = { 64: 20, 32: 160 };
@@ -24,7 +26,8 @@ const ZSTD_CLI = "/usr/bin/zstd";
 function chunk(content: Content, edge: number): Uint8Array {
   const out = new Uint16Array(edge ** 3);
   let i = 0;
-  for (let z = 0; z < edge; z++) for (let y = 0; y < edge; y++) for (let x = 0; x < edge; x++) out[i++] = content.at(z, y, x);
+  for (let z = 0; z < edge; z++)
+    for (let y = 0; y < edge; y++) for (let x = 0; x < edge; x++) out[i++] = content.at(z, y, x);
   return new Uint8Array(out.buffer);
 }
 
@@ -33,7 +36,13 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** A contender decoding `frame` `times` times per run; the warm-up checks the result. */
-function decoder(name: string, decode: (frame: Uint8Array) => Uint8Array | Promise<Uint8Array>, frame: Uint8Array, expected: Uint8Array, times: number): Contender {
+function decoder(
+  name: string,
+  decode: (frame: Uint8Array) => Uint8Array | Promise<Uint8Array>,
+  frame: Uint8Array,
+  expected: Uint8Array,
+  times: number,
+): Contender {
   return {
     name,
     async prepare(checking) {
@@ -56,10 +65,17 @@ function nativeMs(data: Uint8Array, level: number): number | undefined {
   const dir = mkdtempSync(join(tmpdir(), "zarrkit-bench-zstd-"));
   try {
     writeFileSync(join(dir, "chunk"), data);
-    const out = execFileSync(ZSTD_CLI, [`-b${level}`, "-i1", join(dir, "chunk")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync(ZSTD_CLI, [`-b${level}`, "-i1", join(dir, "chunk")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     // Progress lines show the encoding speed alone; the final one adds the decoding speed after it.
     const both = /[\d.]+ MB\/s, *([\d.]+) MB\/s/;
-    const last = out.split(/[\r\n]/).filter((line) => both.test(line)).pop() ?? "";
+    const last =
+      out
+        .split(/[\r\n]/)
+        .filter((line) => both.test(line))
+        .pop() ?? "";
     const speed = Number(both.exec(last)?.[1]);
     return Number.isFinite(speed) && speed > 0 ? (data.length / (speed * 1e6)) * 1000 : undefined;
   } finally {
@@ -69,7 +85,13 @@ function nativeMs(data: Uint8Array, level: number): number | undefined {
 
 /** Scales a contender's figures from per run to per decode. */
 function perDecode(m: Measured, times: number): Measured {
-  return { ...m, medianMs: m.medianMs / times, minMs: m.minMs / times, maxMs: m.maxMs / times, runsMs: m.runsMs.map((t) => t / times) };
+  return {
+    ...m,
+    medianMs: m.medianMs / times,
+    minMs: m.minMs / times,
+    maxMs: m.maxMs / times,
+    runsMs: m.runsMs.map((t) => t / times),
+  };
 }
 
 /**
@@ -96,10 +118,16 @@ export async function zstdDecodes(ctx: SuiteContext): Promise<CaseResult[]> {
       decoder("numcodecs", (f) => numcodecs.decode(f), frame, data, times),
     ];
     const title = `zstd decode of one ${edge}^3 uint16 chunk, level ${level} (${(frame.length / 1024).toFixed(0)} KiB -> ${data.length / 1024} KiB)`;
-    const result = await contest({ id: `zstd/decode/${edge}/${level}`, group: 8, title, source: "local" }, contenders, rounds, ctx.log);
+    const result = await contest(
+      { id: `zstd/decode/${edge}/${level}`, group: 8, title, source: "local" },
+      contenders,
+      rounds,
+      ctx.log,
+    );
     result.contenders = result.contenders.map((m) => perDecode(m, times));
     const native = nativeMs(data, level);
-    if (native !== undefined) result.contenders.push({ name: "native", medianMs: native, minMs: native, maxMs: native, runsMs: [native] });
+    if (native !== undefined)
+      result.contenders.push({ name: "native", medianMs: native, minMs: native, maxMs: native, runsMs: [native] });
     results.push(result);
   }
   return results;
@@ -112,13 +140,21 @@ export async function zstdDecodes(ctx: SuiteContext): Promise<CaseResult[]> {
  */
 export function zstdDecodeTable(cases: readonly CaseResult[]): string {
   const names = ["zarrkit", "zstddec", "numcodecs", "native"];
-  const header = ["case", ...names.map((n) => `${n} ms`), "zstddec ÷ zarrkit", "numcodecs ÷ zarrkit", "zarrkit ÷ native"];
+  const header = [
+    "case",
+    ...names.map((n) => `${n} ms`),
+    "zstddec ÷ zarrkit",
+    "numcodecs ÷ zarrkit",
+    "zarrkit ÷ native",
+  ];
   const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
   for (const c of cases) {
     const get = (name: string) => c.contenders.find((m) => m.name === name)?.minMs;
     const ratio = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}x` : "");
     const cells = names.map((n) => get(n)?.toFixed(3) ?? "");
-    lines.push(`| ${[c.title, ...cells, ratio(get("zstddec"), get("zarrkit")), ratio(get("numcodecs"), get("zarrkit")), ratio(get("zarrkit"), get("native"))].join(" | ")} |`);
+    lines.push(
+      `| ${[c.title, ...cells, ratio(get("zstddec"), get("zarrkit")), ratio(get("numcodecs"), get("zarrkit")), ratio(get("zarrkit"), get("native"))].join(" | ")} |`,
+    );
   }
   return lines.join("\n");
 }

@@ -16,7 +16,12 @@ const latencyMs = Number(latencyArg);
 let stats = emptyStats();
 
 /** Types of the files of the browser case's page (see ../browser); data is octet-stream. */
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+};
 
 const server = createServer(async (req, res) => {
   if (latencyMs > 0) await sleep(latencyMs);

@@ -13,8 +13,13 @@ describe("example.xor", () => {
     const store = new zk.MemoryStore();
     // 256 x 256 float32 chunks: 256 KiB each, above the 128 KiB workers threshold.
     const arr = await zk.createArray(store, "x", {
-      shape: [512, 512], dataType: "float32", chunkShape: [256, 256],
-      codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "example.xor", configuration: { key: 0x5a } }],
+      shape: [512, 512],
+      dataType: "float32",
+      chunkShape: [256, 256],
+      codecs: [
+        { name: "bytes", configuration: { endian: "little" } },
+        { name: "example.xor", configuration: { key: 0x5a } },
+      ],
     });
     const values = Float32Array.from({ length: 512 * 512 }, (_, i) => i * 0.5);
     await arr.set([null, null], { data: values, shape: [512, 512] });
@@ -31,7 +36,9 @@ describe("example.xor", () => {
   it("rejects a key outside 0-255 with a typed error naming the field", async () => {
     await expect(
       zk.createArray(new zk.MemoryStore(), "bad", {
-        shape: [4], dataType: "uint8", chunkShape: [4],
+        shape: [4],
+        dataType: "uint8",
+        chunkShape: [4],
         codecs: [{ name: "bytes" }, { name: "example.xor", configuration: { key: 300 } }],
       }),
     ).rejects.toMatchObject({ code: "INVALID_METADATA", field: "configuration.key" });

@@ -23,13 +23,24 @@ interface Base {
 
 const BYTES = { name: "bytes", configuration: { endian: "little" } };
 
-function arrayBase(name: string, dtype: NumericDtype, shape: number[], chunk: number[], extra: Record<string, unknown>, fill = 0): Base {
+function arrayBase(
+  name: string,
+  dtype: NumericDtype,
+  shape: number[],
+  chunk: number[],
+  extra: Record<string, unknown>,
+  fill = 0,
+): Base {
   return {
     name,
     dtype,
     async build(store) {
       const options = structuredClone({ shape, chunkShape: chunk, ...extra });
-      const arr = await createArray(store, "a", { ...options, dataType: dtype, fillValue: dtype === "uint64" ? 2n ** 64n - 1n : fill });
+      const arr = await createArray(store, "a", {
+        ...options,
+        dataType: dtype,
+        fillValue: dtype === "uint64" ? 2n ** 64n - 1n : fill,
+      });
       const data = chunkedData(dtype, shape, chunk, fill, 7, 0.3);
       await arr.set(null, data);
       return data;
@@ -46,12 +57,21 @@ export const BASES: Base[] = [
     codecs: [
       {
         name: "sharding_indexed",
-        configuration: { chunk_shape: [2, 2], codecs: [BYTES, { name: "zstd", configuration: { level: 1, checksum: false } }], index_codecs: [BYTES], index_location: "start" },
+        configuration: {
+          chunk_shape: [2, 2],
+          codecs: [BYTES, { name: "zstd", configuration: { level: 1, checksum: false } }],
+          index_codecs: [BYTES],
+          index_location: "start",
+        },
       },
     ],
   }),
   arrayBase("uint64 fill 2^64-1, transpose, blosc", "uint64", [5, 3], [2, 3], {
-    codecs: [{ name: "transpose", configuration: { order: [1, 0] } }, BYTES, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", blocksize: 0 } }],
+    codecs: [
+      { name: "transpose", configuration: { order: [1, 0] } },
+      BYTES,
+      { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", blocksize: 0 } },
+    ],
   }),
   {
     name: "group",
@@ -62,7 +82,16 @@ export const BASES: Base[] = [
   },
 ];
 
-export const PROTO_NAMES = ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf", "prototype", "__defineGetter__", "isPrototypeOf"];
+export const PROTO_NAMES = [
+  "toString",
+  "constructor",
+  "__proto__",
+  "hasOwnProperty",
+  "valueOf",
+  "prototype",
+  "__defineGetter__",
+  "isPrototypeOf",
+];
 /** Number literals as JSON text: above 2^53, beyond float range, negative zero, and so on. */
 export const LITERALS = [
   "9007199254740993",
@@ -99,7 +128,11 @@ const ABSURD_SHAPES: Json[] = [
   [lit("1e400")],
 ];
 
-type ValueSpec = { kind: "const"; index: number } | { kind: "literal"; text: string } | { kind: "proto"; name: string } | { kind: "shape"; index: number };
+type ValueSpec =
+  | { kind: "const"; index: number }
+  | { kind: "literal"; text: string }
+  | { kind: "proto"; name: string }
+  | { kind: "shape"; index: number };
 
 export const CONSTS: Json[] = [
   null,
@@ -120,7 +153,16 @@ export const CONSTS: Json[] = [
   "a/../../b",
 ];
 
-type Where = "codec" | "last codec" | "inner codec" | "index codec" | "data_type" | "chunk_grid" | "chunk_key_encoding" | "separator" | "node_type";
+type Where =
+  | "codec"
+  | "last codec"
+  | "inner codec"
+  | "index codec"
+  | "data_type"
+  | "chunk_grid"
+  | "chunk_key_encoding"
+  | "separator"
+  | "node_type";
 type Shaped = "shape" | "chunk_shape" | "inner chunk_shape" | "shape and chunk_shape";
 
 export type MetaMutation =
@@ -158,21 +200,60 @@ const mutationArb: fc.Arbitrary<MetaMutation> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       op: fc.constant("name" as const),
-      where: fc.constantFrom<Where>("codec", "last codec", "inner codec", "index codec", "data_type", "chunk_grid", "chunk_key_encoding", "separator", "node_type"),
-      name: fc.constantFrom(...PROTO_NAMES, "sharding_indexed", "bytes", "gzip", "crc32c", "int32", "regular", "v2", "."),
+      where: fc.constantFrom<Where>(
+        "codec",
+        "last codec",
+        "inner codec",
+        "index codec",
+        "data_type",
+        "chunk_grid",
+        "chunk_key_encoding",
+        "separator",
+        "node_type",
+      ),
+      name: fc.constantFrom(
+        ...PROTO_NAMES,
+        "sharding_indexed",
+        "bytes",
+        "gzip",
+        "crc32c",
+        "int32",
+        "regular",
+        "v2",
+        ".",
+      ),
     }),
   },
   fc.record({ op: fc.constant("nullConfig" as const), at: fc.nat() }),
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("shape" as const), which: fc.constantFrom<Shaped>("shape", "chunk_shape", "inner chunk_shape", "shape and chunk_shape"), shape: fc.nat({ max: ABSURD_SHAPES.length - 1 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("shape" as const),
+      which: fc.constantFrom<Shaped>("shape", "chunk_shape", "inner chunk_shape", "shape and chunk_shape"),
+      shape: fc.nat({ max: ABSURD_SHAPES.length - 1 }),
+    }),
+  },
   fc.record({ op: fc.constant("deep" as const), depth: fc.constantFrom(2, 10, 100, 3000) }),
-  fc.record({ op: fc.constant("protoKey" as const), at: fc.nat(), key: fc.constantFrom("__proto__", "constructor", "toString") }),
+  fc.record({
+    op: fc.constant("protoKey" as const),
+    at: fc.nat(),
+    key: fc.constantFrom("__proto__", "constructor", "toString"),
+  }),
 );
 
 const textArb: fc.Arbitrary<TextMutation> = fc.oneof(
   fc.record({ op: fc.constant("truncate" as const), at: fc.nat() }),
   fc.record({ op: fc.constant("flip" as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
-  fc.record({ op: fc.constant("duplicate" as const), key: fc.constantFrom("shape", "data_type", "codecs", "zarr_format", "node_type", "fill_value"), value: valueArb }),
-  fc.record({ op: fc.constant("wrap" as const), prefix: fc.constantFrom("", "\ufeff", " ", "[", "null"), suffix: fc.constantFrom("", "\n", " x", "]", "{}") }),
+  fc.record({
+    op: fc.constant("duplicate" as const),
+    key: fc.constantFrom("shape", "data_type", "codecs", "zarr_format", "node_type", "fill_value"),
+    value: valueArb,
+  }),
+  fc.record({
+    op: fc.constant("wrap" as const),
+    prefix: fc.constantFrom("", "\ufeff", " ", "[", "null"),
+    suffix: fc.constantFrom("", "\n", " x", "]", "{}"),
+  }),
 );
 
 export const metadataCaseArb: fc.Arbitrary<MetadataCase> = fc.record({
@@ -212,7 +293,8 @@ function slots(doc: Json, out: Slot[] = []): Slot[] {
   return out;
 }
 
-const obj = (v: Json | undefined): { [key: string]: Json } | undefined => (v && typeof v === "object" && !Array.isArray(v) ? v : undefined);
+const obj = (v: Json | undefined): { [key: string]: Json } | undefined =>
+  v && typeof v === "object" && !Array.isArray(v) ? v : undefined;
 const arr = (v: Json | undefined): Json[] | undefined => (Array.isArray(v) ? v : undefined);
 
 function codecAt(doc: { [key: string]: Json }, where: Where): { [key: string]: Json } | undefined {
@@ -233,7 +315,10 @@ export function mutateDoc(doc: Json, m: MetaMutation): Json {
     case "nullConfig":
     case "protoKey": {
       if (m.op === "nullConfig") {
-        const s = cyclicAt(slots(doc).filter((slot) => slot.key === "configuration"), m.at);
+        const s = cyclicAt(
+          slots(doc).filter((slot) => slot.key === "configuration"),
+          m.at,
+        );
         if (!s) return doc;
         (s.parent as { [key: string]: Json })[s.key as string] = null;
         return doc;
@@ -247,7 +332,13 @@ export function mutateDoc(doc: Json, m: MetaMutation): Json {
         (s.parent as Record<string | number, Json>)[s.key] = materialize(m.value);
       } else {
         const target = obj((s.parent as Record<string | number, Json>)[s.key]);
-        if (target) Object.defineProperty(target, m.key, { value: { name: "gzip", configuration: { level: 1 } }, enumerable: true, configurable: true, writable: true });
+        if (target)
+          Object.defineProperty(target, m.key, {
+            value: { name: "gzip", configuration: { level: 1 } },
+            enumerable: true,
+            configurable: true,
+            writable: true,
+          });
       }
       return doc;
     }
@@ -286,7 +377,16 @@ export function mutateDoc(doc: Json, m: MetaMutation): Json {
       let codecs: Json = [structuredClone(BYTES) as unknown as Json];
       const inner = obj(obj(root.chunk_grid)?.configuration)?.chunk_shape ?? [1];
       for (let i = 0; i < m.depth; i++) {
-        codecs = [{ name: "sharding_indexed", configuration: { chunk_shape: structuredClone(inner), codecs, index_codecs: [structuredClone(BYTES) as unknown as Json] } }];
+        codecs = [
+          {
+            name: "sharding_indexed",
+            configuration: {
+              chunk_shape: structuredClone(inner),
+              codecs,
+              index_codecs: [structuredClone(BYTES) as unknown as Json],
+            },
+          },
+        ];
       }
       root.codecs = codecs;
       return doc;
@@ -330,7 +430,11 @@ export function mutatedMetadata(original: Uint8Array, c: MetadataCase): Uint8Arr
 }
 
 /** Opens "a" and reads it (origin element; whole array when small or beyond zarrkit's documented 2^31-1 slots). */
-export async function readNode(store: Store, expected: Numeric | undefined, baseShape: number[] | undefined): Promise<Outcome> {
+export async function readNode(
+  store: Store,
+  expected: Numeric | undefined,
+  baseShape: number[] | undefined,
+): Promise<Outcome> {
   const outcomes: Outcome[] = [];
   let node: Awaited<ReturnType<typeof open>> | undefined;
   outcomes.push(
@@ -344,7 +448,8 @@ export async function readNode(store: Store, expected: Numeric | undefined, base
   if (!(node instanceof ZarrArray)) return combine(outcomes);
   const a = node;
   const shape = a.shape;
-  const sameShape = baseShape !== undefined && shape.length === baseShape.length && shape.every((n, i) => n === baseShape[i]);
+  const sameShape =
+    baseShape !== undefined && shape.length === baseShape.length && shape.every((n, i) => n === baseShape[i]);
   if (shape.every((n) => n > 0)) {
     outcomes.push(
       await classify(

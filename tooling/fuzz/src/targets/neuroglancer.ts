@@ -51,14 +51,42 @@ export interface NgCase {
   box: { start: Vec3; end: Vec3 };
 }
 
-const u64Arb = fc.oneof(fc.constantFrom(0n, EMPTY, 2n ** 53n + 1n, 2n ** 63n, 2n ** 32n), fc.bigInt({ min: 0n, max: 300n }), fc.bigInt({ min: 0n, max: EMPTY }));
+const u64Arb = fc.oneof(
+  fc.constantFrom(0n, EMPTY, 2n ** 53n + 1n, 2n ** 63n, 2n ** 32n),
+  fc.bigInt({ min: 0n, max: 300n }),
+  fc.bigInt({ min: 0n, max: EMPTY }),
+);
 
 const byteMutationArb: fc.Arbitrary<NgByteMutation> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("flip" as const), pos: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("overwrite" as const), pos: fc.nat(), bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant("flip" as const), pos: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("overwrite" as const),
+      pos: fc.nat(),
+      bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 8 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("truncate" as const), keep: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("extend" as const), bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 32 }) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("entry" as const), entry: fc.nat({ max: 15 }), field: fc.constantFrom<0 | 1>(0, 1), value: u64Arb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("extend" as const),
+      bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 32 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("entry" as const),
+      entry: fc.nat({ max: 15 }),
+      field: fc.constantFrom<0 | 1>(0, 1),
+      value: u64Arb,
+    }),
+  },
 );
 
 export const HOSTILE_NUMBERS = [0, -1, 1.5, 2 ** 31, 2 ** 32, 2 ** 33, 2 ** 53, 2 ** 64, 65, 64, 1e308];
@@ -102,7 +130,8 @@ const infoMutationArb: fc.Arbitrary<InfoMutation> = fc.oneof(
   },
 );
 
-const vec = (min: number, max: number) => fc.tuple(fc.integer({ min, max }), fc.integer({ min, max }), fc.integer({ min, max }));
+const vec = (min: number, max: number) =>
+  fc.tuple(fc.integer({ min, max }), fc.integer({ min, max }), fc.integer({ min, max }));
 
 const layoutArb: fc.Arbitrary<VolumeLayout> = fc
   .record({
@@ -152,7 +181,9 @@ export const ngCaseArb: fc.Arbitrary<NgCase> = layoutArb.chain((layout) =>
 );
 
 function hostile(value: number): Json {
-  return value < HOSTILE_NUMBERS.length ? itemAt(HOSTILE_NUMBERS, value) : itemAt(PROTO_NAMES, value - HOSTILE_NUMBERS.length);
+  return value < HOSTILE_NUMBERS.length
+    ? itemAt(HOSTILE_NUMBERS, value)
+    : itemAt(PROTO_NAMES, value - HOSTILE_NUMBERS.length);
 }
 
 export function mutateInfo(doc: Json, m: InfoMutation): Json {
@@ -193,13 +224,20 @@ export function mutateInfo(doc: Json, m: InfoMutation): Json {
       scale.sharding = v;
       break;
     case "scales":
-      info.scales = typeof v === "number" ? Array.from({ length: Math.min(1000, Math.abs(v) || 0) }, () => structuredClone(scale)) : v;
+      info.scales =
+        typeof v === "number"
+          ? Array.from({ length: Math.min(1000, Math.abs(v) || 0) }, () => structuredClone(scale))
+          : v;
       break;
   }
   return doc;
 }
 
-function mutateBytes(original: Uint8Array, ops: readonly NgByteMutation[], spec: ShardingSpec | undefined): { bytes: Uint8Array; strict: boolean } {
+function mutateBytes(
+  original: Uint8Array,
+  ops: readonly NgByteMutation[],
+  spec: ShardingSpec | undefined,
+): { bytes: Uint8Array; strict: boolean } {
   let bytes = original.slice();
   const indexEnd = spec ? shardIndexSize(spec) : 0;
   // Changes inside gzip members are caught by their CRC-32; the fixed-size shard index has no checksum.
@@ -249,13 +287,27 @@ function mutateBytes(original: Uint8Array, ops: readonly NgByteMutation[], spec:
 const value = (seed: number) => {
   const next = prng(seed);
   const table = Array.from({ length: 7 }, () => Math.floor(next() * 60000));
-  return (x: number, y: number, z: number, c: number) => itemAt(table, (((x * 3 + y * 5 + z * 7 + c) % 7) + 7) % 7) + ((((x + y + z) % 3) + 3) % 3);
+  return (x: number, y: number, z: number, c: number) =>
+    itemAt(table, (((x * 3 + y * 5 + z * 7 + c) % 7) + 7) % 7) + ((((x + y + z) % 3) + 3) % 3);
 };
 
-export async function readVolume(store: MemoryStore, expected: ReturnType<typeof fillVolume>, layout: VolumeLayout, box: NgCase["box"], strict: boolean): Promise<Outcome> {
+export async function readVolume(
+  store: MemoryStore,
+  expected: ReturnType<typeof fillVolume>,
+  layout: VolumeLayout,
+  box: NgCase["box"],
+  strict: boolean,
+): Promise<Outcome> {
   const outcomes: Outcome[] = [];
   let image: Awaited<ReturnType<typeof openPrecomputedImage>> | undefined;
-  outcomes.push(await classify("open", async () => (image = await openPrecomputedImage(store, { prefix: "vol" })), () => true, true));
+  outcomes.push(
+    await classify(
+      "open",
+      async () => (image = await openPrecomputedImage(store, { prefix: "vol" })),
+      () => true,
+      true,
+    ),
+  );
   if (!image) return combine(outcomes);
   const img = image;
   const scale = img.info.scales[0];
@@ -267,14 +319,22 @@ export async function readVolume(store: MemoryStore, expected: ReturnType<typeof
     const [ox, oy, oz] = layout.offset;
     const min: Vec3 = [start[0] + ox, start[1] + oy, start[2] + oz];
     const max: Vec3 = [end[0] + ox, end[1] + oy, end[2] + oz];
-    outcomes.push(await classify(what, () => img.read({ min, max }), (r) => sameBytes(r.data as ArrayBufferView, want), !strict));
+    outcomes.push(
+      await classify(
+        what,
+        () => img.read({ min, max }),
+        (r) => sameBytes(r.data as ArrayBufferView, want),
+        !strict,
+      ),
+    );
   }
   return combine(outcomes);
 }
 
 export const neuroglancerTarget: FuzzTarget<NgCase> = {
   name: "neuroglancer",
-  description: "precomputed volumes (raw / compressed_segmentation, sharded via synthesizeShards or not) with a shard, chunk or info mutated",
+  description:
+    "precomputed volumes (raw / compressed_segmentation, sharded via synthesizeShards or not) with a shard, chunk or info mutated",
   arbitrary: ngCaseArb,
   async run(c, dump?: (files: StoreDump) => void) {
     const volume = fillVolume(c.layout, value(c.valueSeed));

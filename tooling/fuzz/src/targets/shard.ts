@@ -2,7 +2,16 @@
 // MemoryStore (index at start or end, index with or without crc32c, inner
 // chains raw / gzip / zstd / blosc with or without crc32c, nested sharding),
 // one shard's bytes mutated, the array read back whole and by selections.
-import { type CodecMetadata, concatBytes, createArray, MemoryStore, openArray, type Selection, type Store, slice } from "@zarrkit/core";
+import {
+  type CodecMetadata,
+  concatBytes,
+  createArray,
+  MemoryStore,
+  openArray,
+  type Selection,
+  type Store,
+  slice,
+} from "@zarrkit/core";
 import "@zarrkit/codecs";
 import { crc32c, initCrc32c } from "@zarrkit/crc32c";
 import "@zarrkit/sharding";
@@ -64,7 +73,8 @@ function chain(inner: Inner, crc: boolean, cname: ShardLayout["bloscCname"]): Co
   const codecs = [BYTES];
   if (inner === "gzip") codecs.push({ name: "gzip", configuration: { level: 1 } });
   if (inner === "zstd") codecs.push({ name: "zstd", configuration: { level: 1, checksum: false } });
-  if (inner === "blosc") codecs.push({ name: "blosc", configuration: { cname, clevel: 5, shuffle: "shuffle", blocksize: 0 } });
+  if (inner === "blosc")
+    codecs.push({ name: "blosc", configuration: { cname, clevel: 5, shuffle: "shuffle", blocksize: 0 } });
   if (crc) codecs.push(CRC);
   return codecs;
 }
@@ -114,7 +124,10 @@ export const layoutArb: fc.Arbitrary<ShardLayout> = fc
     inner: innerArb,
     innerCrc: fc.boolean(),
     bloscCname: fc.constantFrom<ShardLayout["bloscCname"]>("lz4", "zstd", "blosclz"),
-    nested: fc.option(fc.record({ inner: innerArb, innerCrc: fc.boolean(), indexCrc: fc.boolean(), indexLocation: locationArb }), { freq: 4 }),
+    nested: fc.option(
+      fc.record({ inner: innerArb, innerCrc: fc.boolean(), indexCrc: fc.boolean(), indexLocation: locationArb }),
+      { freq: 4 },
+    ),
     fill: fc.integer({ min: 0, max: 9 }),
     dataSeed: fc.integer(),
     emptyChance: fc.constantFrom(0, 0.25, 0.6),
@@ -138,25 +151,68 @@ export const layoutArb: fc.Arbitrary<ShardLayout> = fc
 const posArb = fc.nat({ max: 1 << 20 });
 const entryArb = fc.nat({ max: 64 });
 const u64Arb = fc.oneof(
-  fc.constantFrom(0n, 1n, EMPTY, EMPTY - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n, 2n ** 32n, 2n ** 31n - 1n, 2n ** 40n),
+  fc.constantFrom(
+    0n,
+    1n,
+    EMPTY,
+    EMPTY - 1n,
+    2n ** 53n,
+    2n ** 53n + 1n,
+    2n ** 63n,
+    2n ** 32n,
+    2n ** 31n - 1n,
+    2n ** 40n,
+  ),
   fc.bigInt({ min: 0n, max: 400n }),
   fc.bigInt({ min: 0n, max: EMPTY }),
 );
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("flip" as const), pos: posArb, bit: fc.integer({ min: 0, max: 7 }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("overwrite" as const), pos: posArb, bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant("flip" as const), pos: posArb, bit: fc.integer({ min: 0, max: 7 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("overwrite" as const),
+      pos: posArb,
+      bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 8 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("truncate" as const), keep: posArb }) },
   {
     weight: 1,
-    arbitrary: fc.record({ op: fc.constant("extend" as const), bytes: fc.array(fc.nat({ max: 255 }), { maxLength: 16 }), zeros: fc.constantFrom(0, 1, 7, 64, 4096) }),
+    arbitrary: fc.record({
+      op: fc.constant("extend" as const),
+      bytes: fc.array(fc.nat({ max: 255 }), { maxLength: 16 }),
+      zeros: fc.constantFrom(0, 1, 7, 64, 4096),
+    }),
   },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("entry" as const), entry: entryArb, field: fc.constantFrom<0 | 1>(0, 1), value: u64Arb, forge: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("entry" as const),
+      entry: entryArb,
+      field: fc.constantFrom<0 | 1>(0, 1),
+      value: u64Arb,
+      forge: fc.boolean(),
+    }),
+  },
   {
     weight: 2,
-    arbitrary: fc.record({ op: fc.constant("shift" as const), entry: entryArb, field: fc.constantFrom<0 | 1>(0, 1), delta: fc.integer({ min: -40, max: 40 }), forge: fc.boolean() }),
+    arbitrary: fc.record({
+      op: fc.constant("shift" as const),
+      entry: entryArb,
+      field: fc.constantFrom<0 | 1>(0, 1),
+      delta: fc.integer({ min: -40, max: 40 }),
+      forge: fc.boolean(),
+    }),
   },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("swap" as const), a: entryArb, b: entryArb, forge: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant("swap" as const), a: entryArb, b: entryArb, forge: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("lie" as const), entry: entryArb }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("bomb" as const), entry: entryArb }) },
 );
@@ -199,7 +255,14 @@ export async function buildArray(layout: ShardLayout): Promise<{ store: MemorySt
     indexLocation: layout.indexLocation,
     fillValue: layout.fill,
   });
-  const data = chunkedData(layout.dtype, layout.shape, layout.nested ? layout.nested.chunk : layout.chunk, layout.fill, layout.dataSeed, layout.emptyChance);
+  const data = chunkedData(
+    layout.dtype,
+    layout.shape,
+    layout.nested ? layout.nested.chunk : layout.chunk,
+    layout.fill,
+    layout.dataSeed,
+    layout.emptyChance,
+  );
   await arr.set(null, data);
   return { store, data };
 }
@@ -222,7 +285,11 @@ function readEntry(bytes: Uint8Array, ix: IndexView, entry: number, field: 0 | 1
 }
 
 function writeEntry(bytes: Uint8Array, ix: IndexView, entry: number, field: 0 | 1, value: bigint): void {
-  new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(ix.at + 16 * entry + 8 * field, BigInt.asUintN(64, value), true);
+  new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(
+    ix.at + 16 * entry + 8 * field,
+    BigInt.asUintN(64, value),
+    true,
+  );
 }
 
 /** Recompute the index's crc32c so the (rewritten) index passes its checksum. */
@@ -232,7 +299,6 @@ function forgeIndexCrc(bytes: Uint8Array, ix: IndexView, layout: ShardLayout): v
   new DataView(bytes.buffer, bytes.byteOffset).setUint32(ix.at + 16 * ix.entries, crc32c(body), true);
 }
 
-
 function withInnerCrc(layout: ShardLayout, core: Uint8Array): Uint8Array {
   if (!layout.innerCrc) return core;
   const out = new Uint8Array(core.length + 4);
@@ -241,7 +307,9 @@ function withInnerCrc(layout: ShardLayout, core: Uint8Array): Uint8Array {
   return out;
 }
 
-/** The shard with inner chunk `entry` stored as `payload` (placed after the data), its index entry and checksum updated. */
+/**
+ * The shard with inner chunk `entry` stored as `payload` (placed after the data), its index entry and checksum updated.
+ */
 function replaceChunk(bytes: Uint8Array, layout: ShardLayout, entry: number, payload: Uint8Array): Uint8Array {
   const ix = indexView(layout, bytes.length)!;
   let out: Uint8Array;
@@ -275,7 +343,11 @@ export interface Mutated {
   strict: boolean;
 }
 
-export async function mutateShard(original: Uint8Array, layout: ShardLayout, mutations: readonly Mutation[]): Promise<Mutated> {
+export async function mutateShard(
+  original: Uint8Array,
+  layout: ShardLayout,
+  mutations: readonly Mutation[],
+): Promise<Mutated> {
   let bytes: Uint8Array = original.slice();
   let strict = true;
   let lengthChanged = false;
@@ -358,8 +430,10 @@ export async function mutateShard(original: Uint8Array, layout: ShardLayout, mut
         if (!core || core.length < 16) break;
         const lied = core.slice();
         const view = new DataView(lied.buffer);
-        if (layout.inner === "gzip") view.setUint32(lied.length - 4, 0xfffffff0, true); // ISIZE
-        else if (layout.inner === "blosc") view.setUint32(4, 0x7ffffff0, true); // nbytes
+        if (layout.inner === "gzip")
+          view.setUint32(lied.length - 4, 0xfffffff0, true); // ISIZE
+        else if (layout.inner === "blosc")
+          view.setUint32(4, 0x7ffffff0, true); // nbytes
         else if (layout.inner === "zstd") {
           bytes = replaceChunk(bytes, layout, e, withInnerCrc(layout, zstdContentSizeLie()));
           strict = false;
@@ -397,7 +471,13 @@ export async function dumpStore(store: MemoryStore): Promise<StoreDump> {
 }
 
 /** Reads the array at "a" whole and by `selection`, through a ranged store and a get-only one. */
-export async function readBack(store: Store, expected: Numeric, layout: { shape: number[] }, selection: readonly SelDim[], strict: boolean): Promise<Outcome> {
+export async function readBack(
+  store: Store,
+  expected: Numeric,
+  layout: { shape: number[] },
+  selection: readonly SelDim[],
+  strict: boolean,
+): Promise<Outcome> {
   const getOnly: Store = { get: (key) => store.get(key) };
   const whole = { data: expected, shape: layout.shape };
   const part = select(expected, layout.shape, selection);
@@ -414,7 +494,10 @@ export async function readBack(store: Store, expected: Numeric, layout: { shape:
         await classify(
           `${what} (${name} store)`,
           async () => (await openArray(view, "a", { workers: false })).get(sel),
-          (v) => v.shape.length === want.shape.length && v.shape.every((n, i) => n === want.shape[i]) && sameBytes(v.data as Numeric, want.data),
+          (v) =>
+            v.shape.length === want.shape.length &&
+            v.shape.every((n, i) => n === want.shape[i]) &&
+            sameBytes(v.data as Numeric, want.data),
           !strict,
           (v) => describe(v as never),
         ),
@@ -426,7 +509,8 @@ export async function readBack(store: Store, expected: Numeric, layout: { shape:
 
 export const shardTarget: FuzzTarget<ShardCase> = {
   name: "shard",
-  description: "sharded arrays (index start/end, with/without crc32c, raw/gzip/zstd/blosc, nested) with one shard's bytes mutated",
+  description:
+    "sharded arrays (index start/end, with/without crc32c, raw/gzip/zstd/blosc, nested) with one shard's bytes mutated",
   arbitrary: shardCaseArb,
   async setup() {
     await initCrc32c();

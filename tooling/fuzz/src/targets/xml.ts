@@ -83,10 +83,27 @@ const entryArb: fc.Arbitrary<XmlEntry> = fc.record({
 
 const posArb = fc.nat({ max: 2 ** 20 });
 const mutationArb: fc.Arbitrary<XmlMutation> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("flip" as const), pos: posArb, bit: fc.integer({ min: 0, max: 7 }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("overwrite" as const), pos: posArb, bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 6 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant("flip" as const), pos: posArb, bit: fc.integer({ min: 0, max: 7 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("overwrite" as const),
+      pos: posArb,
+      bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 6 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("truncate" as const), keep: posArb }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("insert" as const), pos: posArb, fragment: fc.nat({ max: FRAGMENTS.length - 1 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant("insert" as const),
+      pos: posArb,
+      fragment: fc.nat({ max: FRAGMENTS.length - 1 }),
+    }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -120,12 +137,25 @@ export function xmlDocument(c: XmlCase): { text: string; keys: string[] } {
   const keys = c.entries.map((e) => `p/${String.fromCodePoint(...e.key)}`);
   if (c.kind === "error") {
     const message = keys.map(escapeText).join(", ");
-    return { text: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>${message}</Message><RequestId>r1</RequestId></Error>`, keys: [] };
+    return {
+      text: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>${message}</Message><RequestId>r1</RequestId></Error>`,
+      keys: [],
+    };
   }
-  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">', "<Name>bkt</Name><Prefix>p/</Prefix>"];
-  parts.push(c.token === undefined ? "<IsTruncated>false</IsTruncated>" : `<IsTruncated>true</IsTruncated><NextContinuationToken>${c.token}</NextContinuationToken>`);
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">',
+    "<Name>bkt</Name><Prefix>p/</Prefix>",
+  ];
+  parts.push(
+    c.token === undefined
+      ? "<IsTruncated>false</IsTruncated>"
+      : `<IsTruncated>true</IsTruncated><NextContinuationToken>${c.token}</NextContinuationToken>`,
+  );
   if (c.comment) parts.push("<!-- listed <Contents> -->");
-  for (const entry of c.entries) parts.push(`<Contents>\n  <Key>${writeKey(entry)}</Key><Size>1</Size><StorageClass>STANDARD</StorageClass></Contents>`);
+  for (const entry of c.entries)
+    parts.push(
+      `<Contents>\n  <Key>${writeKey(entry)}</Key><Size>1</Size><StorageClass>STANDARD</StorageClass></Contents>`,
+    );
   for (const prefix of c.prefixes) parts.push(`<CommonPrefixes><Prefix>p/${prefix}/</Prefix></CommonPrefixes>`);
   parts.push("</ListBucketResult>");
   return { text: parts.join(""), keys };
@@ -163,7 +193,8 @@ function listed(root: XmlElement): string[] {
 
 export const xmlTarget: FuzzTarget<XmlCase> = {
   name: "xml",
-  description: "S3 listings and error documents (escaped keys, references, CDATA) mutated and with hostile fragments, read by the XML reader and listed by S3Store",
+  description:
+    "S3 listings and error documents (escaped keys, references, CDATA) mutated and with hostile fragments, read by the XML reader and listed by S3Store",
   arbitrary: xmlCaseArb,
   async run(c, dump) {
     const { text, keys } = xmlDocument(c);
@@ -176,14 +207,29 @@ export const xmlTarget: FuzzTarget<XmlCase> = {
       await classify(
         "parseXml",
         async () => parseXml(document, "a fuzzed document"),
-        (root) => root.name === (c.kind === "error" ? "Error" : "ListBucketResult") && (c.kind === "error" || listed(root).join("\n") === keys.join("\n")),
+        (root) =>
+          root.name === (c.kind === "error" ? "Error" : "ListBucketResult") &&
+          (c.kind === "error" || listed(root).join("\n") === keys.join("\n")),
         true,
         (root) => `<${root.name}> listing ${listed(root).length} keys`,
       ),
     );
-    // The same document as every page S3Store asks for: a truncated page repeats its token on the next, which must end the listing.
-    const fetch: typeof globalThis.fetch = async () => new Response(bytes.slice(), { status: c.kind === "error" ? 503 : 200, headers: { "Content-Type": "application/xml" } });
-    const store = new S3Store({ bucket: "bkt", prefix: "p", endpoint: "http://127.0.0.1:9", anonymous: true, retries: 0, maxListPages: 3, fetch });
+    // The same document as every page S3Store asks for: a truncated page repeats its token on the next, which must end
+    // the listing.
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(bytes.slice(), {
+        status: c.kind === "error" ? 503 : 200,
+        headers: { "Content-Type": "application/xml" },
+      });
+    const store = new S3Store({
+      bucket: "bkt",
+      prefix: "p",
+      endpoint: "http://127.0.0.1:9",
+      anonymous: true,
+      retries: 0,
+      maxListPages: 3,
+      fetch,
+    });
     outcomes.push(
       await classify(
         "S3Store.listDir",

@@ -10,7 +10,15 @@ import { classify, itemAt, type Outcome, sameBytes } from "../contract.js";
 import type { FuzzTarget } from "../target.js";
 
 export type ZstdPart =
-  | { kind: "frame"; level: number; checksum: boolean; sized: boolean; length: number; content: "smooth" | "noise" | "zeros"; seed: number }
+  | {
+      kind: "frame";
+      level: number;
+      checksum: boolean;
+      sized: boolean;
+      length: number;
+      content: "smooth" | "noise" | "zeros";
+      seed: number;
+    }
   | { kind: "skippable"; length: number; variant: number };
 
 export type ZstdMutation =
@@ -39,15 +47,38 @@ const partArb: fc.Arbitrary<ZstdPart> = fc.oneof(
       seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("skippable" as const), length: fc.integer({ min: 0, max: 40 }), variant: fc.integer({ min: 0, max: 15 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("skippable" as const),
+      length: fc.integer({ min: 0, max: 40 }),
+      variant: fc.integer({ min: 0, max: 15 }),
+    }),
+  },
 );
 
 const posArb = fc.nat({ max: 2 ** 24 });
 export const mutationArb: fc.Arbitrary<ZstdMutation> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("flip" as const), pos: posArb, bit: fc.integer({ min: 0, max: 7 }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("overwrite" as const), pos: posArb, bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant("flip" as const), pos: posArb, bit: fc.integer({ min: 0, max: 7 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("overwrite" as const),
+      pos: posArb,
+      bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 8 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("truncate" as const), keep: posArb }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("extend" as const), bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 16 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("extend" as const),
+      bytes: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 16 }),
+    }),
+  },
 );
 
 const capArb: fc.Arbitrary<ZstdCase["cap"]> = fc.oneof(
@@ -122,8 +153,21 @@ async function codec(level: number, checksum: boolean): Promise<BytesToBytesCode
   let built = codecs.get(name);
   if (!built) {
     const factory = await resolveCodec("zstd", "fuzz");
-    const spec = { shape: [1], dataType: { name: "uint8", kind: "uint" as const, byteSize: 1, lanes: 1, allocate: (n: number) => new Uint8Array(n) }, fillValue: 0 };
-    built = (await factory({ level, checksum }, { spec, field: "codecs[0]", options: {}, pipeline: { codecOptions: {} } })) as BytesToBytesCodec;
+    const spec = {
+      shape: [1],
+      dataType: {
+        name: "uint8",
+        kind: "uint" as const,
+        byteSize: 1,
+        lanes: 1,
+        allocate: (n: number) => new Uint8Array(n),
+      },
+      fillValue: 0,
+    };
+    built = (await factory(
+      { level, checksum },
+      { spec, field: "codecs[0]", options: {}, pipeline: { codecOptions: {} } },
+    )) as BytesToBytesCodec;
     codecs.set(name, built);
   }
   return built;
@@ -131,7 +175,8 @@ async function codec(level: number, checksum: boolean): Promise<BytesToBytesCode
 
 export const zstdTarget: FuzzTarget<ZstdCase> = {
   name: "zstd",
-  description: "zstd streams (levels -50..19, with/without checksum and content size, skippable frames) mutated, decoded under a cap",
+  description:
+    "zstd streams (levels -50..19, with/without checksum and content size, skippable frames) mutated, decoded under a cap",
   arbitrary: zstdCaseArb,
   async run(c, dump) {
     const stored: Uint8Array[] = [];
@@ -149,7 +194,12 @@ export const zstdTarget: FuzzTarget<ZstdCase> = {
     const bytes = mutate(concatBytes(stored), c.mutations);
     if (dump) dump(new Map([["stream", bytes]]));
     const whole = concatBytes(expected);
-    const cap = c.cap.kind === "exact" ? whole.length : c.cap.kind === "less" ? Math.max(0, whole.length - c.cap.by) : whole.length + c.cap.by;
+    const cap =
+      c.cap.kind === "exact"
+        ? whole.length
+        : c.cap.kind === "less"
+          ? Math.max(0, whole.length - c.cap.by)
+          : whole.length + c.cap.by;
     const checksummed = c.parts.every((p) => p.kind === "skippable" || p.checksum);
     const decoder = await codec(3, false);
     const outcome: Outcome = await classify(
@@ -160,7 +210,8 @@ export const zstdTarget: FuzzTarget<ZstdCase> = {
         return decoded;
       },
       (decoded) => sameBytes(decoded, whole),
-      // Whole frames cut off or added change the length, which no frame's checksum covers (the chain's next codec sees it).
+      // Whole frames cut off or added change the length, which no frame's checksum covers (the chain's next codec sees
+      // it).
       !checksummed || c.mutations.some((m) => m.op === "truncate" || m.op === "extend"),
       (decoded) => `${decoded.length} bytes, expected ${whole.length}`,
     );

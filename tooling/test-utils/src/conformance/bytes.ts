@@ -17,7 +17,6 @@ export function sequence(length: number, start = 0): Uint8Array {
 
 export { noise } from "../noise.js";
 
-
 /** Compare bytes fast (values can be large) with a failure message that points at the first difference. */
 export function expectBytes(actual: Uint8Array | undefined, expected: Uint8Array, what = "value"): void {
   expect(actual, `${what} should be a Uint8Array`).toBeInstanceOf(Uint8Array);
@@ -25,5 +24,8 @@ export function expectBytes(actual: Uint8Array | undefined, expected: Uint8Array
   let firstDifference = -1;
   const common = Math.min(value.byteLength, expected.byteLength);
   for (let i = 0; i < common && firstDifference < 0; i++) if (value[i] !== expected[i]) firstDifference = i;
-  expect({ length: value.byteLength, firstDifference }, what).toEqual({ length: expected.byteLength, firstDifference: -1 });
+  expect({ length: value.byteLength, firstDifference }, what).toEqual({
+    length: expected.byteLength,
+    firstDifference: -1,
+  });
 }

@@ -28,7 +28,9 @@ export async function expectStoreError(promise: Promise<unknown>, what: string):
 
 export async function expectPreconditionFailed(promise: Promise<unknown>, what: string): Promise<void> {
   const error = await rejection(promise, what);
-  expect(error.code, `${what} should reject with a PreconditionFailedError, got ${error.name}: ${error.message}`).toBe("PRECONDITION_FAILED");
+  expect(error.code, `${what} should reject with a PreconditionFailedError, got ${error.name}: ${error.message}`).toBe(
+    "PRECONDITION_FAILED",
+  );
 }
 
 /** Run all promises; return how many fulfilled and the reasons of those that rejected. */

@@ -142,7 +142,11 @@ export const getSetChecks: ConformanceCheck[] = [
         const patch = bytes(1, 2);
         await store.setRange("by-set-range", 2, patch);
         patch.fill(0xee);
-        expectBytes(await store.get("by-set-range"), bytes(0, 1, 1, 2, 4, 5, 6, 7), "value patched by setRange, after mutating the input");
+        expectBytes(
+          await store.get("by-set-range"),
+          bytes(0, 1, 1, 2, 4, 5, 6, 7),
+          "value patched by setRange, after mutating the input",
+        );
       }
     },
   },
@@ -160,7 +164,12 @@ export const getSetChecks: ConformanceCheck[] = [
       }
       if (store.getVersioned) mutate((await store.getVersioned("k"))?.value);
       expectBytes(await store.get("k"), sequence(32), "value after mutating returned buffers");
-      if (store.getRange) expectBytes(await store.getRange("k", { offset: 4, length: 8 }), sequence(8, 4), "range after mutating returned buffers");
+      if (store.getRange)
+        expectBytes(
+          await store.getRange("k", { offset: 4, length: 8 }),
+          sequence(8, 4),
+          "range after mutating returned buffers",
+        );
     },
   },
 ];

@@ -45,11 +45,14 @@ export const inPlaceChecks: ConformanceCheck[] = [
     needs: ["append"],
     async run({ store }) {
       const chunks = Array.from({ length: 12 }, (_, i) => new Uint8Array(100).fill(i + 1));
-      const appended = await Promise.all(chunks.map(async (chunk) => ({ chunk, offset: await store.append!("log", chunk) })));
+      const appended = await Promise.all(
+        chunks.map(async (chunk) => ({ chunk, offset: await store.append!("log", chunk) })),
+      );
       expect(appended.map(({ offset }) => offset).sort((a, b) => a - b)).toEqual(chunks.map((_, i) => i * 100));
       const value = await store.get("log");
       expect(value?.byteLength).toBe(1200);
-      for (const [i, { chunk, offset }] of appended.entries()) expectBytes(value?.subarray(offset, offset + 100), chunk, `chunk ${i} at offset ${offset}`);
+      for (const [i, { chunk, offset }] of appended.entries())
+        expectBytes(value?.subarray(offset, offset + 100), chunk, `chunk ${i} at offset ${offset}`);
     },
   },
   {
@@ -91,7 +94,11 @@ export const inPlaceChecks: ConformanceCheck[] = [
         await expectStoreError(Promise.reject(error), "setRange past the end");
       }
       const expected = rejected ? sequence(100) : concatBytes([sequence(98), bytes(1, 2, 3, 4, 5)]);
-      expectBytes(await store.get("k"), expected, rejected ? "value after a rejected setRange" : "value after an extending setRange");
+      expectBytes(
+        await store.get("k"),
+        expected,
+        rejected ? "value after a rejected setRange" : "value after an extending setRange",
+      );
     },
   },
   {

@@ -49,7 +49,10 @@ export const keyChecks: ConformanceCheck[] = (Object.keys(calls) as KeyedMethod[
   needs: method === "get" ? ["invalidKeys"] : ["invalidKeys", method],
   async run({ store, invalidKeys }) {
     for (const key of invalidKeys) {
-      const error = await expectStoreError(calls[method](store as Required<typeof store>, key), `${method}(${JSON.stringify(key)})`);
+      const error = await expectStoreError(
+        calls[method](store as Required<typeof store>, key),
+        `${method}(${JSON.stringify(key)})`,
+      );
       expect(error.key, `the error of ${method}(${JSON.stringify(key)}) should name the key`).toBe(key);
     }
   },

@@ -34,7 +34,9 @@ export const listingChecks: ConformanceCheck[] = [
     needs: ["list", "write"],
     async run({ store, put }) {
       await putTree(put);
-      expect(await listed(store, "a/")).toEqual(sorted(["a/zarr.json", "a/b/zarr.json", "a/b/c/0", "a/bc/zarr.json", "a/x"]));
+      expect(await listed(store, "a/")).toEqual(
+        sorted(["a/zarr.json", "a/b/zarr.json", "a/b/c/0", "a/bc/zarr.json", "a/x"]),
+      );
       expect(await listed(store, "a/b/")).toEqual(sorted(["a/b/zarr.json", "a/b/c/0"]));
     },
   },
@@ -76,7 +78,10 @@ export const listingChecks: ConformanceCheck[] = [
     async run({ store, put }) {
       await putTree(put);
       const { keys, prefixes } = await store.listDir!("");
-      expect({ keys: sorted(keys), prefixes: sorted(prefixes) }).toEqual({ keys: ["zarr.json"], prefixes: ["a/", "b/"] });
+      expect({ keys: sorted(keys), prefixes: sorted(prefixes) }).toEqual({
+        keys: ["zarr.json"],
+        prefixes: ["a/", "b/"],
+      });
     },
   },
   {
@@ -86,9 +91,15 @@ export const listingChecks: ConformanceCheck[] = [
     async run({ store, put }) {
       await putTree(put);
       const a = await store.listDir!("a/");
-      expect({ keys: sorted(a.keys), prefixes: sorted(a.prefixes) }).toEqual({ keys: ["a/x", "a/zarr.json"], prefixes: ["a/b/", "a/bc/"] });
+      expect({ keys: sorted(a.keys), prefixes: sorted(a.prefixes) }).toEqual({
+        keys: ["a/x", "a/zarr.json"],
+        prefixes: ["a/b/", "a/bc/"],
+      });
       const b = await store.listDir!("a/b/");
-      expect({ keys: sorted(b.keys), prefixes: sorted(b.prefixes) }).toEqual({ keys: ["a/b/zarr.json"], prefixes: ["a/b/c/"] });
+      expect({ keys: sorted(b.keys), prefixes: sorted(b.prefixes) }).toEqual({
+        keys: ["a/b/zarr.json"],
+        prefixes: ["a/b/c/"],
+      });
     },
   },
   {

@@ -105,7 +105,11 @@ export const rangeChecks: ConformanceCheck[] = [
     async run({ store, put }) {
       const value = noise(300_000);
       await put("large", value);
-      expectBytes(await store.getRange!("large", { offset: 1000, length: 250_000 }), value.subarray(1000, 251_000), "window");
+      expectBytes(
+        await store.getRange!("large", { offset: 1000, length: 250_000 }),
+        value.subarray(1000, 251_000),
+        "window",
+      );
       expectBytes(await store.getRange!("large", { suffixLength: 200_000 }), value.subarray(100_000), "suffix");
     },
   },
@@ -136,7 +140,12 @@ export const rangeChecks: ConformanceCheck[] = [
     needs: ["getRangeWithSize", "write"],
     async run({ store, put }) {
       await put("k", sequence(100));
-      for (const range of [{ offset: 10, length: 20 }, { suffixLength: 7 }, { offset: 95, length: 100 }, { suffixLength: 1000 }]) {
+      for (const range of [
+        { offset: 10, length: 20 },
+        { suffixLength: 7 },
+        { offset: 95, length: 100 },
+        { suffixLength: 1000 },
+      ]) {
         const sized = await store.getRangeWithSize!("k", range);
         expect(sized, JSON.stringify(range)).toBeDefined();
         expectBytes(sized!.value, (await store.getRange!("k", range))!, JSON.stringify(range));
@@ -151,10 +160,22 @@ export const rangeChecks: ConformanceCheck[] = [
     needs: ["getRangeInto", "write"],
     async run({ store, put }) {
       await put("k", sequence(100));
-      for (const [offset, length] of [[10, 20], [0, 100], [0, 1], [90, 10]] as const) {
+      for (const [offset, length] of [
+        [10, 20],
+        [0, 100],
+        [0, 1],
+        [90, 10],
+      ] as const) {
         const target = marked(length + 8);
-        expect(await store.getRangeInto!("k", { offset, length }, target), `bytes read of [${offset}, ${offset + length})`).toBe(length);
-        expectBytes(target, thenMarked(sequence(length, offset), 8), `target after reading [${offset}, ${offset + length})`);
+        expect(
+          await store.getRangeInto!("k", { offset, length }, target),
+          `bytes read of [${offset}, ${offset + length})`,
+        ).toBe(length);
+        expectBytes(
+          target,
+          thenMarked(sequence(length, offset), 8),
+          `target after reading [${offset}, ${offset + length})`,
+        );
       }
     },
   },
@@ -165,13 +186,22 @@ export const rangeChecks: ConformanceCheck[] = [
     async run({ store, put }) {
       await put("k", sequence(100));
       const target = marked(100);
-      expect(await store.getRangeInto!("k", { offset: 95, length: 100 }, target), "bytes read of a window past the end").toBe(5);
+      expect(
+        await store.getRangeInto!("k", { offset: 95, length: 100 }, target),
+        "bytes read of a window past the end",
+      ).toBe(5);
       expectBytes(target, thenMarked(sequence(5, 95), 95), "target after a short read");
       expect(await store.getRangeInto!("k", { offset: 100, length: 5 }, target), "bytes read at the end").toBe(0);
       expect(await store.getRangeInto!("k", { offset: 150, length: 5 }, target), "bytes read past the end").toBe(0);
-      expect(await store.getRangeInto!("k", { offset: 10, length: 0 }, target), "bytes read of a zero-length window").toBe(0);
+      expect(
+        await store.getRangeInto!("k", { offset: 10, length: 0 }, target),
+        "bytes read of a zero-length window",
+      ).toBe(0);
       await put("empty", empty);
-      expect(await store.getRangeInto!("empty", { offset: 0, length: 10 }, target), "bytes read of an empty value").toBe(0);
+      expect(
+        await store.getRangeInto!("empty", { offset: 0, length: 10 }, target),
+        "bytes read of an empty value",
+      ).toBe(0);
       expectBytes(target, thenMarked(sequence(5, 95), 95), "target after reads of nothing");
     },
   },
@@ -183,7 +213,9 @@ export const rangeChecks: ConformanceCheck[] = [
       await put("group/array/zarr.json", sequence(10));
       const target = marked(10);
       for (const key of ["missing", "group/array", "group", "missing/nested/c/0"]) {
-        expect(await store.getRangeInto!(key, { offset: 0, length: 10 }, target), `getRangeInto of ${key}`).toBe(undefined);
+        expect(await store.getRangeInto!(key, { offset: 0, length: 10 }, target), `getRangeInto of ${key}`).toBe(
+          undefined,
+        );
       }
       expectBytes(target, marked(10), "the target");
     },
@@ -207,7 +239,10 @@ export const rangeChecks: ConformanceCheck[] = [
     async run({ store, put }) {
       await put("k", sequence(100));
       const short = marked(9);
-      const error = await expectStoreError(store.getRangeInto!("k", { offset: 0, length: 10 }, short), "a 9-byte target for 10 bytes");
+      const error = await expectStoreError(
+        store.getRangeInto!("k", { offset: 0, length: 10 }, short),
+        "a 9-byte target for 10 bytes",
+      );
       expect(error.key, "the error should name the key").toBe("k");
       expectBytes(short, marked(9), "the short target");
       const suffix = { suffixLength: 4 } as unknown as { offset: number; length: number };

@@ -39,7 +39,20 @@ export interface ConformanceCheck {
 
 /** The capabilities a store instance has, plus what the fixture and options provide. */
 export function available(store: Store, hasSeed: boolean, hasInvalidKeys: boolean): Set<Need> {
-  const capabilities: Capability[] = ["getRange", "getRangeWithSize", "getRangeInto", "set", "delete", "list", "listDir", "getVersioned", "size", "append", "setRange", "truncate"];
+  const capabilities: Capability[] = [
+    "getRange",
+    "getRangeWithSize",
+    "getRangeInto",
+    "set",
+    "delete",
+    "list",
+    "listDir",
+    "getVersioned",
+    "size",
+    "append",
+    "setRange",
+    "truncate",
+  ];
   const has = new Set<Need>(capabilities.filter((name) => typeof store[name] === "function"));
   if (has.has("set") || hasSeed) has.add("write");
   if (hasInvalidKeys) has.add("invalidKeys");

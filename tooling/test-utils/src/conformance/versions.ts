@@ -22,7 +22,10 @@ export const versionChecks: ConformanceCheck[] = [
       await put("k", sequence(40));
       const first = await store.getVersioned!("k");
       expectBytes(first?.value, sequence(40));
-      expect(typeof first?.version === "string" && first.version.length > 0, "version should be a non-empty string").toBe(true);
+      expect(
+        typeof first?.version === "string" && first.version.length > 0,
+        "version should be a non-empty string",
+      ).toBe(true);
       const second = await store.getVersioned!("k");
       expect(second?.version, "version of an unchanged value").toBe(first?.version);
       const empty = new Uint8Array(0);
@@ -87,7 +90,10 @@ export const versionChecks: ConformanceCheck[] = [
     needs: ["set", "getVersioned"],
     async run({ store }) {
       await store.set!("k", text("original"));
-      await expectPreconditionFailed(store.set!("k", text("replaced"), { ifNoneMatch: "*" }), 'set with ifNoneMatch: "*" on an existing key');
+      await expectPreconditionFailed(
+        store.set!("k", text("replaced"), { ifNoneMatch: "*" }),
+        'set with ifNoneMatch: "*" on an existing key',
+      );
       expectBytes(await store.get("k"), text("original"));
     },
   },
@@ -121,7 +127,10 @@ export const versionChecks: ConformanceCheck[] = [
     async run({ store }) {
       await store.set!("k", text("v1"));
       const { version } = (await store.getVersioned!("k"))!;
-      await expectPreconditionFailed(store.set!("other", text("v2"), { ifMatch: version }), "set with ifMatch on a missing key");
+      await expectPreconditionFailed(
+        store.set!("other", text("v2"), { ifMatch: version }),
+        "set with ifMatch on a missing key",
+      );
       expect(await store.get("other")).toBe(undefined);
     },
   },
@@ -165,19 +174,39 @@ export const rangeVersionChecks: ConformanceCheck[] = [
       await put("k", sequence(64));
       const version = (await store.getRangeWithSize!("k", { offset: 8, length: 8 }))?.version;
       if (version === undefined) return;
-      expect(typeof version === "string" && version.length > 0, "a reported version should be a non-empty string").toBe(true);
-      if (store.getVersioned) expect((await store.getVersioned("k"))?.version, "getVersioned reports the same token").toBe(version);
-      expectBytes(await store.getRange!("k", { offset: 8, length: 8 }, { ifMatch: version }), sequence(8, 8), "window at the current version");
-      expectBytes(await store.getRange!("k", { suffixLength: 4 }, { ifMatch: version }), sequence(4, 60), "suffix at the current version");
+      expect(typeof version === "string" && version.length > 0, "a reported version should be a non-empty string").toBe(
+        true,
+      );
+      if (store.getVersioned)
+        expect((await store.getVersioned("k"))?.version, "getVersioned reports the same token").toBe(version);
+      expectBytes(
+        await store.getRange!("k", { offset: 8, length: 8 }, { ifMatch: version }),
+        sequence(8, 8),
+        "window at the current version",
+      );
+      expectBytes(
+        await store.getRange!("k", { suffixLength: 4 }, { ifMatch: version }),
+        sequence(4, 60),
+        "suffix at the current version",
+      );
       const sized = await store.getRangeWithSize!("k", { offset: 0, length: 4 }, { ifMatch: version });
       expectBytes(sized?.value, sequence(4), "getRangeWithSize at the current version");
       expect(sized?.version, "version of the unchanged value").toBe(version);
       await put("k", sequence(64, 1)); // same size: a size-based version would not notice
       const changed = (await store.getRangeWithSize!("k", { suffixLength: 0 }))?.version;
       expect(changed, "version after the value was replaced").not.toBe(version);
-      await expectPreconditionFailed(store.getRange!("k", { offset: 8, length: 8 }, { ifMatch: version }), "getRange of a window with a stale ifMatch");
-      await expectPreconditionFailed(store.getRange!("k", { suffixLength: 4 }, { ifMatch: version }), "getRange of a suffix with a stale ifMatch");
-      await expectPreconditionFailed(store.getRangeWithSize!("k", { offset: 0, length: 4 }, { ifMatch: version }), "getRangeWithSize with a stale ifMatch");
+      await expectPreconditionFailed(
+        store.getRange!("k", { offset: 8, length: 8 }, { ifMatch: version }),
+        "getRange of a window with a stale ifMatch",
+      );
+      await expectPreconditionFailed(
+        store.getRange!("k", { suffixLength: 4 }, { ifMatch: version }),
+        "getRange of a suffix with a stale ifMatch",
+      );
+      await expectPreconditionFailed(
+        store.getRangeWithSize!("k", { offset: 0, length: 4 }, { ifMatch: version }),
+        "getRangeWithSize with a stale ifMatch",
+      );
     },
   },
   {
@@ -189,10 +218,16 @@ export const rangeVersionChecks: ConformanceCheck[] = [
       const version = (await store.getRangeWithSize!("k", { offset: 8, length: 8 }))?.version;
       if (version === undefined) return;
       const target = new Uint8Array(8);
-      expect(await store.getRangeInto!("k", { offset: 8, length: 8 }, target, { ifMatch: version }), "bytes read at the current version").toBe(8);
+      expect(
+        await store.getRangeInto!("k", { offset: 8, length: 8 }, target, { ifMatch: version }),
+        "bytes read at the current version",
+      ).toBe(8);
       expectBytes(target, sequence(8, 8), "window at the current version");
       await put("k", sequence(64, 1)); // same size: a size-based version would not notice
-      await expectPreconditionFailed(store.getRangeInto!("k", { offset: 8, length: 8 }, target, { ifMatch: version }), "getRangeInto with a stale ifMatch");
+      await expectPreconditionFailed(
+        store.getRangeInto!("k", { offset: 8, length: 8 }, target, { ifMatch: version }),
+        "getRangeInto with a stale ifMatch",
+      );
       expectBytes(target, sequence(8, 8), "the target after a refused read");
     },
   },
@@ -204,10 +239,19 @@ export const rangeVersionChecks: ConformanceCheck[] = [
       await put("k", sequence(10));
       const version = (await store.getRangeWithSize!("k", { suffixLength: 0 }))?.version;
       if (version === undefined) return;
-      expect(await store.append!("k", sequence(5, 10), { ifMatch: version }), "offset of an append at the current version").toBe(10);
-      await expectPreconditionFailed(store.append!("k", sequence(5, 99), { ifMatch: version }), "append with a stale ifMatch");
+      expect(
+        await store.append!("k", sequence(5, 10), { ifMatch: version }),
+        "offset of an append at the current version",
+      ).toBe(10);
+      await expectPreconditionFailed(
+        store.append!("k", sequence(5, 99), { ifMatch: version }),
+        "append with a stale ifMatch",
+      );
       expectBytes(await store.get("k"), sequence(15), "value after one append at the version and one refused");
-      await expectPreconditionFailed(store.append!("missing", bytes(1), { ifMatch: version }), "append with ifMatch to a missing key");
+      await expectPreconditionFailed(
+        store.append!("missing", bytes(1), { ifMatch: version }),
+        "append with ifMatch to a missing key",
+      );
       expect(await store.get("missing"), "a refused append creates nothing").toBe(undefined);
     },
   },
@@ -223,7 +267,10 @@ export const rangeVersionChecks: ConformanceCheck[] = [
       const current = (await store.getRangeWithSize!("k", { suffixLength: 0 }))?.version;
       expect(current, "version after setRange").not.toBe(version);
       expect(returned, "setRange returns the value's new version").toBe(current);
-      await expectPreconditionFailed(store.setRange!("k", 1, bytes(0xbb), { ifMatch: version }), "setRange with a stale ifMatch");
+      await expectPreconditionFailed(
+        store.setRange!("k", 1, bytes(0xbb), { ifMatch: version }),
+        "setRange with a stale ifMatch",
+      );
       const expected = sequence(16);
       expected[0] = 0xaa;
       expectBytes(await store.get("k"), expected, "value after one setRange at the version and one refused");

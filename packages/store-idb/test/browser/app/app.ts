@@ -38,7 +38,8 @@ const app = {
     }
   },
 
-  setNoise: (database: string, key: string, length: number, seed: number) => outcome(store(database).set(key, noise(length, seed))),
+  setNoise: (database: string, key: string, length: number, seed: number) =>
+    outcome(store(database).set(key, noise(length, seed))),
 
   setManyNoise: (database: string, entries: [key: string, length: number, seed: number][]) =>
     outcome(store(database).setMany(entries.map(([key, length, seed]) => [key, noise(length, seed)] as const))),
@@ -53,7 +54,10 @@ const app = {
 
   async writeArray(database: string): Promise<string[]> {
     const created = await createArray(store(database), "a.zarr", layout);
-    await created.set(null, Int32Array.from({ length: 64 * 64 }, (_, i) => i));
+    await created.set(
+      null,
+      Int32Array.from({ length: 64 * 64 }, (_, i) => i),
+    );
     const keys: string[] = [];
     for await (const key of store(database).list("")) keys.push(key);
     return keys.sort();
@@ -61,7 +65,10 @@ const app = {
 
   /** Open the array (loading every codec it needs), logging the store requests made from then on. */
   async openArray(database: string): Promise<void> {
-    array = await openArray(withRequestLog(store(database), (request) => requests.push(request)), "a.zarr");
+    array = await openArray(
+      withRequestLog(store(database), (request) => requests.push(request)),
+      "a.zarr",
+    );
     requests.length = 0;
   },
 
