@@ -1,15 +1,8 @@
 // A read-only store over a folder picked on this computer: keys are paths
 // relative to the folder (below `root`), ranged reads are `Blob.slice`s, so a
 // view reads only the bytes it shows. Files on disk carry no versions here.
-import {
-  checkRange,
-  type ListDirResult,
-  type RangeQuery,
-  type RequestOptions,
-  rangeBounds,
-  type SizedValue,
-  type Store,
-} from "zarrkit";
+import type { ListDirResult, RangeQuery, RequestOptions, SizedValue, Store } from "zarrkit";
+import { checkRange, rangeBounds } from "@zarrkit/registry";
 import type { FolderFiles } from "./folder-files.js";
 
 export class LocalFolderStore implements Store {

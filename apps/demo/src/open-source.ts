@@ -1,15 +1,7 @@
 // From a source text (a URL, `precomputed://...`, `idb://...`, or a path on
 // this server) to a volume to view or a group's tree to browse.
-import {
-  FetchStore,
-  open,
-  openStore,
-  parseStorePipeline,
-  type Store,
-  type ZarrArray,
-  type ZarrGroup,
-  type ZarrNode,
-} from "zarrkit";
+import { FetchStore, open, openStore, type Store, type ZarrArray, type ZarrGroup, type ZarrNode } from "zarrkit";
+import { parseStorePipeline } from "@zarrkit/registry";
 import { LOCAL, localName, openLocal } from "./local-sources.js";
 import { precomputedVolume } from "./precomputed-volume.js";
 import type { Volume } from "./volume.js";

@@ -1,5 +1,6 @@
 import { describeShard } from "@zarrkit/sharding";
-import { forEachConcurrent, type Store, type ZarrArray } from "zarrkit";
+import type { Store, ZarrArray } from "zarrkit";
+import { forEachConcurrent } from "@zarrkit/core/internal";
 
 /** Grid coordinates in C order. */
 export function* gridCoords(gridShape: readonly number[]): Generator<number[]> {

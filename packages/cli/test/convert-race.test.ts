@@ -7,7 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createArray, FileSystemStore, MemoryStore, openArray, registerStore } from "zarrkit";
+import { createArray, FileSystemStore, MemoryStore, openArray } from "zarrkit";
+import { registerStore } from "@zarrkit/registry";
 import { main } from "../src/main.js";
 import type { Output } from "../src/output.js";
 

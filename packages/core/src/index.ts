@@ -1,26 +1,55 @@
+// The public API of @zarrkit/core: arrays and groups, opening and creating them, data types, selections, stores,
+// errors and codec worker settings. What only zarrkit's own packages use is in ./internal.ts (`@zarrkit/core/internal`).
 import "./register.js";
 
-export * from "@zarrkit/registry";
+export {
+  AuthError,
+  type ArrayData,
+  ChecksumError,
+  type CodecMetadata,
+  type CodecOptions,
+  CorruptDataError,
+  type DataTypeInfo,
+  type DataTypeKind,
+  type ErrorContext,
+  InvalidMetadataError,
+  InvalidSelectionError,
+  isWritable,
+  type ListDirResult,
+  NodeExistsError,
+  NotFoundError,
+  type NumericArray,
+  type ObjectArray,
+  openStore,
+  PreconditionFailedError,
+  QuotaExceededError,
+  type RangeQuery,
+  type ReadOptions,
+  type RequestOptions,
+  ResponseTooLargeError,
+  type Scalar,
+  type SetOptions,
+  type SizedValue,
+  type Store,
+  StoreError,
+  StoreTimeoutError,
+  UnsupportedError,
+  type VersionedValue,
+  type WindowQuery,
+  type WritableStore,
+  type WriteSource,
+  ZarrkitError,
+} from "@zarrkit/registry";
 export { type ArrayOptions, type ChunkRegion, type GetOptions, type NdArray, ZarrArray } from "./array.js";
-export { forEachConcurrent, settleAll } from "./concurrency.js";
-export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export type { CreateArrayOptions } from "./create-options.js";
-export { ConsolidatedView, type NodeSource } from "./consolidated.js";
 export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
-export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, objectDataType } from "./data-types.js";
-export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
+export { type DataType, dataType, dataTypeJSON, isDataOfType } from "./data-types.js";
+export { parseScalar, serializeScalar } from "./fill-value.js";
 export { type StructField, type StructLayout, structColumns, structFromColumns } from "./struct-type.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
-export { type ChunkGrid, parseChunkGrid, positiveIntegers } from "./grid/chunk-grid.js";
-export { type ChunkKeyEncoding, chunkKeyEncoding, parseChunkKeyEncoding } from "./grid/chunk-key-encoding.js";
-export {
-  type ChunkEdges,
-  parseRectangularChunkGrid,
-  parseRectilinearChunkGrid,
-  type RectilinearGridName,
-  rectilinearChunkGrid,
-} from "./grid/rectilinear.js";
-export { regularChunkGrid } from "./grid/regular.js";
+export type { ChunkGrid } from "./grid/chunk-grid.js";
+export { type ChunkKeyEncoding, chunkKeyEncoding } from "./grid/chunk-key-encoding.js";
+export type { ChunkEdges } from "./grid/rectilinear.js";
 export { type GroupExtras, ZarrGroup } from "./group.js";
 export {
   type ArrayMetadataV2Definition,
@@ -35,56 +64,18 @@ export {
   openGroup,
   type ZarrNode,
 } from "./hierarchy.js";
-export { withKeyLock } from "./keyed-lock.js";
-export { encodeJson, parseJson, stringifyJson } from "./metadata/json.js";
-export {
-  type ArrayMetadata,
-  type ArrayMetadataV2,
-  type GroupMetadata,
-  type GroupMetadataV2,
-  type ParsedArrayMetadata,
-  parseArrayMetadata,
-  parseGroupMetadata,
+export type {
+  ArrayMetadata,
+  ArrayMetadataV2,
+  GroupMetadata,
+  GroupMetadataV2,
+  ParsedArrayMetadata,
 } from "./metadata/node-metadata.js";
-export {
-  type CreateArrayOptionsV2,
-  type NumpyType,
-  numpyDescrOf,
-  numpyDtypeOf,
-  parseArrayMetadataV2,
-  parseFillValueV2,
-  parseNumpyDtype,
-  serializeFillValueV2,
-} from "./metadata/v2.js";
-export {
-  type ArrayPipelineContext,
-  type ArrayToArrayStep,
-  CodecChain,
-  type CodecChainOptions,
-  DEFAULT_MAX_DECODED_CHUNK_BYTES,
-  expansionBound,
-  normalizeCodecMetadata,
-} from "./codec-chain.js";
-export { arrayPipelineContext, type ChunkWriteOptions, CodecPipeline, type StoredPart } from "./pipeline.js";
-export {
-  cartesian,
-  type DimChunking,
-  type DimChunkPart,
-  dimensionParts,
-  dimensionPartsOf,
-  type NormalizedSelection,
-  normalizeSelection,
-  product,
-  range,
-  type Selection,
-  type Slice,
-  slice,
-  sliceCount,
-} from "./selection.js";
-export { MemoryStore, namedMemoryStore } from "./store/memory-store.js";
+export { type CreateArrayOptionsV2, type NumpyType, numpyDescrOf, numpyDtypeOf } from "./metadata/v2.js";
+export { DEFAULT_MAX_DECODED_CHUNK_BYTES } from "./codec-chain.js";
+export { type Selection, type Slice, slice } from "./selection.js";
+export { MemoryStore } from "./store/memory-store.js";
 export { type CountedStore, countRequests, isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
-export { withRangeRead } from "./read-buffers.js";
-export { bytesValue, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";
 export {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { registerLayout } from "@zarrkit/registry";
 import {
-  CodecPipeline,
   CorruptDataError,
   createArray,
   dataType,
-  encodeJson,
   InvalidMetadataError,
   InvalidSelectionError,
   MemoryStore,
@@ -12,10 +11,10 @@ import {
   NotFoundError,
   open,
   openArray,
-  registerLayout,
   slice,
   UnsupportedError,
 } from "../src/index.js";
+import { CodecPipeline, encodeJson } from "../src/internal.js";
 import { keysOf, sequence } from "./helpers.js";
 
 const TYPES = [

@@ -1,15 +1,9 @@
 // The codec pipeline computes, for every bytes->bytes decode, the most bytes
 // its output may hold (CodecContext.maxDecodedBytes) and passes it down.
 import { describe, expect, it } from "vitest";
-import {
-  type BytesToBytesCodec,
-  CodecPipeline,
-  DEFAULT_MAX_DECODED_CHUNK_BYTES,
-  dataType,
-  expansionBound,
-  registerCodec,
-  arrayPipelineContext,
-} from "../src/index.js";
+import { type BytesToBytesCodec, registerCodec } from "@zarrkit/registry";
+import { DEFAULT_MAX_DECODED_CHUNK_BYTES, dataType } from "../src/index.js";
+import { CodecPipeline, expansionBound, arrayPipelineContext } from "../src/internal.js";
 
 const seen: (number | undefined)[] = [];
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  dataType,
-  InvalidMetadataError,
-  isAllFill,
-  parseScalar,
-  serializeScalar,
-  UnsupportedError,
-} from "../src/index.js";
+import { dataType, InvalidMetadataError, parseScalar, serializeScalar, UnsupportedError } from "../src/index.js";
+import { isAllFill } from "../src/internal.js";
 
 const parse = (value: unknown, type: string) => parseScalar(value, dataType(type));
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   createArray,
   createGroup,
-  encodeJson,
   InvalidMetadataError,
   MemoryStore,
   open,
@@ -13,6 +12,7 @@ import {
   ZarrArray,
   ZarrGroup,
 } from "../src/index.js";
+import { encodeJson } from "../src/internal.js";
 
 describe("groups and hierarchy", () => {
   it("creates parents, lists children and opens by node type", async () => {

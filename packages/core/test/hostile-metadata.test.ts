@@ -3,7 +3,6 @@
 // offsets. Every case is a typed error naming the field, never a TypeError.
 import { describe, expect, it } from "vitest";
 import {
-  CodecPipeline,
   dataType,
   InvalidMetadataError,
   MemoryStore,
@@ -14,6 +13,7 @@ import {
   UnsupportedError,
   type ZarrkitError,
 } from "../src/index.js";
+import { CodecPipeline } from "../src/internal.js";
 
 const HUGE = "123456789012345678901234567890";
 

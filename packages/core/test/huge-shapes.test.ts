@@ -2,20 +2,16 @@
 // visiting any chunk, chunks are walked lazily, and no path builds arrays
 // with one entry per chunk of the array.
 import { describe, expect, it } from "vitest";
+import { registerCodec } from "@zarrkit/registry";
+import { createArray, InvalidSelectionError, MemoryStore, slice, StoreError } from "../src/index.js";
 import {
   cartesian,
-  createArray,
   type DimChunkPart,
   dimensionParts,
   dimensionPartsOf,
-  InvalidSelectionError,
-  MemoryStore,
   range,
   regularChunkGrid,
-  registerCodec,
-  slice,
-  StoreError,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const MiB = 2 ** 20;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidMetadataError, parseJson, stringifyJson } from "../src/index.js";
+import { InvalidMetadataError } from "../src/index.js";
+import { parseJson, stringifyJson } from "../src/internal.js";
 
 describe("lossless JSON", () => {
   it("keeps integers beyond 2^53 exact as bigint and everything else as JSON.parse does", () => {

@@ -4,16 +4,8 @@
 // every chunk and scribbles over it afterwards, as a wasm decoder's memory
 // is reused: any reference kept past `use` would show in the values.
 import { describe, expect, it } from "vitest";
-import {
-  type BytesToBytesCodec,
-  CorruptDataError,
-  createArray,
-  MemoryStore,
-  openArray,
-  registerCodec,
-  type Selection,
-  slice,
-} from "../src/index.js";
+import { type BytesToBytesCodec, registerCodec } from "@zarrkit/registry";
+import { CorruptDataError, createArray, MemoryStore, openArray, type Selection, slice } from "../src/index.js";
 import { sequence } from "./helpers.js";
 
 const calls = { decode: 0, lent: 0 };

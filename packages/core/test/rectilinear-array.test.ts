@@ -1,17 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type ArrayToArrayCodec,
-  createArray,
-  encodeJson,
-  InvalidMetadataError,
-  MemoryStore,
-  openArray,
-  parseJson,
-  registerCodec,
-  type Selection,
-  slice,
-} from "../src/index.js";
+import { type ArrayToArrayCodec, registerCodec } from "@zarrkit/registry";
+import { createArray, InvalidMetadataError, MemoryStore, openArray, type Selection, slice } from "../src/index.js";
+import { encodeJson, parseJson } from "../src/internal.js";
 import { keysOf, sequence } from "./helpers.js";
 
 describe("creating a rectilinear array", () => {

@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type ChunkGrid,
-  InvalidMetadataError,
-  parseArrayMetadata,
-  parseChunkGrid,
-  rectilinearChunkGrid,
-} from "../src/index.js";
+import { type ChunkGrid, InvalidMetadataError } from "../src/index.js";
+import { parseArrayMetadata, parseChunkGrid, rectilinearChunkGrid } from "../src/internal.js";
 
 /** Naive expansion of one axis of `chunk_shapes` (the reference the grid is checked against). */
 function expand(entry: unknown, length: number): number[] {

@@ -4,13 +4,13 @@ import {
   InvalidSelectionError,
   MemoryStore,
   openArray,
-  parseJson,
   slice,
   type Store,
   StoreError,
   type StoreRequest,
   withRequestLog,
 } from "../src/index.js";
+import { parseJson } from "../src/internal.js";
 import { keysOf } from "./helpers.js";
 
 const iota = (n: number) => Int32Array.from({ length: n }, (_, i) => i + 1);

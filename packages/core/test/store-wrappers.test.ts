@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countRequests, MemoryStore, type Store, storedValue, withRequestLog } from "../src/index.js";
+import { countRequests, MemoryStore, type Store, withRequestLog } from "../src/index.js";
+import { storedValue } from "../src/internal.js";
 
 /** A store that says ranges closer than 1 MiB are cheaper read together, as a remote store would. */
 function hinted(): Store {

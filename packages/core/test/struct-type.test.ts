@@ -10,7 +10,6 @@ import {
   createArray,
   dataType,
   dataTypeJSON,
-  encodeJson,
   InvalidMetadataError,
   InvalidSelectionError,
   MemoryStore,
@@ -22,6 +21,7 @@ import {
   structFromColumns,
   UnsupportedError,
 } from "../src/index.js";
+import { encodeJson } from "../src/internal.js";
 import { dirFromStore, storeFromDir } from "./dir-store.js";
 
 const ID_FLAGS_VALUE = {

@@ -11,16 +11,15 @@ import {
   createArray,
   dataType,
   dataTypeJSON,
-  encodeJson,
   InvalidMetadataError,
   MemoryStore,
   numpyDtypeOf,
   openArray,
-  parseNumpyDtype,
   parseScalar,
   serializeScalar,
   slice,
 } from "../src/index.js";
+import { encodeJson, parseNumpyDtype } from "../src/internal.js";
 import { dirFromStore, storeFromDir } from "./dir-store.js";
 
 const NAT = -(2n ** 63n);

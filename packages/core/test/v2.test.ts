@@ -7,7 +7,6 @@ import {
   countRequests,
   createArray,
   createGroup,
-  encodeJson,
   InvalidMetadataError,
   InvalidSelectionError,
   MemoryStore,
@@ -15,14 +14,12 @@ import {
   open,
   openArray,
   openGroup,
-  parseFillValueV2,
-  parseJson,
-  parseNumpyDtype,
   type Store,
   UnsupportedError,
   ZarrArray,
   ZarrGroup,
 } from "../src/index.js";
+import { encodeJson, parseFillValueV2, parseJson, parseNumpyDtype } from "../src/internal.js";
 import { sequence } from "./helpers.js";
 
 const NUMERIC: [string, string][] = [

@@ -1,26 +1,26 @@
 import { describe, expect, it } from "vitest";
+import { type Chunk, type CodecFactory, registerCodec } from "@zarrkit/registry";
 import {
-  type Chunk,
-  type CodecFactory,
-  copySelection,
   createArray,
   dataType,
-  fillSelection,
   InvalidMetadataError,
   InvalidSelectionError,
-  isAllFill,
   MemoryStore,
   numpyDtypeOf,
-  objectDataType,
   openArray,
-  parseFillValueV2,
-  parseNumpyDtype,
   parseScalar,
-  registerCodec,
   serializeScalar,
   slice,
   UnsupportedError,
 } from "../src/index.js";
+import {
+  copySelection,
+  fillSelection,
+  isAllFill,
+  objectDataType,
+  parseFillValueV2,
+  parseNumpyDtype,
+} from "../src/internal.js";
 
 // Core ships no codec for byte strings (@zarrkit/codecs does): a test stand-in in the vlen-bytes layout.
 const testVlenBytes =

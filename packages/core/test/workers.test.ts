@@ -2,10 +2,9 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Chunk, registerCodec, registerCodecWorkerModule } from "@zarrkit/registry";
 import {
-  type Chunk,
   ChecksumError,
-  CodecPipeline,
   type CodecMetadata,
   CorruptDataError,
   closeCodecWorkers,
@@ -17,13 +16,11 @@ import {
   InvalidMetadataError,
   MemoryStore,
   openArray,
-  registerCodec,
-  registerCodecWorkerModule,
   slice,
   startCodecWorkers,
-  arrayPipelineContext,
   ZarrkitError,
 } from "../src/index.js";
+import { CodecPipeline, arrayPipelineContext } from "../src/internal.js";
 import * as browserPlatform from "../src/workers/platform-browser.js";
 import * as nodePlatform from "../src/workers/platform-node.js";
 import { fromWire, toWire } from "../src/workers/wire-error.js";

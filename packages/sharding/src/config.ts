@@ -1,12 +1,6 @@
-import {
-  type ChunkSpec,
-  type CodecCreateContext,
-  CodecPipeline,
-  dataType,
-  InvalidMetadataError,
-  showValue,
-  UnsupportedError,
-} from "@zarrkit/core";
+import { dataType, InvalidMetadataError, UnsupportedError } from "@zarrkit/core";
+import { CodecPipeline } from "@zarrkit/core/internal";
+import { type ChunkSpec, type CodecCreateContext, showValue } from "@zarrkit/registry";
 
 /** The offset and nbytes of an empty inner chunk's index entry (the index's fill value). */
 export const EMPTY_ENTRY = 2n ** 64n - 1n;

@@ -1,11 +1,5 @@
-import {
-  type ChunkEdges,
-  type CodecMetadata,
-  InvalidMetadataError,
-  type Layout,
-  type LayoutRequest,
-  registerLayout,
-} from "@zarrkit/core";
+import { type ChunkEdges, type CodecMetadata, InvalidMetadataError } from "@zarrkit/core";
+import { type Layout, type LayoutRequest, registerLayout } from "@zarrkit/registry";
 
 declare module "@zarrkit/core" {
   interface CreateArrayOptions {

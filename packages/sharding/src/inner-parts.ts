@@ -1,4 +1,5 @@
-import { type ArrayRegion, cartesian, type DimSlice, dimensionParts, regularChunkGrid } from "@zarrkit/core";
+import { cartesian, dimensionParts, regularChunkGrid } from "@zarrkit/core/internal";
+import type { ArrayRegion, DimSlice } from "@zarrkit/registry";
 import type { ShardLayout } from "./config.js";
 
 /** One inner chunk a selection of a shard touches. */

@@ -1,4 +1,5 @@
-import { type Selection, storedValue, UnsupportedError, type ZarrArray } from "@zarrkit/core";
+import { type Selection, UnsupportedError, type ZarrArray } from "@zarrkit/core";
+import { storedValue } from "@zarrkit/core/internal";
 import type { ShardLayout } from "./config.js";
 import type { ShardIndex } from "./shard-index.js";
 import { innerChunkCoords } from "./shard-index.js";

@@ -1,21 +1,21 @@
+import { CorruptDataError, dataType, PreconditionFailedError } from "@zarrkit/core";
 import {
-  type ArrayRegion,
-  type ByteRange,
   blockSlices,
-  type ChunkSpec,
-  type CodecContext,
-  CorruptDataError,
-  dataType,
   fillSelection,
   forEachConcurrent,
   settleAll,
-  coalesceRanges,
-  PreconditionFailedError,
-  type RangeGroup,
   type StoredPart,
-  type StoredValue,
   withRangeRead,
-} from "@zarrkit/core";
+} from "@zarrkit/core/internal";
+import {
+  type ArrayRegion,
+  type ByteRange,
+  type ChunkSpec,
+  type CodecContext,
+  coalesceRanges,
+  type RangeGroup,
+  type StoredValue,
+} from "@zarrkit/registry";
 
 /** An inner chunk's bytes in the shard. */
 interface Wanted extends ByteRange {

@@ -1,23 +1,16 @@
+import { ChecksumError, CorruptDataError, PreconditionFailedError, StoreError, type WriteSource } from "@zarrkit/core";
+import { bytesValue, forEachConcurrent, product, type StoredPart } from "@zarrkit/core/internal";
 import {
   type ArrayRegion,
   type ArrayToBytesCodec,
-  bytesValue,
   type Chunk,
   type ChunkSpec,
-  ChecksumError,
   type CodecContext,
   type CodecFactory,
-  CorruptDataError,
   type DimSlice,
-  forEachConcurrent,
   LruCache,
-  PreconditionFailedError,
-  product,
-  StoreError,
-  type StoredPart,
   type StoredValue,
-  type WriteSource,
-} from "@zarrkit/core";
+} from "@zarrkit/registry";
 import { parseShardingConfig, type ShardLayout } from "./config.js";
 import { coversShard, type InnerPart, InnerGrid, innerKey, partTarget } from "./inner-parts.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";

@@ -1,12 +1,5 @@
-import {
-  checkRange,
-  checkRangeInto,
-  PreconditionFailedError,
-  type RangeQuery,
-  type ReadOptions,
-  rangeBounds,
-  type StoredValue,
-} from "@zarrkit/core";
+import { PreconditionFailedError, type RangeQuery, type ReadOptions } from "@zarrkit/core";
+import { checkRange, checkRangeInto, rangeBounds, type StoredValue } from "@zarrkit/registry";
 
 /**
  * Bytes [offset, offset + length) of a stored value seen as a value of its

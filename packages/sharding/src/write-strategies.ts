@@ -1,11 +1,5 @@
-import {
-  type CodecContext,
-  concatBytes,
-  PreconditionFailedError,
-  type SetOptions,
-  StoreError,
-  type StoredValue,
-} from "@zarrkit/core";
+import { PreconditionFailedError, type SetOptions, StoreError } from "@zarrkit/core";
+import { type CodecContext, concatBytes, type StoredValue } from "@zarrkit/registry";
 import type { ShardLayout } from "./config.js";
 import type { InnerPart } from "./inner-parts.js";
 import type { ResolvedShardingOptions } from "./options.js";

@@ -3,14 +3,8 @@
 // inner chunk) and the workers write them into the result themselves.
 import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
-import {
-  ChecksumError,
-  closeCodecWorkers,
-  codecWorkerStats,
-  openArray,
-  registerCodecWorkerModule,
-  slice,
-} from "@zarrkit/core";
+import { ChecksumError, closeCodecWorkers, codecWorkerStats, openArray, slice } from "@zarrkit/core";
+import { registerCodecWorkerModule } from "@zarrkit/registry";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeShard } from "../src/index.js";
 import { BYTES, CRC, createArray, iota, MemoryStore } from "./helpers.js";

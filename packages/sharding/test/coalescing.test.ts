@@ -1,4 +1,5 @@
-import { InvalidMetadataError, openArray, StoreError, storedValue } from "@zarrkit/core";
+import { InvalidMetadataError, openArray, StoreError } from "@zarrkit/core";
+import { storedValue } from "@zarrkit/core/internal";
 import { describe, expect, it } from "vitest";
 import { plannedReads } from "../src/index.js";
 import { coalescingFor, resolveOptions } from "../src/options.js";

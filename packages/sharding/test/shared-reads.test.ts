@@ -3,7 +3,8 @@
 // (they read it without a copy; bare `bytes` inner chunks too, which the
 // workers copy), and ordinary memory, cheaper to allocate, when workers are off.
 import "@zarrkit/codecs";
-import { closeCodecWorkers, configureCodecWorkers, registerCodecWorkerModule } from "@zarrkit/core";
+import { closeCodecWorkers, configureCodecWorkers } from "@zarrkit/core";
+import { registerCodecWorkerModule } from "@zarrkit/registry";
 import { afterAll, describe, expect, it } from "vitest";
 import { BYTES, createArray, iota, MemoryStore } from "./helpers.js";
 

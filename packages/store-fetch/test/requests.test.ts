@@ -1,4 +1,5 @@
-import { countRequests, storedValue } from "@zarrkit/core";
+import { countRequests } from "@zarrkit/core";
+import { storedValue } from "@zarrkit/core/internal";
 import { openStore, PreconditionFailedError, StoreError } from "@zarrkit/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { FetchStore } from "../src/index.js";

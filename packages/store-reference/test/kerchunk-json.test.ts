@@ -1,4 +1,5 @@
-import { InvalidMetadataError, MemoryStore, namedMemoryStore, openArray, openStore, slice } from "@zarrkit/core";
+import { InvalidMetadataError, MemoryStore, openArray, openStore, slice } from "@zarrkit/core";
+import { namedMemoryStore } from "@zarrkit/core/internal";
 import { describe, expect, it, vi } from "vitest";
 import { GenEntry } from "../src/gen.js";
 import { registerStore } from "@zarrkit/registry";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { describe, expect, it } from "vitest";
+import { isCodecRegistered } from "@zarrkit/registry";
 import * as zk from "../src/node.js";
 import { asExpected, normalize } from "./expected-values.js";
 
@@ -27,7 +28,7 @@ describe.skipIf(!root || !expectedPath)("zarr-python v2 fixtures", () => {
     ]),
   );
 
-  const pending = (path: string) => codecNames(docs.get(path)!).filter((name) => !zk.isCodecRegistered(name));
+  const pending = (path: string) => codecNames(docs.get(path)!).filter((name) => !isCodecRegistered(name));
 
   for (const [path, want] of Object.entries(expected)) {
     const missing = pending(path);

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { isCodecRegistered } from "@zarrkit/registry";
 import * as zk from "../src/node.js";
 
 const PYTHON = "/usr/bin/python3";
@@ -225,7 +226,7 @@ const latin1Bytes = (text: string) => Uint8Array.from(text, (ch) => ch.charCodeA
 function missing(c: Case): string[] {
   return [...(c.filters ?? []), ...(c.compressor ? [c.compressor] : [])]
     .map((x) => `numcodecs.${x.id}`)
-    .filter((n) => !zk.isCodecRegistered(n));
+    .filter((n) => !isCodecRegistered(n));
 }
 
 const SCRIPT = `

@@ -1,4 +1,5 @@
 import * as zk from "zarrkit";
+import { type BytesToBytesCodec, type ChunkSpec, resolveCodec } from "@zarrkit/registry";
 
 export interface BytesCodec {
   encode(bytes: Uint8Array): Promise<Uint8Array>;
@@ -21,18 +22,18 @@ export async function zarrkitZstd(level: number): Promise<BytesCodec> {
  * zarrkit's crc32c codec (the library its shard indexes are checksummed with): encode appends the checksum, decode
  * checks it.
  */
-export function zarrkitCrc32c(): Promise<zk.BytesToBytesCodec> {
+export function zarrkitCrc32c(): Promise<BytesToBytesCodec> {
   return bytesCodec("crc32c", {});
 }
 
 /** One of zarrkit's registered bytes-to-bytes codecs, built as an array would build it. */
-async function bytesCodec(name: string, configuration: Record<string, unknown>): Promise<zk.BytesToBytesCodec> {
-  const factory = await zk.resolveCodec(name, "bench");
-  const spec: zk.ChunkSpec = { shape: [1], dataType: zk.dataType("uint8"), fillValue: 0 };
+async function bytesCodec(name: string, configuration: Record<string, unknown>): Promise<BytesToBytesCodec> {
+  const factory = await resolveCodec(name, "bench");
+  const spec: ChunkSpec = { shape: [1], dataType: zk.dataType("uint8"), fillValue: 0 };
   return (await factory(configuration, {
     spec,
     field: name,
     options: {},
     pipeline: { codecOptions: {} },
-  })) as zk.BytesToBytesCodec;
+  })) as BytesToBytesCodec;
 }

@@ -1,5 +1,6 @@
 import * as zarr from "zarrita";
 import * as zk from "zarrkit";
+import { parseArrayMetadata, parseJson } from "@zarrkit/core/internal";
 import type { Source } from "./sources.js";
 
 export type PeerName = "zarrita" | "zarrita+coalescing" | "zarrkit" | "zarrkit shared" | `zarrkit, ${string}`;
@@ -57,9 +58,9 @@ const zarrkitPeer = (name: PeerName, options: zk.GetOptions, arrayOptions: zk.Ar
     const key = `${path}/zarr.json`;
     const bytes = await store.get(key);
     if (!bytes) throw new Error(`no array at ${path}`);
-    const doc = zk.parseJson(bytes, key);
+    const doc = parseJson(bytes, key);
     return async () => {
-      const array = await zk.ZarrArray.create(store, path, zk.parseArrayMetadata(doc, key), arrayOptions);
+      const array = await zk.ZarrArray.create(store, path, parseArrayMetadata(doc, key), arrayOptions);
       return {
         async read(box) {
           const selection = box ? box.start.map((s, d) => zk.slice(s, box.stop[d]!)) : null;

@@ -4,7 +4,6 @@ import {
   createArray,
   createGroup,
   FileSystemStore,
-  forEachConcurrent,
   MemoryStore,
   NodeExistsError,
   openArray,
@@ -18,6 +17,7 @@ import {
   ZarrkitError,
   type ZarrNode,
 } from "zarrkit";
+import { forEachConcurrent } from "@zarrkit/core/internal";
 import { parseCommand, positiveIntegerFlag } from "../args.js";
 import {
   DEFAULT_CODEC,

@@ -1,14 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { PrecomputedImage } from "@zarrkit/neuroglancer";
-import {
-  type DataType,
-  dataType,
-  InvalidSelectionError,
-  type NdArray,
-  normalizeSelection,
-  type Selection,
-  StoreError,
-} from "zarrkit";
+import { type DataType, dataType, InvalidSelectionError, type NdArray, type Selection, StoreError } from "zarrkit";
+import { normalizeSelection } from "@zarrkit/core/internal";
 import { parseCommand } from "../args.js";
 import { formatValues } from "../format.js";
 import { npyFile, rawBytes } from "../npy.js";

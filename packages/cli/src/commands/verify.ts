@@ -1,9 +1,7 @@
 import { describeShard } from "@zarrkit/sharding";
 import {
   FileSystemStore,
-  forEachConcurrent,
   open,
-  rangeBounds,
   type Slice,
   type Store,
   slice,
@@ -13,6 +11,8 @@ import {
   type ZarrGroup,
   type ZarrNode,
 } from "zarrkit";
+import { forEachConcurrent } from "@zarrkit/core/internal";
+import { rangeBounds } from "@zarrkit/registry";
 import { parseCommand, positiveIntegerFlag } from "../args.js";
 import type { Output } from "../output.js";
 import { createProgress, type ProgressMode, progressMode } from "../progress.js";

@@ -4,6 +4,7 @@
 // browser-page.ts; the warm-up checks the values against the generated content.
 import * as zarr from "zarrita";
 import * as zk from "zarrkit";
+import { parseArrayMetadata, parseJson } from "@zarrkit/core/internal";
 import { Content } from "../content.js";
 
 export type BrowserPeer = "zarrkit" | "zarrkit, workers off" | "zarrita";
@@ -39,7 +40,7 @@ async function prepare(peer: BrowserPeer, base: string, path: string): Promise<v
     const key = `${path}/zarr.json`;
     const bytes = await store.get(key);
     if (!bytes) throw new Error(`no array at ${base}${path}`);
-    const metadata = zk.parseArrayMetadata(zk.parseJson(bytes, key), key);
+    const metadata = parseArrayMetadata(parseJson(bytes, key), key);
     const options = peer === "zarrkit" ? {} : { workers: false };
     // Workers start before the timed reads, as in a page that has been open for a while.
     if (peer === "zarrkit") await zk.startCodecWorkers();

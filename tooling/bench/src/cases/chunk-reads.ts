@@ -1,4 +1,4 @@
-import * as zk from "zarrkit";
+import { forEachConcurrent } from "@zarrkit/core/internal";
 import { blockOrigins } from "../blocks.js";
 import { checkBox } from "../check.js";
 import { contest } from "../contest.js";
@@ -24,7 +24,7 @@ export async function chunkReads(
     for (const concurrency of concurrencies) {
       const contenders = READ_PEERS.map((peer) =>
         readContender(peer, source, target.path, (reader, checking) =>
-          zk.forEachConcurrent(boxes, concurrency, async (box) => {
+          forEachConcurrent(boxes, concurrency, async (box) => {
             const data = await reader.read(box);
             if (checking) checkBox(content, data, box, `${peer.name} ${unit} read of ${target.name}`);
           }),

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import * as zk from "zarrkit";
+import { forEachConcurrent } from "@zarrkit/core/internal";
 import { blockOrigins } from "../blocks.js";
 import { checkBox, wholeBox } from "../check.js";
 import { type Contender, contest } from "../contest.js";
@@ -71,7 +71,7 @@ export async function randomReads(
     stop: o.map((s) => s + edge),
   }));
   const readAll = (reader: Reader | undefined, fresh: () => Promise<Reader>, checking: boolean, what: string) =>
-    zk.forEachConcurrent(boxes, concurrency, async (box) => {
+    forEachConcurrent(boxes, concurrency, async (box) => {
       const data = await (reader ?? (await fresh())).read(box);
       if (checking) checkBox(content, data, box, what);
     });
