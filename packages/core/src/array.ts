@@ -233,7 +233,10 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     };
   }
 
-  /** The codec pipeline for chunks of `shape` (one per distinct shape, so rectilinear grids work). */
+  /**
+   * The codec pipeline for chunks of `shape` (one per distinct shape, so rectilinear grids work).
+   * @internal zarrkit's own packages only: not part of the kept API.
+   */
   pipelineFor(shape: readonly number[]): Promise<CodecPipeline> {
     const id = shape.join(",");
     let pipeline = this.pipelines.get(id);
@@ -303,6 +306,7 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
   /**
    * For each chunk a selection touches: its coordinates and the per-dimension
    * parts, computed as they are consumed (nothing per chunk is held up front).
+   * @internal zarrkit's own packages only: not part of the kept API.
    */
   chunksOf(selection?: Selection | null): {
     /** Per chunk, the part of the selection in it along each dimension. */

@@ -2,8 +2,7 @@ import { registerStoreAdapter } from "@zarrkit/registry";
 import { ZipStore, type ZipStoreOptions } from "./zip-store.js";
 
 export { BlobStore } from "./blob-store.js";
-export { archiveOrder, isMetadataKey } from "./entry-order.js";
-export { type OmeComment, omeComment, parseOmeComment } from "./ome-comment.js";
+export type { OmeComment } from "./ome-comment.js";
 export type { Rfc9Layout, Rfc9Problem } from "./rfc9-layout.js";
 export { ZipStore, type ZipStoreOptions } from "./zip-store.js";
 export { type ZipWriteOptions, zipBlob, zipChunks } from "./zip-writer.js";
