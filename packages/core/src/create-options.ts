@@ -2,7 +2,7 @@ import { type CodecMetadata, InvalidMetadataError, layoutFor, unknownOptionError
 import { type DataType, dataType, dataTypeJSON } from "./data-types.js";
 import { parseScalar, serializeScalar, zeroFillValue } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
-import type { ArrayMetadata } from "./metadata/node-metadata.js";
+import type { ArrayMetadata } from "./metadata/documents.js";
 
 /** The convenience form of `createArray` (camelCase; becomes a zarr.json document). */
 /**

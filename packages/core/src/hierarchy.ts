@@ -5,9 +5,8 @@ import { type CreateArrayOptions, arrayMetadataFromOptions } from "./create-opti
 import { forEachConcurrent } from "./concurrency.js";
 import { ZarrGroup } from "./group.js";
 import { encodeJson, parseJson } from "./metadata/json.js";
+import type { ArrayMetadata, ArrayMetadataV2 } from "./metadata/documents.js";
 import {
-  type ArrayMetadata,
-  type ArrayMetadataV2,
   checkNodeHeader,
   type ParsedArrayMetadata,
   parseArrayMetadata,

@@ -37,15 +37,8 @@ export {
 } from "./hierarchy.js";
 export { withKeyLock } from "./keyed-lock.js";
 export { encodeJson, parseJson, stringifyJson } from "./metadata/json.js";
-export {
-  type ArrayMetadata,
-  type ArrayMetadataV2,
-  type GroupMetadata,
-  type GroupMetadataV2,
-  type ParsedArrayMetadata,
-  parseArrayMetadata,
-  parseGroupMetadata,
-} from "./metadata/node-metadata.js";
+export type { ArrayMetadata, ArrayMetadataV2, GroupMetadata, GroupMetadataV2 } from "./metadata/documents.js";
+export { type ParsedArrayMetadata, parseArrayMetadata, parseGroupMetadata } from "./metadata/node-metadata.js";
 export {
   type CreateArrayOptionsV2,
   type NumpyType,

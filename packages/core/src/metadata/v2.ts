@@ -20,13 +20,8 @@ import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { swapStructBytes } from "../struct-type.js";
 import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
-import {
-  type ArrayMetadataV2,
-  checkChunkSize,
-  type GroupMetadataV2,
-  type ParsedArrayMetadata,
-  withKey,
-} from "./node-metadata.js";
+import type { ArrayMetadataV2, GroupMetadataV2 } from "./documents.js";
+import { checkChunkSize, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
 
 export type Endian = "little" | "big";
 
