@@ -1,7 +1,13 @@
 import { InvalidMetadataError, NodeExistsError, NotFoundError, type Store, StoreError } from "@zarrkit/registry";
 import { type ArrayOptions, ZarrArray } from "./array.js";
 import { type ConsolidatedView, consolidatedFromV2, consolidatedFromV3, type NodeSource } from "./consolidated.js";
-import { type CreateArrayOptions, arrayMetadataFromOptions } from "./create-options.js";
+import {
+  type ArrayMetadataV2Definition,
+  arrayMetadataFromOptions,
+  arrayMetadataV2FromOptions,
+  type CreateArrayOptions,
+  type CreateArrayOptionsV2,
+} from "./create-options.js";
 import { forEachConcurrent } from "./concurrency.js";
 import { ZarrGroup } from "./group.js";
 import { encodeJson, parseJson } from "./metadata/json.js";
@@ -12,13 +18,7 @@ import {
   parseArrayMetadata,
   parseGroupMetadata,
 } from "./metadata/node-metadata.js";
-import {
-  arrayMetadataV2FromOptions,
-  type CreateArrayOptionsV2,
-  parseArrayMetadataV2,
-  parseAttributesV2,
-  parseGroupMetadataV2,
-} from "./metadata/v2.js";
+import { parseArrayMetadataV2, parseAttributesV2, parseGroupMetadataV2 } from "./metadata/v2.js";
 import { ancestors, metadataKey, normalizeNodePath, v2Key } from "./node-path.js";
 import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 
@@ -306,12 +306,6 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
     if (zgroup === undefined) await writable.set(v2Key(parent, ".zgroup"), encodeJson({ zarr_format: 2 }));
   }
 }
-
-/** A complete .zarray document, optionally with `attributes` (written to .zattrs, not .zarray). */
-export type ArrayMetadataV2Definition = ArrayMetadataV2 & {
-  /** User attributes (.zattrs). */
-  attributes?: Record<string, unknown>;
-};
 
 /**
  * Create an array from a complete zarr.json document, a .zarray document

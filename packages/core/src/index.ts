@@ -4,7 +4,7 @@ export * from "@zarrkit/registry";
 export { type ArrayOptions, type ChunkRegion, type GetOptions, type NdArray, ZarrArray } from "./array.js";
 export { forEachConcurrent, settleAll } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
-export type { CreateArrayOptions } from "./create-options.js";
+export type { ArrayMetadataV2Definition, CreateArrayOptions, CreateArrayOptionsV2 } from "./create-options.js";
 export { ConsolidatedView, type NodeSource } from "./consolidated.js";
 export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, objectDataType } from "./data-types.js";
@@ -23,7 +23,6 @@ export {
 export { regularChunkGrid } from "./grid/regular.js";
 export { type GroupExtras, ZarrGroup } from "./group.js";
 export {
-  type ArrayMetadataV2Definition,
   consolidateMetadata,
   type CreateNodeOptions,
   createArray,
@@ -40,7 +39,6 @@ export { encodeJson, parseJson, stringifyJson } from "./metadata/json.js";
 export type { ArrayMetadata, ArrayMetadataV2, GroupMetadata, GroupMetadataV2 } from "./metadata/documents.js";
 export { type ParsedArrayMetadata, parseArrayMetadata, parseGroupMetadata } from "./metadata/node-metadata.js";
 export {
-  type CreateArrayOptionsV2,
   type NumpyType,
   numpyDescrOf,
   numpyDtypeOf,
