@@ -5,7 +5,7 @@ export { type ArrayOptions, type ChunkRegion, type GetOptions, type NdArray, Zar
 export { forEachConcurrent, settleAll } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export type { ArrayMetadataV2Definition, CreateArrayOptions, CreateArrayOptionsV2 } from "./create-options.js";
-export { ConsolidatedView, type NodeSource } from "./consolidated.js";
+export { ConsolidatedView, consolidateMetadata, type NodeSource } from "./consolidated.js";
 export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, objectDataType } from "./data-types.js";
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
@@ -23,7 +23,6 @@ export {
 export { regularChunkGrid } from "./grid/regular.js";
 export { type GroupExtras, ZarrGroup } from "./group.js";
 export {
-  consolidateMetadata,
   type CreateNodeOptions,
   createArray,
   type FindOptions,

@@ -85,7 +85,8 @@ function checkExtensions(doc: Record<string, unknown>, known: Set<string>, key: 
     )
       continue;
     throw new UnsupportedError(
-      `${key}: unknown field ${JSON.stringify(field)} without "must_understand": false; this reader cannot safely open it`,
+      `${key}: unknown field ${JSON.stringify(field)} without "must_understand": false;` +
+        " this reader cannot safely open it",
       { key, field },
     );
   }
@@ -178,7 +179,8 @@ export function checkChunkSize(grid: ChunkGrid, type: DataType, key: string, fie
   // Elements and slots (r<N> takes N/8 slots per element): a chunk is one typed array.
   if (product(largest) > MAX_CHUNK_ELEMENTS || product(largest) * type.lanes > MAX_CHUNK_ELEMENTS) {
     throw new UnsupportedError(
-      `${key}: chunks of shape [${largest.join(", ")}] have more than ${MAX_CHUNK_ELEMENTS} elements and cannot be held in memory`,
+      `${key}: chunks of shape [${largest.join(", ")}] have more than ${MAX_CHUNK_ELEMENTS} elements` +
+        " and cannot be held in memory",
       { key, field },
     );
   }
