@@ -77,8 +77,8 @@ export { withRangeRead } from "./read-buffers.js";
 export { bytesValue, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";
+export type { CodecWebWorker } from "./workers/protocol.js";
 export {
-  type CodecWebWorker,
   type CodecWorkerDefaults,
   type CodecWorkerOptions,
   type CodecWorkerSetting,

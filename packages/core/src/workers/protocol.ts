@@ -94,6 +94,18 @@ export type TaskReply =
 
 export type FromWorker = { type: "ready" } | TaskReply;
 
+/** The parts of a Web Worker the pool uses (a DOM `Worker` is one). */
+export interface CodecWebWorker {
+  /** Sends codec work, moving the listed buffers. */
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  /** Replies of the worker. */
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  /** The worker could not load (a missing file) or failed. */
+  addEventListener(type: "error", listener: (event: { message?: string; preventDefault(): void }) => void): void;
+  /** Stops the worker (`closeCodecWorkers()`). */
+  terminate(): void;
+}
+
 /** The one end of a worker both runtimes provide. */
 export interface WorkerPort {
   post(message: ToWorker | FromWorker, transfer: ArrayBuffer[]): void;
