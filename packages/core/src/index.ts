@@ -4,8 +4,8 @@ export * from "@zarrkit/registry";
 export { type ArrayOptions, type ChunkRegion, type GetOptions, type NdArray, ZarrArray } from "./array.js";
 export { forEachConcurrent, settleAll } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
-export type { CreateArrayOptions } from "./create-options.js";
-export { ConsolidatedView, type NodeSource } from "./consolidated.js";
+export type { ArrayMetadataV2Definition, CreateArrayOptions, CreateArrayOptionsV2 } from "./create-options.js";
+export { ConsolidatedView, consolidateMetadata, type NodeSource } from "./consolidated.js";
 export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, objectDataType } from "./data-types.js";
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
@@ -23,8 +23,6 @@ export {
 export { regularChunkGrid } from "./grid/regular.js";
 export { type GroupExtras, ZarrGroup } from "./group.js";
 export {
-  type ArrayMetadataV2Definition,
-  consolidateMetadata,
   type CreateNodeOptions,
   createArray,
   type FindOptions,
@@ -37,17 +35,9 @@ export {
 } from "./hierarchy.js";
 export { withKeyLock } from "./keyed-lock.js";
 export { encodeJson, parseJson, stringifyJson } from "./metadata/json.js";
+export type { ArrayMetadata, ArrayMetadataV2, GroupMetadata, GroupMetadataV2 } from "./metadata/documents.js";
+export { type ParsedArrayMetadata, parseArrayMetadata, parseGroupMetadata } from "./metadata/node-metadata.js";
 export {
-  type ArrayMetadata,
-  type ArrayMetadataV2,
-  type GroupMetadata,
-  type GroupMetadataV2,
-  type ParsedArrayMetadata,
-  parseArrayMetadata,
-  parseGroupMetadata,
-} from "./metadata/node-metadata.js";
-export {
-  type CreateArrayOptionsV2,
   type NumpyType,
   numpyDescrOf,
   numpyDtypeOf,
@@ -87,8 +77,8 @@ export { withRangeRead } from "./read-buffers.js";
 export { bytesValue, storedValue } from "./store/stored-value.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";
+export type { CodecWebWorker } from "./workers/protocol.js";
 export {
-  type CodecWebWorker,
   type CodecWorkerDefaults,
   type CodecWorkerOptions,
   type CodecWorkerSetting,
