@@ -24,12 +24,8 @@ import { parseScalar } from "./fill-value.js";
 import type { ChunkGrid } from "./grid/chunk-grid.js";
 import { withKeyLock } from "./keyed-lock.js";
 import { encodeJson } from "./metadata/json.js";
-import {
-  type ArrayMetadata,
-  type ArrayMetadataV2,
-  type ParsedArrayMetadata,
-  parseArrayMetadata,
-} from "./metadata/node-metadata.js";
+import type { ArrayMetadata, ArrayMetadataV2 } from "./metadata/documents.js";
+import { type ParsedArrayMetadata, parseArrayMetadata } from "./metadata/node-metadata.js";
 import { parseArrayMetadataV2 } from "./metadata/v2.js";
 import { childPath } from "./node-path.js";
 import type { ArrayPipelineContext } from "./codec-chain.js";

@@ -6,7 +6,7 @@ import type { CodecChain } from "./codec-chain.js";
 import { blockSlices, copyIntoSelection } from "./copy.js";
 import { isAllFill } from "./fill-value.js";
 import { product } from "./selection.js";
-import type { SourcePart, StoredPart } from "./workers/pipeline-offload.js";
+import type { SourcePart, StoredPart } from "./workers/protocol.js";
 
 /** Decode each part (its stored bytes inside `bytes`) into its place in `out`. */
 export async function decodeParts(

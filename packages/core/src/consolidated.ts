@@ -5,10 +5,23 @@
  * (`{"zarr_consolidated_format": 1, "metadata": {"a/.zarray": ..., ...}}`)
  * and zarr-python 3's `consolidated_metadata` inside a group's zarr.json
  * (`{"kind": "inline", "must_understand": false, "metadata": {"a": ..., "a/b": ...}}`).
+ * Both are read (`consolidatedFromV3`, `consolidatedFromV2`: a `ConsolidatedView`) and written
+ * (`consolidateMetadata`) here.
  */
-import { InvalidMetadataError, showValue, UnsupportedError } from "@zarrkit/registry";
-import { isRecord, parseAttributesV2 } from "./metadata/v2.js";
-import { normalizeNodePath } from "./node-path.js";
+import {
+  InvalidMetadataError,
+  NotFoundError,
+  showValue,
+  type Store,
+  StoreError,
+  UnsupportedError,
+} from "@zarrkit/registry";
+import { forEachConcurrent } from "./concurrency.js";
+import type { GroupMetadata } from "./metadata/documents.js";
+import { encodeJson, readJson } from "./metadata/json.js";
+import { checkNodeHeader, parseGroupMetadata } from "./metadata/node-metadata.js";
+import { isRecord, parseAttributesV2, parseGroupMetadataV2 } from "./metadata/v2.js";
+import { metadataKey, normalizeNodePath, quotedPath, v2Key } from "./node-path.js";
 
 /** Where a node's metadata was found: its document(s) and the key naming it in errors. */
 export type NodeSource =
@@ -165,4 +178,112 @@ export function consolidatedFromV2(doc: unknown, root: string, key: string): Con
     nodes.set(rel, { format: 2, kind, doc: value, key: `${key} (metadata[${JSON.stringify(name)}])`, attributes });
   }
   return new ConsolidatedView(root, 2, nodes);
+}
+
+/** Every key below `prefix` ("" for all), from `list`, or walking `listDir`. */
+async function allKeys(store: Store, prefix: string, path: string): Promise<string[]> {
+  if (store.list) {
+    const keys: string[] = [];
+    for await (const key of store.list(prefix)) keys.push(key);
+    return keys;
+  }
+  if (store.listDir) {
+    const keys: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      const { keys: here, prefixes } = await store.listDir!(dir);
+      keys.push(...here);
+      for (const sub of prefixes) await walk(sub);
+    };
+    await walk(prefix);
+    return keys;
+  }
+  throw new StoreError(`Cannot consolidate the metadata of ${quotedPath(path)}: the store cannot list`);
+}
+
+/** Metadata documents read at once while consolidating: a hierarchy over HTTP or S3 has thousands. */
+const METADATA_READS_IN_FLIGHT = 16;
+
+/**
+ * The JSON documents at `prefix + rel` for each of `rels` (sorted), read a few at a time, keyed by `rel` in that order.
+ */
+async function readAll(store: Store, prefix: string, rels: string[]): Promise<Record<string, unknown>> {
+  const docs = new Map<string, unknown>();
+  await forEachConcurrent(rels, METADATA_READS_IN_FLIGHT, async (rel) => {
+    docs.set(rel, await readJson(store, `${prefix}${rel}`));
+  });
+  return Object.fromEntries(rels.map((rel) => [rel, docs.get(rel)]));
+}
+
+/**
+ * The group whose hierarchy is consolidated, found as `openGroup(store, path, { consolidated: false })` finds it
+ * (zarr.json first, then .zgroup), with its zarr.json for v3: consolidated metadata it already holds is replaced.
+ */
+async function groupToConsolidate(
+  store: Store,
+  path: string,
+): Promise<{ format: 3; metadata: GroupMetadata } | { format: 2 }> {
+  const key = metadataKey(path);
+  const doc = await readJson(store, key);
+  if (doc !== undefined) return { format: 3, metadata: parseGroupMetadata(doc, key) };
+  const zgroupKey = v2Key(path, ".zgroup");
+  const zgroup = await readJson(store, zgroupKey);
+  if (zgroup === undefined) {
+    throw new NotFoundError(`No Zarr node at ${quotedPath(path)}: zarr.json, .zgroup missing`, { key });
+  }
+  parseGroupMetadataV2(zgroup, zgroupKey);
+  return { format: 2 };
+}
+
+/**
+ * Write consolidated metadata for the group at `path` (default the root) and
+ * everything below it, in the group's format: `.zmetadata` for v2, the
+ * `consolidated_metadata` field of its zarr.json for v3 (as zarr-python 3
+ * writes them). Needs a store that can list. Returns the number of nodes
+ * described.
+ *
+ * Consolidated metadata is a snapshot: nothing zarrkit writes updates it.
+ * Rewrite it after any `createArray`, `createGroup` (including the parent
+ * groups they create), `resize`, overwrite or attribute change below the
+ * group; until then readers that use it (the default) see the old
+ * hierarchy. Chunk writes (`set`) do not change metadata and need nothing.
+ */
+export async function consolidateMetadata(store: Store, path = ""): Promise<number> {
+  const nodePath = normalizeNodePath(path);
+  const group = await groupToConsolidate(store, nodePath);
+  if (typeof store.set !== "function") {
+    throw new StoreError(`Cannot consolidate the metadata of ${quotedPath(nodePath)}: the store is read-only`);
+  }
+  const writable = store as Required<Pick<Store, "set">> & Store;
+  const prefix = nodePath === "" ? "" : `${nodePath}/`;
+  const keys = (await allKeys(store, prefix, nodePath)).map((k) => k.slice(prefix.length)).sort();
+  if (group.format === 2) {
+    const metadata = await readAll(
+      store,
+      prefix,
+      keys.filter((rel) => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(rel)),
+    );
+    const doc = { metadata, zarr_consolidated_format: 1 };
+    consolidatedFromV2(doc, nodePath, v2Key(nodePath, ".zmetadata"));
+    await writable.set(v2Key(nodePath, ".zmetadata"), encodeJson(doc));
+    return Object.keys(metadata).filter((k) => !k.endsWith(".zattrs") && k !== ".zgroup").length;
+  }
+  const metadata: Record<string, unknown> = {};
+  const docs = await readAll(
+    store,
+    prefix,
+    keys.filter((rel) => rel.endsWith("/zarr.json")),
+  );
+  for (const [rel, doc] of Object.entries(docs)) {
+    checkNodeHeader(doc as Record<string, unknown>, `${prefix}${rel}`);
+    const { consolidated_metadata: _nested, ...entry } = doc as Record<string, unknown>;
+    metadata[rel.slice(0, -"/zarr.json".length)] = entry;
+  }
+  const rootKey = metadataKey(nodePath);
+  const root = {
+    ...group.metadata,
+    consolidated_metadata: { kind: "inline", must_understand: false, metadata },
+  };
+  consolidatedFromV3(root, nodePath, rootKey);
+  await writable.set(rootKey, encodeJson(root));
+  return Object.keys(metadata).length;
 }

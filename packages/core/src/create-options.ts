@@ -1,10 +1,20 @@
-import { type CodecMetadata, InvalidMetadataError, layoutFor, unknownOptionError } from "@zarrkit/registry";
-import { type DataType, dataType, dataTypeJSON } from "./data-types.js";
+/**
+ * What `createArray` accepts besides a complete document, for each format side by side: the convenience forms
+ * (camelCase) and the zarr.json (v3) or .zarray (v2) document each becomes.
+ */
+import { type CodecMetadata, InvalidMetadataError, layoutFor, showValue, unknownOptionError } from "@zarrkit/registry";
+import { type DataType, dataType, dataTypeJSON, objectDataType } from "./data-types.js";
 import { parseScalar, serializeScalar, zeroFillValue } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
-import type { ArrayMetadata } from "./metadata/node-metadata.js";
+import type { ArrayMetadata, ArrayMetadataV2 } from "./metadata/documents.js";
+import {
+  type NumpyType,
+  numpyDescrOf,
+  parseFillValueV2,
+  parseNumpyDtype,
+  serializeFillValueV2,
+} from "./metadata/v2.js";
 
-/** The convenience form of `createArray` (camelCase; becomes a zarr.json document). */
 /**
  * The convenience form of `createArray` (camelCase; becomes a zarr.json
  * document). Packages extend it with layout options of their own, registered
@@ -105,6 +115,7 @@ function withDefaultEndian(codec: CodecMetadata, type: DataType): CodecMetadata 
   return { ...codec, configuration: { ...codec.configuration, endian: "little" } };
 }
 
+/** The zarr.json document of the convenience form. */
 export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMetadata {
   if (!Array.isArray(options.chunkShape)) {
     throw new InvalidMetadataError("chunkShape is required", { field: "chunkShape" });
@@ -143,4 +154,103 @@ export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMeta
   };
   if (options.dimensionNames) metadata.dimension_names = [...options.dimensionNames];
   return metadata;
+}
+
+/** A complete .zarray document, optionally with `attributes` (written to .zattrs, not .zarray). */
+export type ArrayMetadataV2Definition = ArrayMetadataV2 & {
+  /** User attributes (.zattrs). */
+  attributes?: Record<string, unknown>;
+};
+
+/** The convenience form of `createArray` for Zarr v2 (`format: 2`). */
+export interface CreateArrayOptionsV2 {
+  /** 2: write .zarray. */
+  format: 2;
+  /** The array's shape. */
+  shape: number[];
+  /**
+   * A numpy dtype string ("<i2", ">f8", "<U13", "|S7", "|O") or a v3 name
+   * ("int16" becomes "<i2"; "string" and "variable_length_bytes" become "|O"
+   * with the vlen-utf8 or vlen-bytes object codec). "|O" holds what its first
+   * filter stores: strings, or byte strings with `[{ id: "vlen-bytes" }]`.
+   */
+  dataType: string;
+  /** The chunk shape. */
+  chunkShape: number[];
+  /** Default: zero of the data type ("" for strings). */
+  fillValue?: unknown;
+  /** User attributes (.zattrs). */
+  attributes?: Record<string, unknown>;
+  /** Memory order of each chunk, default "C". */
+  order?: "C" | "F";
+  /** numcodecs configurations, e.g. `[{ id: "delta", dtype: "<i2" }]`; object arrays start with the object codec. */
+  filters?: ArrayMetadataV2["filters"];
+  /** A numcodecs configuration, e.g. `{ id: "zlib", level: 1 }`; default null (none). */
+  compressor?: ArrayMetadataV2["compressor"];
+  /** Default ".". */
+  dimensionSeparator?: "." | "/";
+}
+
+const V2_OPTIONS: ReadonlySet<string> = new Set([
+  "format",
+  "shape",
+  "dataType",
+  "chunkShape",
+  "fillValue",
+  "attributes",
+  "order",
+  "filters",
+  "compressor",
+  "dimensionSeparator",
+]);
+
+/**
+ * A data type given as a numpy dtype string or a v3 name ("int16" becomes
+ * "<i2"); `objectCodecId`: the id of the first filter, which picks the type
+ * of "|O" and must store a v3 name's object type.
+ */
+function numpyTypeFromOption(value: unknown, field: string, objectCodecId?: unknown): NumpyType {
+  if (typeof value === "string" && /^[<>|]/.test(value)) return parseNumpyDtype(value, field, objectCodecId);
+  const type = dataType(value, field);
+  if (type.objectCodecId === undefined) return parseNumpyDtype(numpyDescrOf(type, "little", field), field);
+  if (objectCodecId !== undefined && objectDataType(objectCodecId) !== type) {
+    throw new InvalidMetadataError(
+      `filters[0]: object codec ${showValue(objectCodecId)} does not store data type ${type.name}` +
+        ` (its object codec is ${showValue(type.objectCodecId)})`,
+      { field: "filters[0]" },
+    );
+  }
+  return { type, endian: undefined, object: true };
+}
+
+/** The .zarray document of the v2 convenience form. */
+export function arrayMetadataV2FromOptions(options: CreateArrayOptionsV2): ArrayMetadataV2 {
+  const unknown = Object.keys(options).find(
+    (name) => !V2_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined,
+  );
+  if (unknown !== undefined)
+    throw new InvalidMetadataError(`Unknown option ${JSON.stringify(unknown)} for a Zarr v2 array`, { field: unknown });
+  if (!Array.isArray(options.shape))
+    throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
+  if (!Array.isArray(options.chunkShape))
+    throw new InvalidMetadataError("chunkShape must be a list of integers", { field: "chunkShape" });
+  const np = numpyTypeFromOption(options.dataType, "dataType", options.filters?.[0]?.id);
+  const fill =
+    options.fillValue === undefined
+      ? parseFillValueV2(null, np, "fillValue")
+      : parseScalar(options.fillValue, np.type, "fillValue");
+  let filters = options.filters ?? null;
+  if (np.object && (filters === null || filters.length === 0)) filters = [{ id: np.type.objectCodecId! }];
+  const doc: ArrayMetadataV2 = {
+    zarr_format: 2,
+    shape: [...options.shape],
+    chunks: [...options.chunkShape],
+    dtype: numpyDescrOf(np.type, np.endian),
+    compressor: options.compressor ?? null,
+    fill_value: serializeFillValueV2(fill, np),
+    order: options.order ?? "C",
+    filters,
+  };
+  if (options.dimensionSeparator !== undefined) doc.dimension_separator = options.dimensionSeparator;
+  return doc;
 }

@@ -1,5 +1,5 @@
 import { showValue } from "@zarrkit/registry";
-import type { ArrayMetadata } from "./metadata/node-metadata.js";
+import type { ArrayMetadata } from "./metadata/documents.js";
 import { type ArrayData, type DataTypeInfo, InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 import { MINIFLOAT_FORMATS } from "./minifloat.js";
 import type { NarrowStorage } from "./narrow-storage.js";

@@ -1,6 +1,6 @@
 import { type Store, StoreError } from "@zarrkit/registry";
 import type { ConsolidatedView } from "./consolidated.js";
-import type { GroupMetadata, GroupMetadataV2 } from "./metadata/node-metadata.js";
+import type { GroupMetadata, GroupMetadataV2 } from "./metadata/documents.js";
 import { childPath, normalizeNodePath } from "./node-path.js";
 
 /** Opens the node at a path; supplied by the hierarchy module to avoid a cycle. */

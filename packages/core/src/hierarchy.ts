@@ -1,26 +1,24 @@
 import { InvalidMetadataError, NodeExistsError, NotFoundError, type Store, StoreError } from "@zarrkit/registry";
 import { type ArrayOptions, ZarrArray } from "./array.js";
 import { type ConsolidatedView, consolidatedFromV2, consolidatedFromV3, type NodeSource } from "./consolidated.js";
-import { type CreateArrayOptions, arrayMetadataFromOptions } from "./create-options.js";
-import { forEachConcurrent } from "./concurrency.js";
-import { ZarrGroup } from "./group.js";
-import { encodeJson, parseJson } from "./metadata/json.js";
 import {
-  type ArrayMetadata,
-  type ArrayMetadataV2,
+  type ArrayMetadataV2Definition,
+  arrayMetadataFromOptions,
+  arrayMetadataV2FromOptions,
+  type CreateArrayOptions,
+  type CreateArrayOptionsV2,
+} from "./create-options.js";
+import { ZarrGroup } from "./group.js";
+import { encodeJson, parseJson, readJson } from "./metadata/json.js";
+import type { ArrayMetadata, ArrayMetadataV2 } from "./metadata/documents.js";
+import {
   checkNodeHeader,
   type ParsedArrayMetadata,
   parseArrayMetadata,
   parseGroupMetadata,
 } from "./metadata/node-metadata.js";
-import {
-  arrayMetadataV2FromOptions,
-  type CreateArrayOptionsV2,
-  parseArrayMetadataV2,
-  parseAttributesV2,
-  parseGroupMetadataV2,
-} from "./metadata/v2.js";
-import { ancestors, metadataKey, normalizeNodePath, v2Key } from "./node-path.js";
+import { parseArrayMetadataV2, parseAttributesV2, parseGroupMetadataV2 } from "./metadata/v2.js";
+import { ancestors, metadataKey, normalizeNodePath, quotedPath, v2Key } from "./node-path.js";
 import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 
 /** An array or a group. */
@@ -48,15 +46,6 @@ export type OpenOptions = ArrayOptions & FindOptions;
 
 type Want = "array" | "group" | "any";
 
-async function readJson(store: Store, key: string): Promise<unknown> {
-  const bytes = await store.get(key);
-  return bytes === undefined ? undefined : parseJson(bytes, key);
-}
-
-function where(path: string): string {
-  return JSON.stringify(path || "/");
-}
-
 /**
  * The node's metadata, from zarr.json first, then the v2 documents (see `FindOptions`), and the consolidated metadata
  * it holds.
@@ -77,7 +66,8 @@ async function findNode(
         kind === "group" && useConsolidated ? consolidatedFromV3(doc as Record<string, unknown>, path, key) : undefined;
       return { source: { format: 3, kind, doc, key }, ...(view && { view }) };
     }
-    if (options.format === 3) throw new NotFoundError(`No Zarr v3 node at ${where(path)}: ${key} is missing`, { key });
+    if (options.format === 3)
+      throw new NotFoundError(`No Zarr v3 node at ${quotedPath(path)}: ${key} is missing`, { key });
   }
   let view: ConsolidatedView | undefined;
   if (want === "group" && useConsolidated) {
@@ -101,7 +91,9 @@ async function findNode(
   const zarray = docs.get(".zarray");
   const zgroup = docs.get(".zgroup");
   if (zarray !== undefined && zgroup !== undefined) {
-    throw new InvalidMetadataError(`${where(path)} holds both .zarray and .zgroup`, { key: v2Key(path, ".zarray") });
+    throw new InvalidMetadataError(`${quotedPath(path)} holds both .zarray and .zgroup`, {
+      key: v2Key(path, ".zarray"),
+    });
   }
   const attrsKey = v2Key(path, ".zattrs");
   if (zarray !== undefined || zgroup !== undefined) {
@@ -119,7 +111,7 @@ async function findNode(
     ...(options.format === 2 ? [] : ["zarr.json"]),
     ...names.filter((n) => n !== ".zattrs" && n !== ".zmetadata"),
   ].join(", ");
-  throw new NotFoundError(`No Zarr node at ${where(path)}: ${tried} missing`, {
+  throw new NotFoundError(`No Zarr node at ${quotedPath(path)}: ${tried} missing`, {
     key: options.format === 2 ? v2Key(path, want === "group" ? ".zgroup" : ".zarray") : metadataKey(path),
   });
 }
@@ -211,7 +203,8 @@ export async function openArray(
   if (expected !== undefined && node.dataType !== expected) {
     const key = node.format === 3 ? metadataKey(nodePath) : v2Key(nodePath, ".zarray");
     throw new InvalidMetadataError(
-      `${key}: the array's data type is ${JSON.stringify(node.dataType)}, not the ${JSON.stringify(expected)} asked for`,
+      `${key}: the array's data type is ${JSON.stringify(node.dataType)},` +
+        ` not the ${JSON.stringify(expected)} asked for`,
       {
         key,
         field: "data_type",
@@ -242,7 +235,7 @@ export interface CreateNodeOptions {
 
 function writableStore(store: Store, path: string): Required<Pick<Store, "set">> & Store {
   if (typeof store.set !== "function") {
-    throw new StoreError(`Cannot create a node at ${where(path)}: the store is read-only`);
+    throw new StoreError(`Cannot create a node at ${quotedPath(path)}: the store is read-only`);
   }
   return store as Required<Pick<Store, "set">> & Store;
 }
@@ -263,12 +256,15 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
   const key = await firstPresent(store, keys);
   if (key !== undefined) {
     if (!options.overwrite) {
-      throw new NodeExistsError(`A node already exists at ${where(path)}; pass { overwrite: true } to replace it`, {
-        key,
-      });
+      throw new NodeExistsError(
+        `A node already exists at ${quotedPath(path)}; pass { overwrite: true } to replace it`,
+        {
+          key,
+        },
+      );
     }
     if (!writable.delete) {
-      throw new StoreError(`Cannot overwrite the node at ${where(path)}: the store cannot delete its old keys`, {
+      throw new StoreError(`Cannot overwrite the node at ${quotedPath(path)}: the store cannot delete its old keys`, {
         key,
       });
     }
@@ -307,12 +303,6 @@ async function prepareNode(store: Store, path: string, options: CreateNodeOption
     if (zgroup === undefined) await writable.set(v2Key(parent, ".zgroup"), encodeJson({ zarr_format: 2 }));
   }
 }
-
-/** A complete .zarray document, optionally with `attributes` (written to .zattrs, not .zarray). */
-export type ArrayMetadataV2Definition = ArrayMetadataV2 & {
-  /** User attributes (.zattrs). */
-  attributes?: Record<string, unknown>;
-};
 
 /**
  * Create an array from a complete zarr.json document, a .zarray document
@@ -405,89 +395,4 @@ export async function createGroup(
   await prepareNode(store, nodePath, options, 3);
   await writableStore(store, nodePath).set(key, encodeJson(metadata));
   return (await nodeFrom(store, nodePath, { format: 3, kind: "group", doc: metadata, key }, {})) as ZarrGroup<ZarrNode>;
-}
-
-/** Every key below `prefix` ("" for all), from `list`, or walking `listDir`. */
-async function allKeys(store: Store, prefix: string, path: string): Promise<string[]> {
-  if (store.list) {
-    const keys: string[] = [];
-    for await (const key of store.list(prefix)) keys.push(key);
-    return keys;
-  }
-  if (store.listDir) {
-    const keys: string[] = [];
-    const walk = async (dir: string): Promise<void> => {
-      const { keys: here, prefixes } = await store.listDir!(dir);
-      keys.push(...here);
-      for (const sub of prefixes) await walk(sub);
-    };
-    await walk(prefix);
-    return keys;
-  }
-  throw new StoreError(`Cannot consolidate the metadata of ${where(path)}: the store cannot list`);
-}
-
-/** Metadata documents read at once while consolidating: a hierarchy over HTTP or S3 has thousands. */
-const METADATA_READS_IN_FLIGHT = 16;
-
-/**
- * The JSON documents at `prefix + rel` for each of `rels` (sorted), read a few at a time, keyed by `rel` in that order.
- */
-async function readAll(store: Store, prefix: string, rels: string[]): Promise<Record<string, unknown>> {
-  const docs = new Map<string, unknown>();
-  await forEachConcurrent(rels, METADATA_READS_IN_FLIGHT, async (rel) => {
-    docs.set(rel, await readJson(store, `${prefix}${rel}`));
-  });
-  return Object.fromEntries(rels.map((rel) => [rel, docs.get(rel)]));
-}
-
-/**
- * Write consolidated metadata for the group at `path` (default the root) and
- * everything below it, in the group's format: `.zmetadata` for v2, the
- * `consolidated_metadata` field of its zarr.json for v3 (as zarr-python 3
- * writes them). Needs a store that can list. Returns the number of nodes
- * described.
- *
- * Consolidated metadata is a snapshot: nothing zarrkit writes updates it.
- * Rewrite it after any `createArray`, `createGroup` (including the parent
- * groups they create), `resize`, overwrite or attribute change below the
- * group; until then readers that use it (the default) see the old
- * hierarchy. Chunk writes (`set`) do not change metadata and need nothing.
- */
-export async function consolidateMetadata(store: Store, path = ""): Promise<number> {
-  const nodePath = normalizeNodePath(path);
-  const group = await openGroup(store, nodePath, { consolidated: false });
-  const writable = writableStore(store, nodePath);
-  const prefix = nodePath === "" ? "" : `${nodePath}/`;
-  const keys = (await allKeys(store, prefix, nodePath)).map((k) => k.slice(prefix.length)).sort();
-  if (group.format === 2) {
-    const metadata = await readAll(
-      store,
-      prefix,
-      keys.filter((rel) => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(rel)),
-    );
-    const doc = { metadata, zarr_consolidated_format: 1 };
-    consolidatedFromV2(doc, nodePath, v2Key(nodePath, ".zmetadata"));
-    await writable.set(v2Key(nodePath, ".zmetadata"), encodeJson(doc));
-    return Object.keys(metadata).filter((k) => !k.endsWith(".zattrs") && k !== ".zgroup").length;
-  }
-  const metadata: Record<string, unknown> = {};
-  const docs = await readAll(
-    store,
-    prefix,
-    keys.filter((rel) => rel.endsWith("/zarr.json")),
-  );
-  for (const [rel, doc] of Object.entries(docs)) {
-    checkNodeHeader(doc as Record<string, unknown>, `${prefix}${rel}`);
-    const { consolidated_metadata: _nested, ...entry } = doc as Record<string, unknown>;
-    metadata[rel.slice(0, -"/zarr.json".length)] = entry;
-  }
-  const rootKey = metadataKey(nodePath);
-  const root = {
-    ...(group.metadata as Record<string, unknown>),
-    consolidated_metadata: { kind: "inline", must_understand: false, metadata },
-  };
-  consolidatedFromV3(root, nodePath, rootKey);
-  await writable.set(rootKey, encodeJson(root));
-  return Object.keys(metadata).length;
 }

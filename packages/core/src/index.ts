@@ -41,7 +41,8 @@ export {
   ZarrkitError,
 } from "@zarrkit/registry";
 export { type ArrayOptions, type ChunkRegion, type GetOptions, type NdArray, ZarrArray } from "./array.js";
-export type { CreateArrayOptions } from "./create-options.js";
+export type { ArrayMetadataV2Definition, CreateArrayOptions, CreateArrayOptionsV2 } from "./create-options.js";
+export { consolidateMetadata } from "./consolidated.js";
 export type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 export { type DataType, dataType, dataTypeJSON, isDataOfType } from "./data-types.js";
 export { parseScalar, serializeScalar } from "./fill-value.js";
@@ -52,8 +53,6 @@ export { type ChunkKeyEncoding, chunkKeyEncoding } from "./grid/chunk-key-encodi
 export type { ChunkEdges } from "./grid/rectilinear.js";
 export { type GroupExtras, ZarrGroup } from "./group.js";
 export {
-  type ArrayMetadataV2Definition,
-  consolidateMetadata,
   type CreateNodeOptions,
   createArray,
   type FindOptions,
@@ -64,22 +63,17 @@ export {
   openGroup,
   type ZarrNode,
 } from "./hierarchy.js";
-export type {
-  ArrayMetadata,
-  ArrayMetadataV2,
-  GroupMetadata,
-  GroupMetadataV2,
-  ParsedArrayMetadata,
-} from "./metadata/node-metadata.js";
-export { type CreateArrayOptionsV2, type NumpyType, numpyDescrOf, numpyDtypeOf } from "./metadata/v2.js";
+export type { ArrayMetadata, ArrayMetadataV2, GroupMetadata, GroupMetadataV2 } from "./metadata/documents.js";
+export type { ParsedArrayMetadata } from "./metadata/node-metadata.js";
+export { type NumpyType, numpyDescrOf, numpyDtypeOf } from "./metadata/v2.js";
 export { DEFAULT_MAX_DECODED_CHUNK_BYTES } from "./codec-chain.js";
 export { type Selection, type Slice, slice } from "./selection.js";
 export { MemoryStore } from "./store/memory-store.js";
 export { type CountedStore, countRequests, isRead, type StoreRequest, withRequestLog } from "./store/request-log.js";
 export { type AsZarritaStore, fromZarritaStore, toZarritaStore, type ZarritaStore } from "./store/zarrita-adapter.js";
 export { type CodecWorkerStats, closeCodecWorkers, codecWorkerStats, startCodecWorkers } from "./workers/pool.js";
+export type { CodecWebWorker } from "./workers/protocol.js";
 export {
-  type CodecWebWorker,
   type CodecWorkerDefaults,
   type CodecWorkerOptions,
   type CodecWorkerSetting,

@@ -14,6 +14,11 @@ export function normalizeNodePath(path: string): string {
   return trimmed;
 }
 
+/** A node path as messages show it: quoted, "/" for the root. */
+export function quotedPath(path: string): string {
+  return JSON.stringify(path || "/");
+}
+
 export function metadataKey(path: string): string {
   return path === "" ? "zarr.json" : `${path}/zarr.json`;
 }

@@ -22,7 +22,8 @@ import { product, sliceCount } from "./selection.js";
 import { decodeParts, encodeParts } from "./batch-work.js";
 import { copyStrided } from "./copy.js";
 import { bytesValue } from "./store/stored-value.js";
-import { PipelineOffload, type SourcePart, type StoredPart } from "./workers/pipeline-offload.js";
+import { PipelineOffload } from "./workers/pipeline-offload.js";
+import type { SourcePart, StoredPart } from "./workers/protocol.js";
 import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.js";
 
 export type { SourcePart, StoredPart };

@@ -15,6 +15,7 @@ import {
   openArray,
   openGroup,
   type Store,
+  StoreError,
   UnsupportedError,
   ZarrArray,
   ZarrGroup,
@@ -438,6 +439,35 @@ describe("consolidated metadata", () => {
     ]);
     await consolidateMetadata(store, "g");
     expect(await (await openGroup(readOnly, "g")).childNames()).toEqual(["empty", "late", "my array"]);
+  });
+
+  it("consolidateMetadata refuses what is not a group, and a store that cannot write, naming the key", async () => {
+    const store = await hierarchy(3);
+    await expect(consolidateMetadata(store, "missing")).rejects.toThrow(NotFoundError);
+    await expect(consolidateMetadata(store, "missing")).rejects.toMatchObject({ key: "missing/zarr.json" });
+    await expect(consolidateMetadata(store, "a")).rejects.toThrow(InvalidMetadataError);
+    await expect(consolidateMetadata(store, "a")).rejects.toMatchObject({
+      key: "a/zarr.json",
+      field: "node_type",
+      message: "a/zarr.json describes an array, not a group",
+    });
+    const v2 = await hierarchy(2);
+    await expect(consolidateMetadata(v2, "a")).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: 'No Zarr node at "a": zarr.json, .zgroup missing',
+    });
+    await v2.set("g/.zgroup", encodeJson({ zarr_format: 3 }));
+    await expect(consolidateMetadata(v2, "g")).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+      key: "g/.zgroup",
+      field: "zarr_format",
+    });
+    const readOnly = { get: (key: string) => store.get(key), list: (prefix: string) => store.list(prefix) };
+    await expect(consolidateMetadata(readOnly, "g")).rejects.toThrow(StoreError);
+    await expect(consolidateMetadata(readOnly, "g")).rejects.toThrow(
+      'Cannot consolidate the metadata of "g": the store is read-only',
+    );
+    expect(await storedJson(store, "g/zarr.json")).not.toHaveProperty("consolidated_metadata");
   });
 
   it("refuses malformed consolidated documents naming key and field", async () => {

@@ -14,9 +14,9 @@ export interface FileSystemStoreOptions {
    * The most bytes one read may return (`get`, `getVersioned`, a range). A
    * larger read is a StoreError naming the key and the size, raised before
    * anything is allocated. Default 2 GiB - 1: every read that Node could ever
-   * do in one call still works, and a read of a larger value, which used to
-   * abort the whole process, is an error unless the caller opts in (larger
-   * reads are done in pieces of 1 GiB).
+   * do in one call still works, and a read of a larger value, which Node
+   * would answer by aborting the whole process, is an error unless the caller
+   * opts in (larger reads are done in pieces of 1 GiB).
    */
   maxReadBytes?: number;
   /**

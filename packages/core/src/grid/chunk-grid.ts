@@ -5,7 +5,7 @@ import {
   showValue,
   UnsupportedError,
 } from "@zarrkit/registry";
-import type { ArrayMetadata } from "../metadata/node-metadata.js";
+import type { ArrayMetadata } from "../metadata/documents.js";
 import type { DimChunking } from "../selection.js";
 
 /** How an array of a given shape is divided into chunks. Regular grids ship with core; others register. */

@@ -1,6 +1,6 @@
 import { InvalidMetadataError, UnsupportedError } from "@zarrkit/registry";
 import { showValue } from "@zarrkit/registry";
-import type { ArrayMetadata } from "../metadata/node-metadata.js";
+import type { ArrayMetadata } from "../metadata/documents.js";
 
 /** How chunk coordinates become store keys and back. */
 export interface ChunkKeyEncoding {

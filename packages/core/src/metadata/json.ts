@@ -4,7 +4,7 @@
  * has no access to a number's source text. Large integer literals are parsed
  * as bigint; every other value is as JSON.parse gives it.
  */
-import { InvalidMetadataError } from "@zarrkit/registry";
+import { InvalidMetadataError, type Store } from "@zarrkit/registry";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -50,6 +50,12 @@ function quoteLargeIntegers(text: string, marker: string): string {
     }
   }
   return last === 0 ? text : out + text.slice(last);
+}
+
+/** The JSON document at `key`, or undefined when the store has none. */
+export async function readJson(store: Store, key: string): Promise<unknown> {
+  const bytes = await store.get(key);
+  return bytes === undefined ? undefined : parseJson(bytes, key);
 }
 
 /** JSON.stringify that writes bigints as exact integer literals. */

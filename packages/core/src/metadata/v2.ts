@@ -20,13 +20,8 @@ import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { swapStructBytes } from "../struct-type.js";
 import { temporalFromNumpy, temporalNumpyDtype } from "../temporal-types.js";
 import { chunkKeyEncoding } from "../grid/chunk-key-encoding.js";
-import {
-  type ArrayMetadataV2,
-  checkChunkSize,
-  type GroupMetadataV2,
-  type ParsedArrayMetadata,
-  withKey,
-} from "./node-metadata.js";
+import type { ArrayMetadataV2, GroupMetadataV2 } from "./documents.js";
+import { checkChunkSize, type ParsedArrayMetadata, withKey } from "./node-metadata.js";
 
 export type Endian = "little" | "big";
 
@@ -184,24 +179,6 @@ export function numpyDescrOf(
 ): string | [string, unknown][] {
   if (!type.struct) return numpyDtypeOf(type, endian, field);
   return type.struct.fields.map((f) => [f.name, numpyDescrOf(f.type as DataType, endian, field)]);
-}
-
-/**
- * A data type given as a numpy dtype string or a v3 name ("int16" becomes
- * "<i2"); `objectCodecId`: the id of the first filter, which picks the type
- * of "|O" and must store a v3 name's object type.
- */
-export function numpyTypeFromOption(value: unknown, field: string, objectCodecId?: unknown): NumpyType {
-  if (typeof value === "string" && /^[<>|]/.test(value)) return parseNumpyDtype(value, field, objectCodecId);
-  const type = dataType(value, field);
-  if (type.objectCodecId === undefined) return parseNumpyDtype(numpyDescrOf(type, "little", field), field);
-  if (objectCodecId !== undefined && objectDataType(objectCodecId) !== type) {
-    throw new InvalidMetadataError(
-      `filters[0]: object codec ${showValue(objectCodecId)} does not store data type ${type.name} (its object codec is ${showValue(type.objectCodecId)})`,
-      { field: "filters[0]" },
-    );
-  }
-  return { type, endian: undefined, object: true };
 }
 
 /** Latin-1 text from base64 (v2 stores `S n` fill values as base64 of the bytes). */
@@ -410,78 +387,4 @@ export function parseArrayMetadataV2(
     attributes,
     dimensionNames: undefined,
   };
-}
-
-/** The convenience form of `createArray` for Zarr v2 (`format: 2`). */
-export interface CreateArrayOptionsV2 {
-  /** 2: write .zarray. */
-  format: 2;
-  /** The array's shape. */
-  shape: number[];
-  /**
-   * A numpy dtype string ("<i2", ">f8", "<U13", "|S7", "|O") or a v3 name
-   * ("int16" becomes "<i2"; "string" and "variable_length_bytes" become "|O"
-   * with the vlen-utf8 or vlen-bytes object codec). "|O" holds what its first
-   * filter stores: strings, or byte strings with `[{ id: "vlen-bytes" }]`.
-   */
-  dataType: string;
-  /** The chunk shape. */
-  chunkShape: number[];
-  /** Default: zero of the data type ("" for strings). */
-  fillValue?: unknown;
-  /** User attributes (.zattrs). */
-  attributes?: Record<string, unknown>;
-  /** Memory order of each chunk, default "C". */
-  order?: "C" | "F";
-  /** numcodecs configurations, e.g. `[{ id: "delta", dtype: "<i2" }]`; object arrays start with the object codec. */
-  filters?: ArrayMetadataV2["filters"];
-  /** A numcodecs configuration, e.g. `{ id: "zlib", level: 1 }`; default null (none). */
-  compressor?: ArrayMetadataV2["compressor"];
-  /** Default ".". */
-  dimensionSeparator?: "." | "/";
-}
-
-const V2_OPTIONS: ReadonlySet<string> = new Set([
-  "format",
-  "shape",
-  "dataType",
-  "chunkShape",
-  "fillValue",
-  "attributes",
-  "order",
-  "filters",
-  "compressor",
-  "dimensionSeparator",
-]);
-
-/** The .zarray document of the convenience form. */
-export function arrayMetadataV2FromOptions(options: CreateArrayOptionsV2): ArrayMetadataV2 {
-  const unknown = Object.keys(options).find(
-    (name) => !V2_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined,
-  );
-  if (unknown !== undefined)
-    throw new InvalidMetadataError(`Unknown option ${JSON.stringify(unknown)} for a Zarr v2 array`, { field: unknown });
-  if (!Array.isArray(options.shape))
-    throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
-  if (!Array.isArray(options.chunkShape))
-    throw new InvalidMetadataError("chunkShape must be a list of integers", { field: "chunkShape" });
-  const np = numpyTypeFromOption(options.dataType, "dataType", options.filters?.[0]?.id);
-  const fill =
-    options.fillValue === undefined
-      ? parseFillValueV2(null, np, "fillValue")
-      : parseScalar(options.fillValue, np.type, "fillValue");
-  let filters = options.filters ?? null;
-  if (np.object && (filters === null || filters.length === 0)) filters = [{ id: np.type.objectCodecId! }];
-  const doc: ArrayMetadataV2 = {
-    zarr_format: 2,
-    shape: [...options.shape],
-    chunks: [...options.chunkShape],
-    dtype: numpyDescrOf(np.type, np.endian),
-    compressor: options.compressor ?? null,
-    fill_value: serializeFillValueV2(fill, np),
-    order: options.order ?? "C",
-    filters,
-  };
-  if (options.dimensionSeparator !== undefined) doc.dimension_separator = options.dimensionSeparator;
-  return doc;
 }

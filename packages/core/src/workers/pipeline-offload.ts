@@ -6,30 +6,8 @@ import { product } from "../selection.js";
 import { warnFallback } from "./fallback-warning.js";
 import { ownCopy } from "./own-copy.js";
 import { codecPool, type PoolReach } from "./pool.js";
-import type { PipelineDescription } from "./protocol.js";
+import type { PipelineDescription, SourcePart, StoredPart } from "./protocol.js";
 import { type CodecWorkerSetting, type ResolvedWorkerSettings, workerSettings } from "./settings.js";
-
-/** A stored chunk inside a larger buffer (a shard's range), and where its selection lands in the result. */
-export interface StoredPart {
-  /** The chunk's key, for errors. */
-  key: string;
-  /** Where its stored bytes start in the buffer. */
-  offset: number;
-  /** How many stored bytes it has. */
-  length: number;
-  /** The part of the chunk wanted. */
-  selection: DimSlice[];
-  /** Where that part's first element lands in the result. */
-  outOffset: number[];
-}
-
-/** A whole chunk to encode, copied out of a larger source array from `offset`. */
-export interface SourcePart {
-  /** The chunk's key, for errors. */
-  key: string;
-  /** Where the chunk's first element is in the source. */
-  offset: number[];
-}
 
 /** Decoded bytes one batch of `decodeBatches` may hold at most (unless a single chunk is larger). */
 const BATCH_BYTES = 2 * 2 ** 20;

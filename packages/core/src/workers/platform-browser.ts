@@ -2,8 +2,7 @@
 // start one. Bundlers see the `new Worker(new URL(...))` pattern and emit the
 // worker entry with its imports; `configureCodecWorkers({ createWorker })`
 // starts another entry (one that also registers the page's codecs).
-import type { FromWorker, PlatformWorker } from "./protocol.js";
-import type { CodecWebWorker } from "./settings.js";
+import type { CodecWebWorker, FromWorker, PlatformWorker } from "./protocol.js";
 
 /** On where module workers exist (not in service workers, worklets, or runtimes without Web Workers). */
 export const workersByDefault: boolean = typeof Worker === "function";

@@ -2,8 +2,7 @@
 // Codec workers on Node: worker_threads, on by default (given a second core).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { FromWorker, PlatformWorker } from "./protocol.js";
-import type { CodecWebWorker } from "./settings.js";
+import type { CodecWebWorker, FromWorker, PlatformWorker } from "./protocol.js";
 
 /** On wherever there is a second core to use. */
 export const workersByDefault: boolean = availableParallelism() > 1;

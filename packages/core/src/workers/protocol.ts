@@ -1,6 +1,27 @@
 import type { ArrayRegion, Chunk, CodecMetadata, CodecOptions, DimSlice, Scalar } from "@zarrkit/registry";
-import type { SourcePart, StoredPart } from "./pipeline-offload.js";
 import type { WireError } from "./wire-error.js";
+
+/** A stored chunk inside a larger buffer (a shard's range), and where its selection lands in the result. */
+export interface StoredPart {
+  /** The chunk's key, for errors. */
+  key: string;
+  /** Where its stored bytes start in the buffer. */
+  offset: number;
+  /** How many stored bytes it has. */
+  length: number;
+  /** The part of the chunk wanted. */
+  selection: DimSlice[];
+  /** Where that part's first element lands in the result. */
+  outOffset: number[];
+}
+
+/** A whole chunk to encode, copied out of a larger source array from `offset`. */
+export interface SourcePart {
+  /** The chunk's key, for errors. */
+  key: string;
+  /** Where the chunk's first element is in the source. */
+  offset: number[];
+}
 
 /** What a worker needs to rebuild a pipeline; `id` is its cache key there. */
 export interface PipelineDescription {
@@ -72,6 +93,18 @@ export type TaskReply =
   | { type: "unavailable"; id: number; reason: string; input?: Uint8Array | Chunk };
 
 export type FromWorker = { type: "ready" } | TaskReply;
+
+/** The parts of a Web Worker the pool uses (a DOM `Worker` is one). */
+export interface CodecWebWorker {
+  /** Sends codec work, moving the listed buffers. */
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  /** Replies of the worker. */
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  /** The worker could not load (a missing file) or failed. */
+  addEventListener(type: "error", listener: (event: { message?: string; preventDefault(): void }) => void): void;
+  /** Stops the worker (`closeCodecWorkers()`). */
+  terminate(): void;
+}
 
 /** The one end of a worker both runtimes provide. */
 export interface WorkerPort {

@@ -1,5 +1,6 @@
 import { InvalidMetadataError, showValue } from "@zarrkit/registry";
 import { defaultPoolSize, useWorkerFactory, workersByDefault } from "#worker-platform";
+import type { CodecWebWorker } from "./protocol.js";
 
 /** Limits of codec work on workers, for one array or the whole process. */
 export interface CodecWorkerOptions {
@@ -13,18 +14,6 @@ export interface CodecWorkerOptions {
    * trip costs more than it saves; browsers always send, keeping the page responsive.
    */
   offloadAlone?: boolean;
-}
-
-/** The parts of a Web Worker the pool uses (a DOM `Worker` is one). */
-export interface CodecWebWorker {
-  /** Sends codec work, moving the listed buffers. */
-  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
-  /** Replies of the worker. */
-  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
-  /** The worker could not load (a missing file) or failed. */
-  addEventListener(type: "error", listener: (event: { message?: string; preventDefault(): void }) => void): void;
-  /** Stops the worker (`closeCodecWorkers()`). */
-  terminate(): void;
 }
 
 /** Process-wide settings: the limits, whether workers are on, and (browsers) how to start one. */
