@@ -1,5 +1,5 @@
 import { CorruptDataError, InvalidSelectionError } from "@zarrkit/registry";
-import type { ByteRange } from "@zarrkit/registry";
+import type { ByteRange } from "@zarrkit/util";
 import type { ShardingEncoding } from "./spec.js";
 
 /** Default cap on one chunk's stored and decoded bytes: generous, but far from what one read or allocation can take. */

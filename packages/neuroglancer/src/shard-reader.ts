@@ -1,9 +1,7 @@
+import { type ByteRange, coalesceRanges, LruCache } from "@zarrkit/util";
 import {
-  type ByteRange,
   coalesceGapHint,
-  coalesceRanges,
   CorruptDataError,
-  LruCache,
   NotFoundError,
   type RequestOptions,
   type Store,

@@ -8,14 +8,8 @@ import {
   type ShardingEncoding,
   type ShardingSpec,
 } from "@zarrkit/neuroglancer";
-import {
-  ChecksumError,
-  CorruptDataError,
-  coalesceRanges,
-  type RangeQuery,
-  type Store,
-  UnsupportedError,
-} from "@zarrkit/registry";
+import { ChecksumError, CorruptDataError, type RangeQuery, type Store, UnsupportedError } from "@zarrkit/registry";
+import { coalesceRanges } from "@zarrkit/util";
 import { gzipSync, zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { memoryStore, oneMinishardShard, xorByte } from "./helpers.js";

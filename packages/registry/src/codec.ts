@@ -182,8 +182,7 @@ export interface StoredValue {
   /** `Store.append` to this key. */
   append?(value: Uint8Array, options?: SetOptions): Promise<number>;
   /** `Store.setRange` of this key. */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions
-  // existed
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing
   setRange?(offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   /** `Store.truncate` of this key. */
   truncate?(length: number, options?: RequestOptions): Promise<void>;

@@ -140,8 +140,7 @@ export interface Store {
    * when the store keeps versions. A store whose in-place writes can be torn by
    * a crash undoes a torn one before the key is next written or `recover`ed.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions
-  // existed
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing
   setRange?(key: string, offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   /** Truncate a value to `length` bytes. */
   truncate?(key: string, length: number, options?: RequestOptions): Promise<void>;

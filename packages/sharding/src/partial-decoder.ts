@@ -1,6 +1,5 @@
 import {
   type ArrayRegion,
-  type ByteRange,
   blockSlices,
   type ChunkSpec,
   type CodecContext,
@@ -9,13 +8,12 @@ import {
   fillSelection,
   forEachConcurrent,
   settleAll,
-  coalesceRanges,
   PreconditionFailedError,
-  type RangeGroup,
   type StoredPart,
   type StoredValue,
   withRangeRead,
 } from "@zarrkit/core";
+import { type ByteRange, coalesceRanges, type RangeGroup } from "@zarrkit/util";
 
 /** An inner chunk's bytes in the shard. */
 interface Wanted extends ByteRange {

@@ -10,7 +10,6 @@ import {
   CorruptDataError,
   type DimSlice,
   forEachConcurrent,
-  LruCache,
   PreconditionFailedError,
   product,
   StoreError,
@@ -18,6 +17,7 @@ import {
   type StoredValue,
   type WriteSource,
 } from "@zarrkit/core";
+import { LruCache } from "@zarrkit/util";
 import { parseShardingConfig, type ShardLayout } from "./config.js";
 import { coversShard, type InnerPart, InnerGrid, innerKey, partTarget } from "./inner-parts.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";

@@ -1,11 +1,11 @@
 import {
   type CodecContext,
-  concatBytes,
   PreconditionFailedError,
   type SetOptions,
   StoreError,
   type StoredValue,
 } from "@zarrkit/core";
+import { concatBytes } from "@zarrkit/util";
 import type { ShardLayout } from "./config.js";
 import type { InnerPart } from "./inner-parts.js";
 import type { ResolvedShardingOptions } from "./options.js";

@@ -1,6 +1,5 @@
 import {
   checkRange,
-  LruCache,
   PreconditionFailedError,
   type RangeQuery,
   type ReadOptions,
@@ -10,14 +9,17 @@ import {
   type Store,
   StoreError,
   type VersionedValue,
+  configuredSecrets,
+  redactText,
+  redactUrl,
 } from "@zarrkit/registry";
+import { LruCache } from "@zarrkit/util";
 import {
   type BodyLimit,
   bodyLength,
   type CrossOriginRedirects,
   checkIfMatch,
   confirmVersion,
-  configuredSecrets,
   contentRangeProblem,
   contentRangeTotal,
   ifMatchHeaders,
@@ -27,15 +29,13 @@ import {
   MAX_RETRY_AFTER_MS,
   rangeHeader,
   type RetryOptions,
-  redactText,
-  redactUrl,
   replyVersion,
   sameVersion,
   strongEtag,
   unsatisfiedRangeSize,
   wholeValueProblem,
   withVersion,
-} from "@zarrkit/registry/http";
+} from "@zarrkit/http";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
 import { HttpClient, type HttpResult } from "./client.js";

@@ -1,8 +1,7 @@
 import { inspect } from "node:util";
-import { StoreError } from "@zarrkit/registry";
+import { StoreError, redactError, redactText, redactUnparsedUrl } from "@zarrkit/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { FetchStore } from "../src/index.js";
-import { redactError, redactText, redactUnparsedUrl } from "@zarrkit/registry/http";
 import { startServer, type TestServer } from "./http-server.js";
 
 const servers: TestServer[] = [];

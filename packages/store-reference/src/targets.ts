@@ -4,7 +4,8 @@
  * kept in a bounded LRU cache, with one `TargetReader` per target file, also
  * bounded, so a file referring to thousands of targets holds only the recent ones.
  */
-import { LruCache, openStore, type Store, StoreError } from "@zarrkit/registry";
+import { LruCache } from "@zarrkit/util";
+import { openStore, type Store, StoreError } from "@zarrkit/registry";
 import { TargetReader } from "./target-reader.js";
 import { locateTarget } from "./target-urls.js";
 

@@ -1,5 +1,5 @@
-import { normalizeStorePrefix, StoreError } from "@zarrkit/registry";
-import { type CrossOriginRedirects, MAX_RETRY_AFTER_MS, redactUnparsedUrl } from "@zarrkit/registry/http";
+import { normalizeStorePrefix, StoreError, redactUnparsedUrl } from "@zarrkit/registry";
+import { type CrossOriginRedirects, MAX_RETRY_AFTER_MS } from "@zarrkit/http";
 
 /** AWS credentials that sign every request (SigV4). */
 export interface S3Credentials {

@@ -23,7 +23,7 @@ import {
   unquoteEtag,
   wholeValueProblem,
   withVersion,
-} from "@zarrkit/registry/http";
+} from "@zarrkit/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";

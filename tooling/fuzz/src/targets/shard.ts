@@ -4,7 +4,6 @@
 // one shard's bytes mutated, the array read back whole and by selections.
 import {
   type CodecMetadata,
-  concatBytes,
   createArray,
   MemoryStore,
   openArray,
@@ -12,6 +11,7 @@ import {
   type Store,
   slice,
 } from "@zarrkit/core";
+import { concatBytes } from "@zarrkit/util";
 import "@zarrkit/codecs";
 import { crc32c, initCrc32c } from "@zarrkit/crc32c";
 import "@zarrkit/sharding";
