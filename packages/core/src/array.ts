@@ -2,6 +2,7 @@ import {
   type ArrayData,
   type Chunk,
   type NumericArray,
+  type ChunkGrid,
   type ChunkSpec,
   type CodecOptions,
   type DimSlice,
@@ -21,7 +22,6 @@ import { forEachConcurrent } from "./concurrency.js";
 import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 import { dataClassName, isDataOfType } from "./data-types.js";
 import { parseScalar } from "./fill-value.js";
-import type { ChunkGrid } from "./grid/chunk-grid.js";
 import { withKeyLock } from "./keyed-lock.js";
 import { encodeJson } from "./metadata/json.js";
 import {

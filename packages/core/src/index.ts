@@ -11,7 +11,7 @@ export { type DataType, dataType, dataTypeJSON, fixedStringType, isDataOfType, o
 export { fillData, isAllFill, parseScalar, serializeScalar } from "./fill-value.js";
 export { type StructField, type StructLayout, structColumns, structFromColumns } from "./struct-type.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
-export { type ChunkGrid, parseChunkGrid, positiveIntegers } from "./grid/chunk-grid.js";
+export { parseChunkGrid, positiveIntegers } from "./grid/chunk-grid.js";
 export { type ChunkKeyEncoding, chunkKeyEncoding, parseChunkKeyEncoding } from "./grid/chunk-key-encoding.js";
 export {
   type ChunkEdges,
@@ -68,7 +68,6 @@ export {
 export { arrayPipelineContext, type ChunkWriteOptions, CodecPipeline, type StoredPart } from "./pipeline.js";
 export {
   cartesian,
-  type DimChunking,
   type DimChunkPart,
   dimensionParts,
   dimensionPartsOf,

@@ -1,5 +1,6 @@
 import type { CodecFactory } from "./codec.js";
-import type { ChunkGridParser, LayoutHook } from "./layout-hook.js";
+import type { ChunkGridParser } from "./chunk-grid.js";
+import type { LayoutHook } from "./layout-hook.js";
 import type { Store } from "./store.js";
 
 /** Loads a codec's factory on first use (a dynamic `import()` keeps the codec out of bundles until then). */

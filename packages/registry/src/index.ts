@@ -22,7 +22,8 @@ export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from 
 export { checkRange, checkRangeInto, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { normalizeStorePrefix } from "./prefix.js";
 export { layoutFor, registerLayout, unknownOptionError } from "./layout.js";
-export type { ChunkGridParser, Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
+export type { Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
+export type { ChunkGrid, ChunkGridMetadata, ChunkGridParser, DimChunking } from "./chunk-grid.js";
 export { chunkGridParser, registerChunkGrid, registeredChunkGrids } from "./chunk-grid-registry.js";
 export { showValue } from "./show.js";
 export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./redact.js";

@@ -27,10 +27,3 @@ export interface Layout {
 
 /** Makes an array's grid and codecs of one of `createArray`'s convenience options (see `registerLayout`). */
 export type LayoutHook = (request: LayoutRequest) => Layout;
-
-/** Parses a `chunk_grid` configuration for an array of `shape` into the engine's grid (core's `ChunkGrid`). */
-export type ChunkGridParser = (
-  configuration: Record<string, unknown>,
-  shape: readonly number[],
-  field: string,
-) => unknown;
