@@ -6,6 +6,7 @@ import {
   dataType,
   encodeJson,
   InvalidMetadataError,
+  InvalidOptionError,
   InvalidSelectionError,
   MemoryStore,
   NodeExistsError,
@@ -303,7 +304,7 @@ describe("chunks in flight", () => {
 });
 
 describe("createArray's convenience options", () => {
-  it("an option neither core nor a registered layout knows is an InvalidMetadataError naming it, and the package that provides it", async () => {
+  it("an option neither core nor a registered layout knows is an InvalidOptionError naming it, and the package that provides it", async () => {
     const create = (extra: Record<string, unknown>) =>
       createArray(new MemoryStore(), "a", { shape: [4], dataType: "uint8", chunkShape: [2], ...extra } as Parameters<
         typeof createArray
@@ -313,10 +314,11 @@ describe("createArray's convenience options", () => {
       /shardShape is not a createArray option. It is provided by @zarrkit\/sharding/,
     );
     await expect(create({ chunkShap: [2] })).rejects.toMatchObject({
-      name: "InvalidMetadataError",
+      name: "InvalidOptionError",
+      code: "INVALID_OPTION",
       field: "chunkShap",
     });
-    await expect(create({ toString: [2] })).rejects.toThrow(InvalidMetadataError);
+    await expect(create({ toString: [2] })).rejects.toThrow(InvalidOptionError);
   });
 
   it("a registered layout option decides the grid and the codecs", async () => {

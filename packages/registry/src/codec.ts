@@ -159,8 +159,8 @@ export interface StoredValue {
   /** The value's store key. */
   readonly key: string;
   /**
-   * The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges closer than this are cheaper read
-   * as one request.
+   * The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges at most this many bytes apart
+   * are cheaper read as one request.
    */
   readonly coalesceGapBytes?: number;
   /** `Store.get` of this key. */

@@ -22,6 +22,7 @@ export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from 
 export { checkRange, checkRangeInto, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { normalizeStorePrefix } from "./prefix.js";
 export { layoutFor, registerLayout, unknownOptionError } from "./layout.js";
+export { renamedOption } from "./options.js";
 export type { Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
 export type { ChunkGrid, ChunkGridMetadata, ChunkGridParser, DimChunking } from "./chunk-grid.js";
 export { chunkGridParser, registerChunkGrid, registeredChunkGrids } from "./chunk-grid-registry.js";

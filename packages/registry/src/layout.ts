@@ -1,4 +1,4 @@
-import { InvalidMetadataError } from "./errors.js";
+import { InvalidOptionError } from "./errors.js";
 import { registryState } from "./global-state.js";
 import type { LayoutHook } from "./layout-hook.js";
 
@@ -25,8 +25,8 @@ export function layoutFor(option: string): LayoutHook | undefined {
 }
 
 /** The error for a convenience option neither core nor a registered layout knows. */
-export function unknownOptionError(option: string): InvalidMetadataError {
+export function unknownOptionError(option: string): InvalidOptionError {
   const provider = KNOWN_LAYOUT_PACKAGES.get(option);
   const hint = provider ? ` It is provided by ${provider}: install it and import it (or import "zarrkit").` : "";
-  return new InvalidMetadataError(`${option} is not a createArray option.${hint}`, { field: option });
+  return new InvalidOptionError(`${option} is not a createArray option.${hint}`, { field: option });
 }

@@ -1,7 +1,7 @@
 import {
   type ChunkEdges,
   type CodecMetadata,
-  InvalidMetadataError,
+  InvalidOptionError,
   type Layout,
   type LayoutRequest,
   registerLayout,
@@ -34,12 +34,12 @@ export const DEFAULT_INDEX_CODECS: readonly CodecMetadata[] = [
  */
 function shardedLayout({ value, chunkShape, codecs, options }: LayoutRequest): Layout {
   if (!Array.isArray(chunkShape) || !chunkShape.every((n) => typeof n === "number")) {
-    throw new InvalidMetadataError("chunkShape must be integers when shardShape is given: inner chunks are regular", {
+    throw new InvalidOptionError("chunkShape must be integers when shardShape is given: inner chunks are regular", {
       field: "chunkShape",
     });
   }
   if (!Array.isArray(value))
-    throw new InvalidMetadataError("shardShape must be a list (of integers or lists of edges)", {
+    throw new InvalidOptionError("shardShape must be a list (of integers or lists of edges)", {
       field: "shardShape",
     });
   return {

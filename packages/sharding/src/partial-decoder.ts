@@ -21,7 +21,7 @@ interface Wanted extends ByteRange {
 }
 import type { ShardLayout } from "./config.js";
 import { type InnerPart, innerKey, partTarget } from "./inner-parts.js";
-import { coalescingFor, type ResolvedShardingOptions } from "./options.js";
+import { type Coalescing, coalescingFor, type ResolvedShardingOptions } from "./options.js";
 import { decodeIndex, innerChunkCoords, type ShardIndex } from "./shard-index.js";
 import { windowValue } from "./window-value.js";
 
@@ -108,8 +108,8 @@ export class ShardPartialDecoder {
       else if (!part.full && this.layout.inner.decodesPartially) plan.nested.push({ part, offset, length });
       else wanted.push({ offset, length, part });
     }
-    const { maxGap, maxRequest } = this.coalescing(whole);
-    plan.ranges = coalesceRanges(wanted, maxGap, maxRequest);
+    const { coalesceGapBytes, maxRequestBytes } = this.coalescing(whole);
+    plan.ranges = coalesceRanges(wanted, coalesceGapBytes, maxRequestBytes);
     return plan;
   }
 
@@ -124,17 +124,17 @@ export class ShardPartialDecoder {
       if (index.offsets[part.linear]! >= 0)
         wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! });
     }
-    const { maxGap, maxRequest } = this.coalescing(whole);
-    return coalesceRanges(wanted, maxGap, maxRequest).map(({ offset, length }) => ({ offset, length }));
+    const { coalesceGapBytes, maxRequestBytes } = this.coalescing(whole);
+    return coalesceRanges(wanted, coalesceGapBytes, maxRequestBytes).map(({ offset, length }) => ({ offset, length }));
   }
 
   /**
    * How ranges are merged: as the options and the store say, or (`whole`) into one, in pieces of at most
    * WHOLE_RANGE_BYTES.
    */
-  private coalescing(whole: boolean): { maxGap: number; maxRequest: number } {
+  private coalescing(whole: boolean): Coalescing {
     return whole
-      ? { maxGap: Number.POSITIVE_INFINITY, maxRequest: WHOLE_RANGE_BYTES }
+      ? { coalesceGapBytes: Number.POSITIVE_INFINITY, maxRequestBytes: WHOLE_RANGE_BYTES }
       : coalescingFor(this.options, this.value);
   }
 

@@ -62,7 +62,7 @@ export interface FetchStoreOptions {
   fullBodyCacheBytes?: number;
   /**
    * The store's `coalesceGapBytes` hint: readers that coalesce ranges (the
-   * sharding codec) fetch ranges of one value less than this apart with one
+   * sharding codec) fetch ranges of one value at most this far apart with one
    * request. Default 4 MiB, about what a round trip costs in transfer; lower
    * it for fast, close servers, raise it for slow, far ones. A non-negative integer.
    */
@@ -166,7 +166,7 @@ export class FetchStore implements Store {
   /** DELETE, when constructed with `writable: true`. A missing key is not an error. */
   readonly delete?: (key: string, options?: RequestOptions) => Promise<void>;
   /**
-   * Ranges of one value less than this many bytes apart are cheaper to read as one request (the `coalesceGapBytes`
+   * Ranges of one value at most this many bytes apart are cheaper to read as one request (the `coalesceGapBytes`
    * option).
    */
   readonly coalesceGapBytes: number;

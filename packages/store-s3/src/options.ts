@@ -43,7 +43,7 @@ export interface S3StoreOptions {
   retries?: number;
   /**
    * The store's `coalesceGapBytes` hint: readers that coalesce ranges (the
-   * sharding codec) fetch ranges of one object less than this apart with one
+   * sharding codec) fetch ranges of one object at most this far apart with one
    * GET. Default 4 MiB, about what a round trip to S3 costs in transfer.
    */
   coalesceGapBytes?: number;

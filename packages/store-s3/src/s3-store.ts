@@ -39,7 +39,7 @@ export class S3Store implements Store {
   /** "" or the key prefix ending in "/". */
   readonly prefix: string;
   /**
-   * Ranges of one object less than this many bytes apart are cheaper to read as one GET (the `coalesceGapBytes`
+   * Ranges of one object at most this many bytes apart are cheaper to read as one GET (the `coalesceGapBytes`
    * option).
    */
   readonly coalesceGapBytes: number;
