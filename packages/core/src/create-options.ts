@@ -1,4 +1,4 @@
-import { type CodecMetadata, InvalidMetadataError, layoutFor, unknownOptionError } from "@zarrkit/registry";
+import { type CodecMetadata, createOptionHook, InvalidMetadataError, unknownOptionError } from "@zarrkit/registry";
 import { type DataType, dataType, dataTypeJSON } from "./data-types.js";
 import { parseScalar, serializeScalar, zeroFillValue } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
@@ -7,9 +7,9 @@ import type { ArrayMetadata } from "./metadata/node-metadata.js";
 /** The convenience form of `createArray` (camelCase; becomes a zarr.json document). */
 /**
  * The convenience form of `createArray` (camelCase; becomes a zarr.json
- * document). Packages extend it with layout options of their own, registered
- * with `registerLayout` (`@zarrkit/sharding` adds `shardShape`, `indexCodecs`
- * and `indexLocation`); any other option is an `InvalidMetadataError`.
+ * document). Packages extend it with options of their own, registered
+ * with `registerCreateOption` (`@zarrkit/sharding` adds `shardShape`, `indexCodecs`
+ * and `indexLocation`); any other option is an `InvalidOptionError`.
  */
 export interface CreateArrayOptions {
   /** The array's shape. */
@@ -71,7 +71,7 @@ function layoutOf(
     (name) => !OWN_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined,
   );
   const layouts = given.flatMap((name) => {
-    const hook = layoutFor(name);
+    const hook = createOptionHook(name);
     return hook ? [{ name, hook }] : [];
   });
   if (layouts.length > 1) {

@@ -13,6 +13,7 @@ import {
   NotFoundError,
   open,
   openArray,
+  registerCreateOption,
   registerLayout,
   slice,
   UnsupportedError,
@@ -321,8 +322,12 @@ describe("createArray's convenience options", () => {
     await expect(create({ toString: [2] })).rejects.toThrow(InvalidOptionError);
   });
 
-  it("a registered layout option decides the grid and the codecs", async () => {
-    registerLayout("test.pairs", ({ value, codecs }) => ({ gridShape: [2 * (value as number)], codecs, consumed: [] }));
+  it("a registered option decides the grid and the codecs", async () => {
+    registerCreateOption("test.pairs", ({ value, codecs }) => ({
+      gridShape: [2 * (value as number)],
+      codecs,
+      consumed: [],
+    }));
     const arr = await createArray(new MemoryStore(), "a", {
       shape: [8],
       dataType: "uint8",
@@ -332,5 +337,20 @@ describe("createArray's convenience options", () => {
     expect(arr.metadata.chunk_grid).toEqual({ name: "regular", configuration: { chunk_shape: [4] } });
     expect(arr.chunkShape).toEqual([4]);
     expect(arr.shardShape).toBeUndefined();
+  });
+
+  it("an option registered with the deprecated registerLayout works as well", async () => {
+    registerLayout("test.triples", ({ value, codecs }) => ({
+      gridShape: [3 * (value as number)],
+      codecs,
+      consumed: [],
+    }));
+    const arr = await createArray(new MemoryStore(), "a", {
+      shape: [9],
+      dataType: "uint8",
+      chunkShape: [3],
+      "test.triples": 1,
+    } as Parameters<typeof createArray>[2]);
+    expect(arr.chunkShape).toEqual([3]);
   });
 });

@@ -21,9 +21,22 @@ export {
 export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
 export { checkRange, checkRangeInto, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { normalizeStorePrefix } from "./prefix.js";
-export { layoutFor, registerLayout, unknownOptionError } from "./layout.js";
+export {
+  createOptionHook,
+  layoutFor,
+  registerCreateOption,
+  registerLayout,
+  unknownOptionError,
+} from "./create-options.js";
 export { renamedOption } from "./options.js";
-export type { Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
+export type {
+  CreateOptionHook,
+  CreateOptionRequest,
+  GridAndCodecs,
+  Layout,
+  LayoutHook,
+  LayoutRequest,
+} from "./create-option-hook.js";
 export type { ChunkGrid, ChunkGridMetadata, ChunkGridParser, DimChunking } from "./chunk-grid.js";
 export { chunkGridParser, registerChunkGrid, registeredChunkGrids } from "./chunk-grid-registry.js";
 export { showValue } from "./show.js";

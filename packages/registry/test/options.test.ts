@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { InvalidOptionError, renamedOption, unknownOptionError, ZarrkitError } from "../src/index.js";
+import {
+  type CreateOptionHook,
+  createOptionHook,
+  InvalidOptionError,
+  layoutFor,
+  registerCreateOption,
+  registerLayout,
+  renamedOption,
+  unknownOptionError,
+  ZarrkitError,
+} from "../src/index.js";
 
 describe("renamedOption", () => {
   it("reads an option under its name, else under its deprecated name", () => {
@@ -28,5 +38,17 @@ describe("InvalidOptionError", () => {
     expect(error).toBeInstanceOf(ZarrkitError);
     expect(error).toMatchObject({ name: "InvalidOptionError", code: "INVALID_OPTION", field: "shardShape" });
     expect(error.message).toMatch(/@zarrkit\/sharding/);
+  });
+});
+
+describe("createArray option hooks", () => {
+  it("are found by createOptionHook, and through the deprecated registerLayout and layoutFor", () => {
+    const hook: CreateOptionHook = ({ codecs }) => ({ gridShape: [1], codecs, consumed: [] });
+    registerCreateOption("test.current", hook);
+    expect(createOptionHook("test.current")).toBe(hook);
+    expect(layoutFor("test.current")).toBe(hook);
+    registerLayout("test.deprecated", hook);
+    expect(createOptionHook("test.deprecated")).toBe(hook);
+    expect(createOptionHook("toString")).toBeUndefined();
   });
 });

@@ -2,9 +2,9 @@ import {
   type ChunkEdges,
   type CodecMetadata,
   InvalidOptionError,
-  type Layout,
-  type LayoutRequest,
-  registerLayout,
+  type CreateOptionRequest,
+  type GridAndCodecs,
+  registerCreateOption,
 } from "@zarrkit/core";
 
 declare module "@zarrkit/core" {
@@ -32,7 +32,7 @@ export const DEFAULT_INDEX_CODECS: readonly CodecMetadata[] = [
  * `shardShape` in `createArray`'s convenience form: a grid of shards, each one `sharding_indexed` chunk of inner
  * chunks.
  */
-function shardedLayout({ value, chunkShape, codecs, options }: LayoutRequest): Layout {
+function shardedGridAndCodecs({ value, chunkShape, codecs, options }: CreateOptionRequest): GridAndCodecs {
   if (!Array.isArray(chunkShape) || !chunkShape.every((n) => typeof n === "number")) {
     throw new InvalidOptionError("chunkShape must be integers when shardShape is given: inner chunks are regular", {
       field: "chunkShape",
@@ -59,4 +59,4 @@ function shardedLayout({ value, chunkShape, codecs, options }: LayoutRequest): L
   };
 }
 
-registerLayout("shardShape", shardedLayout);
+registerCreateOption("shardShape", shardedGridAndCodecs);
