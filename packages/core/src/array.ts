@@ -6,7 +6,7 @@ import {
   type ChunkSpec,
   type CodecOptions,
   type DimSlice,
-  InvalidMetadataError,
+  InvalidOptionError,
   InvalidSelectionError,
   isWritable,
   type RequestOptions,
@@ -392,7 +392,7 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
     if (options.shared !== undefined && typeof options.shared !== "boolean") {
-      throw new InvalidMetadataError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, {
+      throw new InvalidOptionError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, {
         field: "options.shared",
       });
     }

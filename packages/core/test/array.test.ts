@@ -305,7 +305,7 @@ describe("chunks in flight", () => {
 });
 
 describe("createArray's convenience options", () => {
-  it("an option neither core nor a registered layout knows is an InvalidOptionError naming it, and the package that provides it", async () => {
+  it("an unknown option is an InvalidOptionError naming it, and the package that provides it", async () => {
     const create = (extra: Record<string, unknown>) =>
       createArray(new MemoryStore(), "a", { shape: [4], dataType: "uint8", chunkShape: [2], ...extra } as Parameters<
         typeof createArray

@@ -118,7 +118,7 @@ describe("ShardReader request counts", () => {
     );
   });
 
-  it("still reads the deprecated coalesceGap (its -1 included); a bad gap or both names are an InvalidOptionError", async () => {
+  it("reads the deprecated coalesceGap (-1 too); a bad gap or both names are an InvalidOptionError", async () => {
     const reads = async (options: Record<string, unknown>) => {
       const store = countingStore(memoryStore(files));
       expect(await new ShardReader(store, spec, { prefix: "mesh", ...options }).getMany(chunks.keys())).toEqual(chunks);

@@ -198,7 +198,8 @@ function pastEnd(
   length: number,
 ): CorruptDataError {
   return new CorruptDataError(
-    `Inner chunk [${innerChunkCoords(config, part.linear).join(", ")}] of shard ${key} (bytes [${offset}, ${offset + length})) extends past the end of the shard`,
+    `Inner chunk [${innerChunkCoords(config, part.linear).join(", ")}] of shard ${key} ` +
+      `(bytes [${offset}, ${offset + length})) extends past the end of the shard`,
     { key },
   );
 }

@@ -71,7 +71,7 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
     expect(await readPlane(plain, { coalesceGapBytes: GIB })).toMatchObject({ data: 4 });
   });
 
-  it("the deprecated maxGapBytes still sets the gap; both names at once are an InvalidOptionError naming both", async () => {
+  it("the deprecated maxGapBytes sets the gap; both names at once are an InvalidOptionError naming both", async () => {
     const hinted = remoteLike();
     await volume(hinted);
     expect(await readPlane(hinted, { maxGapBytes: 0 })).toMatchObject({ data: 4 * 16, total: 68 });

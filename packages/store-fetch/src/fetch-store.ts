@@ -7,6 +7,7 @@ import {
   type SetOptions,
   type SizedValue,
   type Store,
+  InvalidOptionError,
   StoreError,
   type VersionedValue,
   configuredSecrets,
@@ -203,7 +204,9 @@ export class FetchStore implements Store {
       headers = new Headers(options.headers);
     } catch {
       // No cause, no detail: the header that does not parse may be the secret one.
-      throw new StoreError("FetchStore option headers holds a header name or value that is not valid HTTP.");
+      throw new InvalidOptionError("FetchStore option headers holds a header name or value that is not valid HTTP.", {
+        field: "headers",
+      });
     }
     if (authorization && !headers.has("Authorization")) headers.set("Authorization", authorization);
     this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, headers)])].sort(
@@ -211,14 +214,17 @@ export class FetchStore implements Store {
     );
     const crossOriginRedirects = options.crossOriginRedirects ?? "strip-headers";
     if (crossOriginRedirects !== "strip-headers" && crossOriginRedirects !== "refuse") {
-      throw new StoreError(
-        `FetchStore option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(crossOriginRedirects))}.`,
+      throw new InvalidOptionError(
+        'FetchStore option crossOriginRedirects must be "strip-headers" or "refuse", ' +
+          `got ${JSON.stringify(String(crossOriginRedirects))}.`,
+        { field: "crossOriginRedirects" },
       );
     }
     this.#immutable = options.immutable === true;
     if (this.#immutable && options.writable)
-      throw new StoreError(
+      throw new InvalidOptionError(
         "FetchStore options immutable and writable exclude each other: an immutable store's values never change.",
+        { field: "immutable" },
       );
     this.#client = new HttpClient(base, {
       headers,
@@ -686,8 +692,9 @@ interface CachedBody {
 function integerOption(name: string, value: number | undefined, fallback: number): number {
   const n = value ?? fallback;
   if (!(Number.isSafeInteger(n) && n >= 0)) {
-    throw new StoreError(
+    throw new InvalidOptionError(
       `FetchStore option ${name} must be a non-negative integer, got ${JSON.stringify(n) ?? String(n)}.`,
+      { field: name },
     );
   }
   return n;

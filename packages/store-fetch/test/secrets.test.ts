@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { StoreError, redactError, redactText, redactUnparsedUrl } from "@zarrkit/registry";
+import { InvalidOptionError, StoreError, redactError, redactText, redactUnparsedUrl } from "@zarrkit/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { FetchStore } from "../src/index.js";
 import { startServer, type TestServer } from "./http-server.js";
@@ -67,11 +67,11 @@ describe("secrets never reach an error", () => {
     expect(everythingSaid(error)).not.toContain("hunter2");
   });
 
-  it("a header option that is not valid HTTP is a StoreError that does not repeat it", () => {
+  it("a header option that is not valid HTTP is an InvalidOptionError that does not repeat it", () => {
     const error = thrown(
       () => new FetchStore("http://example.com/", { headers: { Authorization: "Bearer tok\nen-s3cr3t" } }),
     );
-    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toBeInstanceOf(InvalidOptionError);
     expect(everythingSaid(error)).not.toContain("s3cr3t");
   });
 

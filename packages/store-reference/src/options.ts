@@ -1,8 +1,8 @@
 /**
  * Options of reference stores, with their defaults, checked: a bad option is
- * a StoreError naming it.
+ * an InvalidOptionError naming it.
  */
-import { showValue, StoreError } from "@zarrkit/registry";
+import { InvalidOptionError, showValue } from "@zarrkit/registry";
 import type { Compressors } from "hyparquet";
 
 /** How a reference store reads its reference file and its targets. */
@@ -44,7 +44,7 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
   const count = (name: keyof ReferenceStoreOptions, fallback: number, minimum: number): number => {
     const value = options[name] ?? fallback;
     if (!Number.isSafeInteger(value) || (value as number) < minimum) {
-      throw new StoreError(
+      throw new InvalidOptionError(
         `Reference store option ${name} must be an integer of at least ${minimum}, got ${showValue(value, 80)}`,
         { field: name },
       );
@@ -52,7 +52,7 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
     return value as number;
   };
   if (options.allowTarget !== undefined && typeof options.allowTarget !== "function") {
-    throw new StoreError(
+    throw new InvalidOptionError(
       `Reference store option allowTarget must be a function, got ${showValue(options.allowTarget, 80)}`,
       { field: "allowTarget" },
     );
@@ -60,7 +60,7 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
   for (const name of ["templates", "targetOptions", "compressors"] as const) {
     const value = options[name];
     if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
-      throw new StoreError(`Reference store option ${name} must be an object, got ${showValue(value, 80)}`, {
+      throw new InvalidOptionError(`Reference store option ${name} must be an object, got ${showValue(value, 80)}`, {
         field: name,
       });
     }

@@ -314,14 +314,16 @@ describe("malformed reference files: typed errors naming the key and the field",
 
   it("refuses bad options, naming them", async () => {
     await expect(openStore("memory://reference-options/refs.json|reference:", { reference: 3 })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
       field: "reference",
     });
     const home = new MemoryStore();
     await expect(openReferenceStore(home, "refs.json", { maxOpenTargets: 0 })).rejects.toMatchObject({
-      code: "STORE_ERROR",
+      code: "INVALID_OPTION",
       field: "maxOpenTargets",
     });
     await expect(openReferenceStore(home, "refs.json", { templates: "x" as never })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
       field: "templates",
     });
   });
