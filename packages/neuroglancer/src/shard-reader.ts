@@ -58,7 +58,7 @@ const DEFAULT_COALESCE_GAP_BYTES = 32 * 1024;
  * merges), else undefined; an InvalidOptionError names a bad one, or both when both are given.
  */
 function coalesceGapOption(options: ShardReaderOptions): number | undefined {
-  const gap = renamedOption(options as Record<string, unknown>, "coalesceGapBytes", "coalesceGap");
+  const gap = renamedOption(options, "coalesceGapBytes", "coalesceGap");
   if (gap === undefined) return undefined;
   const legacy = options.coalesceGapBytes === undefined;
   if (Number.isSafeInteger(gap) && ((gap as number) >= 0 || (legacy && gap === -1))) return gap as number;

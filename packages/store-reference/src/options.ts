@@ -2,7 +2,7 @@
  * Options of reference stores, with their defaults, checked: a bad option is
  * an InvalidOptionError naming it.
  */
-import { InvalidOptionError, showValue } from "@zarrkit/registry";
+import { InvalidOptionError, renamedOption, showValue } from "@zarrkit/registry";
 import type { Compressors } from "hyparquet";
 
 /** How a reference store reads its reference file and its targets. */
@@ -16,7 +16,12 @@ export interface ReferenceStoreOptions {
   recordCacheBytes?: number;
   /** Target stores (and target files) kept open. Default 64. */
   maxOpenTargets?: number;
-  /** Largest read coalesced from several references to one target, in bytes. Default 16 MiB. */
+  /**
+   * Largest request coalesced from several references to one target, in bytes (the sharding codec's option of the
+   * same name). Default 16 MiB.
+   */
+  maxRequestBytes?: number;
+  /** @deprecated Use maxRequestBytes. */
   maxCoalescedBytes?: number;
   /** Values replacing the file's `templates` (kerchunk's `template_overrides`), e.g. to move the targets elsewhere. */
   templates?: Readonly<Record<string, string>>;
@@ -36,13 +41,14 @@ export interface ReferenceStoreOptions {
 }
 
 /** The options with their defaults, once checked. */
-export type ResolvedOptions = Required<ReferenceStoreOptions>;
+export type ResolvedOptions = Required<Omit<ReferenceStoreOptions, "maxCoalescedBytes">>;
 
 const MiB = 2 ** 20;
 
 export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions {
+  const renamed = { maxRequestBytes: renamedOption(options, "maxRequestBytes", "maxCoalescedBytes") };
   const count = (name: keyof ReferenceStoreOptions, fallback: number, minimum: number): number => {
-    const value = options[name] ?? fallback;
+    const value = (name === "maxRequestBytes" ? renamed.maxRequestBytes : options[name]) ?? fallback;
     if (!Number.isSafeInteger(value) || (value as number) < minimum) {
       throw new InvalidOptionError(
         `Reference store option ${name} must be an integer of at least ${minimum}, got ${showValue(value, 80)}`,
@@ -69,7 +75,7 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
     maxFileBytes: count("maxFileBytes", 256 * MiB, 1),
     recordCacheBytes: count("recordCacheBytes", 64 * MiB, 0),
     maxOpenTargets: count("maxOpenTargets", 64, 1),
-    maxCoalescedBytes: count("maxCoalescedBytes", 16 * MiB, 0),
+    maxRequestBytes: count("maxRequestBytes", 16 * MiB, 0),
     templates: options.templates ?? {},
     targetOptions: options.targetOptions ?? {},
     allowTarget: options.allowTarget ?? (() => true),

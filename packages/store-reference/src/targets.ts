@@ -18,7 +18,7 @@ export interface TargetOptions {
   /** Target stores and target readers kept open. */
   maxOpenTargets: number;
   /** Largest coalesced read of a target. */
-  maxCoalescedBytes: number;
+  maxRequestBytes: number;
 }
 
 export class Targets {
@@ -48,7 +48,7 @@ export class Targets {
     const id = location.kind === "beside" ? `beside:${location.key}` : `url:${location.folder}${location.key}`;
     const reader = await this.#readers.getOrLoad(id, async () => {
       const store = location.kind === "beside" ? this.home : await this.#store(location.folder);
-      return new TargetReader(store, location.key, url, this.options.maxCoalescedBytes);
+      return new TargetReader(store, location.key, url, this.options.maxRequestBytes);
     });
     return reader!;
   }
