@@ -28,7 +28,7 @@ export {
   registerLayout,
   unknownOptionError,
 } from "./create-options.js";
-export { renamedOption } from "./options.js";
+export { renamedOption } from "./renamed-option.js";
 export type {
   CreateOptionHook,
   CreateOptionRequest,
