@@ -2,7 +2,8 @@
 // every runtime: fflate trusts the gzip/zlib trailers, so this module checks
 // them itself and never returns data whose checksum does not match. The
 // fflate path of the gzip and zlib codecs and @zarrkit/neuroglancer use it.
-import { ChecksumError, CorruptDataError, concatBytes } from "@zarrkit/registry";
+import { ChecksumError, CorruptDataError } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
 import { Inflate, inflateSync } from "fflate";
 import { adler32 } from "./adler32.js";
 import { crc32 } from "./crc32.js";

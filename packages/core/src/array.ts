@@ -2,10 +2,11 @@ import {
   type ArrayData,
   type Chunk,
   type NumericArray,
+  type ChunkGrid,
   type ChunkSpec,
   type CodecOptions,
   type DimSlice,
-  InvalidMetadataError,
+  InvalidOptionError,
   InvalidSelectionError,
   isWritable,
   type RequestOptions,
@@ -21,7 +22,6 @@ import { forEachConcurrent } from "./concurrency.js";
 import type { DataTypeArrays, DataTypeName } from "./data-type-arrays.js";
 import { dataClassName, isDataOfType } from "./data-types.js";
 import { parseScalar } from "./fill-value.js";
-import type { ChunkGrid } from "./grid/chunk-grid.js";
 import { withKeyLock } from "./keyed-lock.js";
 import { encodeJson } from "./metadata/json.js";
 import type { ArrayMetadata, ArrayMetadataV2 } from "./metadata/documents.js";
@@ -392,7 +392,7 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     // The result's size is checked before a single chunk is visited: chunks are walked lazily below.
     const { parts, counts, dropped } = this.chunksOf(selection);
     if (options.shared !== undefined && typeof options.shared !== "boolean") {
-      throw new InvalidMetadataError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, {
+      throw new InvalidOptionError(`get: options.shared must be a boolean, got ${showValue(options.shared)}`, {
         field: "options.shared",
       });
     }

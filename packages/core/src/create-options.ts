@@ -2,7 +2,13 @@
  * What `createArray` accepts besides a complete document, for each format side by side: the convenience forms
  * (camelCase) and the zarr.json (v3) or .zarray (v2) document each becomes.
  */
-import { type CodecMetadata, InvalidMetadataError, layoutFor, showValue, unknownOptionError } from "@zarrkit/registry";
+import {
+  type CodecMetadata,
+  createOptionHook,
+  InvalidMetadataError,
+  showValue,
+  unknownOptionError,
+} from "@zarrkit/registry";
 import { type DataType, dataType, dataTypeJSON, objectDataType } from "./data-types.js";
 import { parseScalar, serializeScalar, zeroFillValue } from "./fill-value.js";
 import { type ChunkEdges, rectilinearChunkGrid } from "./grid/rectilinear.js";
@@ -17,9 +23,9 @@ import {
 
 /**
  * The convenience form of `createArray` (camelCase; becomes a zarr.json
- * document). Packages extend it with layout options of their own, registered
- * with `registerLayout` (`@zarrkit/sharding` adds `shardShape`, `indexCodecs`
- * and `indexLocation`); any other option is an `InvalidMetadataError`.
+ * document). Packages extend it with options of their own, registered
+ * with `registerCreateOption` (`@zarrkit/sharding` adds `shardShape`, `indexCodecs`
+ * and `indexLocation`); any other option is an `InvalidOptionError`.
  */
 export interface CreateArrayOptions {
   /** The array's shape. */
@@ -81,7 +87,7 @@ function layoutOf(
     (name) => !OWN_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined,
   );
   const layouts = given.flatMap((name) => {
-    const hook = layoutFor(name);
+    const hook = createOptionHook(name);
     return hook ? [{ name, hook }] : [];
   });
   if (layouts.length > 1) {

@@ -12,7 +12,11 @@ export {
   type DataTypeInfo,
   type DataTypeKind,
   type ErrorContext,
+  type ChunkGrid,
+  type ChunkGridMetadata,
+  type DimChunking,
   InvalidMetadataError,
+  InvalidOptionError,
   InvalidSelectionError,
   isWritable,
   type ListDirResult,
@@ -48,7 +52,6 @@ export { type DataType, dataType, dataTypeJSON, isDataOfType } from "./data-type
 export { parseScalar, serializeScalar } from "./fill-value.js";
 export { type StructField, type StructLayout, structColumns, structFromColumns } from "./struct-type.js";
 export { float16BitsToNumber, numberToFloat16Bits } from "./float16.js";
-export type { ChunkGrid } from "./grid/chunk-grid.js";
 export { type ChunkKeyEncoding, chunkKeyEncoding } from "./grid/chunk-key-encoding.js";
 export type { ChunkEdges } from "./grid/rectilinear.js";
 export { type GroupExtras, ZarrGroup } from "./group.js";

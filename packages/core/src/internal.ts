@@ -40,7 +40,6 @@ export {
 export { arrayPipelineContext, type ChunkWriteOptions, CodecPipeline, type StoredPart } from "./pipeline.js";
 export {
   cartesian,
-  type DimChunking,
   type DimChunkPart,
   dimensionParts,
   dimensionPartsOf,

@@ -1,4 +1,5 @@
-import { KeyedLock, type Store } from "@zarrkit/registry";
+import { KeyedLock } from "@zarrkit/util";
+import type { Store } from "@zarrkit/registry";
 
 const locks = new WeakMap<Store, KeyedLock>();
 

@@ -1,4 +1,4 @@
-import { type DimSlice, InvalidSelectionError } from "@zarrkit/registry";
+import { type DimChunking, type DimSlice, InvalidSelectionError } from "@zarrkit/registry";
 
 /** A Python-style slice; omitted bounds mean the whole dimension. */
 export interface Slice {
@@ -92,18 +92,6 @@ export interface DimChunkPart {
   outOffset: number;
   /** Indices selected in the chunk. */
   count: number;
-}
-
-/** How one dimension is divided into chunks: edges may vary (rectilinear grids). */
-export interface DimChunking {
-  /** Index of the chunk holding coordinate `coord`. */
-  chunkIndex(coord: number): number;
-  /** First coordinate of chunk `index`. */
-  chunkStart(index: number): number;
-  /** Full (unclipped) length of chunk `index`. */
-  chunkLength(index: number): number;
-  /** The longest chunk along this dimension. */
-  readonly maxChunkLength: number;
 }
 
 /** Every part of `sel` along one dimension, in order (see `dimensionPartsOf` for a lazy form). */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { registerLayout } from "@zarrkit/registry";
+import { registerCreateOption, registerLayout } from "@zarrkit/registry";
 import {
   CorruptDataError,
   createArray,
   dataType,
   InvalidMetadataError,
+  InvalidOptionError,
   InvalidSelectionError,
   MemoryStore,
   NodeExistsError,
@@ -302,7 +303,7 @@ describe("chunks in flight", () => {
 });
 
 describe("createArray's convenience options", () => {
-  it("an option neither core nor a registered layout knows is an InvalidMetadataError naming it, and the package that provides it", async () => {
+  it("an unknown option is an InvalidOptionError naming it, and the package that provides it", async () => {
     const create = (extra: Record<string, unknown>) =>
       createArray(new MemoryStore(), "a", { shape: [4], dataType: "uint8", chunkShape: [2], ...extra } as Parameters<
         typeof createArray
@@ -312,14 +313,19 @@ describe("createArray's convenience options", () => {
       /shardShape is not a createArray option. It is provided by @zarrkit\/sharding/,
     );
     await expect(create({ chunkShap: [2] })).rejects.toMatchObject({
-      name: "InvalidMetadataError",
+      name: "InvalidOptionError",
+      code: "INVALID_OPTION",
       field: "chunkShap",
     });
-    await expect(create({ toString: [2] })).rejects.toThrow(InvalidMetadataError);
+    await expect(create({ toString: [2] })).rejects.toThrow(InvalidOptionError);
   });
 
-  it("a registered layout option decides the grid and the codecs", async () => {
-    registerLayout("test.pairs", ({ value, codecs }) => ({ gridShape: [2 * (value as number)], codecs, consumed: [] }));
+  it("a registered option decides the grid and the codecs", async () => {
+    registerCreateOption("test.pairs", ({ value, codecs }) => ({
+      gridShape: [2 * (value as number)],
+      codecs,
+      consumed: [],
+    }));
     const arr = await createArray(new MemoryStore(), "a", {
       shape: [8],
       dataType: "uint8",
@@ -329,5 +335,20 @@ describe("createArray's convenience options", () => {
     expect(arr.metadata.chunk_grid).toEqual({ name: "regular", configuration: { chunk_shape: [4] } });
     expect(arr.chunkShape).toEqual([4]);
     expect(arr.shardShape).toBeUndefined();
+  });
+
+  it("an option registered with the deprecated registerLayout works as well", async () => {
+    registerLayout("test.triples", ({ value, codecs }) => ({
+      gridShape: [3 * (value as number)],
+      codecs,
+      consumed: [],
+    }));
+    const arr = await createArray(new MemoryStore(), "a", {
+      shape: [9],
+      dataType: "uint8",
+      chunkShape: [3],
+      "test.triples": 1,
+    } as Parameters<typeof createArray>[2]);
+    expect(arr.chunkShape).toEqual([3]);
   });
 });

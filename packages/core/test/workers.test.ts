@@ -14,6 +14,7 @@ import {
   createArray,
   dataType,
   InvalidMetadataError,
+  InvalidOptionError,
   MemoryStore,
   openArray,
   slice,
@@ -261,8 +262,8 @@ describe("codec workers", () => {
   });
 
   it("reject invalid settings", async () => {
-    expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidMetadataError);
-    expect(() => configureCodecWorkers({ threshold: -1 })).toThrow(InvalidMetadataError);
+    expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidOptionError);
+    expect(() => configureCodecWorkers({ threshold: -1 })).toThrow(InvalidOptionError);
     expect(() => configureCodecWorkers({ offloadAlone: "yes" as unknown as boolean })).toThrow(/offloadAlone/);
     expect(() => configureCodecWorkers({ createWorker: "worker.js" as unknown as () => Worker })).toThrow(
       /createWorker must be a function/,
@@ -401,8 +402,8 @@ describe("codec workers and a result over shared memory", () => {
     const array = await createArray(store, "b", { shape: [4], dataType: "uint8", chunkShape: [2], codecs: [BYTES] });
     store.reset();
     const error = await array.get(null, { shared: "yes" as unknown as boolean }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InvalidMetadataError);
-    expect((error as InvalidMetadataError).field).toBe("options.shared");
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect((error as InvalidOptionError).field).toBe("options.shared");
     expect(store.reads()).toBe(0);
   });
 

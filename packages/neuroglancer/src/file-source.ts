@@ -1,5 +1,5 @@
 import { CorruptDataError, type RequestOptions, type Store } from "@zarrkit/registry";
-import type { ByteRange } from "@zarrkit/registry";
+import type { ByteRange } from "@zarrkit/util";
 
 /** Reads exact byte ranges of stored files, hiding whether the store can read ranges. */
 export interface FileSource {

@@ -7,7 +7,7 @@ export {
 } from "./spec.js";
 export { murmurHash3_x86_128 } from "./murmurhash3.js";
 export { type ShardLocation, hashChunkId, murmurHash3ChunkId, shardFileName, shardLocation } from "./location.js";
-export type { ByteRange } from "@zarrkit/registry";
+export type { ByteRange } from "@zarrkit/util";
 export { decodeShardIndex, encodeShardIndex } from "./shard-index.js";
 export { decodeMinishardIndex, encodeMinishardIndex, type MinishardEntry } from "./minishard-index.js";
 export { ShardReader, type ShardReaderOptions, type StoredChunk } from "./shard-reader.js";

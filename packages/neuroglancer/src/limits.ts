@@ -1,5 +1,5 @@
-import { CorruptDataError, InvalidSelectionError } from "@zarrkit/registry";
-import type { ByteRange } from "@zarrkit/registry";
+import { CorruptDataError, InvalidOptionError } from "@zarrkit/registry";
+import type { ByteRange } from "@zarrkit/util";
 import type { ShardingEncoding } from "./spec.js";
 
 /** Default cap on one chunk's stored and decoded bytes: generous, but far from what one read or allocation can take. */
@@ -36,7 +36,7 @@ export interface ShardLimitOptions {
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidSelectionError(`${name} must be a positive integer, got ${String(value)}`);
+    throw new InvalidOptionError(`${name} must be a positive integer, got ${String(value)}`, { field: name });
   }
   return value;
 }

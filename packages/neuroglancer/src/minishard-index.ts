@@ -1,5 +1,5 @@
 import { CorruptDataError } from "@zarrkit/registry";
-import type { ByteRange } from "@zarrkit/registry";
+import type { ByteRange } from "@zarrkit/util";
 import { addU64 } from "./uint64.js";
 
 /** One chunk of a minishard index. */

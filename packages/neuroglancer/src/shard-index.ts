@@ -1,5 +1,5 @@
 import { CorruptDataError } from "@zarrkit/registry";
-import type { ByteRange } from "@zarrkit/registry";
+import type { ByteRange } from "@zarrkit/util";
 
 /**
  * Decode one 16-byte shard index entry at `at` in `bytes`: the minishard

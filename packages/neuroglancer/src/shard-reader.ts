@@ -1,12 +1,13 @@
+import { type ByteRange, coalesceRanges, LruCache } from "@zarrkit/util";
 import {
-  type ByteRange,
   coalesceGapHint,
-  coalesceRanges,
   CorruptDataError,
-  LruCache,
+  InvalidOptionError,
   NotFoundError,
   type RequestOptions,
+  renamedOption,
   type Store,
+  showValue,
   UnsupportedError,
 } from "@zarrkit/registry";
 import { decodeBytes } from "./encoding.js";
@@ -28,9 +29,11 @@ export interface ShardReaderOptions extends ShardLimitOptions {
   /** Decoded minishard indexes kept. Default 128, as cloud-volume. */
   minishardIndexCacheSize?: number;
   /**
-   * Ranges of one file at most this many bytes apart are fetched in one request.
-   * Default: the store's `coalesceGapBytes` hint (4 MiB over HTTP and S3), else 32 KiB; -1 never merges.
+   * Ranges of one file at most this many bytes apart are fetched in one request: a non-negative integer. Default: the
+   * store's `coalesceGapBytes` hint (4 MiB over HTTP and S3), else 32 KiB.
    */
+  coalesceGapBytes?: number;
+  /** @deprecated Use coalesceGapBytes (where -1, which never merges even adjacent ranges, has no equivalent). */
   coalesceGap?: number;
 }
 
@@ -47,6 +50,22 @@ export interface StoredChunk extends ByteRange {
 
 type MinishardIndex = Map<bigint, ByteRange>;
 
+/** The gap up to which ranges are merged when neither the options nor the store say. */
+const DEFAULT_COALESCE_GAP_BYTES = 32 * 1024;
+
+/**
+ * The `coalesceGapBytes` option (a non-negative integer), else the deprecated `coalesceGap` as it was (-1 never
+ * merges), else undefined; an InvalidOptionError names a bad one, or both when both are given.
+ */
+function coalesceGapOption(options: ShardReaderOptions): number | undefined {
+  const gap = renamedOption(options, "coalesceGapBytes", "coalesceGap");
+  if (gap === undefined) return undefined;
+  const legacy = options.coalesceGapBytes === undefined;
+  if (Number.isSafeInteger(gap) && ((gap as number) >= 0 || (legacy && gap === -1))) return gap as number;
+  const name = legacy ? "coalesceGap" : "coalesceGapBytes";
+  throw new InvalidOptionError(`${name} must be a non-negative integer, got ${showValue(gap, 80)}`, { field: name });
+}
+
 /**
  * Reads chunks out of `neuroglancer_uint64_sharded_v1` shard files in a store.
  * A cold lookup costs three ranged reads (shard index entry, minishard index,
@@ -60,7 +79,7 @@ export class ShardReader {
   readonly spec: ShardingSpec;
   /** Directory of the shard files in the store. */
   readonly prefix: string;
-  readonly #coalesceGap: number;
+  readonly #coalesceGapBytes: number;
   readonly #indexEnd: number;
   readonly #limits: ShardLimits;
   /** `${key}\n${minishard}` -> absolute range of the minishard index, or null when empty or the file is missing. */
@@ -71,7 +90,7 @@ export class ShardReader {
     this.store = store;
     this.spec = spec;
     this.prefix = options.prefix ?? "";
-    this.#coalesceGap = options.coalesceGap ?? coalesceGapHint(store) ?? 32 * 1024;
+    this.#coalesceGapBytes = coalesceGapOption(options) ?? coalesceGapHint(store) ?? DEFAULT_COALESCE_GAP_BYTES;
     this.#indexEnd = shardIndexSize(spec);
     this.#limits = shardLimits(options);
     this.#shardIndexCache = new LruCache(options.shardIndexCacheSize ?? 16384);
@@ -240,7 +259,7 @@ export class ShardReader {
     use: (item: T, bytes: Uint8Array | undefined) => void,
   ): Promise<void> {
     await Promise.all(
-      coalesceRanges(items, this.#coalesceGap, this.#limits.maxChunkBytes).map(async (group) => {
+      coalesceRanges(items, this.#coalesceGapBytes, this.#limits.maxChunkBytes).map(async (group) => {
         const bytes = await source.read(key, group, what);
         for (const item of group.members) {
           const start = item.offset - group.offset;

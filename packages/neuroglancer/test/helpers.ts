@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { concatBytes, type RangeQuery, type Store } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
+import type { RangeQuery, Store } from "@zarrkit/registry";
 import { encodeMinishardIndex, encodeShardIndex } from "../src/index.js";
 import { fixturePath } from "@zarrkit/test-utils/fixtures";
 import { assert, describe } from "vitest";

@@ -99,31 +99,42 @@ describe("ShardReader request counts", () => {
     expect(store.reads()).toBe(files.length);
   });
 
-  it("without coalescing, reads each range on its own", async () => {
-    const store = countingStore(memoryStore(files));
-    const reader = new ShardReader(store, spec, { prefix: "mesh", coalesceGap: -1 });
-    expect(await reader.getMany(chunks.keys())).toEqual(chunks);
-    // 8 minishards in 2 shards, all non-empty: 8 entries + 8 indexes + 64 chunks.
-    expect(store.reads()).toBe(8 + 8 + 64);
-  });
-
-  it("takes its default gap from the store's coalesceGapBytes hint; an explicit coalesceGap wins", async () => {
-    const readsWith = async (hint: number | undefined, options: { coalesceGap?: number } = {}) => {
+  it("takes its default gap from the store's coalesceGapBytes hint; an explicit coalesceGapBytes wins", async () => {
+    const readsWith = async (hint: number | undefined, options: { coalesceGapBytes?: number } = {}) => {
       const store = countingStore(
         Object.assign(memoryStore(files), hint === undefined ? {} : { coalesceGapBytes: hint }),
       );
       expect(await new ShardReader(store, spec, { prefix: "mesh", ...options }).getMany(chunks.keys())).toEqual(chunks);
       return store.reads();
     };
-    const separate = await readsWith(undefined, { coalesceGap: -1 });
+    const separate = await readsWith(undefined, { coalesceGapBytes: 0 });
     // A 1-byte gap splits ranges that are not adjacent; the default 32 KiB merges them.
-    expect(await readsWith(1)).toBe(await readsWith(undefined, { coalesceGap: 1 }));
+    expect(await readsWith(1)).toBe(await readsWith(undefined, { coalesceGapBytes: 1 }));
     expect(await readsWith(1)).toBeGreaterThan(await readsWith(undefined));
-    expect(await readsWith(1, { coalesceGap: 32 * 1024 })).toBe(await readsWith(undefined));
+    expect(await readsWith(1, { coalesceGapBytes: 32 * 1024 })).toBe(await readsWith(undefined));
     expect(await readsWith(1)).toBeLessThanOrEqual(separate);
     expect(() => new ShardReader(Object.assign(memoryStore(files), { coalesceGapBytes: -3 }), spec)).toThrow(
       /coalesceGapBytes hint must be a non-negative integer, got -3/,
     );
+  });
+
+  it("reads the deprecated coalesceGap (-1 too); a bad gap or both names are an InvalidOptionError", async () => {
+    const reads = async (options: Record<string, unknown>) => {
+      const store = countingStore(memoryStore(files));
+      expect(await new ShardReader(store, spec, { prefix: "mesh", ...options }).getMany(chunks.keys())).toEqual(chunks);
+      return store.reads();
+    };
+    expect(await reads({ coalesceGap: 1 })).toBe(await reads({ coalesceGapBytes: 1 }));
+    // -1 merges nothing: 8 minishards in 2 shards, all non-empty: 8 entries + 8 indexes + 64 chunks.
+    expect(await reads({ coalesceGap: -1 })).toBe(8 + 8 + 64);
+    expect(() => new ShardReader(memoryStore(files), spec, { coalesceGapBytes: 1, coalesceGap: 1 })).toThrow(
+      /coalesceGapBytes and coalesceGap/,
+    );
+    for (const options of [{ coalesceGapBytes: -1 }, { coalesceGapBytes: 1.5 }, { coalesceGap: -2 }]) {
+      expect(() => new ShardReader(memoryStore(files), spec, options)).toThrow(
+        expect.objectContaining({ name: "InvalidOptionError", field: Object.keys(options)[0] }),
+      );
+    }
   });
 
   it("reads each shard file whole, once per call, from stores without getRange", async () => {

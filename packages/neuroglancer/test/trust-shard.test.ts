@@ -8,14 +8,8 @@ import {
   type ShardingEncoding,
   type ShardingSpec,
 } from "@zarrkit/neuroglancer";
-import {
-  ChecksumError,
-  CorruptDataError,
-  coalesceRanges,
-  type RangeQuery,
-  type Store,
-  UnsupportedError,
-} from "@zarrkit/registry";
+import { ChecksumError, CorruptDataError, type RangeQuery, type Store, UnsupportedError } from "@zarrkit/registry";
+import { coalesceRanges } from "@zarrkit/util";
 import { gzipSync, zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { memoryStore, oneMinishardShard, xorByte } from "./helpers.js";
@@ -246,7 +240,7 @@ describe("byte ranges from the index are bounded before reading (finding 2)", ()
     const big = [payload(6000, 1), payload(6000, 2), payload(6000, 3)];
     const file = oneMinishardShard(big.map((b, i) => [BigInt(i + 1), b]));
     const store = spyStore([["0.shard", file]]);
-    const reader = new ShardReader(store, specOf("raw", "raw"), { maxChunkBytes: 10000, coalesceGap: 2 ** 20 });
+    const reader = new ShardReader(store, specOf("raw", "raw"), { maxChunkBytes: 10000, coalesceGapBytes: 2 ** 20 });
     const got = await reader.getMany([1n, 2n, 3n]);
     expect([1n, 2n, 3n].map((id) => got.get(id))).toEqual(big);
     expect(Math.max(...store.requests.map((r) => r.length))).toBeLessThanOrEqual(10000);

@@ -1,5 +1,5 @@
 import { registryState } from "./global-state.js";
-import type { ChunkGridParser } from "./layout-hook.js";
+import type { ChunkGridParser } from "./chunk-grid.js";
 
 /** Make a `chunk_grid` name known to metadata parsing (core registers "regular", "rectilinear" and "rectangular"). */
 export function registerChunkGrid(name: string, parser: ChunkGridParser): void {

@@ -159,8 +159,8 @@ export interface StoredValue {
   /** The value's store key. */
   readonly key: string;
   /**
-   * The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges closer than this are cheaper read
-   * as one request.
+   * The `coalesceGapBytes` hint of the store holding the value (see `Store`): ranges at most this many bytes apart
+   * are cheaper read as one request.
    */
   readonly coalesceGapBytes?: number;
   /** `Store.get` of this key. */
@@ -182,8 +182,7 @@ export interface StoredValue {
   /** `Store.append` to this key. */
   append?(value: Uint8Array, options?: SetOptions): Promise<number>;
   /** `Store.setRange` of this key. */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions
-  // existed
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing
   setRange?(offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   /** `Store.truncate` of this key. */
   truncate?(length: number, options?: RequestOptions): Promise<void>;

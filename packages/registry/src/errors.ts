@@ -38,6 +38,14 @@ export class InvalidMetadataError extends ZarrkitError {
   override readonly code = "INVALID_METADATA";
 }
 
+/**
+ * An option passed in code (to a store, a codec through `codecOptions`, `createArray`, a reader) is unknown, malformed
+ * or out of range; `field` names it. Metadata read from a store is never the cause: that is an InvalidMetadataError.
+ */
+export class InvalidOptionError extends ZarrkitError {
+  override readonly code = "INVALID_OPTION";
+}
+
 /** A valid feature this build cannot handle: unknown codec, extension, data type. */
 export class UnsupportedError extends ZarrkitError {
   override readonly code = "UNSUPPORTED";

@@ -1,5 +1,6 @@
 import type { CodecFactory } from "./codec.js";
-import type { ChunkGridParser, LayoutHook } from "./layout-hook.js";
+import type { ChunkGridParser } from "./chunk-grid.js";
+import type { CreateOptionHook } from "./create-option-hook.js";
 import type { Store } from "./store.js";
 
 /** Loads a codec's factory on first use (a dynamic `import()` keeps the codec out of bundles until then). */
@@ -25,7 +26,8 @@ interface RegistryState {
   /** URL pipeline adapters by name (`|zip:`), and the file suffixes that open through one. */
   adapters: Map<string, StoreAdapter>;
   adapterSuffixes: Map<string, string>;
-  layouts: Map<string, LayoutHook>;
+  /** Hooks of `createArray` options by name; the field keeps its first name, as every copy in the realm shares it. */
+  layouts: Map<string, CreateOptionHook>;
   chunkGrids: Map<string, ChunkGridParser>;
   /** Modules codec workers import so that they know the codecs registered here (see codec-worker-modules.ts). */
   workerModules: string[];

@@ -20,12 +20,24 @@ export {
 } from "./store-pipeline.js";
 export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
 export { checkRange, checkRangeInto, coalesceGapHint, rangeBounds } from "./ranges.js";
-export { concatBytes } from "./bytes.js";
-export { type ByteRange, coalesceRanges, type RangeGroup } from "./coalesce.js";
-export { KeyedLock } from "./keyed-lock.js";
-export { LruCache } from "./lru-cache.js";
 export { normalizeStorePrefix } from "./prefix.js";
-export { layoutFor, registerLayout, unknownOptionError } from "./layout.js";
-export type { ChunkGridParser, Layout, LayoutHook, LayoutRequest } from "./layout-hook.js";
+export {
+  createOptionHook,
+  layoutFor,
+  registerCreateOption,
+  registerLayout,
+  unknownOptionError,
+} from "./create-options.js";
+export { renamedOption } from "./renamed-option.js";
+export type {
+  CreateOptionHook,
+  CreateOptionRequest,
+  GridAndCodecs,
+  Layout,
+  LayoutHook,
+  LayoutRequest,
+} from "./create-option-hook.js";
+export type { ChunkGrid, ChunkGridMetadata, ChunkGridParser, DimChunking } from "./chunk-grid.js";
 export { chunkGridParser, registerChunkGrid, registeredChunkGrids } from "./chunk-grid-registry.js";
 export { showValue } from "./show.js";
+export { configuredSecrets, redactError, redactText, redactUnparsedUrl, redactUrl } from "./redact.js";

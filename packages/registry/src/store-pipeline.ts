@@ -8,7 +8,7 @@
  */
 import { StoreError } from "./errors.js";
 import { type StoreAdapter, registryState } from "./global-state.js";
-import { redactUnparsedUrl } from "./http/redact.js";
+import { redactUnparsedUrl } from "./redact.js";
 import type { Store } from "./store.js";
 
 /** How an adapter is registered. */

@@ -1,5 +1,5 @@
 import { StoreError } from "./errors.js";
-import { redactUnparsedUrl } from "./http/redact.js";
+import { redactUnparsedUrl } from "./redact.js";
 import { type PathStoreFactory, registryState, type StoreFactory } from "./global-state.js";
 import { applyPipeline, parseStorePipeline, splitValueUrl } from "./store-pipeline.js";
 import type { Store } from "./store.js";

@@ -81,12 +81,13 @@ export interface ListDirResult {
 /** A key-value store of bytes: `get` is required, everything else is an optional capability. */
 export interface Store {
   /**
-   * A hint for readers that coalesce byte ranges: ranges of one value closer
-   * than this many bytes are cheaper to read as one request than as several.
+   * A hint for readers that coalesce byte ranges: ranges of one value at most
+   * this many bytes apart are cheaper to read as one request than as several.
    * Roughly the store's per-request latency expressed in bytes of its
    * bandwidth: megabytes over HTTP; local and in-memory stores leave it
-   * unset. Readers use it as their default gap (an explicit option of theirs
-   * wins); without it they keep their own default. A non-negative integer.
+   * unset. Readers use it as their default `coalesceGapBytes` (their own
+   * option of that name wins); without it they keep their own default. A
+   * non-negative integer.
    */
   readonly coalesceGapBytes?: number;
   /** The whole value, or undefined when the key does not exist. */
@@ -140,8 +141,7 @@ export interface Store {
    * when the store keeps versions. A store whose in-place writes can be torn by
    * a crash undoes a torn one before the key is next written or `recover`ed.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing, as before versions
-  // existed
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that keep no versions return nothing
   setRange?(key: string, offset: number, value: Uint8Array, options?: SetOptions): Promise<string | void>;
   /** Truncate a value to `length` bytes. */
   truncate?(key: string, length: number, options?: RequestOptions): Promise<void>;

@@ -11,7 +11,7 @@ const MAX_INNER_CHUNKS = 2 ** 24;
 export type IndexLocation = "start" | "end";
 
 /** A validated sharding_indexed configuration with its inner and index pipelines. */
-export interface ShardLayout {
+export interface ShardingConfig {
   chunkShape: number[];
   /** Inner chunks per shard along each dimension. */
   gridShape: number[];
@@ -28,7 +28,7 @@ export interface ShardLayout {
 export async function parseShardingConfig(
   configuration: Record<string, unknown>,
   ctx: CodecCreateContext,
-): Promise<ShardLayout> {
+): Promise<ShardingConfig> {
   const base = `${ctx.field}.configuration`;
   const fail = (field: string, why: string): never => {
     throw new InvalidMetadataError(`${base}.${field} ${why}`, { field: `${base}.${field}` });

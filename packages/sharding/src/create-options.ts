@@ -1,5 +1,10 @@
-import { type ChunkEdges, type CodecMetadata, InvalidMetadataError } from "@zarrkit/core";
-import { type Layout, type LayoutRequest, registerLayout } from "@zarrkit/registry";
+import { type ChunkEdges, type CodecMetadata } from "@zarrkit/core";
+import {
+  type CreateOptionRequest,
+  type GridAndCodecs,
+  InvalidOptionError,
+  registerCreateOption,
+} from "@zarrkit/registry";
 
 declare module "@zarrkit/core" {
   interface CreateArrayOptions {
@@ -26,14 +31,14 @@ export const DEFAULT_INDEX_CODECS: readonly CodecMetadata[] = [
  * `shardShape` in `createArray`'s convenience form: a grid of shards, each one `sharding_indexed` chunk of inner
  * chunks.
  */
-function shardedLayout({ value, chunkShape, codecs, options }: LayoutRequest): Layout {
+function shardedGridAndCodecs({ value, chunkShape, codecs, options }: CreateOptionRequest): GridAndCodecs {
   if (!Array.isArray(chunkShape) || !chunkShape.every((n) => typeof n === "number")) {
-    throw new InvalidMetadataError("chunkShape must be integers when shardShape is given: inner chunks are regular", {
+    throw new InvalidOptionError("chunkShape must be integers when shardShape is given: inner chunks are regular", {
       field: "chunkShape",
     });
   }
   if (!Array.isArray(value))
-    throw new InvalidMetadataError("shardShape must be a list (of integers or lists of edges)", {
+    throw new InvalidOptionError("shardShape must be a list (of integers or lists of edges)", {
       field: "shardShape",
     });
   return {
@@ -53,4 +58,4 @@ function shardedLayout({ value, chunkShape, codecs, options }: LayoutRequest): L
   };
 }
 
-registerLayout("shardShape", shardedLayout);
+registerCreateOption("shardShape", shardedGridAndCodecs);

@@ -1,6 +1,6 @@
 import { cartesian, dimensionParts, regularChunkGrid } from "@zarrkit/core/internal";
 import type { ArrayRegion, DimSlice } from "@zarrkit/registry";
-import type { ShardLayout } from "./config.js";
+import type { ShardingConfig } from "./config.js";
 
 /** One inner chunk a selection of a shard touches. */
 export interface InnerPart {
@@ -21,15 +21,15 @@ export class InnerGrid {
   private readonly dims;
   private readonly strides: number[];
 
-  constructor(private readonly layout: ShardLayout) {
-    this.dims = regularChunkGrid(layout.chunkShape, layout.chunkShape).dims;
-    this.strides = layout.gridShape.map((_, d) => layout.gridShape.slice(d + 1).reduce((a, b) => a * b, 1));
+  constructor(private readonly config: ShardingConfig) {
+    this.dims = regularChunkGrid(config.chunkShape, config.chunkShape).dims;
+    this.strides = config.gridShape.map((_, d) => config.gridShape.slice(d + 1).reduce((a, b) => a * b, 1));
   }
 
   /** The inner chunks `selection` touches, one at a time: a shard may hold millions. */
   *parts(selection: readonly DimSlice[]): Generator<InnerPart> {
     const perDim = selection.map((s, d) => dimensionParts(s, this.dims[d]!));
-    const chunkShape = this.layout.chunkShape;
+    const chunkShape = this.config.chunkShape;
     for (const dims of cartesian(perDim)) {
       const coords = dims.map((p) => p.chunkIndex);
       const local = dims.map((p) => p.local);

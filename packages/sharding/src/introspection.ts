@@ -1,6 +1,6 @@
 import { type Selection, UnsupportedError, type ZarrArray } from "@zarrkit/core";
 import { storedValue } from "@zarrkit/core/internal";
-import type { ShardLayout } from "./config.js";
+import type { ShardingConfig } from "./config.js";
 import type { ShardIndex } from "./shard-index.js";
 import { innerChunkCoords } from "./shard-index.js";
 import type { ShardingCodec, ShardReadPlan } from "./sharding-codec.js";
@@ -52,9 +52,9 @@ async function shardingCodecAt(array: ZarrArray, coords: readonly number[]): Pro
   return codec;
 }
 
-function entries(layout: ShardLayout, index: ShardIndex): InnerChunkEntry[] {
-  return Array.from({ length: layout.chunkCount }, (_, i) => {
-    const coords = innerChunkCoords(layout, i);
+function entries(config: ShardingConfig, index: ShardIndex): InnerChunkEntry[] {
+  return Array.from({ length: config.chunkCount }, (_, i) => {
+    const coords = innerChunkCoords(config, i);
     return index.offsets[i]! < 0
       ? { coords, empty: true as const }
       : { coords, offset: index.offsets[i]!, nbytes: index.lengths[i]! };
@@ -69,9 +69,9 @@ export async function describeShard(array: ZarrArray, coords: readonly number[])
   return {
     key,
     exists: index !== undefined,
-    indexLocation: codec.layout.indexLocation,
-    chunksPerShard: [...codec.layout.gridShape],
-    chunks: index ? entries(codec.layout, index) : [],
+    indexLocation: codec.config.indexLocation,
+    chunksPerShard: [...codec.config.gridShape],
+    chunks: index ? entries(codec.config, index) : [],
   };
 }
 

@@ -1,4 +1,4 @@
-import { coalesceGapHint, InvalidMetadataError, showValue, type StoredValue } from "@zarrkit/registry";
+import { coalesceGapHint, InvalidOptionError, renamedOption, showValue, type StoredValue } from "@zarrkit/registry";
 
 /**
  * Runtime options of the sharding codec, passed as
@@ -20,10 +20,12 @@ export interface ShardingOptions {
   /** Budget of the decoded-index cache, in bytes (default 16 MiB; 0 disables it). */
   indexCacheBytes?: number;
   /**
-   * Ranges closer than this many bytes are fetched as one request. Default:
+   * Ranges at most this many bytes apart are fetched as one request. Default:
    * the store's `coalesceGapBytes` hint (4 MiB for the HTTP and S3 stores),
    * else 64 KiB. Setting it overrides the store's hint.
    */
+  coalesceGapBytes?: number;
+  /** @deprecated Use coalesceGapBytes. */
   maxGapBytes?: number;
   /**
    * A coalesced request never grows beyond this many bytes (a single larger
@@ -40,16 +42,17 @@ export interface ShardingOptions {
   maxConflictRetries?: number;
 }
 
-type Coalescing = "maxGapBytes" | "maxRequestBytes";
+type CoalescingOption = "coalesceGapBytes" | "maxRequestBytes";
 
 /**
  * Every option with its default, except the coalescing ones: undefined
  * unless set, as their defaults depend on the store read (see `coalescingFor`).
  */
-export type ResolvedShardingOptions = Required<Omit<ShardingOptions, Coalescing>> & Pick<ShardingOptions, Coalescing>;
+export type ResolvedShardingOptions = Required<Omit<ShardingOptions, CoalescingOption | "maxGapBytes">> &
+  Pick<ShardingOptions, CoalescingOption>;
 
-/** The gap below which ranges are coalesced when neither the options nor the store say. */
-export const DEFAULT_MAX_GAP_BYTES = 64 * 2 ** 10;
+/** The gap up to which ranges are coalesced when neither the options nor the store say. */
+export const DEFAULT_COALESCE_GAP_BYTES = 64 * 2 ** 10;
 /** The smallest default cap of a coalesced request. */
 export const DEFAULT_MAX_REQUEST_BYTES = 16 * 2 ** 20;
 /**
@@ -67,18 +70,22 @@ const DEFAULTS: ResolvedShardingOptions = {
   maxConflictRetries: 8,
 };
 
+const PREFIX = "codecOptions.sharding_indexed.";
+
 export function resolveOptions(options: Readonly<Record<string, unknown>>): ResolvedShardingOptions {
-  const resolved = { ...DEFAULTS, ...(options as ShardingOptions) };
+  const { maxGapBytes: _deprecated, ...current } = options as ShardingOptions;
+  const coalesceGapBytes = renamedOption(options, "coalesceGapBytes", "maxGapBytes", PREFIX) as number | undefined;
+  const resolved: ResolvedShardingOptions = { ...DEFAULTS, ...current, coalesceGapBytes };
   const bad = (name: string, why: string): never => {
-    const field = `codecOptions.sharding_indexed.${name}`;
-    throw new InvalidMetadataError(`${field} ${why}, got ${showValue(resolved[name as keyof ShardingOptions])}`, {
+    const field = `${PREFIX}${name}`;
+    throw new InvalidOptionError(`${field} ${why}, got ${showValue(resolved[name as keyof ResolvedShardingOptions])}`, {
       field,
     });
   };
   if (!["rewrite", "append", "in-place"].includes(resolved.writeStrategy))
     bad("writeStrategy", 'must be "rewrite", "append" or "in-place"');
   if (!["morton", "c"].includes(resolved.chunkOrder)) bad("chunkOrder", 'must be "morton" or "c"');
-  for (const name of ["indexCacheBytes", "maxGapBytes", "maxRequestBytes"] as const) {
+  for (const name of ["indexCacheBytes", "coalesceGapBytes", "maxRequestBytes"] as const) {
     const value = resolved[name];
     if (name !== "indexCacheBytes" && value === undefined) continue;
     if (!(Number.isSafeInteger(value) && value! >= 0)) bad(name, "must be a non-negative integer");
@@ -91,16 +98,24 @@ export function resolveOptions(options: Readonly<Record<string, unknown>>): Reso
   return resolved;
 }
 
+/** How the ranges of one read are coalesced into requests. */
+export interface Coalescing {
+  /** Ranges at most this many bytes apart share a request. */
+  coalesceGapBytes: number;
+  /** A request grows past this many bytes only by a range overlapping it. */
+  maxRequestBytes: number;
+}
+
 /**
- * How ranges of `value` are coalesced. The gap: the `maxGapBytes` option when
- * set, else the `coalesceGapBytes` hint of the value's store (a broken hint
- * is a StoreError), else 64 KiB. The cap: the `maxRequestBytes` option when set,
- * else 16 MiB or 8 gaps, whichever is larger.
+ * How ranges of `value` are coalesced. The gap: the `coalesceGapBytes` option
+ * when set, else the `coalesceGapBytes` hint of the value's store (a broken
+ * hint is a StoreError), else 64 KiB. The cap: the `maxRequestBytes` option
+ * when set, else 16 MiB or 8 gaps, whichever is larger.
  */
-export function coalescingFor(
-  options: ResolvedShardingOptions,
-  value: StoredValue,
-): { maxGap: number; maxRequest: number } {
-  const maxGap = options.maxGapBytes ?? coalesceGapHint(value, value.key) ?? DEFAULT_MAX_GAP_BYTES;
-  return { maxGap, maxRequest: options.maxRequestBytes ?? Math.max(DEFAULT_MAX_REQUEST_BYTES, REQUEST_GAPS * maxGap) };
+export function coalescingFor(options: ResolvedShardingOptions, value: StoredValue): Coalescing {
+  const gap = options.coalesceGapBytes ?? coalesceGapHint(value, value.key) ?? DEFAULT_COALESCE_GAP_BYTES;
+  return {
+    coalesceGapBytes: gap,
+    maxRequestBytes: options.maxRequestBytes ?? Math.max(DEFAULT_MAX_REQUEST_BYTES, REQUEST_GAPS * gap),
+  };
 }

@@ -7,23 +7,16 @@ import {
   type StoredPart,
   withRangeRead,
 } from "@zarrkit/core/internal";
-import {
-  type ArrayRegion,
-  type ByteRange,
-  type ChunkSpec,
-  type CodecContext,
-  coalesceRanges,
-  type RangeGroup,
-  type StoredValue,
-} from "@zarrkit/registry";
+import { type ArrayRegion, type ChunkSpec, type CodecContext, type StoredValue } from "@zarrkit/registry";
+import { type ByteRange, coalesceRanges, type RangeGroup } from "@zarrkit/util";
 
 /** An inner chunk's bytes in the shard. */
 interface Wanted extends ByteRange {
   part: InnerPart;
 }
-import type { ShardLayout } from "./config.js";
+import type { ShardingConfig } from "./config.js";
 import { type InnerPart, innerKey, partTarget } from "./inner-parts.js";
-import { coalescingFor, type ResolvedShardingOptions } from "./options.js";
+import { type Coalescing, coalescingFor, type ResolvedShardingOptions } from "./options.js";
 import { decodeIndex, innerChunkCoords, type ShardIndex } from "./shard-index.js";
 import { windowValue } from "./window-value.js";
 
@@ -50,11 +43,11 @@ export interface IndexEntry {
 
 /** Read and check the index of a stored shard; undefined when the shard does not exist. */
 export async function fetchIndex(
-  layout: ShardLayout,
+  config: ShardingConfig,
   value: StoredValue,
   ctx: CodecContext,
 ): Promise<IndexEntry | undefined> {
-  const { indexSize, indexLocation } = layout;
+  const { indexSize, indexLocation } = config;
   const range = indexLocation === "end" ? { suffixLength: indexSize } : { offset: 0, length: indexSize };
   if (value.getRangeWithSize) {
     // Knowing the shard's size lets every entry be checked against its end, including entries pointing into a trailing
@@ -62,13 +55,13 @@ export async function fetchIndex(
     const sized = await value.getRangeWithSize(range, { signal: ctx.signal });
     if (!sized) return undefined;
     return {
-      index: await decodeIndex(layout, sized.value, ctx.key, sized.size),
+      index: await decodeIndex(config, sized.value, ctx.key, sized.size),
       version: sized.version,
       size: sized.size,
     };
   }
   const bytes = await value.getRange!(range, { signal: ctx.signal });
-  return bytes && { index: await decodeIndex(layout, bytes, ctx.key), version: undefined, size: undefined };
+  return bytes && { index: await decodeIndex(config, bytes, ctx.key), version: undefined, size: undefined };
 }
 
 /** What reading some inner chunks of a shard takes, planned from its index. */
@@ -89,7 +82,7 @@ export interface ReadPlan {
  */
 export class ShardPartialDecoder {
   constructor(
-    private readonly layout: ShardLayout,
+    private readonly config: ShardingConfig,
     private readonly options: ResolvedShardingOptions,
     private readonly value: StoredValue,
     readonly entry: IndexEntry,
@@ -107,11 +100,11 @@ export class ShardPartialDecoder {
       const offset = index.offsets[part.linear]!;
       const length = index.lengths[part.linear]!;
       if (offset < 0) plan.empty.push(part);
-      else if (!part.full && this.layout.inner.decodesPartially) plan.nested.push({ part, offset, length });
+      else if (!part.full && this.config.inner.decodesPartially) plan.nested.push({ part, offset, length });
       else wanted.push({ offset, length, part });
     }
-    const { maxGap, maxRequest } = this.coalescing(whole);
-    plan.ranges = coalesceRanges(wanted, maxGap, maxRequest);
+    const { coalesceGapBytes, maxRequestBytes } = this.coalescing(whole);
+    plan.ranges = coalesceRanges(wanted, coalesceGapBytes, maxRequestBytes);
     return plan;
   }
 
@@ -126,17 +119,17 @@ export class ShardPartialDecoder {
       if (index.offsets[part.linear]! >= 0)
         wanted.push({ offset: index.offsets[part.linear]!, length: index.lengths[part.linear]! });
     }
-    const { maxGap, maxRequest } = this.coalescing(whole);
-    return coalesceRanges(wanted, maxGap, maxRequest).map(({ offset, length }) => ({ offset, length }));
+    const { coalesceGapBytes, maxRequestBytes } = this.coalescing(whole);
+    return coalesceRanges(wanted, coalesceGapBytes, maxRequestBytes).map(({ offset, length }) => ({ offset, length }));
   }
 
   /**
    * How ranges are merged: as the options and the store say, or (`whole`) into one, in pieces of at most
    * WHOLE_RANGE_BYTES.
    */
-  private coalescing(whole: boolean): { maxGap: number; maxRequest: number } {
+  private coalescing(whole: boolean): Coalescing {
     return whole
-      ? { maxGap: Number.POSITIVE_INFINITY, maxRequest: WHOLE_RANGE_BYTES }
+      ? { coalesceGapBytes: Number.POSITIVE_INFINITY, maxRequestBytes: WHOLE_RANGE_BYTES }
       : coalescingFor(this.options, this.value);
   }
 
@@ -146,7 +139,7 @@ export class ShardPartialDecoder {
     const tasks = plan.nested.map(({ part, offset, length }) => {
       // A nested shard: let it read just what it needs from inside ours.
       const inner = windowValue(this.value, innerKey(ctx.key, part), offset, length, version);
-      return this.layout.inner.decodeInto(inner, part.local, partTarget(part, out), { ...ctx, key: inner.key });
+      return this.config.inner.decodeInto(inner, part.local, partTarget(part, out), { ...ctx, key: inner.key });
     });
     const options = { signal: ctx.signal, ...(version !== undefined && { ifMatch: version }) };
     const decodeRange = async (range: RangeGroup<Wanted>, bytes: Uint8Array | undefined) => {
@@ -158,11 +151,11 @@ export class ShardPartialDecoder {
       // until then.
       const parts = range.members.map((m): StoredPart => {
         const start = m.offset - range.offset;
-        if (start + m.length > bytes.length) throw pastEnd(this.layout, ctx.key, m.part, m.offset, m.length);
+        if (start + m.length > bytes.length) throw pastEnd(this.config, ctx.key, m.part, m.offset, m.length);
         const outOffset = partTarget(m.part, out).offset;
         return { key: innerKey(ctx.key, m.part), offset: start, length: m.length, selection: m.part.local, outOffset };
       });
-      await this.layout.inner.decodeMany(bytes, parts, out, ctx);
+      await this.config.inner.decodeMany(bytes, parts, out, ctx);
     };
     const value = this.value;
     tasks.push(
@@ -175,7 +168,7 @@ export class ShardPartialDecoder {
           window,
           options,
           (bytes) => decodeRange(range, bytes),
-          this.layout.inner.readsShared(out),
+          this.config.inner.readsShared(out),
         );
       }),
     );
@@ -192,9 +185,16 @@ export function fillPart(part: InnerPart, out: ArrayRegion, spec: ChunkSpec): vo
   );
 }
 
-function pastEnd(layout: ShardLayout, key: string, part: InnerPart, offset: number, length: number): CorruptDataError {
+function pastEnd(
+  config: ShardingConfig,
+  key: string,
+  part: InnerPart,
+  offset: number,
+  length: number,
+): CorruptDataError {
   return new CorruptDataError(
-    `Inner chunk [${innerChunkCoords(layout, part.linear).join(", ")}] of shard ${key} (bytes [${offset}, ${offset + length})) extends past the end of the shard`,
+    `Inner chunk [${innerChunkCoords(config, part.linear).join(", ")}] of shard ${key} ` +
+      `(bytes [${offset}, ${offset + length})) extends past the end of the shard`,
     { key },
   );
 }

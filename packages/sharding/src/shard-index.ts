@@ -1,5 +1,5 @@
 import { CorruptDataError } from "@zarrkit/core";
-import { EMPTY_ENTRY, type ShardLayout } from "./config.js";
+import { EMPTY_ENTRY, type ShardingConfig } from "./config.js";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -17,11 +17,11 @@ export function indexBytes(index: ShardIndex): number {
   return index.offsets.byteLength + index.lengths.byteLength;
 }
 
-export function innerChunkCoords(layout: ShardLayout, linear: number): number[] {
-  const coords = new Array<number>(layout.gridShape.length);
-  for (let d = layout.gridShape.length - 1; d >= 0; d--) {
-    coords[d] = linear % layout.gridShape[d]!;
-    linear = Math.floor(linear / layout.gridShape[d]!);
+export function innerChunkCoords(config: ShardingConfig, linear: number): number[] {
+  const coords = new Array<number>(config.gridShape.length);
+  for (let d = config.gridShape.length - 1; d >= 0; d--) {
+    coords[d] = linear % config.gridShape[d]!;
+    linear = Math.floor(linear / config.gridShape[d]!);
   }
   return coords;
 }
@@ -33,25 +33,25 @@ export function innerChunkCoords(layout: ShardLayout, linear: number): number[] 
  * size is known) entries past its end.
  */
 export async function decodeIndex(
-  layout: ShardLayout,
+  config: ShardingConfig,
   bytes: Uint8Array,
   key: string,
   shardSize?: number,
 ): Promise<ShardIndex> {
-  if (bytes.length !== layout.indexSize) {
+  if (bytes.length !== config.indexSize) {
     throw new CorruptDataError(
-      `Shard ${key} is too short to hold its ${layout.indexSize}-byte index (got ${bytes.length} bytes)`,
+      `Shard ${key} is too short to hold its ${config.indexSize}-byte index (got ${bytes.length} bytes)`,
       { key },
     );
   }
-  const decoded = await layout.index.decode(bytes, { key: `${key} (index)` });
+  const decoded = await config.index.decode(bytes, { key: `${key} (index)` });
   const raw = decoded.data as BigUint64Array;
-  const index = emptyIndex(layout.chunkCount);
-  const dataStart = layout.indexLocation === "start" ? layout.indexSize : 0;
+  const index = emptyIndex(config.chunkCount);
+  const dataStart = config.indexLocation === "start" ? config.indexSize : 0;
   const dataEnd =
-    shardSize === undefined ? undefined : layout.indexLocation === "end" ? shardSize - layout.indexSize : shardSize;
-  const where = (i: number) => `inner chunk [${innerChunkCoords(layout, i).join(", ")}] of shard ${key}`;
-  for (let i = 0; i < layout.chunkCount; i++) {
+    shardSize === undefined ? undefined : config.indexLocation === "end" ? shardSize - config.indexSize : shardSize;
+  const where = (i: number) => `inner chunk [${innerChunkCoords(config, i).join(", ")}] of shard ${key}`;
+  for (let i = 0; i < config.chunkCount; i++) {
     const offset = raw[2 * i]!;
     const length = raw[2 * i + 1]!;
     if (offset === EMPTY_ENTRY && length === EMPTY_ENTRY) continue;
@@ -94,17 +94,17 @@ function checkOverlaps(index: ShardIndex, where: (i: number) => string, key: str
   }
 }
 
-export async function encodeIndex(layout: ShardLayout, index: ShardIndex, key: string): Promise<Uint8Array> {
-  const raw = new BigUint64Array(layout.chunkCount * 2);
-  for (let i = 0; i < layout.chunkCount; i++) {
+export async function encodeIndex(config: ShardingConfig, index: ShardIndex, key: string): Promise<Uint8Array> {
+  const raw = new BigUint64Array(config.chunkCount * 2);
+  for (let i = 0; i < config.chunkCount; i++) {
     const empty = index.offsets[i]! < 0;
     raw[2 * i] = empty ? EMPTY_ENTRY : BigInt(index.offsets[i]!);
     raw[2 * i + 1] = empty ? EMPTY_ENTRY : BigInt(index.lengths[i]!);
   }
-  return layout.index.encode({ data: raw, shape: [...layout.gridShape, 2] }, { key: `${key} (index)` });
+  return config.index.encode({ data: raw, shape: [...config.gridShape, 2] }, { key: `${key} (index)` });
 }
 
 /** Where the index sits in a shard of `size` bytes. */
-export function indexRange(layout: ShardLayout, size: number): [number, number] {
-  return layout.indexLocation === "start" ? [0, layout.indexSize] : [size - layout.indexSize, size];
+export function indexRange(config: ShardingConfig, size: number): [number, number] {
+  return config.indexLocation === "start" ? [0, config.indexSize] : [size - config.indexSize, size];
 }

@@ -8,10 +8,10 @@ import {
   type CodecContext,
   type CodecFactory,
   type DimSlice,
-  LruCache,
   type StoredValue,
 } from "@zarrkit/registry";
-import { parseShardingConfig, type ShardLayout } from "./config.js";
+import { LruCache } from "@zarrkit/util";
+import { parseShardingConfig, type ShardingConfig } from "./config.js";
 import { coversShard, type InnerPart, InnerGrid, innerKey, partTarget } from "./inner-parts.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";
 import { fetchIndex, fillPart, type IndexEntry, PARTS_IN_FLIGHT, ShardPartialDecoder } from "./partial-decoder.js";
@@ -51,19 +51,19 @@ export class ShardingCodec implements ArrayToBytesCodec {
   private readonly grid: InnerGrid;
 
   constructor(
-    readonly layout: ShardLayout,
+    readonly config: ShardingConfig,
     readonly options: ResolvedShardingOptions,
   ) {
     this.indexCache = new LruCache(options.indexCacheBytes, (entry) => indexBytes(entry.index));
-    this.grid = new InnerGrid(layout);
+    this.grid = new InnerGrid(config);
   }
 
   toJSON() {
-    return { name: this.name, configuration: this.layout.configuration };
+    return { name: this.name, configuration: this.config.configuration };
   }
 
   get subChunkShape(): readonly number[] {
-    return this.layout.chunkShape;
+    return this.config.chunkShape;
   }
 
   // ---- reading -------------------------------------------------------------
@@ -178,12 +178,12 @@ export class ShardingCodec implements ArrayToBytesCodec {
    * exist.
    */
   private async partialDecoder(value: StoredValue, ctx: CodecContext): Promise<ShardPartialDecoder | undefined> {
-    const load = () => fetchIndex(this.layout, value, ctx);
+    const load = () => fetchIndex(this.config, value, ctx);
     const entry =
       this.options.indexCacheBytes === 0
         ? await load()
         : await this.indexCache.getOrLoad(ctx.key, load, (e) => e.version !== undefined);
-    return entry && new ShardPartialDecoder(this.layout, this.options, value, entry);
+    return entry && new ShardPartialDecoder(this.config, this.options, value, entry);
   }
 
   private async decodeFromBytes(
@@ -193,7 +193,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
     spec: ChunkSpec,
     ctx: CodecContext,
   ): Promise<void> {
-    const index = await indexOfShard(this.layout, bytes, ctx.key);
+    const index = await indexOfShard(this.config, bytes, ctx.key);
     // A group of parts at a time (batches for the workers), bounded for shards of millions.
     let group: StoredPart[] = [];
     for (const part of parts) {
@@ -211,20 +211,20 @@ export class ShardingCodec implements ArrayToBytesCodec {
         outOffset,
       });
       if (group.length === PARTS_PER_GROUP) {
-        await this.layout.inner.decodeMany(bytes, group, out, ctx);
+        await this.config.inner.decodeMany(bytes, group, out, ctx);
         group = [];
       }
     }
-    if (group.length > 0) await this.layout.inner.decodeMany(bytes, group, out, ctx);
+    if (group.length > 0) await this.config.inner.decodeMany(bytes, group, out, ctx);
   }
 
   // ---- writing -------------------------------------------------------------
 
   async encode(chunk: Chunk, spec: ChunkSpec, ctx: CodecContext): Promise<Uint8Array> {
     const source: WriteSource = { chunk, offset: spec.shape.map(() => 0) };
-    const chunks: EncodedChunks = new Array(this.layout.chunkCount).fill(undefined);
+    const chunks: EncodedChunks = new Array(this.config.chunkCount).fill(undefined);
     await this.encodeParts(this.grid.parts(whole(spec.shape)), source, chunks, ctx);
-    return assembleShard(this.layout, chunks, this.options.chunkOrder, ctx.key);
+    return assembleShard(this.config, chunks, this.options.chunkOrder, ctx.key);
   }
 
   async encodeInto(
@@ -236,7 +236,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
   ): Promise<void> {
     const parts = [...this.grid.parts(selection)];
     const write: ShardWrite = {
-      layout: this.layout,
+      config: this.config,
       options: this.options,
       value,
       ctx,
@@ -245,7 +245,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
     };
     try {
       if (coversShard(selection, spec.shape)) {
-        const chunks: EncodedChunks = new Array(this.layout.chunkCount).fill(undefined);
+        const chunks: EncodedChunks = new Array(this.config.chunkCount).fill(undefined);
         await write.encodeParts(chunks);
         return await putShard(write, chunks, {});
       }
@@ -300,7 +300,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
       const full = parts.filter((part) => part.full);
       const wanted = full.map((part) => ({ key: innerKey(ctx.key, part), offset: sourceOffset(part) }));
       const encoded =
-        full.length > 0 ? await this.layout.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
+        full.length > 0 ? await this.config.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
       if (encoded) {
         full.forEach((part, i) => {
           chunks[part.linear] = encoded[i];
@@ -312,7 +312,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
       const key = innerKey(ctx.key, part);
       const memory = bytesValue(key, part.full ? undefined : chunks[part.linear]);
       const innerSource: WriteSource = "fill" in source ? source : { chunk: source.chunk, offset: sourceOffset(part) };
-      await this.layout.inner.encodeInto(
+      await this.config.inner.encodeInto(
         memory,
         part.local,
         innerSource,
@@ -332,6 +332,6 @@ function whole(shape: readonly number[]): DimSlice[] {
 }
 
 export const shardingCodecFactory: CodecFactory = async (configuration, ctx) => {
-  const layout = await parseShardingConfig(configuration, ctx);
-  return new ShardingCodec(layout, resolveOptions(ctx.options));
+  const config = await parseShardingConfig(configuration, ctx);
+  return new ShardingCodec(config, resolveOptions(ctx.options));
 };

@@ -1,6 +1,7 @@
 import { PreconditionFailedError, type SetOptions, StoreError } from "@zarrkit/core";
-import { type CodecContext, concatBytes, type StoredValue } from "@zarrkit/registry";
-import type { ShardLayout } from "./config.js";
+import type { CodecContext, StoredValue } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
+import type { ShardingConfig } from "./config.js";
 import type { InnerPart } from "./inner-parts.js";
 import type { ResolvedShardingOptions } from "./options.js";
 import { fetchIndex } from "./partial-decoder.js";
@@ -9,7 +10,7 @@ import { encodeIndex, type ShardIndex } from "./shard-index.js";
 
 /** One write into part of a stored shard. */
 export interface ShardWrite {
-  layout: ShardLayout;
+  config: ShardingConfig;
   options: ResolvedShardingOptions;
   value: StoredValue;
   ctx: CodecContext;
@@ -28,7 +29,7 @@ export interface ShardWrite {
  * entries).
  */
 export async function putShard(
-  { layout, options, value, ctx }: Pick<ShardWrite, "layout" | "options" | "value" | "ctx">,
+  { config, options, value, ctx }: Pick<ShardWrite, "config" | "options" | "value" | "ctx">,
   chunks: EncodedChunks,
   condition: SetOptions,
 ): Promise<void> {
@@ -36,7 +37,7 @@ export async function putShard(
     await value.delete({ signal: ctx.signal });
     return;
   }
-  await value.set!(await assembleShard(layout, chunks, options.chunkOrder, ctx.key), {
+  await value.set!(await assembleShard(config, chunks, options.chunkOrder, ctx.key), {
     ...condition,
     signal: ctx.signal,
   });
@@ -52,7 +53,7 @@ export async function writeRewrite(w: ShardWrite): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const versioned = value.getVersioned ? await value.getVersioned({ signal: ctx.signal }) : undefined;
     const bytes = value.getVersioned ? versioned?.value : await value.get({ signal: ctx.signal });
-    const chunks = await chunksOfShard(w.layout, bytes, ctx.key);
+    const chunks = await chunksOfShard(w.config, bytes, ctx.key);
     await w.encodeParts(chunks);
     const condition: SetOptions = !value.getVersioned
       ? {}
@@ -74,21 +75,21 @@ export async function writeRewrite(w: ShardWrite): Promise<void> {
  * a bad checksum (and recover) rather than decode a partial tail as an index.
  */
 export async function writeAppend(w: ShardWrite): Promise<boolean> {
-  const { layout, options, value, ctx, parts } = w;
+  const { config, options, value, ctx, parts } = w;
   if (
     !value.append ||
     !value.getRangeWithSize ||
     !value.getRange ||
-    layout.indexLocation !== "end" ||
-    !layout.index.checksummed
+    config.indexLocation !== "end" ||
+    !config.index.checksummed
   )
     return false;
   for (let attempt = 1; ; attempt++) {
-    const entry = await fetchIndex(layout, value, ctx);
+    const entry = await fetchIndex(config, value, ctx);
     if (!entry || entry.version === undefined || entry.size === undefined) return false;
     const { index, version, size } = entry;
     const conditioned = { signal: ctx.signal, ifMatch: version };
-    const chunks: EncodedChunks = new Array(layout.chunkCount).fill(undefined);
+    const chunks: EncodedChunks = new Array(config.chunkCount).fill(undefined);
     await Promise.all(
       parts.map(async (part) => {
         if (!part.full && index.offsets[part.linear]! >= 0) {
@@ -112,11 +113,11 @@ export async function writeAppend(w: ShardWrite): Promise<boolean> {
         position += bytes.length;
       }
     }
-    let live = layout.indexSize;
+    let live = config.indexSize;
     for (let i = 0; i < updated.lengths.length; i++) if (updated.offsets[i]! >= 0) live += updated.lengths[i]!;
-    const total = position + layout.indexSize;
-    if (live === layout.indexSize || total - live > options.compactionThreshold * total) return false;
-    appended.push(await encodeIndex(layout, updated, ctx.key));
+    const total = position + config.indexSize;
+    if (live === config.indexSize || total - live > options.compactionThreshold * total) return false;
+    appended.push(await encodeIndex(config, updated, ctx.key));
     try {
       const landed = await value.append(concatBytes(appended), conditioned);
       if (landed !== size) {
@@ -142,17 +143,17 @@ export async function writeAppend(w: ShardWrite): Promise<boolean> {
  * as a mix of old and new bytes.
  */
 export async function writeInPlace(w: ShardWrite): Promise<boolean> {
-  const { layout, options, value, ctx, parts } = w;
-  const fixed = layout.inner.encodedSize();
-  if (fixed === undefined || !value.setRange || !value.getRangeWithSize || !value.getRange || !layout.inner.checksummed)
+  const { config, options, value, ctx, parts } = w;
+  const fixed = config.inner.encodedSize();
+  if (fixed === undefined || !value.setRange || !value.getRangeWithSize || !value.getRange || !config.inner.checksummed)
     return false;
   for (let attempt = 1; ; attempt++) {
-    const entry = await fetchIndex(layout, value, ctx);
+    const entry = await fetchIndex(config, value, ctx);
     if (!entry || entry.version === undefined || parts.some((p) => entry.index.lengths[p.linear] !== fixed))
       return false;
     const { index } = entry;
     let version: string | undefined = entry.version;
-    const chunks: EncodedChunks = new Array(layout.chunkCount).fill(undefined);
+    const chunks: EncodedChunks = new Array(config.chunkCount).fill(undefined);
     try {
       await Promise.all(
         parts.map(async (part) => {

@@ -1,4 +1,4 @@
-import { InvalidMetadataError, openArray, StoreError } from "@zarrkit/core";
+import { InvalidOptionError, openArray, StoreError } from "@zarrkit/core";
 import { storedValue } from "@zarrkit/core/internal";
 import { describe, expect, it } from "vitest";
 import { plannedReads } from "../src/index.js";
@@ -35,7 +35,7 @@ async function volume(inner: MemoryStore) {
 }
 
 /** Read the z-plane through a fresh array (no cached index); the reads it took, per kind. */
-async function readPlane(inner: MemoryStore, options: { maxGapBytes?: number } = {}) {
+async function readPlane(inner: MemoryStore, options: { coalesceGapBytes?: number; maxGapBytes?: number } = {}) {
   const c = counted(inner);
   const arr = await openArray(c.store, "v", { codecOptions: { sharding_indexed: options } });
   c.reset();
@@ -61,15 +61,25 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
     expect(await readPlane(store)).toMatchObject({ indexes: 4, data: 4 * 4, total: 20 });
   });
 
-  it("an explicit maxGapBytes overrides the store's hint, both ways", async () => {
+  it("an explicit coalesceGapBytes overrides the store's hint, both ways", async () => {
     const hinted = remoteLike();
     await volume(hinted);
     // 0: no gap is bridged, every inner chunk is a request of its own.
-    expect(await readPlane(hinted, { maxGapBytes: 0 })).toMatchObject({ data: 4 * 16, total: 68 });
-    expect(await readPlane(hinted, { maxGapBytes: 64 * 2 ** 10 })).toMatchObject({ data: 4 * 4 });
+    expect(await readPlane(hinted, { coalesceGapBytes: 0 })).toMatchObject({ data: 4 * 16, total: 68 });
+    expect(await readPlane(hinted, { coalesceGapBytes: 64 * 2 ** 10 })).toMatchObject({ data: 4 * 4 });
     const plain = new MemoryStore();
     await volume(plain);
-    expect(await readPlane(plain, { maxGapBytes: GIB })).toMatchObject({ data: 4 });
+    expect(await readPlane(plain, { coalesceGapBytes: GIB })).toMatchObject({ data: 4 });
+  });
+
+  it("the deprecated maxGapBytes sets the gap; both names at once are an InvalidOptionError naming both", async () => {
+    const hinted = remoteLike();
+    await volume(hinted);
+    expect(await readPlane(hinted, { maxGapBytes: 0 })).toMatchObject({ data: 4 * 16, total: 68 });
+    expect(() => resolveOptions({ coalesceGapBytes: 0, maxGapBytes: 0 })).toThrow(
+      /codecOptions\.sharding_indexed\.coalesceGapBytes and codecOptions\.sharding_indexed\.maxGapBytes/,
+    );
+    expect(() => resolveOptions({ coalesceGapBytes: 0, maxGapBytes: 0 })).toThrow(InvalidOptionError);
   });
 
   it("maxRequestBytes still bounds a coalesced request", async () => {
@@ -91,29 +101,32 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
       ...(coalesceGapBytes === undefined ? {} : { coalesceGapBytes }),
     });
     const defaults = resolveOptions({});
-    expect(coalescingFor(defaults, value())).toEqual({ maxGap: 64 * 1024, maxRequest: 16 * MiB });
+    expect(coalescingFor(defaults, value())).toEqual({ coalesceGapBytes: 64 * 1024, maxRequestBytes: 16 * MiB });
     // The z-plane of the 512^3 benchmark spans ~17 MB per shard: over HTTP that stays one request.
-    expect(coalescingFor(defaults, value(4 * MiB))).toEqual({ maxGap: 4 * MiB, maxRequest: 32 * MiB });
-    expect(coalescingFor(resolveOptions({ maxGapBytes: 8 * MiB }), value())).toEqual({
-      maxGap: 8 * MiB,
-      maxRequest: 64 * MiB,
+    expect(coalescingFor(defaults, value(4 * MiB))).toEqual({ coalesceGapBytes: 4 * MiB, maxRequestBytes: 32 * MiB });
+    expect(coalescingFor(resolveOptions({ coalesceGapBytes: 8 * MiB }), value())).toEqual({
+      coalesceGapBytes: 8 * MiB,
+      maxRequestBytes: 64 * MiB,
     });
     expect(coalescingFor(resolveOptions({ maxRequestBytes: MiB }), value(4 * MiB))).toEqual({
-      maxGap: 4 * MiB,
-      maxRequest: MiB,
+      coalesceGapBytes: 4 * MiB,
+      maxRequestBytes: MiB,
     });
-    expect(coalescingFor(resolveOptions({ maxGapBytes: 0, maxRequestBytes: 0 }), value(4 * MiB))).toEqual({
-      maxGap: 0,
-      maxRequest: 0,
+    expect(coalescingFor(resolveOptions({ coalesceGapBytes: 0, maxRequestBytes: 0 }), value(4 * MiB))).toEqual({
+      coalesceGapBytes: 0,
+      maxRequestBytes: 0,
     });
   });
 
-  it("explicit coalescing options are still validated", () => {
-    expect(() => resolveOptions({ maxGapBytes: -1 })).toThrow(
-      /codecOptions.sharding_indexed.maxGapBytes must be a non-negative integer, got -1/,
+  it("explicit coalescing options are still validated: a bad one is an InvalidOptionError naming it", () => {
+    expect(() => resolveOptions({ coalesceGapBytes: -1 })).toThrow(
+      /codecOptions.sharding_indexed.coalesceGapBytes must be a non-negative integer, got -1/,
     );
     expect(() => resolveOptions({ maxRequestBytes: 1.5 })).toThrow(/maxRequestBytes must be a non-negative integer/);
-    expect(() => resolveOptions({ maxGapBytes: "4MiB" })).toThrow(InvalidMetadataError);
+    expect(() => resolveOptions({ coalesceGapBytes: "4MiB" })).toThrow(
+      expect.objectContaining({ name: "InvalidOptionError", field: "codecOptions.sharding_indexed.coalesceGapBytes" }),
+    );
+    expect(() => resolveOptions({ maxGapBytes: "4MiB" })).toThrow(InvalidOptionError);
   });
 
   it("a store's hint that is not a non-negative integer is a StoreError naming the shard", async () => {
@@ -134,7 +147,7 @@ describe("coalescing follows the store's coalesceGapBytes hint", () => {
     expect(plans.map((p) => p.ranges.length)).toEqual([1, 1, 1, 1]);
     expect(plans[0]!.ranges[0]!.length).toBe(55 * INNER);
     const explicit = await plannedReads(
-      await openArray(store, "v", { codecOptions: { sharding_indexed: { maxGapBytes: 0 } } }),
+      await openArray(store, "v", { codecOptions: { sharding_indexed: { coalesceGapBytes: 0 } } }),
       [Z, null, null],
     );
     expect(explicit.map((p) => p.ranges.length)).toEqual([16, 16, 16, 16]);

@@ -1,4 +1,4 @@
-import { type ArrayMetadata, InvalidMetadataError, UnsupportedError } from "@zarrkit/core";
+import { type ArrayMetadata, InvalidMetadataError, InvalidOptionError, UnsupportedError } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
 import { BYTES, createArray, MemoryStore } from "./helpers.js";
 
@@ -58,7 +58,7 @@ describe("configuration is validated whole", () => {
     });
   }
 
-  it("runtime options are checked", async () => {
+  it("runtime options are checked: a bad one is an InvalidOptionError naming it", async () => {
     const store = new MemoryStore();
     const error = await createArray(
       store,
@@ -68,8 +68,8 @@ describe("configuration is validated whole", () => {
         codecOptions: { sharding_indexed: { writeStrategy: "sideways" } },
       },
     ).catch((e) => e);
-    expect(error).toBeInstanceOf(InvalidMetadataError);
-    expect(error.message).toMatch(/writeStrategy/);
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect(error.field).toBe("codecOptions.sharding_indexed.writeStrategy");
   });
 
   it("toJSON writes the configuration as stored", async () => {

@@ -1,4 +1,11 @@
-import { ResponseTooLargeError, StoreError, StoreTimeoutError } from "@zarrkit/registry";
+import {
+  ResponseTooLargeError,
+  StoreError,
+  StoreTimeoutError,
+  redactError,
+  redactText,
+  redactUrl,
+} from "@zarrkit/registry";
 import {
   type Attempt,
   type AttemptLimits,
@@ -11,15 +18,12 @@ import {
   type RetryAfter,
   type RetryOptions,
   readBodyPart,
-  redactError,
-  redactText,
-  redactUrl,
   retryAfterNote,
   retryFor,
   retrying,
   statusError,
   untilAborted,
-} from "@zarrkit/registry/http";
+} from "@zarrkit/http";
 import { keyUrl } from "./urls.js";
 
 // The transport of FetchStore: requests with retries, idle timeouts and capped

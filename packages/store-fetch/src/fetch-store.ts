@@ -1,6 +1,5 @@
 import {
   checkRange,
-  LruCache,
   PreconditionFailedError,
   type RangeQuery,
   type ReadOptions,
@@ -8,16 +7,20 @@ import {
   type SetOptions,
   type SizedValue,
   type Store,
+  InvalidOptionError,
   StoreError,
   type VersionedValue,
+  configuredSecrets,
+  redactText,
+  redactUrl,
 } from "@zarrkit/registry";
+import { LruCache } from "@zarrkit/util";
 import {
   type BodyLimit,
   bodyLength,
   type CrossOriginRedirects,
   checkIfMatch,
   confirmVersion,
-  configuredSecrets,
   contentRangeProblem,
   contentRangeTotal,
   ifMatchHeaders,
@@ -27,15 +30,13 @@ import {
   MAX_RETRY_AFTER_MS,
   rangeHeader,
   type RetryOptions,
-  redactText,
-  redactUrl,
   replyVersion,
   sameVersion,
   strongEtag,
   unsatisfiedRangeSize,
   wholeValueProblem,
   withVersion,
-} from "@zarrkit/registry/http";
+} from "@zarrkit/http";
 import { ignoresRanges, learnRangeSupport } from "./range-support.js";
 import { overlaps, sliceRange } from "./ranges.js";
 import { HttpClient, type HttpResult } from "./client.js";
@@ -62,7 +63,7 @@ export interface FetchStoreOptions {
   fullBodyCacheBytes?: number;
   /**
    * The store's `coalesceGapBytes` hint: readers that coalesce ranges (the
-   * sharding codec) fetch ranges of one value less than this apart with one
+   * sharding codec) fetch ranges of one value at most this far apart with one
    * request. Default 4 MiB, about what a round trip costs in transfer; lower
    * it for fast, close servers, raise it for slow, far ones. A non-negative integer.
    */
@@ -166,7 +167,7 @@ export class FetchStore implements Store {
   /** DELETE, when constructed with `writable: true`. A missing key is not an error. */
   readonly delete?: (key: string, options?: RequestOptions) => Promise<void>;
   /**
-   * Ranges of one value less than this many bytes apart are cheaper to read as one request (the `coalesceGapBytes`
+   * Ranges of one value at most this many bytes apart are cheaper to read as one request (the `coalesceGapBytes`
    * option).
    */
   readonly coalesceGapBytes: number;
@@ -203,7 +204,9 @@ export class FetchStore implements Store {
       headers = new Headers(options.headers);
     } catch {
       // No cause, no detail: the header that does not parse may be the secret one.
-      throw new StoreError("FetchStore option headers holds a header name or value that is not valid HTTP.");
+      throw new InvalidOptionError("FetchStore option headers holds a header name or value that is not valid HTTP.", {
+        field: "headers",
+      });
     }
     if (authorization && !headers.has("Authorization")) headers.set("Authorization", authorization);
     this.#secrets = [...new Set([...secrets, ...configuredSecrets(undefined, headers)])].sort(
@@ -211,14 +214,17 @@ export class FetchStore implements Store {
     );
     const crossOriginRedirects = options.crossOriginRedirects ?? "strip-headers";
     if (crossOriginRedirects !== "strip-headers" && crossOriginRedirects !== "refuse") {
-      throw new StoreError(
-        `FetchStore option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(crossOriginRedirects))}.`,
+      throw new InvalidOptionError(
+        'FetchStore option crossOriginRedirects must be "strip-headers" or "refuse", ' +
+          `got ${JSON.stringify(String(crossOriginRedirects))}.`,
+        { field: "crossOriginRedirects" },
       );
     }
     this.#immutable = options.immutable === true;
     if (this.#immutable && options.writable)
-      throw new StoreError(
+      throw new InvalidOptionError(
         "FetchStore options immutable and writable exclude each other: an immutable store's values never change.",
+        { field: "immutable" },
       );
     this.#client = new HttpClient(base, {
       headers,
@@ -686,8 +692,9 @@ interface CachedBody {
 function integerOption(name: string, value: number | undefined, fallback: number): number {
   const n = value ?? fallback;
   if (!(Number.isSafeInteger(n) && n >= 0)) {
-    throw new StoreError(
+    throw new InvalidOptionError(
       `FetchStore option ${name} must be a non-negative integer, got ${JSON.stringify(n) ?? String(n)}.`,
+      { field: name },
     );
   }
   return n;

@@ -3,7 +3,7 @@ import { FetchStore, type FetchStoreOptions } from "./fetch-store.js";
 
 export { FetchStore, type FetchStoreOptions };
 export { ResponseTooLargeError, StoreTimeoutError } from "@zarrkit/registry";
-export type { RetryOptions } from "@zarrkit/registry/http";
+export type { RetryOptions } from "@zarrkit/http";
 
 // openStore("https://...", options): the options are FetchStoreOptions.
 for (const scheme of ["http", "https"])

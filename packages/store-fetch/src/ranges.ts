@@ -1,6 +1,6 @@
 import { type RangeQuery, rangeBounds } from "@zarrkit/registry";
 
-// Ranges served from a whole body. The Range and Content-Range headers are in @zarrkit/registry/http.
+// Ranges served from a whole body. The Range and Content-Range headers are in @zarrkit/http.
 
 /** Slice `range` out of a whole value, clipping to its end, as a copy. */
 export function sliceRange(value: Uint8Array, range: RangeQuery): Uint8Array {

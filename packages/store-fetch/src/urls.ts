@@ -1,5 +1,4 @@
-import { StoreError, storeKeyProblem } from "@zarrkit/registry";
-import { configuredSecrets, redactUrl } from "@zarrkit/registry/http";
+import { StoreError, storeKeyProblem, configuredSecrets, redactUrl } from "@zarrkit/registry";
 
 export interface BaseUrl {
   /** Without credentials or fragment; the path ends in "/"; the query is kept for every key. */

@@ -1,6 +1,6 @@
 import { countRequests } from "@zarrkit/core";
 import { storedValue } from "@zarrkit/core/internal";
-import { openStore, PreconditionFailedError, StoreError } from "@zarrkit/registry";
+import { InvalidOptionError, openStore, PreconditionFailedError, StoreError } from "@zarrkit/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { FetchStore } from "../src/index.js";
 import { fileServer, send, startServer, type TestServer } from "./http-server.js";
@@ -156,7 +156,7 @@ describe("the coalesceGapBytes hint", () => {
   it("rejects an option that is not a non-negative integer, naming it", () => {
     for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "4MiB"]) {
       const make = () => new FetchStore("http://127.0.0.1:9/store/", { coalesceGapBytes: bad as number });
-      expect(make).toThrow(StoreError);
+      expect(make).toThrow(InvalidOptionError);
       expect(make).toThrow(/FetchStore option coalesceGapBytes must be a non-negative integer, got /);
     }
   });

@@ -1,7 +1,7 @@
 import { AuthError, StoreError } from "@zarrkit/registry";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FetchStore } from "../src/index.js";
-import { backoffMs } from "@zarrkit/registry/http";
+import { backoffMs } from "@zarrkit/http";
 import { fileServer, send, startServer, type TestServer } from "./http-server.js";
 
 const quick = { retries: 3, baseDelayMs: 1, maxDelayMs: 2 };

@@ -1,8 +1,7 @@
 import { inspect } from "node:util";
-import { StoreError } from "@zarrkit/registry";
+import { InvalidOptionError, StoreError, redactError, redactText, redactUnparsedUrl } from "@zarrkit/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { FetchStore } from "../src/index.js";
-import { redactError, redactText, redactUnparsedUrl } from "@zarrkit/registry/http";
 import { startServer, type TestServer } from "./http-server.js";
 
 const servers: TestServer[] = [];
@@ -68,11 +67,11 @@ describe("secrets never reach an error", () => {
     expect(everythingSaid(error)).not.toContain("hunter2");
   });
 
-  it("a header option that is not valid HTTP is a StoreError that does not repeat it", () => {
+  it("a header option that is not valid HTTP is an InvalidOptionError that does not repeat it", () => {
     const error = thrown(
       () => new FetchStore("http://example.com/", { headers: { Authorization: "Bearer tok\nen-s3cr3t" } }),
     );
-    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toBeInstanceOf(InvalidOptionError);
     expect(everythingSaid(error)).not.toContain("s3cr3t");
   });
 

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { KeyedLock } from "@zarrkit/registry";
+import { KeyedLock } from "@zarrkit/util";
 import { errorCode, isMissing } from "./file-io.js";
 import { type Acquired, acquireLock, type HeldLock, type LockSettings, waitWhileLocked } from "./file-lock.js";
 import type { PathGuard } from "./paths.js";

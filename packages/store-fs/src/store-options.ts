@@ -1,4 +1,4 @@
-import { StoreError } from "@zarrkit/registry";
+import { InvalidOptionError } from "@zarrkit/registry";
 
 /** Options of `FileSystemStore` (also accepted by `openStore("file:///...", options)`). */
 export interface FileSystemStoreOptions {
@@ -42,7 +42,7 @@ export interface FileSystemStoreOptions {
 const DEFAULT_MAX_READ_BYTES = 2 ** 31 - 1;
 const DEFAULT_STALE_LOCK_MS = 30_000;
 
-/** The options with their defaults applied, each checked (a StoreError naming the option). */
+/** The options with their defaults applied, each checked (an InvalidOptionError naming the option). */
 export interface ResolvedOptions {
   removeEmptyDirectories: boolean;
   followSymlinks: boolean;
@@ -57,8 +57,9 @@ export function resolveOptions(options: FileSystemStoreOptions): ResolvedOptions
   const staleLockMs = checkedOption("staleLockMs", options.staleLockMs, DEFAULT_STALE_LOCK_MS, 1);
   const durability = options.durability ?? "each-write";
   if (durability !== "each-write" && durability !== "none") {
-    throw new StoreError(
+    throw new InvalidOptionError(
       `FileSystemStore option durability must be "each-write" or "none", got ${JSON.stringify(durability)}.`,
+      { field: "durability" },
     );
   }
   return {
@@ -73,7 +74,9 @@ export function resolveOptions(options: FileSystemStoreOptions): ResolvedOptions
 function checkedOption(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new StoreError(`FileSystemStore option ${name} must be an integer >= ${min}, got ${value}.`);
+    throw new InvalidOptionError(`FileSystemStore option ${name} must be an integer >= ${min}, got ${value}.`, {
+      field: name,
+    });
   }
   return value;
 }

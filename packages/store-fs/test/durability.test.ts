@@ -2,7 +2,6 @@
 // unless the store is opened with durability "none".
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { StoreError } from "@zarrkit/registry";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FileSystemStore } from "../src/index.js";
 import { tempDir } from "./temp-dir.js";
@@ -45,8 +44,10 @@ describe("durability", () => {
     }
   });
 
-  it("a bad durability is a StoreError naming the option", () => {
-    expect(() => new FileSystemStore(dir.path, { durability: "sometimes" as never })).toThrow(StoreError);
+  it("a bad durability is an InvalidOptionError naming the option", () => {
+    expect(() => new FileSystemStore(dir.path, { durability: "sometimes" as never })).toThrow(
+      expect.objectContaining({ name: "InvalidOptionError", field: "durability" }),
+    );
     expect(() => new FileSystemStore(dir.path, { durability: "sometimes" as never })).toThrow(
       /durability must be "each-write" or "none", got "sometimes"/,
     );

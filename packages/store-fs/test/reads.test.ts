@@ -162,9 +162,13 @@ describe("bounded reads: values of 2 GiB and more (sparse files)", () => {
     expect(at(size - 4, 4)).toBe("tail");
   });
 
-  it.each([-1, 1.5, Number.NaN])("rejects maxReadBytes %d", (n) => {
-    expect(() => new FileSystemStore(root, { maxReadBytes: n })).toThrow(StoreError);
-    expect(() => new FileSystemStore(root, { staleLockMs: n })).toThrow(StoreError);
+  it.each([-1, 1.5, Number.NaN])("rejects maxReadBytes %d, with an InvalidOptionError naming it", (n) => {
+    expect(() => new FileSystemStore(root, { maxReadBytes: n })).toThrow(
+      expect.objectContaining({ name: "InvalidOptionError", field: "maxReadBytes" }),
+    );
+    expect(() => new FileSystemStore(root, { staleLockMs: n })).toThrow(
+      expect.objectContaining({ name: "InvalidOptionError", field: "staleLockMs" }),
+    );
   });
 });
 

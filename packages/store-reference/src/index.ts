@@ -1,4 +1,4 @@
-import { registerStoreAdapter, showValue, StoreError } from "@zarrkit/registry";
+import { InvalidOptionError, registerStoreAdapter, showValue } from "@zarrkit/registry";
 import { openReferenceStore } from "./open.js";
 import type { ReferenceStoreOptions } from "./options.js";
 
@@ -12,7 +12,7 @@ export type { Reference, ReferenceTable } from "./reference.js";
 registerStoreAdapter("reference", ({ store, key }, path, options) => {
   const own = options.reference ?? {};
   if (typeof own !== "object" || own === null || Array.isArray(own)) {
-    throw new StoreError(
+    throw new InvalidOptionError(
       `openStore's reference option must be an object of reference store options, got ${showValue(own, 80)}`,
       { field: "reference" },
     );

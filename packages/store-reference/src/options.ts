@@ -1,8 +1,8 @@
 /**
  * Options of reference stores, with their defaults, checked: a bad option is
- * a StoreError naming it.
+ * an InvalidOptionError naming it.
  */
-import { showValue, StoreError } from "@zarrkit/registry";
+import { InvalidOptionError, renamedOption, showValue } from "@zarrkit/registry";
 import type { Compressors } from "hyparquet";
 
 /** How a reference store reads its reference file and its targets. */
@@ -16,7 +16,12 @@ export interface ReferenceStoreOptions {
   recordCacheBytes?: number;
   /** Target stores (and target files) kept open. Default 64. */
   maxOpenTargets?: number;
-  /** Largest read coalesced from several references to one target, in bytes. Default 16 MiB. */
+  /**
+   * Largest request coalesced from several references to one target, in bytes (the sharding codec's option of the
+   * same name). Default 16 MiB.
+   */
+  maxRequestBytes?: number;
+  /** @deprecated Use maxRequestBytes. */
   maxCoalescedBytes?: number;
   /** Values replacing the file's `templates` (kerchunk's `template_overrides`), e.g. to move the targets elsewhere. */
   templates?: Readonly<Record<string, string>>;
@@ -36,15 +41,16 @@ export interface ReferenceStoreOptions {
 }
 
 /** The options with their defaults, once checked. */
-export type ResolvedOptions = Required<ReferenceStoreOptions>;
+export type ResolvedOptions = Required<Omit<ReferenceStoreOptions, "maxCoalescedBytes">>;
 
 const MiB = 2 ** 20;
 
 export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions {
+  const renamed = { maxRequestBytes: renamedOption(options, "maxRequestBytes", "maxCoalescedBytes") };
   const count = (name: keyof ReferenceStoreOptions, fallback: number, minimum: number): number => {
-    const value = options[name] ?? fallback;
+    const value = (name === "maxRequestBytes" ? renamed.maxRequestBytes : options[name]) ?? fallback;
     if (!Number.isSafeInteger(value) || (value as number) < minimum) {
-      throw new StoreError(
+      throw new InvalidOptionError(
         `Reference store option ${name} must be an integer of at least ${minimum}, got ${showValue(value, 80)}`,
         { field: name },
       );
@@ -52,7 +58,7 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
     return value as number;
   };
   if (options.allowTarget !== undefined && typeof options.allowTarget !== "function") {
-    throw new StoreError(
+    throw new InvalidOptionError(
       `Reference store option allowTarget must be a function, got ${showValue(options.allowTarget, 80)}`,
       { field: "allowTarget" },
     );
@@ -60,7 +66,7 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
   for (const name of ["templates", "targetOptions", "compressors"] as const) {
     const value = options[name];
     if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
-      throw new StoreError(`Reference store option ${name} must be an object, got ${showValue(value, 80)}`, {
+      throw new InvalidOptionError(`Reference store option ${name} must be an object, got ${showValue(value, 80)}`, {
         field: name,
       });
     }
@@ -69,7 +75,7 @@ export function resolveOptions(options: ReferenceStoreOptions): ResolvedOptions 
     maxFileBytes: count("maxFileBytes", 256 * MiB, 1),
     recordCacheBytes: count("recordCacheBytes", 64 * MiB, 0),
     maxOpenTargets: count("maxOpenTargets", 64, 1),
-    maxCoalescedBytes: count("maxCoalescedBytes", 16 * MiB, 0),
+    maxRequestBytes: count("maxRequestBytes", 16 * MiB, 0),
     templates: options.templates ?? {},
     targetOptions: options.targetOptions ?? {},
     allowTarget: options.allowTarget ?? (() => true),

@@ -6,14 +6,8 @@
  * c % N of record c / N. Record files load on first use into a bounded LRU
  * cache, so millions of chunks cost only the records being read.
  */
-import {
-  CorruptDataError,
-  InvalidMetadataError,
-  LruCache,
-  type RequestOptions,
-  showValue,
-  type Store,
-} from "@zarrkit/registry";
+import { CorruptDataError, InvalidMetadataError, type RequestOptions, showValue, type Store } from "@zarrkit/registry";
+import { LruCache } from "@zarrkit/util";
 import type { Compressors } from "hyparquet";
 import { readCapped } from "./read-capped.js";
 import type { Reference, ReferenceTable } from "./reference.js";

@@ -7,11 +7,10 @@
  * references computed for one file must not read another file's bytes at
  * the same offsets.
  */
+import { type ByteRange, coalesceRanges } from "@zarrkit/util";
 import {
-  type ByteRange,
   CorruptDataError,
   coalesceGapHint,
-  coalesceRanges,
   NotFoundError,
   PreconditionFailedError,
   type Store,

@@ -4,7 +4,8 @@
  * kept in a bounded LRU cache, with one `TargetReader` per target file, also
  * bounded, so a file referring to thousands of targets holds only the recent ones.
  */
-import { LruCache, openStore, type Store, StoreError } from "@zarrkit/registry";
+import { LruCache } from "@zarrkit/util";
+import { openStore, type Store, StoreError } from "@zarrkit/registry";
 import { TargetReader } from "./target-reader.js";
 import { locateTarget } from "./target-urls.js";
 
@@ -17,7 +18,7 @@ export interface TargetOptions {
   /** Target stores and target readers kept open. */
   maxOpenTargets: number;
   /** Largest coalesced read of a target. */
-  maxCoalescedBytes: number;
+  maxRequestBytes: number;
 }
 
 export class Targets {
@@ -47,7 +48,7 @@ export class Targets {
     const id = location.kind === "beside" ? `beside:${location.key}` : `url:${location.folder}${location.key}`;
     const reader = await this.#readers.getOrLoad(id, async () => {
       const store = location.kind === "beside" ? this.home : await this.#store(location.folder);
-      return new TargetReader(store, location.key, url, this.options.maxCoalescedBytes);
+      return new TargetReader(store, location.key, url, this.options.maxRequestBytes);
     });
     return reader!;
   }

@@ -1,4 +1,4 @@
-import { InvalidMetadataError, MemoryStore, openArray, openStore, slice } from "@zarrkit/core";
+import { countRequests, InvalidMetadataError, MemoryStore, openArray, openStore, slice } from "@zarrkit/core";
 import { namedMemoryStore } from "@zarrkit/core/internal";
 import { describe, expect, it, vi } from "vitest";
 import { GenEntry } from "../src/gen.js";
@@ -7,6 +7,11 @@ import { openReferenceStore } from "../src/index.js";
 
 const text = (s: string) => new TextEncoder().encode(s);
 const decode = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
+
+/** References to consecutive 8-byte windows of `data.bin`, one per key. */
+function refsOf(keys: string[]): Record<string, [string, number, number]> {
+  return Object.fromEntries(keys.map((key, i) => [key, ["data.bin", 8 * i, 8]]));
+}
 
 /** A memory store holding `refs.json` and the target `data.bin` (bytes 0..255 four times). */
 async function withReferences(document: unknown, options = {}) {
@@ -315,16 +320,38 @@ describe("malformed reference files: typed errors naming the key and the field",
 
   it("refuses bad options, naming them", async () => {
     await expect(openStore("memory://reference-options/refs.json|reference:", { reference: 3 })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
       field: "reference",
     });
     const home = new MemoryStore();
     await expect(openReferenceStore(home, "refs.json", { maxOpenTargets: 0 })).rejects.toMatchObject({
-      code: "STORE_ERROR",
+      code: "INVALID_OPTION",
       field: "maxOpenTargets",
     });
     await expect(openReferenceStore(home, "refs.json", { templates: "x" as never })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
       field: "templates",
     });
+  });
+
+  it("coalesces windows of one target up to maxRequestBytes (maxCoalescedBytes: its deprecated name)", async () => {
+    const readsOfThreeWindows = async (options: Record<string, unknown>) => {
+      const memory = new MemoryStore();
+      await memory.set("refs.json", text(JSON.stringify({ version: 1, refs: refsOf(["a", "b", "c"]) })));
+      await memory.set("data.bin", new Uint8Array(64));
+      const home = countRequests(memory);
+      const store = await openReferenceStore(home, "refs.json", options);
+      home.reset();
+      await Promise.all(["a", "b", "c"].map((key) => store.get(key)));
+      return home.reads();
+    };
+    // Three adjacent 8-byte windows: one request when 24 bytes are allowed, one each when 8 are.
+    expect(await readsOfThreeWindows({ maxRequestBytes: 24 })).toBe(1);
+    expect(await readsOfThreeWindows({ maxRequestBytes: 8 })).toBe(3);
+    expect(await readsOfThreeWindows({ maxCoalescedBytes: 8 })).toBe(3);
+    await expect(readsOfThreeWindows({ maxRequestBytes: 8, maxCoalescedBytes: 8 })).rejects.toThrow(
+      /maxRequestBytes and maxCoalescedBytes/,
+    );
   });
 
   it("nested parentheses deeper than the parser allows are an error, not a stack overflow", async () => {

@@ -1,4 +1,4 @@
-import { ResponseTooLargeError, StoreError, StoreTimeoutError } from "@zarrkit/registry";
+import { ResponseTooLargeError, StoreError, StoreTimeoutError, redactError, redactText } from "@zarrkit/registry";
 import {
   type Attempt,
   type BodyLimit,
@@ -9,12 +9,10 @@ import {
   type RetryAfter,
   type RETRY,
   readBodyPart,
-  redactError,
-  redactText,
   retryFor,
   retrying,
   untilAborted,
-} from "@zarrkit/registry/http";
+} from "@zarrkit/http";
 import { AwsClient } from "aws4fetch";
 import { isMissingKey, responseError, type S3ResponseError, storeErrorFor } from "./errors.js";
 import type { S3Config } from "./options.js";

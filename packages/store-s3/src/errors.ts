@@ -1,5 +1,6 @@
 import type { StoreError } from "@zarrkit/registry";
-import { parseXml, redactText, statusError, xmlChildText } from "@zarrkit/registry/http";
+import { parseXml, statusError, xmlChildText } from "@zarrkit/http";
+import { redactText } from "@zarrkit/registry";
 
 /**
  * What S3 answered, kept as the `cause` of the StoreError reporting it; its texts come from the server and are

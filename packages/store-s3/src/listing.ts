@@ -1,5 +1,5 @@
 import { StoreError } from "@zarrkit/registry";
-import { parseXml, type XmlElement, xmlChild, xmlChildren, xmlChildText } from "@zarrkit/registry/http";
+import { parseXml, type XmlElement, xmlChild, xmlChildren, xmlChildText } from "@zarrkit/http";
 import { decodeText, type S3Client } from "./client.js";
 import { MAX_XML_BYTES } from "./options.js";
 

@@ -1,5 +1,5 @@
-import { normalizeStorePrefix, StoreError } from "@zarrkit/registry";
-import { type CrossOriginRedirects, MAX_RETRY_AFTER_MS, redactUnparsedUrl } from "@zarrkit/registry/http";
+import { InvalidOptionError, normalizeStorePrefix, redactUnparsedUrl } from "@zarrkit/registry";
+import { type CrossOriginRedirects, MAX_RETRY_AFTER_MS } from "@zarrkit/http";
 
 /** AWS credentials that sign every request (SigV4). */
 export interface S3Credentials {
@@ -43,7 +43,7 @@ export interface S3StoreOptions {
   retries?: number;
   /**
    * The store's `coalesceGapBytes` hint: readers that coalesce ranges (the
-   * sharding codec) fetch ranges of one object less than this apart with one
+   * sharding codec) fetch ranges of one object at most this far apart with one
    * GET. Default 4 MiB, about what a round trip to S3 costs in transfer.
    */
   coalesceGapBytes?: number;
@@ -135,12 +135,15 @@ function environment(): Record<string, string | undefined> {
 
 export function resolveConfig(options: S3StoreOptions): S3Config {
   if (typeof options !== "object" || options === null)
-    throw new StoreError("S3Store needs options with at least a bucket.");
+    throw new InvalidOptionError("S3Store needs options with at least a bucket.", { field: "bucket" });
   const env = environment();
   const bucket = options.bucket;
   // Loose on purpose: legacy buckets may have capitals and "_"; this only keeps URLs well formed.
   if (typeof bucket !== "string" || !/^[A-Za-z0-9._-]{1,255}$/.test(bucket)) {
-    throw new StoreError(`Invalid S3 bucket name ${JSON.stringify(bucket)}: use letters, digits, ".", "-" and "_".`);
+    throw new InvalidOptionError(
+      `Invalid S3 bucket name ${JSON.stringify(bucket)}: use letters, digits, ".", "-" and "_".`,
+      { field: "bucket" },
+    );
   }
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? "us-east-1";
   const pathStyle = options.pathStyle ?? options.endpoint !== undefined;
@@ -170,7 +173,12 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
     secrets,
   };
   if (!(config.partSize >= MIN_PART_SIZE))
-    throw new StoreError(`S3 partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB), got ${config.partSize}.`);
+    throw new InvalidOptionError(
+      `S3 partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB), got ${config.partSize}.`,
+      {
+        field: "partSize",
+      },
+    );
   const integers = [
     "multipartThreshold",
     "partConcurrency",
@@ -188,14 +196,17 @@ export function resolveConfig(options: S3StoreOptions): S3Config {
     const positive = name === "partConcurrency" || name === "maxListPages";
     if (!(Number.isSafeInteger(value) && value >= (positive ? 1 : 0))) {
       const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
-      throw new StoreError(
+      throw new InvalidOptionError(
         `S3 option ${name} must be a ${positive ? "positive" : "non-negative"} integer, got ${shown}.`,
+        { field: name },
       );
     }
   }
   if (config.crossOriginRedirects !== "strip-headers" && config.crossOriginRedirects !== "refuse") {
-    throw new StoreError(
-      `S3 option crossOriginRedirects must be "strip-headers" or "refuse", got ${JSON.stringify(String(config.crossOriginRedirects))}.`,
+    throw new InvalidOptionError(
+      'S3 option crossOriginRedirects must be "strip-headers" or "refuse", ' +
+        `got ${JSON.stringify(String(config.crossOriginRedirects))}.`,
+      { field: "crossOriginRedirects" },
     );
   }
   return config;
@@ -207,8 +218,9 @@ function checkCredentials(credentials: S3Credentials | undefined): S3Credentials
   const { accessKeyId, secretAccessKey, sessionToken } = (credentials ?? {}) as Partial<S3Credentials>;
   const text = (value: unknown) => typeof value === "string" && value !== "";
   if (!text(accessKeyId) || !text(secretAccessKey) || !(sessionToken === undefined || text(sessionToken))) {
-    throw new StoreError(
+    throw new InvalidOptionError(
       "S3 option credentials needs accessKeyId and secretAccessKey (and optionally sessionToken) as non-empty strings.",
+      { field: "credentials" },
     );
   }
   return credentials;
@@ -244,12 +256,14 @@ function baseUrl(bucket: string, endpoint: string, pathStyle: boolean, secrets: 
     url = new URL(endpoint);
   } catch {
     // No cause: the URL parser's TypeError keeps the input, secrets and all, in its `input` field.
-    throw new StoreError(`Invalid S3 endpoint ${shown()}: not a URL.`);
+    throw new InvalidOptionError(`Invalid S3 endpoint ${shown()}: not a URL.`, { field: "endpoint" });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new StoreError(`Invalid S3 endpoint ${shown()}: not http(s).`);
+    throw new InvalidOptionError(`Invalid S3 endpoint ${shown()}: not http(s).`, { field: "endpoint" });
   if (url.username || url.password)
-    throw new StoreError("Invalid S3 endpoint: pass credentials as options, not in the URL.");
+    throw new InvalidOptionError("Invalid S3 endpoint: pass credentials as options, not in the URL.", {
+      field: "endpoint",
+    });
   const path = url.pathname.replace(/\/+$/, "");
   return pathStyle ? `${url.origin}${path}/${bucket}/` : `${url.protocol}//${bucket}.${url.host}${path}/`;
 }

@@ -1,5 +1,5 @@
 import { checkRange, type RangeQuery, rangeBounds, StoreError } from "@zarrkit/registry";
-import { contentRangeProblem, contentRangeTotal, rangeHeader } from "@zarrkit/registry/http";
+import { contentRangeProblem, contentRangeTotal, rangeHeader } from "@zarrkit/http";
 
 /** The Range header for `range`, or undefined for an empty range (which HTTP cannot express). */
 export function s3RangeHeader(key: string, range: RangeQuery): string | undefined {

@@ -23,7 +23,7 @@ import {
   unquoteEtag,
   wholeValueProblem,
   withVersion,
-} from "@zarrkit/registry/http";
+} from "@zarrkit/http";
 import { listPages } from "./listing.js";
 import { uploadMultipart } from "./multipart.js";
 import { type S3Config, type S3StoreOptions, resolveConfig } from "./options.js";
@@ -39,7 +39,7 @@ export class S3Store implements Store {
   /** "" or the key prefix ending in "/". */
   readonly prefix: string;
   /**
-   * Ranges of one object less than this many bytes apart are cheaper to read as one GET (the `coalesceGapBytes`
+   * Ranges of one object at most this many bytes apart are cheaper to read as one GET (the `coalesceGapBytes`
    * option).
    */
   readonly coalesceGapBytes: number;

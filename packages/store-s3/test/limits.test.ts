@@ -253,7 +253,7 @@ describe("options", () => {
   it.each(["idleTimeoutMs", "maxBodyBytes"])("rejects a %s that is not a non-negative integer, naming it", (name) => {
     for (const bad of [-1, 1.5, Number.NaN, "30s"]) {
       const make = () => new S3Store({ bucket: "bkt", [name]: bad as number });
-      expect(make).toThrow(StoreError);
+      expect(make).toThrow(expect.objectContaining({ name: "InvalidOptionError", field: name }));
       expect(make).toThrow(new RegExp(`S3 option ${name} must be a non-negative integer, got `));
     }
   });

@@ -1,6 +1,6 @@
 import { StoreError } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
-import { parseXml, xmlChildren, xmlChildText } from "@zarrkit/registry/http";
+import { parseXml, xmlChildren, xmlChildText } from "@zarrkit/http";
 import { count, recordingFetch } from "./recording-fetch.js";
 import { adminClient, rgw, rgwStore } from "./rgw.js";
 

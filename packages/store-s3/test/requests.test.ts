@@ -1,4 +1,4 @@
-import { openStore, StoreError } from "@zarrkit/registry";
+import { InvalidOptionError, openStore, StoreError } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
 import { S3Store } from "../src/index.js";
 import { recordingFetch } from "./recording-fetch.js";
@@ -50,7 +50,7 @@ describe("requests", () => {
     const url = "s3://bkt/data?endpoint=http://127.0.0.1:9";
     expect((await openStore(url, { coalesceGapBytes: 2 ** 16 })).coalesceGapBytes).toBe(2 ** 16);
     for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(StoreError);
+      expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(InvalidOptionError);
       expect(() => new S3Store({ bucket: "bkt", coalesceGapBytes: bad })).toThrow(
         /S3 option coalesceGapBytes must be a non-negative integer, got /,
       );

@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { AuthError, StoreError } from "@zarrkit/registry";
+import { AuthError, InvalidOptionError, StoreError } from "@zarrkit/registry";
 import { describe, expect, it } from "vitest";
 import { S3Store } from "../src/index.js";
 import { recordingFetch } from "./recording-fetch.js";
@@ -70,13 +70,13 @@ describe("secrets never reach an error", () => {
       `http://x:${secretAccessKey}`,
     ]) {
       const error = thrown(() => new S3Store({ bucket: "bkt", endpoint, credentials }));
-      expect(error).toBeInstanceOf(StoreError);
+      expect(error).toBeInstanceOf(InvalidOptionError);
       expect((error as Error).message).toMatch(/^Invalid S3 endpoint /);
       expectNoSecret(error, [encodeURIComponent(secretAccessKey)]);
     }
   });
 
-  it("credentials of the wrong shape are a StoreError that names no value", () => {
+  it("credentials of the wrong shape are an InvalidOptionError that names no value", () => {
     const error = thrown(
       () =>
         new S3Store({
@@ -84,7 +84,7 @@ describe("secrets never reach an error", () => {
           credentials: { accessKeyId, secretAccessKey: 42 as unknown as string, sessionToken },
         }),
     );
-    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toBeInstanceOf(InvalidOptionError);
     expect((error as Error).message).toMatch(/credentials needs accessKeyId and secretAccessKey/);
     expectNoSecret(error);
   });

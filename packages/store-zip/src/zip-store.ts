@@ -1,6 +1,7 @@
 import {
   checkRange,
   checkStoreKey,
+  InvalidOptionError,
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
@@ -88,7 +89,7 @@ export class ZipStore implements Store {
     const limits = { ...DEFAULTS, ...definedOnly(options) };
     for (const [name, value] of Object.entries(limits)) {
       if (!Number.isSafeInteger(value) || value <= 0) {
-        throw new StoreError(`ZipStore option ${name} must be a positive integer, got ${String(value)}`, {
+        throw new InvalidOptionError(`ZipStore option ${name} must be a positive integer, got ${String(value)}`, {
           field: name,
         });
       }

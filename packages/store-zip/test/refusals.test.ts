@@ -134,6 +134,16 @@ describe("refused archives", () => {
     await expect(open("plain.zip", { maxDirectoryBytes: 40 })).rejects.toThrow(/more than maxDirectoryBytes \(40\)/);
   });
 
+  it("refuses a limit that is not a positive integer with an InvalidOptionError naming it", async () => {
+    await load("plain.zip");
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      await expect(open("plain.zip", { maxEntries: bad })).rejects.toMatchObject({
+        name: "InvalidOptionError",
+        field: "maxEntries",
+      });
+    }
+  });
+
   it("refuses what is no zip archive, naming it", async () => {
     await outer.set("not.zip", new TextEncoder().encode("just some text, no end record"));
     await expect(open("not.zip")).rejects.toThrow(/"not\.zip": no end of central directory record/);

@@ -16,6 +16,7 @@ const PUBLIC = [
   "packages/codecs",
   "packages/core",
   "packages/crc32c",
+  "packages/http",
   "packages/neuroglancer",
   "packages/registry",
   "packages/sharding",
@@ -25,6 +26,7 @@ const PUBLIC = [
   "packages/store-reference",
   "packages/store-s3",
   "packages/store-zip",
+  "packages/util",
   "packages/zarrkit",
   "tooling/test-utils",
 ];

@@ -29,14 +29,14 @@ const NARROW_BITS = new Map<string, number>([
 ]);
 
 /** How a data type's elements are packed: components per element, bits and stored bytes per component, signedness. */
-interface Layout {
+interface Packing {
   components: number;
   bits: number;
   bytes: number;
   signed: boolean;
 }
 
-function layoutOf(type: DataTypeInfo, field: string): Layout {
+function packingOf(type: DataTypeInfo, field: string): Packing {
   if (type.byteSize === undefined || type.kind === "string" || type.kind === "bytes" || type.kind === "raw") {
     throw new UnsupportedError(`${field}: packbits packs fixed-size numeric and bool types, not ${type.name}`, {
       field,
@@ -87,9 +87,9 @@ export const packbitsCodecFactory: CodecFactory = (configuration, ctx): ArrayToB
     });
   }
   const padding = given as Padding;
-  const layout = layoutOf(ctx.spec.dataType, field);
-  const firstBit = readBit(configuration, "first_bit", field, 0, layout.bits - 1);
-  const lastBit = readBit(configuration, "last_bit", field, layout.bits - 1, layout.bits - 1);
+  const packing = packingOf(ctx.spec.dataType, field);
+  const firstBit = readBit(configuration, "first_bit", field, 0, packing.bits - 1);
+  const lastBit = readBit(configuration, "last_bit", field, packing.bits - 1, packing.bits - 1);
   if (lastBit < firstBit) {
     const path = `${field}.configuration.last_bit`;
     throw new InvalidMetadataError(`${path} (${lastBit}) is less than first_bit (${firstBit})`, { field: path });
@@ -98,7 +98,7 @@ export const packbitsCodecFactory: CodecFactory = (configuration, ctx): ArrayToB
   // Elements travel as the bytes codec stores them: the narrow types' values in the low bits of a byte.
   const bytesCodec = bytesCodecFactory({ endian: "little" }, ctx) as ArrayToBytesCodec;
   const extra = padding === "none" ? 0 : 1; // the padding byte
-  const bitCount = (spec: ChunkSpec) => spec.shape.reduce((a, b) => a * b, 1) * layout.components * width;
+  const bitCount = (spec: ChunkSpec) => spec.shape.reduce((a, b) => a * b, 1) * packing.components * width;
   const encodedSize = (spec: ChunkSpec) => Math.ceil(bitCount(spec) / 8) + extra;
   const paddingBits = (spec: ChunkSpec) => (8 - (bitCount(spec) % 8)) % 8;
   const stored = {
@@ -116,10 +116,10 @@ export const packbitsCodecFactory: CodecFactory = (configuration, ctx): ArrayToB
       const offset = padding === "first_byte" ? 1 : 0;
       if (padding === "first_byte") out[0] = paddingBits(spec);
       if (padding === "last_byte") out[out.length - 1] = paddingBits(spec);
-      const components = plain.length / layout.bytes;
+      const components = plain.length / packing.bytes;
       let at = offset * 8;
       for (let c = 0; c < components; c++) {
-        const base = c * layout.bytes * 8 + firstBit;
+        const base = c * packing.bytes * 8 + firstBit;
         for (let b = 0; b < width; b++, at++) {
           const from = base + b;
           if ((plain[from >>> 3]! >>> (from & 7)) & 1) out[at >>> 3]! |= 1 << (at & 7);
@@ -144,10 +144,10 @@ export const packbitsCodecFactory: CodecFactory = (configuration, ctx): ArrayToB
         );
       }
       const components = bitCount(spec) / width;
-      const plain = new Uint8Array(components * layout.bytes);
+      const plain = new Uint8Array(components * packing.bytes);
       let at = (padding === "first_byte" ? 1 : 0) * 8;
       for (let c = 0; c < components; c++) {
-        const base = c * layout.bytes * 8;
+        const base = c * packing.bytes * 8;
         let bit = 0;
         for (let b = 0; b < width; b++, at++) {
           bit = (bytes[at >>> 3]! >>> (at & 7)) & 1;
@@ -155,8 +155,8 @@ export const packbitsCodecFactory: CodecFactory = (configuration, ctx): ArrayToB
           if (bit) plain[to >>> 3]! |= 1 << (to & 7);
         }
         // Sign extension: the top encoded bit repeated up to the component's width.
-        if (layout.signed && bit)
-          for (let to = base + lastBit + 1; to < base + layout.bits; to++) plain[to >>> 3]! |= 1 << (to & 7);
+        if (packing.signed && bit)
+          for (let to = base + lastBit + 1; to < base + packing.bits; to++) plain[to >>> 3]! |= 1 << (to & 7);
       }
       return bytesCodec.decode(plain, spec, codecCtx);
     },

@@ -7,10 +7,7 @@
  * are, so `[[1, 1000000]]` costs one run rather than a million edges; lookups
  * binary-search the runs' cumulative starts.
  */
-import { InvalidMetadataError } from "@zarrkit/registry";
-import { showValue } from "@zarrkit/registry";
-import type { DimChunking } from "../selection.js";
-import type { ChunkGrid } from "./chunk-grid.js";
+import { type ChunkGrid, type DimChunking, InvalidMetadataError, showValue } from "@zarrkit/registry";
 
 /**
  * One dimension's edges: a bare length m (repeated until it covers the dimension), or edge lengths and `[edge, count]`

@@ -1,5 +1,5 @@
-import type { DimChunking } from "../selection.js";
-import { type ChunkGrid, positiveIntegers } from "./chunk-grid.js";
+import type { ChunkGrid, DimChunking } from "@zarrkit/registry";
+import { positiveIntegers } from "./chunk-grid.js";
 
 function regularDim(size: number): DimChunking {
   return {

@@ -1,8 +1,14 @@
-import { type CodecMetadata, InvalidMetadataError, type Scalar, UnsupportedError } from "@zarrkit/registry";
+import {
+  type ChunkGrid,
+  type CodecMetadata,
+  InvalidMetadataError,
+  type Scalar,
+  UnsupportedError,
+} from "@zarrkit/registry";
 import { showValue } from "@zarrkit/registry";
 import { type DataType, dataType } from "../data-types.js";
 import { parseScalar } from "../fill-value.js";
-import { type ChunkGrid, parseChunkGrid } from "../grid/chunk-grid.js";
+import { parseChunkGrid } from "../grid/chunk-grid.js";
 import { type ChunkKeyEncoding, parseChunkKeyEncoding } from "../grid/chunk-key-encoding.js";
 import { product } from "../selection.js";
 import type { ArrayMetadata, ArrayMetadataV2, GroupMetadata } from "./documents.js";

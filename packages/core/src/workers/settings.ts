@@ -1,4 +1,4 @@
-import { InvalidMetadataError, showValue } from "@zarrkit/registry";
+import { InvalidOptionError, showValue } from "@zarrkit/registry";
 import { defaultPoolSize, useWorkerFactory, workersByDefault } from "#worker-platform";
 import type { CodecWebWorker } from "./protocol.js";
 
@@ -56,21 +56,21 @@ const defaults: ResolvedWorkerSettings = {
   offloadAlone: false,
 };
 
-/** `options` once each limit is checked (an InvalidMetadataError naming `field` and the limit otherwise). */
+/** `options` once each limit is checked (an InvalidOptionError naming `field` and the limit otherwise). */
 export function checkWorkerOptions(options: CodecWorkerOptions, field: string): CodecWorkerOptions {
   const { threshold, size, offloadAlone } = options;
   if (offloadAlone !== undefined && typeof offloadAlone !== "boolean") {
-    throw new InvalidMetadataError(`${field}.offloadAlone must be a boolean, got ${showValue(offloadAlone)}`, {
+    throw new InvalidOptionError(`${field}.offloadAlone must be a boolean, got ${showValue(offloadAlone)}`, {
       field: `${field}.offloadAlone`,
     });
   }
   if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0)) {
-    throw new InvalidMetadataError(`${field}.threshold must be a number of bytes >= 0, got ${showValue(threshold)}`, {
+    throw new InvalidOptionError(`${field}.threshold must be a number of bytes >= 0, got ${showValue(threshold)}`, {
       field: `${field}.threshold`,
     });
   }
   if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1)) {
-    throw new InvalidMetadataError(`${field}.size must be an integer >= 1, got ${showValue(size)}`, {
+    throw new InvalidOptionError(`${field}.size must be an integer >= 1, got ${showValue(size)}`, {
       field: `${field}.size`,
     });
   }
@@ -86,7 +86,7 @@ export function configureCodecWorkers(options: CodecWorkerDefaults): void {
   const { threshold, size, offloadAlone } = checkWorkerOptions(options, "configureCodecWorkers");
   if (options.createWorker !== undefined) {
     if (typeof options.createWorker !== "function") {
-      throw new InvalidMetadataError(
+      throw new InvalidOptionError(
         `configureCodecWorkers.createWorker must be a function, got ${showValue(options.createWorker)}`,
         {
           field: "configureCodecWorkers.createWorker",

@@ -3,7 +3,8 @@
 // levels 1-9; xz presets 0-6 with each check; alone presets 0-6), placed one
 // after another as Python's decompress functions read them, mutated, then
 // decoded under a cap (the exact size, less, or more).
-import { type BytesToBytesCodec, concatBytes, resolveCodec } from "@zarrkit/registry";
+import { type BytesToBytesCodec, resolveCodec } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
 import "@zarrkit/codecs";
 import fc from "fast-check";
 import { classify, type Outcome, sameBytes } from "../contract.js";

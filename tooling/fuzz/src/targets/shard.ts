@@ -11,7 +11,7 @@ import {
   type Store,
   slice,
 } from "@zarrkit/core";
-import { concatBytes } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
 import "@zarrkit/codecs";
 import { crc32c, initCrc32c } from "@zarrkit/crc32c";
 import "@zarrkit/sharding";

@@ -5,12 +5,12 @@
 // hostile fragments inserted (a DOCTYPE with entities, references that are
 // no character, unclosed and mismatched tags) and fragments repeated up to
 // 20,000 times (a quadratic reader shows as a hang). Each document is
-// read by the XML reader of @zarrkit/registry/http and listed through
+// read by the XML reader of @zarrkit/http and listed through
 // S3Store (which also checks keys against its prefix, tokens and pages).
 // XML carries no checksum: any parsed result may differ; only untyped errors,
 // hangs and memory count as failures.
-import { concatBytes } from "@zarrkit/registry";
-import { parseXml, type XmlElement, xmlChildren, xmlChildText } from "@zarrkit/registry/http";
+import { concatBytes } from "@zarrkit/util";
+import { parseXml, type XmlElement, xmlChildren, xmlChildText } from "@zarrkit/http";
 import { S3Store } from "@zarrkit/store-s3";
 import fc from "fast-check";
 import { classify, combine, itemAt, type Outcome } from "../contract.js";

@@ -3,8 +3,8 @@
 // their bytes mutated (bit flips, overwrites, runs of 0xff where sizes and
 // offsets live, truncation, extension), then every entry read through a
 // ZipStore over a MemoryStore, whole and by a window.
+import { concatBytes } from "@zarrkit/util";
 import { MemoryStore } from "@zarrkit/core";
-import { concatBytes } from "@zarrkit/registry";
 import { ZipStore, zipChunks } from "@zarrkit/store-zip";
 import fc from "fast-check";
 import { zipSync } from "fflate";

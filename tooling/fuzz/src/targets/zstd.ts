@@ -3,7 +3,8 @@
 // without a declared content size (the header rewritten as a streaming
 // writer leaves it), between skippable frames; the stream's bytes mutated,
 // then decoded by the zstd codec under a cap (the exact size, less, or more).
-import { type BytesToBytesCodec, concatBytes, resolveCodec } from "@zarrkit/registry";
+import { type BytesToBytesCodec, resolveCodec } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
 import "@zarrkit/codecs";
 import fc from "fast-check";
 import { classify, itemAt, type Outcome, sameBytes } from "../contract.js";

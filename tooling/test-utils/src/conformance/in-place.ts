@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { concatBytes } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
 import { bytes, expectBytes, sequence } from "./bytes.js";
 import { expectStoreError } from "./errors.js";
 import type { ConformanceCheck } from "./types.js";

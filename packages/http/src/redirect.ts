@@ -3,7 +3,7 @@
 // origins (an `X-Api-Key`, a session token, a cookie header travel on), and
 // follows https -> http. Stores therefore ask fetch not to follow
 // (`redirect: "manual"`) and follow here, under one policy.
-import { StoreError } from "../errors.js";
+import { StoreError } from "@zarrkit/registry";
 import { discard } from "./transfer.js";
 
 /** What a store does with a redirect to another origin (scheme, host and port). */

@@ -1,4 +1,4 @@
-import { PreconditionFailedError, StoreError } from "../errors.js";
+import { PreconditionFailedError, StoreError } from "@zarrkit/registry";
 
 /**
  * The version of a value as an HTTP server states it: its ETag, when strong.

@@ -1,6 +1,6 @@
 // One retry policy for stores over HTTP: which answers are worth another
 // attempt, how long to wait before it, and which typed error a final status is.
-import { AuthError, PreconditionFailedError, StoreError, ZarrkitError } from "../errors.js";
+import { AuthError, PreconditionFailedError, StoreError, ZarrkitError } from "@zarrkit/registry";
 import { httpDate } from "./etag.js";
 import { Attempt, type AttemptLimits, type TimeoutKind } from "./transfer.js";
 

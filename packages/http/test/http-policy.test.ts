@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StoreError } from "../src/errors.js";
+import { StoreError } from "@zarrkit/registry";
 import {
   Attempt,
   confirmVersion,
@@ -16,7 +16,7 @@ import {
   retryFor,
   retrying,
   wholeValueProblem,
-} from "../src/http.js";
+} from "../src/index.js";
 
 afterEach(() => vi.useRealTimers());
 

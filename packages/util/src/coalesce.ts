@@ -14,14 +14,14 @@ export interface RangeGroup<T extends ByteRange> extends ByteRange {
 
 /**
  * Merge byte ranges into as few requests as possible: sorted by offset,
- * neighbours at most `maxGap` bytes apart share one request, as one more round
+ * neighbours at most `coalesceGapBytes` apart share one request, as one more round
  * trip costs more than a few unused bytes. A group grows past `maxRequest`
  * bytes only by a range that overlaps it or is that large on its own (one
  * read must stay allocatable).
  */
 export function coalesceRanges<T extends ByteRange>(
   ranges: readonly T[],
-  maxGap: number,
+  coalesceGapBytes: number,
   maxRequest = Number.POSITIVE_INFINITY,
 ): RangeGroup<T>[] {
   const sorted = [...ranges].sort((a, b) => a.offset - b.offset);
@@ -31,7 +31,7 @@ export function coalesceRanges<T extends ByteRange>(
     const end = range.offset + range.length;
     if (current) {
       const currentEnd = current.offset + current.length;
-      if (range.offset - currentEnd <= maxGap && (end - current.offset <= maxRequest || end <= currentEnd)) {
+      if (range.offset - currentEnd <= coalesceGapBytes && (end - current.offset <= maxRequest || end <= currentEnd)) {
         current.length = Math.max(currentEnd, end) - current.offset;
         current.members.push(range);
         continue;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { StoreError } from "../src/errors.js";
-import { escapeXml, parseXml, xmlChild, xmlChildren, xmlChildText } from "../src/http.js";
+import { StoreError } from "@zarrkit/registry";
+import { escapeXml, parseXml, xmlChild, xmlChildren, xmlChildText } from "../src/index.js";
 
 const LISTING = `<?xml version="1.0" encoding="UTF-8"?>
 <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
@@ -33,7 +33,7 @@ function parseError(xml: string, limits = {}): StoreError {
   throw new Error(`parsed: ${xml.slice(0, 80)}`);
 }
 
-describe("the XML reader for server documents (@zarrkit/registry/http)", () => {
+describe("the XML reader for server documents (@zarrkit/http)", () => {
   it("reads an S3 listing: elements, text with entities and character references, CDATA, comments, attributes, empty elements", () => {
     const root = parseXml(`\uFEFF${LISTING}`, "a listing");
     expect(root.name).toBe("ListBucketResult");

@@ -9,7 +9,7 @@
 //   each checked to be an XML character; nesting at most `maxDepth` deep;
 // - strict: every malformed document is a StoreError naming what and where,
 //   never a RangeError or TypeError from deep inside.
-import { StoreError } from "../errors.js";
+import { StoreError } from "@zarrkit/registry";
 
 /**
  * An element: its name (with any namespace prefix), child elements in order, and its text (entities decoded, CDATA as

@@ -1,5 +1,5 @@
 // Byte ranges over HTTP: the Range header, and checks of what a server answered.
-import type { RangeQuery } from "../store.js";
+import type { RangeQuery } from "@zarrkit/registry";
 
 /** The `Range` header for a non-empty range: `bytes=a-b`, or `bytes=-n` for a suffix. */
 export function rangeHeader(range: RangeQuery): string {
