@@ -9,7 +9,9 @@ import type { CodecMetadata, ZarrArray } from "zarrkit";
  * and the note printed).
  */
 export interface SourceCompression {
+  /** The bytes-to-bytes codecs kept (empty: none to keep). */
   codecs: CodecMetadata[];
+  /** Why the source's compression cannot be kept, when it cannot. */
   note?: string;
 }
 

@@ -18,7 +18,9 @@ const UNLISTABLE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
 
 /** What a sweep found: the temporary files removed and those kept, with why (paths relative to the root). */
 export interface SweepReport {
+  /** The temporary files removed. */
   removed: string[];
+  /** The temporary files kept, each with why. */
   kept: { key: string; reason: string }[];
 }
 
