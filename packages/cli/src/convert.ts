@@ -286,6 +286,8 @@ export async function writePrecomputed(
       precomputedTasks(store, scale, whole, () => false),
       jobs,
       async (task) => {
+        // A killed run may have left this shard's write half-done: settle it first.
+        await store.recover?.(task.key);
         if (await task.complete()) {
           counts.present++;
         } else {

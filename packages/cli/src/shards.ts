@@ -1,4 +1,4 @@
-import { describeShard } from "@zarrkit/sharding";
+import { describeShard, shardingConfiguration } from "@zarrkit/sharding";
 import { forEachConcurrent, type Store, type ZarrArray } from "zarrkit";
 
 /** Grid coordinates in C order. */
@@ -118,10 +118,7 @@ export async function shardStatistics(
 function metadataIndexLocation(array: ZarrArray): "start" | "end" {
   const metadata = array.metadata;
   if (metadata.zarr_format !== 3) return "end";
-  const sharding = metadata.codecs.find((c) => (c as { name?: string }).name === "sharding_indexed") as
-    | { configuration?: { index_location?: string } }
-    | undefined;
-  return sharding?.configuration?.index_location === "start" ? "start" : "end";
+  return shardingConfiguration(metadata.codecs)?.indexLocation ?? "end";
 }
 
 export interface ChunkStatistics {

@@ -8,5 +8,10 @@ registerCodec("sharding_indexed", () => import("./sharding-codec.js").then((m) =
 export { describeShard, type InnerChunkEntry, plannedReads, type ShardDescription } from "./introspection.js";
 export { DEFAULT_INDEX_CODECS } from "./create-options.js";
 export type { ShardingOptions } from "./options.js";
-export { packedShardByteSize, shardIndexByteSize } from "./shard-size.js";
+export {
+  packedShardByteSize,
+  type ShardingConfiguration,
+  shardIndexByteSize,
+  shardingConfiguration,
+} from "./shard-size.js";
 export type { ShardReadPlan } from "./sharding-codec.js";

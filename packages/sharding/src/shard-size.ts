@@ -43,3 +43,39 @@ export function packedShardByteSize(shard: ShardDescription): number {
   for (const chunk of shard.chunks) if (!("empty" in chunk)) size += chunk.nbytes;
   return size;
 }
+
+/** A `sharding_indexed` codec's configuration as metadata states it (see `shardingConfiguration`). */
+export interface ShardingConfiguration {
+  /** The inner chunk shape. */
+  chunkShape: number[];
+  /** The inner chunks' codecs. */
+  codecs: CodecMetadata[];
+  /** The index's codecs. */
+  indexCodecs: CodecMetadata[];
+  /** Where the index sits ("end" when the metadata leaves it out). */
+  indexLocation: "start" | "end";
+}
+
+/**
+ * The configuration of the `sharding_indexed` codec in a Zarr v3 codec list (an array's `codecs`), or undefined when
+ * the array is not sharded. Read from metadata as it is, without opening the codec (see `describeShard` for a shard's
+ * state); a configuration missing its required fields is an `InvalidMetadataError` naming the field.
+ */
+export function shardingConfiguration(codecs: readonly CodecMetadata[]): ShardingConfiguration | undefined {
+  const sharding = codecs.find((c) => c.name === "sharding_indexed");
+  if (!sharding) return undefined;
+  const config = (sharding.configuration ?? {}) as Record<string, unknown>;
+  for (const field of ["chunk_shape", "codecs", "index_codecs"]) {
+    if (!Array.isArray(config[field])) {
+      throw new InvalidMetadataError(`sharding_indexed.configuration.${field} must be a list`, {
+        field: `codecs.sharding_indexed.configuration.${field}`,
+      });
+    }
+  }
+  return {
+    chunkShape: [...(config.chunk_shape as number[])],
+    codecs: [...(config.codecs as CodecMetadata[])],
+    indexCodecs: [...(config.index_codecs as CodecMetadata[])],
+    indexLocation: config.index_location === "start" ? "start" : "end",
+  };
+}

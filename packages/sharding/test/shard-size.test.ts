@@ -1,7 +1,13 @@
 import "@zarrkit/codecs"; // gzip: an index codec of no fixed size
 import { InvalidMetadataError, slice } from "@zarrkit/core";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_INDEX_CODECS, describeShard, packedShardByteSize, shardIndexByteSize } from "../src/index.js";
+import {
+  DEFAULT_INDEX_CODECS,
+  describeShard,
+  packedShardByteSize,
+  shardIndexByteSize,
+  shardingConfiguration,
+} from "../src/index.js";
 import { BYTES, CRC, createArray, iota, MemoryStore } from "./helpers.js";
 
 describe("shardIndexByteSize", () => {
@@ -54,5 +60,32 @@ describe("packedShardByteSize", () => {
       shardShape: [4],
     });
     expect(packedShardByteSize(await describeShard(arr, [1]))).toBe(0);
+  });
+});
+
+describe("shardingConfiguration", () => {
+  it("reads a sharded array's configuration from its metadata; undefined when not sharded", async () => {
+    const store = new MemoryStore();
+    const sharded = await createArray(store, "s", {
+      shape: [8, 8],
+      dataType: "uint8",
+      chunkShape: [2, 4],
+      shardShape: [4, 8],
+      indexLocation: "start",
+    });
+    const plain = await createArray(store, "p", { shape: [8], dataType: "uint8", chunkShape: [4] });
+    const codecs = (a: typeof sharded) => (a.metadata.zarr_format === 3 ? a.metadata.codecs : []);
+    expect(shardingConfiguration(codecs(sharded))).toEqual({
+      chunkShape: [2, 4],
+      codecs: [BYTES],
+      indexCodecs: [...DEFAULT_INDEX_CODECS],
+      indexLocation: "start",
+    });
+    expect(shardingConfiguration(codecs(plain))).toBeUndefined();
+  });
+
+  it("refuses a configuration without its required lists, naming the field", () => {
+    const broken = [{ name: "sharding_indexed", configuration: { chunk_shape: [2], codecs: [BYTES] } }];
+    expect(() => shardingConfiguration(broken)).toThrow(/configuration\.index_codecs must be a list/);
   });
 });
