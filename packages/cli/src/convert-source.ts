@@ -26,7 +26,12 @@ export interface ConvertSource {
   /** Dimension names, copied to the destination (and naming OME axes). */
   readonly dimensionNames?: readonly (string | null)[];
   /** Physical size of one element along each dimension, when the source says (precomputed resolutions). */
-  readonly voxelSize?: { size: readonly number[]; unit: string };
+  readonly voxelSize?: {
+    /** Along each dimension. */
+    size: readonly number[];
+    /** The unit of the sizes, e.g. "nanometer". */
+    unit: string;
+  };
   /** The source's compression as v3 codecs, which a conversion keeps unless --codec says otherwise. */
   readonly compression?: SourceCompression;
   /** The elements of the box [start, stop), in C order. */

@@ -76,12 +76,20 @@ export interface ConvertOptions {
   /** With `multiscale`: the most frequent value instead of the mean; with `to: "precomputed"`: a segmentation. */
   labels?: boolean;
   /** With `multiscale`: the OME-Zarr image's metadata (default name: the source's last path segment). */
-  ome?: { name?: string };
+  ome?: {
+    /** The image's name in its multiscales metadata. */
+    name?: string;
+  };
   /**
    * Write part `index` of `count` (default: the whole): the shards whose linear index in the grid is `index`
    * modulo `count`. Metadata is written by every part, idempotently, so parts may run in any order or at once.
    */
-  part?: { index: number; count: number };
+  part?: {
+    /** This part's index, from 0. */
+    index: number;
+    /** The number of parts. */
+    count: number;
+  };
   /** Shards in flight (default 2, at most the shards to write); memory is about 2 x jobs decoded shards. */
   jobs?: number;
   /**
@@ -138,13 +146,27 @@ export interface ConvertResult {
   /** Downsampled levels written after level 0. */
   levels: number;
   /** Shards of this part: in all, written, found complete, and all fill value (not stored). */
-  shards: { total: number; written: number; present: number; empty: number };
+  shards: {
+    /** The part's shards. */
+    total: number;
+    /** Written by this call. */
+    written: number;
+    /** Found complete, skipped. */
+    present: number;
+    /** All fill value: not stored. */
+    empty: number;
+  };
   /** The signal stopped the conversion before every shard was done. */
   aborted: boolean;
   /** What could not be kept from the source. */
   notes: string[];
   /** A `.zip` or `.ozx` destination: the archive's path and size in bytes (absent when aborted). */
-  archive?: { path: string; bytes: number };
+  archive?: {
+    /** The archive's absolute path. */
+    path: string;
+    /** Its size in bytes. */
+    bytes: number;
+  };
 }
 
 /** What `convert` reads: a store URL (a path, file://, http(s)://, s3://, precomputed://) or an opened node. */
@@ -272,7 +294,12 @@ export async function writePrecomputed(
   source: ConvertSource,
   store: WritableStore,
   options: PrecomputedOptions & { jobs?: number },
-): Promise<{ written: number; present: number }> {
+): Promise<{
+  /** Shard files written. */
+  written: number;
+  /** Shard files found complete, skipped. */
+  present: number;
+}> {
   const jobs = options.jobs ?? DEFAULT_JOBS;
   if (!Number.isSafeInteger(jobs) || jobs < 1) {
     throw new ConvertOptionError("jobs", (n) => `${n("jobs")} ${jobs}: expected a positive integer`);

@@ -26,7 +26,12 @@ export interface PrecomputedShard {
   /** Store key of the shard file, e.g. "s0/0a.shard". */
   key: string;
   /** Chunk grid positions [gx, gy, gz] with their chunk ids (compressed Morton codes). */
-  chunks: { position: number[]; id: bigint }[];
+  chunks: {
+    /** Chunk grid position [gx, gy, gz]. */
+    position: number[];
+    /** The chunk id: its compressed Morton code. */
+    id: bigint;
+  }[];
 }
 
 /** One scale of the volume: where it is stored, how it is sharded, and what it is read from. */
@@ -197,7 +202,12 @@ export async function writePrecomputedShard(
   store: WritableStore,
   plan: PrecomputedScale,
   shard: PrecomputedShard,
-): Promise<{ read: number; stored: number }> {
+): Promise<{
+  /** Decoded bytes read from the source. */
+  read: number;
+  /** Bytes stored. */
+  stored: number;
+}> {
   const source = plan.source;
   const rank = source.shape.length;
   // With the identity hash, a shard's chunks are an aligned block of the grid: its bounding box.

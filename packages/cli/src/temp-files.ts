@@ -21,7 +21,12 @@ export interface SweepReport {
   /** The temporary files removed. */
   removed: string[];
   /** The temporary files kept, each with why. */
-  kept: { key: string; reason: string }[];
+  kept: {
+    /** The file's path relative to the root. */
+    key: string;
+    /** Why it was kept. */
+    reason: string;
+  }[];
 }
 
 /**
