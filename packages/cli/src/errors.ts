@@ -30,8 +30,8 @@ export type ConvertOptionName =
   | "overwrite";
 
 /**
- * A bad option of `convert` (or one that does not fit the source): `option` names it, and the message names it
- * as the library spells it. The command line reports the same error with its flags (`messageNaming`).
+ * A bad option of `convert` (or one that does not fit the source): `option` (and `field`) names it, and the message
+ * names it as the library spells it. The command line reports the same error with its flags (`messageNaming`).
  */
 export class ConvertOptionError extends ZarrkitError {
   override readonly code = "CONVERT_OPTION";
@@ -42,7 +42,10 @@ export class ConvertOptionError extends ZarrkitError {
     /** The message, with each option's name given by `name`. */
     describe: (name: (option: ConvertOptionName) => string) => string,
   ) {
-    super(describe((option) => option));
+    super(
+      describe((option) => option),
+      { field: option },
+    );
     this.#describe = describe;
   }
 

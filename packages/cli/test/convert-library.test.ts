@@ -101,6 +101,7 @@ describe("convert: bad options", () => {
       const error = await convert(await memoryArray(), dst, options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConvertOptionError);
       expect((error as ConvertOptionError).option).toBe(option);
+      expect((error as ConvertOptionError).field).toBe(option);
       expect((error as ConvertOptionError).message).toMatch(message);
       expect((error as ConvertOptionError).messageNaming((o) => `<${o}>`)).toContain(`<${option}>`);
       expect(await dst.get("zarr.json")).toBeUndefined();
