@@ -3,7 +3,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { main as cli } from "@zarrkit/cli";
+import { convert, downsample } from "@zarrkit/cli";
 import { computeShardParamsForImage, compressedMortonCode, writeShards } from "@zarrkit/neuroglancer";
 import * as zk from "zarrkit";
 import { makeLabels, makeVolume, VOLUME_SHAPE } from "./volume.js";
@@ -88,38 +88,23 @@ async function writeRectilinear(dataDir: string, volume: Uint16Array): Promise<v
 
 /**
  * The mean of each 2x2x2 block of a (z, y, x) uint16 volume of even sizes, rounded to nearest (ties up), for the
- * precomputed sample's s1.
+ * precomputed sample's s1: zarrkit's `downsample`, level 1.
  */
 export function halve(volume: Uint16Array, shape: readonly number[]): { data: Uint16Array; shape: number[] } {
-  const [nz, ny, nx] = shape as [number, number, number];
-  const half = [nz / 2, ny / 2, nx / 2] as const;
-  const out = new Uint16Array(half[0] * half[1] * half[2]);
-  let i = 0;
-  for (let z = 0; z < half[0]; z++) {
-    for (let y = 0; y < half[1]; y++) {
-      for (let x = 0; x < half[2]; x++, i++) {
-        let sum = 0;
-        for (let dz = 0; dz < 2; dz++)
-          for (let dy = 0; dy < 2; dy++)
-            for (let dx = 0; dx < 2; dx++) sum += volume[((2 * z + dz) * ny + 2 * y + dy) * nx + 2 * x + dx]!;
-        out[i] = Math.round(sum / 8);
-      }
-    }
-  }
-  return { data: out, shape: [...half] };
+  const { data, shape: half } = downsample({ data: volume, shape: [...shape] }, "uint16", 1);
+  return { data: data as Uint16Array, shape: half };
 }
 
 /**
  * An OME-Zarr 0.5 image of the sharded volume, levels 0, 1, 2 (2x mean per
- * level), written by zarrkit's command line: `zarrkit convert --multiscale 2`.
+ * level), written by zarrkit's conversion library (what `zarrkit convert --multiscale 2` runs).
  */
 async function writePyramid(dataDir: string): Promise<void> {
-  const messages: string[] = [];
-  const collect = (text: string) => void messages.push(text);
-  const argv = ["convert", join(dataDir, "volume.zarr", "sharded"), join(dataDir, "pyramid.ome.zarr")];
-  argv.push("--multiscale", "2", "--chunk-shape", "16,64,64", "--shard-shape", "64,128,128", "--progress", "none");
-  const status = await cli(argv, { write: collect, error: collect, help: (text) => (collect(text), 0) });
-  if (status !== 0) throw new Error(`zarrkit ${argv.join(" ")} failed (exit ${status}): ${messages.join("\n")}`);
+  await convert(join(dataDir, "volume.zarr", "sharded"), join(dataDir, "pyramid.ome.zarr"), {
+    multiscale: 2,
+    chunkShape: [16, 64, 64],
+    shardShape: [64, 128, 128],
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeZip } from "@zarrkit/store-zip/node";
 import { FileSystemStore, NodeExistsError } from "zarrkit";
-import { UsageError } from "./errors.js";
+import { ConvertOptionError } from "./errors.js";
 
 /** An archive destination: where it goes and the folder the conversion writes first. */
 export interface ArchiveDestination {
@@ -22,19 +22,15 @@ export interface ArchiveDestination {
 }
 
 /** The archive a destination names (a local `.zip` or `.ozx` path or file:// URL, no pipeline), or undefined. */
-export function archiveDestination(
-  url: string,
-  overwrite: boolean,
-  parts: number,
-  command: string,
-): ArchiveDestination | undefined {
+export function archiveDestination(url: string, overwrite: boolean, parts: number): ArchiveDestination | undefined {
   if (url.includes("|") || !/\.(zip|ozx)$/i.test(url)) return undefined;
   if (parts > 1) {
     const why = "an archive is written by one run; convert in parts into a folder, then the folder into the archive";
-    throw new UsageError(`${url}: ${why}`, command);
+    throw new ConvertOptionError("part", () => `${url}: ${why}`);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^file:\/\//i.test(url)) {
-    throw new UsageError(`${url}: archives are written to local paths only (write it here, then upload it)`, command);
+    const why = "archives are written to local paths only (write it here, then upload it)";
+    throw new ConvertOptionError("destination", () => `${url}: ${why}`);
   }
   const path = /^file:\/\//i.test(url) ? fileURLToPath(url) : resolve(url);
   if (existsSync(path) && !overwrite) {

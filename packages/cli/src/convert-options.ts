@@ -3,15 +3,12 @@ import { UsageError } from "./errors.js";
 
 const C = "convert";
 
-/** "a,b,c" as `rank` positive integers. */
-export function parseShape(text: string, flag: string, rank: number): number[] {
+/** "a,b,c" as positive integers (their count is checked against the array's rank by `convert`). */
+export function parseShape(text: string, flag: string): number[] {
   const parts = text.split(",").map((s) => s.trim());
-  if (
-    parts.length !== rank ||
-    !parts.every((p) => /^\d+$/.test(p) && Number(p) > 0 && Number.isSafeInteger(Number(p)))
-  ) {
+  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) > 0 && Number.isSafeInteger(Number(p)))) {
     throw new UsageError(
-      `${flag} ${JSON.stringify(text)}: expected ${rank} positive integers separated by commas (one per dimension)`,
+      `${flag} ${JSON.stringify(text)}: expected positive integers separated by commas (one per dimension)`,
       C,
     );
   }
@@ -99,14 +96,16 @@ function parseCompressor(spec: string, text: string, elementBytes: number): Code
       const cname = args[0] || "zstd";
       if (!["lz4", "lz4hc", "blosclz", "zstd", "zlib"].includes(cname)) {
         throw new UsageError(
-          `--codec ${JSON.stringify(text)}: unknown blosc compressor ${JSON.stringify(cname)} (lz4, lz4hc, blosclz, zstd, zlib)`,
+          `--codec ${JSON.stringify(text)}: unknown blosc compressor ${JSON.stringify(cname)} ` +
+            "(lz4, lz4hc, blosclz, zstd, zlib)",
           C,
         );
       }
       const shuffle = args[2] || (elementBytes === 1 ? "bitshuffle" : "shuffle");
       if (!["noshuffle", "shuffle", "bitshuffle"].includes(shuffle)) {
         throw new UsageError(
-          `--codec ${JSON.stringify(text)}: unknown blosc shuffle ${JSON.stringify(shuffle)} (noshuffle, shuffle, bitshuffle)`,
+          `--codec ${JSON.stringify(text)}: unknown blosc shuffle ${JSON.stringify(shuffle)} ` +
+            "(noshuffle, shuffle, bitshuffle)",
           C,
         );
       }
@@ -183,7 +182,8 @@ export function resolvePart(part: string | undefined, parts: string | undefined,
   const check = (p: Part): Part => {
     if (p.index >= p.count)
       throw new UsageError(
-        `part ${p.index} of ${p.count}${p.from === "--part" ? "" : ` (from ${p.from})`}: the index must be below the count`,
+        `part ${p.index} of ${p.count}${p.from === "--part" ? "" : ` (from ${p.from})`}: ` +
+          "the index must be below the count",
         C,
       );
     return p;
@@ -223,7 +223,8 @@ export function resolvePart(part: string | undefined, parts: string | undefined,
   }
   if (count !== undefined)
     throw new UsageError(
-      "--parts N needs a part index: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (or use --part i/N)",
+      "--parts N needs a part index: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX " +
+        "(or use --part i/N)",
       C,
     );
   return { index: 0, count: 1, from: "" };

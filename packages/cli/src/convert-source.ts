@@ -11,21 +11,34 @@ import { type SourceCompression, sourceCompression } from "./source-compression.
 export interface ConvertSource {
   /** For messages: the array's path or the volume's URL. */
   readonly label: string;
+  /** Elements along each dimension. */
   readonly shape: readonly number[];
   /** The Zarr v3 data type name. */
   readonly dataType: string;
+  /** The data type object of `dataType`. */
   readonly type: DataType;
+  /** The source's own chunk shape: the destination's inner chunks by default. */
   readonly chunkShape: readonly number[];
+  /** The fill value, which the destination keeps. */
   readonly fillValue: Scalar;
+  /** Attributes, copied to the destination. */
   readonly attributes: Record<string, unknown>;
+  /** Dimension names, copied to the destination (and naming OME axes). */
   readonly dimensionNames?: readonly (string | null)[];
   /** Physical size of one element along each dimension, when the source says (precomputed resolutions). */
-  readonly voxelSize?: { size: readonly number[]; unit: string };
+  readonly voxelSize?: {
+    /** Along each dimension. */
+    size: readonly number[];
+    /** The unit of the sizes, e.g. "nanometer". */
+    unit: string;
+  };
   /** The source's compression as v3 codecs, which a conversion keeps unless --codec says otherwise. */
   readonly compression?: SourceCompression;
+  /** The elements of the box [start, stop), in C order. */
   read(start: readonly number[], stop: readonly number[]): Promise<NdArray>;
 }
 
+/** A Zarr array (v2 or v3) as a conversion source; `label` names it in messages. */
 export function zarrSource(array: ZarrArray, label: string): ConvertSource {
   const type = dataTypeOf(array);
   return {

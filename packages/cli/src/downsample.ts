@@ -1,4 +1,4 @@
-import { type NdArray, UnsupportedError } from "zarrkit";
+import { type DataType, dataType, type NdArray, UnsupportedError } from "zarrkit";
 import { boxes, type ConvertSource } from "./convert-source.js";
 
 /** How a level's element is made of the elements below it: mean (images) or most frequent value (labels). */
@@ -37,7 +37,7 @@ export function downsampledSource(
 ): ConvertSource {
   const fp = footprint(level, spatial);
   const shape = levelShape(base.shape, level, spatial);
-  const reduce = reducer(base, method);
+  const reduce = reducer(base.type, base.label, method, "--multiscale");
   return {
     label: `${base.label} level ${level}`,
     shape,
@@ -84,6 +84,32 @@ export function downsampledSource(
 }
 
 /**
+ * Level `level` of an in-memory C-order array of Zarr v3 data type `dataTypeName`: each element the mean (integers
+ * rounded to nearest, ties away from zero) or with `method` "mode" the most frequent value of its 2^level block on the
+ * `spatial` axes (default: all), blocks at odd edges holding fewer. For arrays larger than memory,
+ * `downsampledSource` computes a level box by box. A non-numeric data type is an `UnsupportedError`.
+ */
+export function downsample(
+  array: NdArray,
+  dataTypeName: string,
+  level: number,
+  options: { spatial?: readonly boolean[]; method?: Reduction } = {},
+): NdArray {
+  if (!Number.isSafeInteger(level) || level < 0) {
+    throw new UnsupportedError(`downsample: level ${level} is not a non-negative integer`);
+  }
+  const spatial = options.spatial ?? array.shape.map(() => true);
+  if (spatial.length !== array.shape.length) {
+    throw new UnsupportedError(
+      `downsample: spatial has ${spatial.length} entries, the array has ${array.shape.length} dimensions`,
+    );
+  }
+  const shape = levelShape(array.shape, level, spatial);
+  const reduce = reducer(dataType(dataTypeName), "downsample", options.method ?? "mean", "downsampling");
+  return { data: reduce(array, footprint(level, spatial), shape), shape };
+}
+
+/**
  * A level must be computable within the read budget: one of its elements is 2^level per spatial axis of base elements.
  */
 export function checkFootprint(levels: number, spatial: readonly boolean[]): boolean {
@@ -127,10 +153,10 @@ function forEachSourceRow(
 
 type Reduce = (src: NdArray, fp: readonly number[], outShape: readonly number[]) => NdArray["data"];
 
-function reducer(base: ConvertSource, method: Reduction): Reduce {
-  const { type } = base;
+/** The reduction of `method` for `type`; `purpose` names what asked for it in the error for non-numeric types. */
+function reducer(type: DataType, label: string, method: Reduction, purpose: string): Reduce {
   if (type.kind !== "int" && type.kind !== "uint" && type.kind !== "float") {
-    throw new UnsupportedError(`${base.label}: --multiscale needs a numeric array; ${base.dataType} has no ${method}`);
+    throw new UnsupportedError(`${label}: ${purpose} needs a numeric array; ${type.name} has no ${method}`);
   }
   const big = type.name === "int64" || type.name === "uint64";
   if (method === "mode") return (src, fp, outShape) => mode(src, fp, outShape, type.allocate.bind(type));

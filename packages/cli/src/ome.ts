@@ -1,9 +1,12 @@
-import { UsageError } from "./errors.js";
+import { ConvertOptionError } from "./errors.js";
 
 /** An OME-NGFF axis; `type` is left out for names that are not space, time or channel (custom axes). */
 export interface OmeAxis {
+  /** The axis name, as the array's dimension name. */
   name: string;
+  /** Its kind; absent for custom axes. */
   type?: "space" | "time" | "channel";
+  /** Its physical unit (space axes of a source with a voxel size). */
   unit?: string;
 }
 
@@ -34,7 +37,7 @@ const ORDER = { time: 0, channel: 1, custom: 1, space: 2 } as const;
  * channel; others: custom, no type), else the defaults (y x, z y x, c z y x,
  * t c z y x). Refused unless the NGFF 0.5 rules hold: 2 to 5 axes, unique
  * names, 2 or 3 space axes, at most one time axis, and the order time,
- * then channel or custom, then space.
+ * then channel or custom, then space (a `ConvertOptionError` on `multiscale`).
  */
 export function omeAxes(
   rank: number,
@@ -42,7 +45,7 @@ export function omeAxes(
   label: string,
 ): OmeAxis[] {
   const refuse = (why: string) =>
-    new UsageError(`--multiscale: ${label} cannot be an OME-Zarr 0.5 image: ${why}`, "convert");
+    new ConvertOptionError("multiscale", (n) => `${n("multiscale")}: ${label} cannot be an OME-Zarr 0.5 image: ${why}`);
   if (rank < 2 || rank > 5) throw refuse(`OME-Zarr images have 2 to 5 dimensions, the array has ${rank}`);
   const given = dimensionNames?.every((n) => n !== null && n !== "") ? (dimensionNames as string[]) : undefined;
   const names = given ?? DEFAULT_NAMES[rank]!;
@@ -66,6 +69,7 @@ export function omeAxes(
  * The group attributes of an OME-Zarr 0.5 multiscale image of `levels + 1`
  * arrays "0", "1", ...: level k's scale is 2^k on space axes, times the
  * source's voxel size (and its unit on the space axes) when it has one.
+ * `method` is how each level was computed from level 0 (`downsampledSource`).
  */
 export function multiscaleAttributes(
   name: string,

@@ -10,7 +10,7 @@ import {
 } from "@zarrkit/neuroglancer";
 import { type NdArray, UnsupportedError, type WritableStore, ZarrkitError } from "zarrkit";
 import type { ConvertSource } from "./convert-source.js";
-import { UsageError } from "./errors.js";
+import { ConvertOptionError } from "./errors.js";
 import { checkFootprint, downsampledSource, footprint } from "./downsample.js";
 
 /** Voxel types a precomputed volume holds (neuroglancer's set). */
@@ -21,21 +21,30 @@ export function scaleKey(level: number): string {
   return `s${level}`;
 }
 
+/** One shard file of a scale and the chunks it holds. */
 export interface PrecomputedShard {
   /** Store key of the shard file, e.g. "s0/0a.shard". */
   key: string;
   /** Chunk grid positions [gx, gy, gz] with their chunk ids (compressed Morton codes). */
-  chunks: { position: number[]; id: bigint }[];
+  chunks: {
+    /** Chunk grid position [gx, gy, gz]. */
+    position: number[];
+    /** The chunk id: its compressed Morton code. */
+    id: bigint;
+  }[];
 }
 
 /** One scale of the volume: where it is stored, how it is sharded, and what it is read from. */
 export interface PrecomputedScale {
   /** "s0", "s1", ...: the folder of its shard files. */
   key: string;
+  /** The scale's sharding parameters. */
   spec: ShardingSpec;
   /** [x, y, z] voxels. */
   size: number[];
+  /** Channels per voxel. */
   channels: number;
+  /** [x, y, z] voxels per chunk. */
   chunk: number[];
   /** Every shard file, in key order (the order parts split). */
   shards: PrecomputedShard[];
@@ -43,6 +52,21 @@ export interface PrecomputedScale {
   source: ConvertSource;
 }
 
+/** How `planPrecomputed` and `writePrecomputed` lay out a volume. */
+export interface PrecomputedOptions {
+  /** Chunk shape in the source's dimension order (default: the source's); the channel dimension is always whole. */
+  chunkShape?: readonly number[];
+  /** Decoded bytes per shard file the sharding parameters aim at. */
+  shardBytes: number;
+  /** How chunks are stored in the shard files: "gzip" or "raw". */
+  dataEncoding: ShardingEncoding;
+  /** A segmentation volume (levels: the most frequent value) rather than an image (the mean). */
+  labels: boolean;
+  /** Downsampled scales after s0 (default 0). */
+  levels?: number;
+}
+
+/** A planned precomputed volume: its `info` document and its scales with their shard files. */
 export interface PrecomputedPlan {
   /** The volume's `info` document. */
   info: Uint8Array;
@@ -59,21 +83,14 @@ export interface PrecomputedPlan {
  * doubled, and computed from the source like --multiscale's levels (the mean,
  * or with `labels` the most frequent value). Sharding parameters come from
  * `computeShardParamsForImage` with shards of about `shardBytes`, per scale.
+ * Nothing is written: `writePrecomputed` writes a plan, or `writePrecomputedShard` one shard of it.
  */
-export function planPrecomputed(
-  source: ConvertSource,
-  options: {
-    chunkShape?: readonly number[];
-    shardBytes: number;
-    dataEncoding: ShardingEncoding;
-    labels: boolean;
-    levels?: number;
-  },
-): PrecomputedPlan {
+export function planPrecomputed(source: ConvertSource, options: PrecomputedOptions): PrecomputedPlan {
   const rank = source.shape.length;
   if (rank < 2 || rank > 4)
     throw new UnsupportedError(
-      `${source.label}: --to precomputed takes arrays of [y, x], [z, y, x] or [c, z, y, x]; this one has ${rank} dimensions`,
+      `${source.label}: precomputed volumes are made of arrays of [y, x], [z, y, x] or [c, z, y, x]; ` +
+        `this one has ${rank} dimensions`,
     );
   if (!PRECOMPUTED_TYPES.has(source.dataType)) {
     throw new UnsupportedError(
@@ -90,10 +107,11 @@ export function planPrecomputed(
   // The channel dimension (of [c, z, y, x]) is never downsampled.
   const spatial = source.shape.map((_, d) => rank < 4 || d > 0);
   if (levels > 0 && !checkFootprint(levels, spatial)) {
-    throw new UsageError(
-      `--multiscale ${levels}: a voxel of the last scale would cover ${2 ** levels} voxels per axis, ` +
+    throw new ConvertOptionError(
+      "multiscale",
+      (n) =>
+        `${n("multiscale")} ${levels}: a voxel of the last scale would cover ${2 ** levels} voxels per axis, ` +
         "more than one read may hold; use fewer levels",
-      "convert",
     );
   }
   const chunk0 = zyx(options.chunkShape ?? source.chunkShape);
@@ -184,7 +202,12 @@ export async function writePrecomputedShard(
   store: WritableStore,
   plan: PrecomputedScale,
   shard: PrecomputedShard,
-): Promise<{ read: number; stored: number }> {
+): Promise<{
+  /** Decoded bytes read from the source. */
+  read: number;
+  /** Bytes stored. */
+  stored: number;
+}> {
   const source = plan.source;
   const rank = source.shape.length;
   // With the identity hash, a shard's chunks are an aligned block of the grid: its bounding box.

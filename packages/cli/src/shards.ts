@@ -1,6 +1,6 @@
-import { describeShard } from "@zarrkit/sharding";
-import type { Store, ZarrArray } from "zarrkit";
 import { forEachConcurrent } from "@zarrkit/core/internal";
+import { describeShard, shardingConfiguration } from "@zarrkit/sharding";
+import type { Store, ZarrArray } from "zarrkit";
 
 /** Grid coordinates in C order. */
 export function* gridCoords(gridShape: readonly number[]): Generator<number[]> {
@@ -119,10 +119,7 @@ export async function shardStatistics(
 function metadataIndexLocation(array: ZarrArray): "start" | "end" {
   const metadata = array.metadata;
   if (metadata.zarr_format !== 3) return "end";
-  const sharding = metadata.codecs.find((c) => (c as { name?: string }).name === "sharding_indexed") as
-    | { configuration?: { index_location?: string } }
-    | undefined;
-  return sharding?.configuration?.index_location === "start" ? "start" : "end";
+  return shardingConfiguration(metadata.codecs)?.indexLocation ?? "end";
 }
 
 export interface ChunkStatistics {

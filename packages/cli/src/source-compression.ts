@@ -1,3 +1,4 @@
+import { shardingConfiguration } from "@zarrkit/sharding";
 import type { CodecMetadata, ZarrArray } from "zarrkit";
 
 /**
@@ -9,7 +10,9 @@ import type { CodecMetadata, ZarrArray } from "zarrkit";
  * and the note printed).
  */
 export interface SourceCompression {
+  /** The bytes-to-bytes codecs kept (empty: none to keep). */
   codecs: CodecMetadata[];
+  /** Why the source's compression cannot be kept, when it cannot. */
   note?: string;
 }
 
@@ -33,10 +36,7 @@ export function sourceCompression(array: ZarrArray, elementBytes: number): Sourc
     if (codec) return { codecs: [codec] };
     return { codecs: [], note: `the source's compressor ${JSON.stringify(compressor.id)} has no Zarr v3 codec here` };
   }
-  const sharding = metadata.codecs.find((c) => c.name === "sharding_indexed");
-  const chain = (
-    sharding ? (sharding.configuration as { codecs: CodecMetadata[] }).codecs : metadata.codecs
-  ) as CodecMetadata[];
+  const chain: CodecMetadata[] = shardingConfiguration(metadata.codecs)?.codecs ?? metadata.codecs;
   const serializer = chain.findIndex((c) => c.name === "bytes" || c.name.startsWith("vlen-"));
   const after = chain.slice(serializer + 1);
   const unknown = after.find((c) => !KEPT_V3.has(c.name));

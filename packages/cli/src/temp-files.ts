@@ -18,8 +18,15 @@ const UNLISTABLE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
 
 /** What a sweep found: the temporary files removed and those kept, with why (paths relative to the root). */
 export interface SweepReport {
+  /** The temporary files removed. */
   removed: string[];
-  kept: { key: string; reason: string }[];
+  /** The temporary files kept, each with why. */
+  kept: {
+    /** The file's path relative to the root. */
+    key: string;
+    /** Why it was kept. */
+    reason: string;
+  }[];
 }
 
 /**

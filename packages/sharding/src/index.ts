@@ -6,5 +6,12 @@ import "./create-options.js";
 registerCodec("sharding_indexed", () => import("./sharding-codec.js").then((m) => m.shardingCodecFactory));
 
 export { describeShard, type InnerChunkEntry, plannedReads, type ShardDescription } from "./introspection.js";
+export { DEFAULT_INDEX_CODECS } from "./create-options.js";
 export type { ShardingOptions } from "./options.js";
+export {
+  packedShardByteSize,
+  type ShardingConfiguration,
+  shardIndexByteSize,
+  shardingConfiguration,
+} from "./shard-size.js";
 export type { ShardReadPlan } from "./sharding-codec.js";

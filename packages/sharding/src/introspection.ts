@@ -32,6 +32,8 @@ export interface ShardDescription {
   indexLocation: "start" | "end";
   /** Inner chunks per shard along each dimension. */
   chunksPerShard: number[];
+  /** The encoded size of the shard's index in bytes, from its index codecs (see `shardIndexByteSize`). */
+  indexBytes: number;
   /** Per inner chunk in C order: where its bytes are, or that it is empty. Empty when the shard does not exist. */
   chunks: InnerChunkEntry[];
 }
@@ -71,6 +73,7 @@ export async function describeShard(array: ZarrArray, coords: readonly number[])
     exists: index !== undefined,
     indexLocation: codec.config.indexLocation,
     chunksPerShard: [...codec.config.gridShape],
+    indexBytes: codec.config.indexSize,
     chunks: index ? entries(codec.config, index) : [],
   };
 }

@@ -1,4 +1,4 @@
-import { describeShard } from "@zarrkit/sharding";
+import { describeShard, shardingConfiguration } from "@zarrkit/sharding";
 import {
   FileSystemStore,
   open,
@@ -288,8 +288,7 @@ function codecChain(array: ZarrArray): { name: string; configuration?: unknown }
     const entries = [...(metadata.filters ?? []), ...(metadata.compressor ? [metadata.compressor] : [])];
     return (entries as Record<string, unknown>[]).map((e) => ({ name: String(e.id), configuration: e }));
   }
-  const sharding = metadata.codecs.find((c) => c.name === "sharding_indexed");
-  return sharding ? (sharding.configuration as { codecs: { name: string }[] }).codecs : metadata.codecs;
+  return shardingConfiguration(metadata.codecs)?.codecs ?? metadata.codecs;
 }
 
 /**
