@@ -67,7 +67,8 @@ export async function copyArray(
         const stored = await target.get(key, signal ? { signal } : {});
         if (!sameBytes(stored, value)) {
           throw new Error(
-            `The saved copy of ${key} is not what was read (${stored?.byteLength ?? "no"} bytes stored of ${value.byteLength}).`,
+            `The saved copy of ${key} is not what was read (${stored?.byteLength ?? "no"} bytes stored ` +
+              `of ${value.byteLength}).`,
           );
         }
         bytes += value.byteLength;

@@ -22,29 +22,33 @@ describe("layout in the inspector", () => {
     expect(cellBoundaries(sharded, 0, 1)).toBeUndefined();
   });
 
-  it("writes the codec chain in one line, sharding's inner and index codecs included, and v2's filters and compressor", async () => {
-    const store = new zk.MemoryStore();
-    const sharded = await zk.createArray(store, "s", {
-      shape: [100],
-      chunkShape: [10],
-      shardShape: [50],
-      dataType: "uint16",
-      codecs: [
-        { name: "bytes", configuration: { endian: "little" } },
-        { name: "zstd", configuration: { level: 3, checksum: false } },
-      ],
-    });
-    expect(codecChain(sharded.metadata as Record<string, unknown>)).toBe(
-      "sharding_indexed(bytes → zstd; index: bytes → crc32c)",
-    );
-    const v2 = await zk.createArray(store, "v2", {
-      format: 2,
-      shape: [10],
-      chunkShape: [5],
-      dataType: "<i2",
-      filters: [{ id: "delta", dtype: "<i2" }],
-      compressor: { id: "zlib", level: 1 },
-    });
-    expect(codecChain(v2.metadata as Record<string, unknown>)).toBe("delta → bytes → zlib");
-  });
+  it(
+    "writes the codec chain in one line, sharding's inner and index codecs included, and v2's filters and " +
+      "compressor",
+    async () => {
+      const store = new zk.MemoryStore();
+      const sharded = await zk.createArray(store, "s", {
+        shape: [100],
+        chunkShape: [10],
+        shardShape: [50],
+        dataType: "uint16",
+        codecs: [
+          { name: "bytes", configuration: { endian: "little" } },
+          { name: "zstd", configuration: { level: 3, checksum: false } },
+        ],
+      });
+      expect(codecChain(sharded.metadata as Record<string, unknown>)).toBe(
+        "sharding_indexed(bytes → zstd; index: bytes → crc32c)",
+      );
+      const v2 = await zk.createArray(store, "v2", {
+        format: 2,
+        shape: [10],
+        chunkShape: [5],
+        dataType: "<i2",
+        filters: [{ id: "delta", dtype: "<i2" }],
+        compressor: { id: "zlib", level: 1 },
+      });
+      expect(codecChain(v2.metadata as Record<string, unknown>)).toBe("delta → bytes → zlib");
+    },
+  );
 });

@@ -30,7 +30,8 @@ const values = Float32Array.from(
 );
 await arr.set(null, values);
 console.log(
-  `wrote ${folder}/temperature: shape [${arr.shape}], ${arr.dataType}, shards [${arr.shardShape}] of inner chunks [${arr.chunkShape}]`,
+  `wrote ${folder}/temperature: shape [${arr.shape}], ${arr.dataType}, shards [${arr.shardShape}] of inner chunks ` +
+    `[${arr.chunkShape}]`,
 );
 
 const requests: zk.StoreRequest[] = [];
@@ -40,7 +41,8 @@ requests.length = 0;
 
 const block = await reader.get([zk.slice(40, 60), zk.slice(100, 110)]);
 console.log(
-  `read a [${block.shape}] block: ${requests.length} requests (shard index + inner chunk), ${requests.reduce((n, r) => n + r.bytes, 0)} bytes`,
+  `read a [${block.shape}] block: ${requests.length} requests (shard index + inner ` +
+    `chunk), ${requests.reduce((n, r) => n + r.bytes, 0)} bytes`,
 );
 requests.length = 0;
 const again = await reader.get([zk.slice(40, 60), zk.slice(100, 110)]);
@@ -49,7 +51,8 @@ console.log(`read it again: ${requests.length} request (the shard index is cache
 const ok = again.data.every((v, k) => v === values[(40 + Math.floor(k / 10)) * 256 + 100 + (k % 10)]);
 const shard = await zk.describeShard(reader, [0, 0]);
 console.log(
-  `shard ${shard.key}: ${shard.chunks.filter((c) => !("empty" in c)).length} of ${shard.chunks.length} inner chunks stored, index at the ${shard.indexLocation}`,
+  `shard ${shard.key}: ${shard.chunks.filter((c) => !("empty" in c)).length} of ${shard.chunks.length} inner chunks ` +
+    `stored, index at the ${shard.indexLocation}`,
 );
 console.log(ok ? "values match what was written" : "MISMATCH between written and read values");
 process.exitCode = ok ? 0 : 1;

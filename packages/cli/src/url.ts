@@ -65,7 +65,8 @@ export async function resolveUrl(input: string, command = ""): Promise<ResolvedU
     }
   } else {
     throw new UsageError(
-      `unsupported store URL scheme "${scheme}://" in ${JSON.stringify(input)} (use a path, file://, http(s)://, s3:// or precomputed://)`,
+      `unsupported store URL scheme "${scheme}://" in ${JSON.stringify(input)} (use a path, file://, http(s)://, ` +
+        `s3:// or precomputed://)`,
       command,
     );
   }

@@ -271,38 +271,45 @@ describe("tree", () => {
 });
 
 describe("get", () => {
-  it("prints selections: slices with steps, negative indices, trailing dimensions omitted (files and HTTP)", async () => {
-    for (const base of [join(root, "gen.zarr"), `${server.url}gen.zarr`]) {
-      expect((await run(["get", `${base}/plain`, "--select", "1:4:2,-1"])).stdout.trim()).toBe("[7, 15]");
-      expect((await run(["get", `${base}/plain`, "--select", "-1"])).stdout.trim()).toBe("[16, 17, 18, 19]");
-      expect((await run(["get", `${base}/plain`, "--select", "::2, 1:"])).stdout.trim()).toBe(
-        "[[1, 2, 3],\n [9, 10, 11],\n [17, 18, 19]]",
-      );
-      expect((await run(["get", `${base}/sub/sharded`, "--select", "9,10:"])).stdout.trim()).toBe("[0, 7]");
-    }
-    expect((await run(["get", join(root, "gen.zarr/complex")])).stdout.trim()).toBe("[1+2j, -3+4.5j, 0-1j]");
-    expect((await run(["get", join(root, "gen-v2.zarr"), "--select", "3"])).stdout.trim()).toBe("[4, 5, 6]");
-    expect((await run(["get", join(root, "gen.zarr/plain"), "--select", "2,3"])).stdout.trim()).toBe("11");
-  });
+  it(
+    "prints selections: slices with steps, negative indices, trailing dimensions omitted (files " + "and HTTP)",
+    async () => {
+      for (const base of [join(root, "gen.zarr"), `${server.url}gen.zarr`]) {
+        expect((await run(["get", `${base}/plain`, "--select", "1:4:2,-1"])).stdout.trim()).toBe("[7, 15]");
+        expect((await run(["get", `${base}/plain`, "--select", "-1"])).stdout.trim()).toBe("[16, 17, 18, 19]");
+        expect((await run(["get", `${base}/plain`, "--select", "::2, 1:"])).stdout.trim()).toBe(
+          "[[1, 2, 3],\n [9, 10, 11],\n [17, 18, 19]]",
+        );
+        expect((await run(["get", `${base}/sub/sharded`, "--select", "9,10:"])).stdout.trim()).toBe("[0, 7]");
+      }
+      expect((await run(["get", join(root, "gen.zarr/complex")])).stdout.trim()).toBe("[1+2j, -3+4.5j, 0-1j]");
+      expect((await run(["get", join(root, "gen-v2.zarr"), "--select", "3"])).stdout.trim()).toBe("[4, 5, 6]");
+      expect((await run(["get", join(root, "gen.zarr/plain"), "--select", "2,3"])).stdout.trim()).toBe("11");
+    },
+  );
 
-  it("s3:// takes its endpoint, region and keys from the AWS_* variables (a path-style bucket served by the test server)", async () => {
-    server.requests.length = 0;
-    server.authorizations.length = 0;
-    const env = {
-      AWS_ENDPOINT_URL: server.url,
-      AWS_ACCESS_KEY_ID: "AKIDTEST",
-      AWS_SECRET_ACCESS_KEY: "secret",
-      AWS_REGION: "eu-west-1",
-    };
-    const { code, stdout, stderr } = await run(["get", "s3://gen.zarr/plain", "--select", "-1"], env);
-    expect(stderr).toBe("");
-    expect(code).toBe(0);
-    expect(stdout.trim()).toBe("[16, 17, 18, 19]");
-    expect(server.requests[0]).toBe("GET /gen.zarr/plain/zarr.json");
-    expect(server.authorizations[0]).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/s3\/aws4_request/,
-    );
-  });
+  it(
+    "s3:// takes its endpoint, region and keys from the AWS_* variables (a path-style bucket served by the " +
+      "test server)",
+    async () => {
+      server.requests.length = 0;
+      server.authorizations.length = 0;
+      const env = {
+        AWS_ENDPOINT_URL: server.url,
+        AWS_ACCESS_KEY_ID: "AKIDTEST",
+        AWS_SECRET_ACCESS_KEY: "secret",
+        AWS_REGION: "eu-west-1",
+      };
+      const { code, stdout, stderr } = await run(["get", "s3://gen.zarr/plain", "--select", "-1"], env);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(stdout.trim()).toBe("[16, 17, 18, 19]");
+      expect(server.requests[0]).toBe("GET /gen.zarr/plain/zarr.json");
+      expect(server.authorizations[0]).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/s3\/aws4_request/,
+      );
+    },
+  );
 
   it("reads a precomputed volume as [x, y, z, c] (files and HTTP)", async () => {
     for (const url of [`precomputed://${join(root, "vol")}`, `precomputed://${server.url}vol`]) {
@@ -320,43 +327,47 @@ describe("get", () => {
     expect(new Uint16Array(new Uint8Array(await readFile(out)).buffer)).toEqual(Uint16Array.from([16, 17, 18, 19]));
   });
 
-  it("--out x.npy of generated arrays reads back with numpy (complex, float16 big-endian, v2 big-endian, sharded over HTTP, precomputed)", async () => {
-    if (!(await hasNumpy())) return;
-    const cases: [string, string[], { descr: string; shape: number[]; data: unknown[] }][] = [
-      [join(root, "gen.zarr/half-be"), [], { descr: ">f2", shape: [3], data: [1.5, -2, 0.25] }],
-      [
-        join(root, "gen.zarr/complex"),
-        [],
-        {
-          descr: "<c8",
-          shape: [3],
-          data: [
-            [1, 2],
-            [-3, 4.5],
-            [0, -1],
-          ],
-        },
-      ],
-      [join(root, "gen-v2.zarr"), ["--select", "1:3"], { descr: ">i4", shape: [2, 3], data: [-2, -1, 0, 1, 2, 3] }],
-      [
-        `${server.url}gen.zarr/sub/sharded`,
-        ["--select", "3:5,10:"],
-        { descr: "<i4", shape: [2, 2], data: [47, 48, 0, 0] },
-      ],
-      [
-        `precomputed://${server.url}vol`,
-        ["--select", "0:2,0,0:4:3"],
-        { descr: "<u2", shape: [2, 2, 1], data: [0, 300, 1, 301] },
-      ],
-    ];
-    for (const [i, [url, select, expected]] of cases.entries()) {
-      const file = join(root, `case${i}.npy`);
-      const { code, stderr } = await run(["get", url, ...select, "--out", file]);
-      expect(stderr).toMatch(/^wrote /);
-      expect(code).toBe(0);
-      expect(await numpyLoad(file), url).toEqual(expected);
-    }
-  });
+  it(
+    "--out x.npy of generated arrays reads back with numpy (complex, float16 big-endian, v2 big-endian, sharded " +
+      "over HTTP, precomputed)",
+    async () => {
+      if (!(await hasNumpy())) return;
+      const cases: [string, string[], { descr: string; shape: number[]; data: unknown[] }][] = [
+        [join(root, "gen.zarr/half-be"), [], { descr: ">f2", shape: [3], data: [1.5, -2, 0.25] }],
+        [
+          join(root, "gen.zarr/complex"),
+          [],
+          {
+            descr: "<c8",
+            shape: [3],
+            data: [
+              [1, 2],
+              [-3, 4.5],
+              [0, -1],
+            ],
+          },
+        ],
+        [join(root, "gen-v2.zarr"), ["--select", "1:3"], { descr: ">i4", shape: [2, 3], data: [-2, -1, 0, 1, 2, 3] }],
+        [
+          `${server.url}gen.zarr/sub/sharded`,
+          ["--select", "3:5,10:"],
+          { descr: "<i4", shape: [2, 2], data: [47, 48, 0, 0] },
+        ],
+        [
+          `precomputed://${server.url}vol`,
+          ["--select", "0:2,0,0:4:3"],
+          { descr: "<u2", shape: [2, 2, 1], data: [0, 300, 1, 301] },
+        ],
+      ];
+      for (const [i, [url, select, expected]] of cases.entries()) {
+        const file = join(root, `case${i}.npy`);
+        const { code, stderr } = await run(["get", url, ...select, "--out", file]);
+        expect(stderr).toMatch(/^wrote /);
+        expect(code).toBe(0);
+        expect(await numpyLoad(file), url).toEqual(expected);
+      }
+    },
+  );
 
   it.each([
     [

@@ -81,7 +81,8 @@ beforeAll(async () => {
     for (const bucket of [BUCKET, PLAIN_BUCKET])
       await s3Ok(await s3.fetch(`${rgw.endpoint}/${bucket}`, { method: "PUT" }), `creating bucket ${bucket}`);
     const versioning =
-      '<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>Enabled</Status></VersioningConfiguration>';
+      "<VersioningConfiguration " +
+      'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>Enabled</Status></VersioningConfiguration>';
     await s3Ok(
       await s3.fetch(`${rgw.endpoint}/${BUCKET}?versioning`, { method: "PUT", body: versioning }),
       "enabling versioning",
@@ -170,7 +171,8 @@ function checkTasks(result: SbatchArrayResult, shard: "written" | "present"): Ta
     const summary = lines.find((line) => line.startsWith("converted ")) ?? "";
     const written = shard === "written" ? own.length : 0;
     expect(summary, `task ${task}`).toContain(
-      `shards: ${written} written, ${own.length - written} already present, ${own.length} of ${own.length} (part ${task}/${TASKS})`,
+      `shards: ${written} written, ${own.length - written} already present, ${own.length} of ${own.length} ` +
+        `(part ${task}/${TASKS})`,
     );
     return { records, summary };
   });
@@ -236,7 +238,8 @@ describe("examples/slurm-convert.sh", () => {
 });
 
 describe("a SLURM job array of examples/slurm-convert.sh", () => {
-  it("4 tasks convert to the filesystem, each its own part, every shard written once; a rerun writes nothing", async (context) => {
+  it("4 tasks convert to the filesystem, each its own part, every shard written once; a rerun " +
+    "writes nothing", async (context) => {
     if (!slurm) return context.skip(slurmSkip);
     const dst = join(root, "slurm.zarr");
     const first = checkTasks(await submit(dst), "written");
@@ -253,7 +256,8 @@ describe("a SLURM job array of examples/slurm-convert.sh", () => {
     expect(await shardFiles(dst)).toEqual(files);
   }, 360_000);
 
-  it("4 tasks convert to S3 on radosgw: each shard one PUT (one object version); a rerun writes nothing", async (context) => {
+  it("4 tasks convert to S3 on radosgw: each shard one PUT (one object version); a rerun " +
+    "writes nothing", async (context) => {
     if (!slurm) return context.skip(slurmSkip);
     if (!rgw) return context.skip(rgwSkip);
     const prefix = "slurm.zarr";
@@ -271,7 +275,8 @@ describe("a SLURM job array of examples/slurm-convert.sh", () => {
     expect(new Set(metadata.map((v) => v.etag)).size).toBe(1);
     expect(stored.length).toBe(shardVersions.length + metadata.length);
     console.log(
-      `[cli] SLURM array to S3: ${shardVersions.length} shards stored once each, zarr.json stored by ${metadata.length} of ${TASKS} tasks`,
+      `[cli] SLURM array to S3: ${shardVersions.length} shards stored once each, zarr.json stored ` +
+        `by ${metadata.length} of ${TASKS} tasks`,
     );
     await expectValues(s3Store(BUCKET, prefix));
 
@@ -282,7 +287,8 @@ describe("a SLURM job array of examples/slurm-convert.sh", () => {
 });
 
 describe("convert to S3 on radosgw", () => {
-  it("a group: values equal, a rerun writes nothing, verify passes, info's statistics equal a local conversion's", async (context) => {
+  it("a group: values equal, a rerun writes nothing, verify passes, info's statistics equal a local " +
+    "conversion's", async (context) => {
     if (!rgw) return context.skip(rgwSkip);
     const src = join(root, "gen.zarr");
     const dst = `s3://${PLAIN_BUCKET}/gen.zarr`;

@@ -88,39 +88,42 @@ async function sameValues(dst: string): Promise<void> {
 const BYTES = { name: "bytes", configuration: { endian: "little" } };
 
 describe.skipIf(absent !== undefined)("convert keeps the source's compression (zarr-python 2.13 sources)", () => {
-  it("blosc lz4 + bitshuffle stays so: the destination within 10% of the source's stored size, values equal", async () => {
-    expect(version).toMatch(/^2\./);
-    const src = join(root, "blosc.zarr");
-    const dst = join(root, "blosc-v3.zarr");
-    const r = await run(["convert", src, dst, "--progress", "none"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(await innerCodecs(dst)).toEqual([
-      BYTES,
-      { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "bitshuffle", typesize: 2, blocksize: 0 } },
-    ]);
-    const from = await storedBytes(src);
-    const to = await storedBytes(dst);
-    expect(from).toBeLessThan((48 * 192 * 160 * 2) / 8); // the source really is compressed well
-    expect(to / from).toBeLessThan(1.1);
-    await sameValues(dst);
-    // info of both, side by side: the same compressor in both columns, the stored sizes compared.
-    const info = await run(["info", src, dst]);
-    expect(info.code, info.stderr).toBe(0);
-    expect(info.stdout).toMatch(
-      /^codecs: +blosc\(clevel=5, cname=lz4, shuffle=2\) +sharding_indexed\(bytes\(endian=little\), blosc\(cname=lz4, clevel=5, shuffle=bitshuffle\)\)$/m,
-    );
-    expect(info.stdout).toMatch(new RegExp(`^chunks: +27 of 27 present, ${from} B .* stored +-$`, "m"));
-    expect(info.stdout).toMatch(new RegExp(`^shards: +- +1 of 1 present, ${to} B`, "m"));
-    const ratio = Number(/^stored size: +([\d.]+)x \(second over first\)$/m.exec(info.stdout)?.[1]);
-    expect(ratio).toBeCloseTo(to / from, 2);
-    const json = JSON.parse((await run(["info", src, dst, "--json"])).stdout) as {
-      chunks?: { bytes: number };
-      shards?: { bytes: number };
-    }[];
-    expect(json).toHaveLength(2);
-    expect(json[0]!.chunks!.bytes).toBe(from);
-    expect(json[1]!.shards!.bytes).toBe(to);
-  });
+  it(
+    "blosc lz4 + bitshuffle stays so: the destination within 10% of the source's stored size, " + "values equal",
+    async () => {
+      expect(version).toMatch(/^2\./);
+      const src = join(root, "blosc.zarr");
+      const dst = join(root, "blosc-v3.zarr");
+      const r = await run(["convert", src, dst, "--progress", "none"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await innerCodecs(dst)).toEqual([
+        BYTES,
+        { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "bitshuffle", typesize: 2, blocksize: 0 } },
+      ]);
+      const from = await storedBytes(src);
+      const to = await storedBytes(dst);
+      expect(from).toBeLessThan((48 * 192 * 160 * 2) / 8); // the source really is compressed well
+      expect(to / from).toBeLessThan(1.1);
+      await sameValues(dst);
+      // info of both, side by side: the same compressor in both columns, the stored sizes compared.
+      const info = await run(["info", src, dst]);
+      expect(info.code, info.stderr).toBe(0);
+      expect(info.stdout).toMatch(
+        /^codecs: +blosc\(clevel=5, cname=lz4, shuffle=2\) +sharding_indexed\(bytes\(endian=little\), blosc\(cname=lz4, clevel=5, shuffle=bitshuffle\)\)$/m,
+      );
+      expect(info.stdout).toMatch(new RegExp(`^chunks: +27 of 27 present, ${from} B .* stored +-$`, "m"));
+      expect(info.stdout).toMatch(new RegExp(`^shards: +- +1 of 1 present, ${to} B`, "m"));
+      const ratio = Number(/^stored size: +([\d.]+)x \(second over first\)$/m.exec(info.stdout)?.[1]);
+      expect(ratio).toBeCloseTo(to / from, 2);
+      const json = JSON.parse((await run(["info", src, dst, "--json"])).stdout) as {
+        chunks?: { bytes: number };
+        shards?: { bytes: number };
+      }[];
+      expect(json).toHaveLength(2);
+      expect(json[0]!.chunks!.bytes).toBe(from);
+      expect(json[1]!.shards!.bytes).toBe(to);
+    },
+  );
 
   it("zstd stays zstd, gzip stays gzip (zlib as gzip), no compressor gets zstd:3; values equal", async () => {
     const expected: Record<string, unknown> = {

@@ -150,59 +150,64 @@ function checkOme(
 }
 
 describe("convert --multiscale", () => {
-  it("an int16 [z, y, x] image of odd sizes: OME-Zarr 0.5 metadata, every level the mean of its source block", async () => {
-    const src = join(root, "image.zarr");
-    const dst = join(root, "image-pyramid.zarr");
-    const r = await run(["convert", src, dst, "--multiscale", "3", "--shard-shape", "8,16,16", "--progress", "none"]);
-    expect(r.code, r.stderr).toBe(0);
-    // Level 0: 2 x 2 x 2 shards; 1: [7, 11, 9] -> 1 x 1 x 1; 2: [4, 6, 5]; 3: [2, 3, 3].
-    expect(r.stderr).toContain("1 multiscale image of 4 arrays; shards: 11 written, 0 already present, 11 of 11");
-    const m = checkOme(await groupAttributes(dst), 3, [
-      { name: "z", type: "space" },
-      { name: "y", type: "space" },
-      { name: "x", type: "space" },
-    ]);
-    expect(m.type).toBe("mean");
-    expect(m.name).toBe("image");
-    const source = await read(src);
-    const shapes = [
-      [13, 21, 17],
-      [7, 11, 9],
-      [4, 6, 5],
-      [2, 3, 3],
-    ];
-    for (let k = 0; k <= 3; k++) {
-      const level = await openArray(new FileSystemStore(dst), String(k));
-      expect(level.shape).toEqual(shapes[k]);
-      expect(level.dataType).toBe("int16");
-      expect(level.dimensionNames, "dimension_names match the axes").toEqual(["z", "y", "x"]);
-      expect(level.chunkShape).toEqual([4, 8, 8].map((n, d) => Math.min(n, shapes[k]![d]!)));
-      expect(
-        level.shardShape!.every(
-          (n, d) => n % level.chunkShape[d]! === 0 && n <= Math.max(level.chunkShape[d]!, [8, 16, 16][d]!),
-        ),
-      ).toBe(true);
-      expect(await read(dst, String(k)), `level ${k}`).toEqual(reference(source, k, [true, true, true], "mean", false));
-    }
-    expect((await openArray(new FileSystemStore(dst), "0")).attributes).toEqual({ source: "test" });
+  it(
+    "an int16 [z, y, x] image of odd sizes: OME-Zarr 0.5 metadata, every level the mean of its " + "source block",
+    async () => {
+      const src = join(root, "image.zarr");
+      const dst = join(root, "image-pyramid.zarr");
+      const r = await run(["convert", src, dst, "--multiscale", "3", "--shard-shape", "8,16,16", "--progress", "none"]);
+      expect(r.code, r.stderr).toBe(0);
+      // Level 0: 2 x 2 x 2 shards; 1: [7, 11, 9] -> 1 x 1 x 1; 2: [4, 6, 5]; 3: [2, 3, 3].
+      expect(r.stderr).toContain("1 multiscale image of 4 arrays; shards: 11 written, 0 already present, 11 of 11");
+      const m = checkOme(await groupAttributes(dst), 3, [
+        { name: "z", type: "space" },
+        { name: "y", type: "space" },
+        { name: "x", type: "space" },
+      ]);
+      expect(m.type).toBe("mean");
+      expect(m.name).toBe("image");
+      const source = await read(src);
+      const shapes = [
+        [13, 21, 17],
+        [7, 11, 9],
+        [4, 6, 5],
+        [2, 3, 3],
+      ];
+      for (let k = 0; k <= 3; k++) {
+        const level = await openArray(new FileSystemStore(dst), String(k));
+        expect(level.shape).toEqual(shapes[k]);
+        expect(level.dataType).toBe("int16");
+        expect(level.dimensionNames, "dimension_names match the axes").toEqual(["z", "y", "x"]);
+        expect(level.chunkShape).toEqual([4, 8, 8].map((n, d) => Math.min(n, shapes[k]![d]!)));
+        expect(
+          level.shardShape!.every(
+            (n, d) => n % level.chunkShape[d]! === 0 && n <= Math.max(level.chunkShape[d]!, [8, 16, 16][d]!),
+          ),
+        ).toBe(true);
+        expect(await read(dst, String(k)), `level ${k}`).toEqual(
+          reference(source, k, [true, true, true], "mean", false),
+        );
+      }
+      expect((await openArray(new FileSystemStore(dst), "0")).attributes).toEqual({ source: "test" });
 
-    // info and tree show the pyramid.
-    const tree = await run(["tree", dst]);
-    expect(tree.stdout).toBe(
-      [
-        "/ (zarr-v3 group)",
-        "├── 0 [13, 21, 17] int16 shards [8, 16, 16] of chunks [4, 8, 8]",
-        "├── 1 [7, 11, 9] int16 shards [8, 16, 16] of chunks [4, 8, 8]",
-        "├── 2 [4, 6, 5] int16 shards [4, 6, 5] of chunks [4, 6, 5]",
-        "└── 3 [2, 3, 3] int16 shards [2, 3, 3] of chunks [2, 3, 3]",
-        "",
-      ].join("\n"),
-    );
-    const info = JSON.parse((await run(["info", dst, "--json"])).stdout);
-    expect(info.node).toBe("group");
-    expect(info.children.sort()).toEqual(["0", "1", "2", "3"]);
-    expect((info.attributes.ome as { version: string }).version).toBe("0.5");
-  });
+      // info and tree show the pyramid.
+      const tree = await run(["tree", dst]);
+      expect(tree.stdout).toBe(
+        [
+          "/ (zarr-v3 group)",
+          "├── 0 [13, 21, 17] int16 shards [8, 16, 16] of chunks [4, 8, 8]",
+          "├── 1 [7, 11, 9] int16 shards [8, 16, 16] of chunks [4, 8, 8]",
+          "├── 2 [4, 6, 5] int16 shards [4, 6, 5] of chunks [4, 6, 5]",
+          "└── 3 [2, 3, 3] int16 shards [2, 3, 3] of chunks [2, 3, 3]",
+          "",
+        ].join("\n"),
+      );
+      const info = JSON.parse((await run(["info", dst, "--json"])).stdout);
+      expect(info.node).toBe("group");
+      expect(info.children.sort()).toEqual(["0", "1", "2", "3"]);
+      expect((info.attributes.ome as { version: string }).version).toBe("0.5");
+    },
+  );
 
   it("[c, z, y, x] float32 from dimension names: the channel axis is not reduced, floats stay floats", async () => {
     const src = join(root, "czyx.zarr");

@@ -3,17 +3,21 @@ import { parseBytes, parseCodec, resolvePart, shardShapeForBytes } from "../src/
 import { UsageError } from "../src/errors.js";
 
 describe("convert options", () => {
-  it("shardShapeForBytes: the largest doubling of the chunk within the target, a multiple of the chunk, capped by the array", () => {
-    // 64^3 uint16 chunks (512 KiB): 1 GiB is 2048 chunks = 8 x 16 x 16.
-    const shard = shardShapeForBytes([4096, 4096, 4096], [64, 64, 64], 2, 2 ** 30);
-    expect(shard).toEqual([512, 1024, 1024]);
-    expect(shard.reduce((a, b) => a * b, 2)).toBe(2 ** 30);
-    // A small array: one shard covering it, in whole chunks.
-    expect(shardShapeForBytes([100, 30], [16, 16], 4, 2 ** 30)).toEqual([112, 32]);
-    // A target below one chunk: the chunk itself.
-    expect(shardShapeForBytes([100], [10], 8, 1)).toEqual([10]);
-    expect(shardShapeForBytes([], [], 8, 2 ** 30)).toEqual([]);
-  });
+  it(
+    "shardShapeForBytes: the largest doubling of the chunk within the target, a multiple of the chunk, capped by " +
+      "the array",
+    () => {
+      // 64^3 uint16 chunks (512 KiB): 1 GiB is 2048 chunks = 8 x 16 x 16.
+      const shard = shardShapeForBytes([4096, 4096, 4096], [64, 64, 64], 2, 2 ** 30);
+      expect(shard).toEqual([512, 1024, 1024]);
+      expect(shard.reduce((a, b) => a * b, 2)).toBe(2 ** 30);
+      // A small array: one shard covering it, in whole chunks.
+      expect(shardShapeForBytes([100, 30], [16, 16], 4, 2 ** 30)).toEqual([112, 32]);
+      // A target below one chunk: the chunk itself.
+      expect(shardShapeForBytes([100], [10], 8, 1)).toEqual([10]);
+      expect(shardShapeForBytes([], [], 8, 2 ** 30)).toEqual([]);
+    },
+  );
 
   it("parseBytes and parseCodec", () => {
     expect(parseBytes("1GiB", "--shard-bytes")).toBe(2 ** 30);

@@ -161,123 +161,140 @@ describe("convert from precomputed sources", () => {
 });
 
 describe("convert --to precomputed", () => {
-  it("a [z, y, x] uint16 array: sharded precomputed, parameters chosen, values read back equal; info works", async () => {
-    const dst = join(root, "zyx-pre");
-    const r = await run([
-      "convert",
-      join(root, "zyx.zarr"),
-      `precomputed://${dst}`,
-      "--to",
-      "precomputed",
-      "--shard-bytes",
-      "2KiB",
-      "--progress",
-      "none",
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    const shards = (await readdir(join(dst, "s0"))).filter((n) => n.endsWith(".shard"));
-    expect(shards.length).toBeGreaterThan(1);
-    expect(r.stderr).toContain(
-      `1 precomputed volume; shards: ${shards.length} written, 0 already present, ${shards.length} of ${shards.length}`,
-    );
-    const source = await zarrValues(join(root, "zyx.zarr"));
-    const back = await precomputedValues(dst);
-    expect(back.shape).toEqual([1, 10, 13, 17]);
-    expect(back.data).toEqual(source.data);
-    expect(back.info.type).toBe("image");
-    const scale = (
-      back.info.scales as {
-        size: number[];
-        chunk_sizes: number[][];
-        sharding: { data_encoding: string; hash: string };
-      }[]
-    )[0]!;
-    expect(scale.size).toEqual([17, 13, 10]);
-    expect(scale.chunk_sizes).toEqual([[6, 5, 4]]);
-    expect(scale.sharding.hash).toBe("identity");
-    expect(scale.sharding.data_encoding).toBe("gzip");
-    const info = JSON.parse((await run(["info", `precomputed://${dst}`, "--json"])).stdout);
-    expect(info.format).toBe("precomputed");
-    expect(info.shape).toEqual([17, 13, 10, 1]);
-    // Back to Zarr: the same values again.
-    const again = join(root, "zyx-again.zarr");
-    expect((await run(["convert", `precomputed://${dst}`, again, "--progress", "none"])).code).toBe(0);
-    expect((await zarrValues(again)).data).toEqual(source.data);
-    // Precomputed to precomputed keeps the voxels and the resolution (offset: 0).
-    const copy = join(root, "vol-copy");
-    expect(
-      (await run(["convert", `precomputed://${join(root, "vol")}`, copy, "--to", "precomputed", "--progress", "none"]))
-        .code,
-    ).toBe(0);
-    const original = await openPrecomputedImage(new FileSystemStore(join(root, "vol")));
-    const copied = await precomputedValues(copy);
-    expect((copied.info.scales as { resolution: number[] }[])[0]!.resolution).toEqual([4, 4, 40]);
-    const box = { min: VOLUME.offset, max: VOLUME.offset.map((o, d) => o + VOLUME.size[d]!) };
-    expect(copied.data).toEqual(Array.from((await original.read(box)).data as ArrayLike<number>));
-  });
+  it(
+    "a [z, y, x] uint16 array: sharded precomputed, parameters chosen, values read back equal; " + "info works",
+    async () => {
+      const dst = join(root, "zyx-pre");
+      const r = await run([
+        "convert",
+        join(root, "zyx.zarr"),
+        `precomputed://${dst}`,
+        "--to",
+        "precomputed",
+        "--shard-bytes",
+        "2KiB",
+        "--progress",
+        "none",
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const shards = (await readdir(join(dst, "s0"))).filter((n) => n.endsWith(".shard"));
+      expect(shards.length).toBeGreaterThan(1);
+      expect(r.stderr).toContain(
+        `1 precomputed volume; shards: ${shards.length} written, 0 already present, ${shards.length} ` +
+          `of ${shards.length}`,
+      );
+      const source = await zarrValues(join(root, "zyx.zarr"));
+      const back = await precomputedValues(dst);
+      expect(back.shape).toEqual([1, 10, 13, 17]);
+      expect(back.data).toEqual(source.data);
+      expect(back.info.type).toBe("image");
+      const scale = (
+        back.info.scales as {
+          size: number[];
+          chunk_sizes: number[][];
+          sharding: { data_encoding: string; hash: string };
+        }[]
+      )[0]!;
+      expect(scale.size).toEqual([17, 13, 10]);
+      expect(scale.chunk_sizes).toEqual([[6, 5, 4]]);
+      expect(scale.sharding.hash).toBe("identity");
+      expect(scale.sharding.data_encoding).toBe("gzip");
+      const info = JSON.parse((await run(["info", `precomputed://${dst}`, "--json"])).stdout);
+      expect(info.format).toBe("precomputed");
+      expect(info.shape).toEqual([17, 13, 10, 1]);
+      // Back to Zarr: the same values again.
+      const again = join(root, "zyx-again.zarr");
+      expect((await run(["convert", `precomputed://${dst}`, again, "--progress", "none"])).code).toBe(0);
+      expect((await zarrValues(again)).data).toEqual(source.data);
+      // Precomputed to precomputed keeps the voxels and the resolution (offset: 0).
+      const copy = join(root, "vol-copy");
+      expect(
+        (
+          await run([
+            "convert",
+            `precomputed://${join(root, "vol")}`,
+            copy,
+            "--to",
+            "precomputed",
+            "--progress",
+            "none",
+          ])
+        ).code,
+      ).toBe(0);
+      const original = await openPrecomputedImage(new FileSystemStore(join(root, "vol")));
+      const copied = await precomputedValues(copy);
+      expect((copied.info.scales as { resolution: number[] }[])[0]!.resolution).toEqual([4, 4, 40]);
+      const box = { min: VOLUME.offset, max: VOLUME.offset.map((o, d) => o + VOLUME.size[d]!) };
+      expect(copied.data).toEqual(Array.from((await original.read(box)).data as ArrayLike<number>));
+    },
+  );
 
-  it("--multiscale 2 --to precomputed: one scale per level in info, each read back equal to the block means", async () => {
-    const dst = join(root, "zyx-pyramid");
-    const r = await run([
-      "convert",
-      join(root, "zyx.zarr"),
-      `precomputed://${dst}`,
-      "--to",
-      "precomputed",
-      "--multiscale",
-      "2",
-      "--progress",
-      "none",
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain("1 precomputed volume of 3 scales");
-    const info = JSON.parse(await readFile(join(dst, "info"), "utf8")) as { scales: Record<string, unknown>[] };
-    // Neuroglancer's layout: finest first, sizes halved (ceil) on x, y and z, resolutions doubled, each scale sharded.
-    expect(info.scales.map((s) => [s.key, s.size, s.resolution, s.chunk_sizes, s.voxel_offset])).toEqual([
-      ["s0", [17, 13, 10], [1, 1, 1], [[6, 5, 4]], [0, 0, 0]],
-      ["s1", [9, 7, 5], [2, 2, 2], [[6, 5, 4]], [0, 0, 0]],
-      ["s2", [5, 4, 3], [4, 4, 4], [[5, 4, 3]], [0, 0, 0]],
-    ]);
-    for (const scale of info.scales)
-      expect((scale.sharding as { "@type": string })["@type"]).toBe("neuroglancer_uint64_sharded_v1");
-    const source = await zarrValues(join(root, "zyx.zarr"));
-    const [Z, Y, X] = [10, 13, 17];
-    const image = await openPrecomputedImage(new FileSystemStore(dst));
-    for (const level of [0, 1, 2]) {
-      const f = 2 ** level;
-      const size = [Math.ceil(X / f), Math.ceil(Y / f), Math.ceil(Z / f)];
-      const region = await image.read({ min: [0, 0, 0], max: size }, { scale: level, fillMissing: false });
-      // The mean of the existing source voxels of each f x f x f block, rounded to nearest (ties away from zero).
-      const expected: number[] = [];
-      for (let z = 0; z < size[2]!; z++)
-        for (let y = 0; y < size[1]!; y++)
-          for (let x = 0; x < size[0]!; x++) {
-            let sum = 0;
-            let n = 0;
-            for (let zz = z * f; zz < Math.min(Z, (z + 1) * f); zz++)
-              for (let yy = y * f; yy < Math.min(Y, (y + 1) * f); yy++)
-                for (let xx = x * f; xx < Math.min(X, (x + 1) * f); xx++) {
-                  sum += source.data[(zz * Y + yy) * X + xx]!;
-                  n++;
-                }
-            expected.push(Math.round(sum / n));
-          }
-      expect(Array.from(region.data as ArrayLike<number>), `scale ${level}`).toEqual(expected);
-    }
-    // A rerun finds every shard of every scale complete.
-    const again = await run([
-      "convert",
-      join(root, "zyx.zarr"),
-      `precomputed://${dst}`,
-      "--to",
-      "precomputed",
-      "--multiscale",
-      "2",
-      "--progress",
-      "none",
-    ]);
-    expect(again.stderr).toMatch(/shards: 0 written, (\d+) already present, \1 of \1/);
-  });
+  it(
+    "--multiscale 2 --to precomputed: one scale per level in info, each read back equal to the " + "block means",
+    async () => {
+      const dst = join(root, "zyx-pyramid");
+      const r = await run([
+        "convert",
+        join(root, "zyx.zarr"),
+        `precomputed://${dst}`,
+        "--to",
+        "precomputed",
+        "--multiscale",
+        "2",
+        "--progress",
+        "none",
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain("1 precomputed volume of 3 scales");
+      const info = JSON.parse(await readFile(join(dst, "info"), "utf8")) as { scales: Record<string, unknown>[] };
+      // Neuroglancer's layout: finest first, sizes halved (ceil) on x, y and z, resolutions doubled, each scale
+      // sharded.
+      expect(info.scales.map((s) => [s.key, s.size, s.resolution, s.chunk_sizes, s.voxel_offset])).toEqual([
+        ["s0", [17, 13, 10], [1, 1, 1], [[6, 5, 4]], [0, 0, 0]],
+        ["s1", [9, 7, 5], [2, 2, 2], [[6, 5, 4]], [0, 0, 0]],
+        ["s2", [5, 4, 3], [4, 4, 4], [[5, 4, 3]], [0, 0, 0]],
+      ]);
+      for (const scale of info.scales)
+        expect((scale.sharding as { "@type": string })["@type"]).toBe("neuroglancer_uint64_sharded_v1");
+      const source = await zarrValues(join(root, "zyx.zarr"));
+      const [Z, Y, X] = [10, 13, 17];
+      const image = await openPrecomputedImage(new FileSystemStore(dst));
+      for (const level of [0, 1, 2]) {
+        const f = 2 ** level;
+        const size = [Math.ceil(X / f), Math.ceil(Y / f), Math.ceil(Z / f)];
+        const region = await image.read({ min: [0, 0, 0], max: size }, { scale: level, fillMissing: false });
+        // The mean of the existing source voxels of each f x f x f block, rounded to nearest (ties away from zero).
+        const expected: number[] = [];
+        for (let z = 0; z < size[2]!; z++)
+          for (let y = 0; y < size[1]!; y++)
+            for (let x = 0; x < size[0]!; x++) {
+              let sum = 0;
+              let n = 0;
+              for (let zz = z * f; zz < Math.min(Z, (z + 1) * f); zz++)
+                for (let yy = y * f; yy < Math.min(Y, (y + 1) * f); yy++)
+                  for (let xx = x * f; xx < Math.min(X, (x + 1) * f); xx++) {
+                    sum += source.data[(zz * Y + yy) * X + xx]!;
+                    n++;
+                  }
+              expected.push(Math.round(sum / n));
+            }
+        expect(Array.from(region.data as ArrayLike<number>), `scale ${level}`).toEqual(expected);
+      }
+      // A rerun finds every shard of every scale complete.
+      const again = await run([
+        "convert",
+        join(root, "zyx.zarr"),
+        `precomputed://${dst}`,
+        "--to",
+        "precomputed",
+        "--multiscale",
+        "2",
+        "--progress",
+        "none",
+      ]);
+      expect(again.stderr).toMatch(/shards: 0 written, (\d+) already present, \1 of \1/);
+    },
+  );
 
   it("[c, z, y, x] uint32 with --labels and --codec none: a 2-channel segmentation with raw data", async () => {
     const dst = join(root, "czyx-pre");

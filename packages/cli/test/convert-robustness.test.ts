@@ -76,34 +76,41 @@ async function killMidWrite(args: string[], dst: string): Promise<string[]> {
 }
 
 describe("numeric flags", () => {
-  it("numbers that are not positive safe integers are usage errors naming the flag (exit 2), never RangeError", async () => {
-    const src = join(root, "small.zarr");
-    const cases: [string[], RegExp][] = [
-      [["convert", src, join(root, "n1"), "--jobs", "99999999999999999999"], /--jobs 99999999999999999999: too large/],
-      [["convert", src, join(root, "n1"), "--jobs", "1e3"], /--jobs "1e3": expected a positive integer/],
-      [["convert", src, join(root, "n1"), "--jobs", "0"], /--jobs "0": expected a positive integer/],
-      [
-        ["convert", src, join(root, "n1"), "--multiscale", "99999999999999999999"],
-        /--multiscale 99999999999999999999: too large/,
-      ],
-      [["convert", src, join(root, "n1"), "--part", "0/99999999999999999999"], /--part count "99999999999999999999"/],
-      [
-        ["convert", src, join(root, "n1"), "--shard-shape", "8,99999999999999999999"],
-        /--shard-shape "8,99999999999999999999"/,
-      ],
-      [["verify", src, "--concurrency", "99999999999999999999"], /--concurrency 99999999999999999999: too large/],
-      [["info", src, "--concurrency", "99999999999999999999"], /--concurrency 99999999999999999999: too large/],
-    ];
-    for (const [args, message] of cases) {
-      const r = await run(args);
-      expect(r.code, args.join(" ")).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr).not.toMatch(/RangeError/);
-    }
-    expect(existsSync(join(root, "n1"))).toBe(false);
-  });
+  it(
+    "numbers that are not positive safe integers are usage errors naming the flag (exit 2), never " + "RangeError",
+    async () => {
+      const src = join(root, "small.zarr");
+      const cases: [string[], RegExp][] = [
+        [
+          ["convert", src, join(root, "n1"), "--jobs", "99999999999999999999"],
+          /--jobs 99999999999999999999: too large/,
+        ],
+        [["convert", src, join(root, "n1"), "--jobs", "1e3"], /--jobs "1e3": expected a positive integer/],
+        [["convert", src, join(root, "n1"), "--jobs", "0"], /--jobs "0": expected a positive integer/],
+        [
+          ["convert", src, join(root, "n1"), "--multiscale", "99999999999999999999"],
+          /--multiscale 99999999999999999999: too large/,
+        ],
+        [["convert", src, join(root, "n1"), "--part", "0/99999999999999999999"], /--part count "99999999999999999999"/],
+        [
+          ["convert", src, join(root, "n1"), "--shard-shape", "8,99999999999999999999"],
+          /--shard-shape "8,99999999999999999999"/,
+        ],
+        [["verify", src, "--concurrency", "99999999999999999999"], /--concurrency 99999999999999999999: too large/],
+        [["info", src, "--concurrency", "99999999999999999999"], /--concurrency 99999999999999999999: too large/],
+      ];
+      for (const [args, message] of cases) {
+        const r = await run(args);
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr).toMatch(message);
+        expect(r.stderr).not.toMatch(/RangeError/);
+      }
+      expect(existsSync(join(root, "n1"))).toBe(false);
+    },
+  );
 
-  it("--jobs 100000000 is capped at the shards to write (no allocation of 10^8 workers); verify and info likewise", async () => {
+  it("--jobs 100000000 is capped at the shards to write (no allocation of 10^8 workers); verify and info " +
+    "likewise", async () => {
     const dst = join(root, "jobs.zarr");
     const r = await run([
       "convert",
@@ -240,11 +247,13 @@ describe("write errors say their cause", () => {
     );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
-      `zarrkit: StoreError: no permission to write (EACCES): cannot write zarr.json in ${join(dir, "a.zarr")} (${dir} is not writable)`,
+      `zarrkit: StoreError: no permission to write (EACCES): cannot write zarr.json in ${join(dir, "a.zarr")} ` +
+        `(${dir} is not writable)`,
     );
   });
 
-  it("a full filesystem (a 1 MiB tmpfs): disk full (ENOSPC), not 'Could not lock'; a rerun with room finishes", async (ctx) => {
+  it("a full filesystem (a 1 MiB tmpfs): disk full (ENOSPC), not 'Could not lock'; a rerun with room " +
+    "finishes", async (ctx) => {
     const target = join(root, "tiny");
     await mkdir(target);
     if (!mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs"], target)) return ctx.skip();

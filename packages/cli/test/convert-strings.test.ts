@@ -30,35 +30,39 @@ async function innerCodecs(path: string): Promise<string[]> {
 }
 
 describe("convert: variable-length strings", () => {
-  it("a v3 string array over several shards (one all empty, the fill value): vlen-utf8 inside the shards, values equal", async () => {
-    const src = join(root, "words.zarr");
-    const words = Array.from({ length: 60 }, (_, i) => (i >= 40 ? "" : `${"ß€🚀".repeat(i % 4)}word${i}`));
-    const array = await createArray(new FileSystemStore(src), "", {
-      shape: [6, 10],
-      dataType: "string",
-      chunkShape: [2, 5],
-    });
-    await array.set(null, { data: words, shape: [6, 10] });
-    const dst = join(root, "words-sharded.zarr");
-    const r = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain("shards: 2 written, 0 already present, 3 of 3; 1 all fill value, not stored");
-    expect(await innerCodecs(dst)).toEqual(["vlen-utf8", "zstd"]);
-    expect(await values(dst)).toEqual({ shape: [6, 10], data: words });
-    // A rerun finds the shards complete.
-    const again = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
-    expect(again.stderr).toContain("0 written, 2 already present");
-    const info = JSON.parse((await run(["info", dst, "--json"])).stdout);
-    expect(info.dataType).toBe("string");
-    expect(info.compressionRatio).toBeNull();
-    // Strings have no mean nor mode here: refused before anything is written.
-    const pyramid = await run(["convert", src, join(root, "words-pyramid.zarr"), "--multiscale", "1"]);
-    expect(pyramid.code).toBe(1);
-    expect(pyramid.stderr).toMatch(
-      /UnsupportedError: .*words\.zarr: --multiscale needs a numeric array; string has no mean/,
-    );
-    expect(existsSync(join(root, "words-pyramid.zarr"))).toBe(false);
-  });
+  it(
+    "a v3 string array over several shards (one all empty, the fill value): vlen-utf8 inside the shards, " +
+      "values equal",
+    async () => {
+      const src = join(root, "words.zarr");
+      const words = Array.from({ length: 60 }, (_, i) => (i >= 40 ? "" : `${"ß€🚀".repeat(i % 4)}word${i}`));
+      const array = await createArray(new FileSystemStore(src), "", {
+        shape: [6, 10],
+        dataType: "string",
+        chunkShape: [2, 5],
+      });
+      await array.set(null, { data: words, shape: [6, 10] });
+      const dst = join(root, "words-sharded.zarr");
+      const r = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain("shards: 2 written, 0 already present, 3 of 3; 1 all fill value, not stored");
+      expect(await innerCodecs(dst)).toEqual(["vlen-utf8", "zstd"]);
+      expect(await values(dst)).toEqual({ shape: [6, 10], data: words });
+      // A rerun finds the shards complete.
+      const again = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
+      expect(again.stderr).toContain("0 written, 2 already present");
+      const info = JSON.parse((await run(["info", dst, "--json"])).stdout);
+      expect(info.dataType).toBe("string");
+      expect(info.compressionRatio).toBeNull();
+      // Strings have no mean nor mode here: refused before anything is written.
+      const pyramid = await run(["convert", src, join(root, "words-pyramid.zarr"), "--multiscale", "1"]);
+      expect(pyramid.code).toBe(1);
+      expect(pyramid.stderr).toMatch(
+        /UnsupportedError: .*words\.zarr: --multiscale needs a numeric array; string has no mean/,
+      );
+      expect(existsSync(join(root, "words-pyramid.zarr"))).toBe(false);
+    },
+  );
 
   const cases = [
     [

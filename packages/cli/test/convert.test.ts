@@ -129,27 +129,30 @@ describe("convert: values", () => {
     expect(await values(dst)).toEqual(await values(join(root, "plain.zarr")));
   });
 
-  it("shards all of fill value are not stored, and say so; a rerun computes them again but writes nothing", async () => {
-    const src = join(root, "sparse.zarr");
-    const arr = await createArray(new FileSystemStore(src), "", {
-      shape: [8, 10],
-      dataType: "uint8",
-      chunkShape: [2, 5],
-    });
-    await arr.set([0, null], 9);
-    const dst = join(root, "sparse-out.zarr");
-    const first = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr, first.stderr).toContain(
-      "shards: 1 written, 0 already present, 4 of 4; 3 all fill value, not stored",
-    );
-    expect(shardFiles(await files(dst))).toEqual(["c/0/0"]);
-    const again = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
-    expect(again.stderr, again.stderr).toContain(
-      "shards: 0 written, 1 already present, 4 of 4; 3 all fill value, not stored",
-    );
-    expect(await values(dst)).toEqual(await values(src));
-  });
+  it(
+    "shards all of fill value are not stored, and say so; a rerun computes them again but " + "writes nothing",
+    async () => {
+      const src = join(root, "sparse.zarr");
+      const arr = await createArray(new FileSystemStore(src), "", {
+        shape: [8, 10],
+        dataType: "uint8",
+        chunkShape: [2, 5],
+      });
+      await arr.set([0, null], 9);
+      const dst = join(root, "sparse-out.zarr");
+      const first = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr, first.stderr).toContain(
+        "shards: 1 written, 0 already present, 4 of 4; 3 all fill value, not stored",
+      );
+      expect(shardFiles(await files(dst))).toEqual(["c/0/0"]);
+      const again = await run(["convert", src, dst, "--shard-shape", "2,10", "--progress", "none"]);
+      expect(again.stderr, again.stderr).toContain(
+        "shards: 0 written, 1 already present, 4 of 4; 3 all fill value, not stored",
+      );
+      expect(await values(dst)).toEqual(await values(src));
+    },
+  );
 
   it("a rectilinear source", async () => {
     const src = join(root, "rect.zarr");
@@ -240,49 +243,52 @@ describe("convert: values", () => {
 });
 
 describe("convert: parts", () => {
-  it("--part 0/2 and 1/2 write disjoint halves whose union is a full run's shards, byte for byte; metadata by both", async () => {
-    const src = join(root, "plain.zarr");
-    const full = join(root, "parts-full.zarr");
-    expect((await run(["convert", src, full, "--shard-shape", "8,10", "--progress", "none"])).code).toBe(0);
-    const dst = join(root, "parts.zarr");
-    const one = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "json"]);
-    expect(one.code, one.stderr).toBe(0);
-    expect(one.stderr).toMatch(/part 1\/2 \(from --part\)/);
-    expect(one.stderr).toMatch(/shards: 7 written, 0 already present, 7 of 7 \(part 1\/2\)/);
-    const afterOne = await files(dst);
-    expect(afterOne.has("zarr.json")).toBe(true);
-    // Grid 5 x 3: the odd linear indices.
-    const odd = ["c/0/1", "c/1/0", "c/1/2", "c/2/1", "c/3/0", "c/3/2", "c/4/1"];
-    expect(shardFiles(afterOne)).toEqual(odd);
-    // --progress json names each shard's key and what became of it.
-    const records = (r: { stderr: string }) =>
-      r.stderr
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line));
-    const written = records(one).filter((line) => line.key !== undefined);
-    expect(written.map((line) => [line.key, line.shard]).sort()).toEqual(odd.map((key) => [key, "written"]));
-    expect(written.every((line) => line.bytesWritten > 0)).toBe(true);
-    const again = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "json"]);
-    expect(
-      records(again)
-        .flatMap((line) => (line.key ? [[line.key, line.shard]] : []))
-        .sort(),
-    ).toEqual(odd.map((key) => [key, "present"]));
-    const zero = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "0/2", "--progress", "none"]);
-    expect(zero.code, zero.stderr).toBe(0);
-    expect(zero.stderr).toMatch(/shards: 8 written, 0 already present, 8 of 8/);
-    const afterBoth = await files(dst);
-    // Part 0 touched none of part 1's files (same inode and mtime): no shard written twice.
-    for (const key of shardFiles(afterOne)) {
-      expect(afterBoth.get(key)!.ino, key).toBe(afterOne.get(key)!.ino);
-      expect(afterBoth.get(key)!.mtimeMs, key).toBe(afterOne.get(key)!.mtimeMs);
-    }
-    const reference = await files(full);
-    expect(shardFiles(afterBoth)).toEqual(shardFiles(reference));
-    expect(shardFiles(afterBoth)).toHaveLength(15);
-    for (const [key, file] of reference) expect(afterBoth.get(key)?.bytes.equals(file.bytes), key).toBe(true);
-  });
+  it(
+    "--part 0/2 and 1/2 write disjoint halves whose union is a full run's shards, byte for byte; " + "metadata by both",
+    async () => {
+      const src = join(root, "plain.zarr");
+      const full = join(root, "parts-full.zarr");
+      expect((await run(["convert", src, full, "--shard-shape", "8,10", "--progress", "none"])).code).toBe(0);
+      const dst = join(root, "parts.zarr");
+      const one = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "json"]);
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stderr).toMatch(/part 1\/2 \(from --part\)/);
+      expect(one.stderr).toMatch(/shards: 7 written, 0 already present, 7 of 7 \(part 1\/2\)/);
+      const afterOne = await files(dst);
+      expect(afterOne.has("zarr.json")).toBe(true);
+      // Grid 5 x 3: the odd linear indices.
+      const odd = ["c/0/1", "c/1/0", "c/1/2", "c/2/1", "c/3/0", "c/3/2", "c/4/1"];
+      expect(shardFiles(afterOne)).toEqual(odd);
+      // --progress json names each shard's key and what became of it.
+      const records = (r: { stderr: string }) =>
+        r.stderr
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line));
+      const written = records(one).filter((line) => line.key !== undefined);
+      expect(written.map((line) => [line.key, line.shard]).sort()).toEqual(odd.map((key) => [key, "written"]));
+      expect(written.every((line) => line.bytesWritten > 0)).toBe(true);
+      const again = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "1/2", "--progress", "json"]);
+      expect(
+        records(again)
+          .flatMap((line) => (line.key ? [[line.key, line.shard]] : []))
+          .sort(),
+      ).toEqual(odd.map((key) => [key, "present"]));
+      const zero = await run(["convert", src, dst, "--shard-shape", "8,10", "--part", "0/2", "--progress", "none"]);
+      expect(zero.code, zero.stderr).toBe(0);
+      expect(zero.stderr).toMatch(/shards: 8 written, 0 already present, 8 of 8/);
+      const afterBoth = await files(dst);
+      // Part 0 touched none of part 1's files (same inode and mtime): no shard written twice.
+      for (const key of shardFiles(afterOne)) {
+        expect(afterBoth.get(key)!.ino, key).toBe(afterOne.get(key)!.ino);
+        expect(afterBoth.get(key)!.mtimeMs, key).toBe(afterOne.get(key)!.mtimeMs);
+      }
+      const reference = await files(full);
+      expect(shardFiles(afterBoth)).toEqual(shardFiles(reference));
+      expect(shardFiles(afterBoth)).toHaveLength(15);
+      for (const [key, file] of reference) expect(afterBoth.get(key)?.bytes.equals(file.bytes), key).toBe(true);
+    },
+  );
 
   it("the part from the batch engine's environment, printed; --parts without an index is a usage error", async () => {
     const src = join(root, "plain.zarr");
@@ -313,7 +319,8 @@ describe("convert: parts", () => {
 });
 
 describe("convert: kill -9 and rerun", () => {
-  it("a killed convert, rerun (killed again, then to the end), is complete and identical; reruns write only the missing shards", async () => {
+  it("a killed convert, rerun (killed again, then to the end), is complete and identical; reruns write only the " +
+    "missing shards", async () => {
     const src = join(root, "big.zarr");
     const args = [
       "--chunk-shape",

@@ -32,7 +32,8 @@ describe("createProgress", () => {
     expect(f.writes[1]).toContain("1/4 shards (25%), 1.0 shards/s, ETA 3s");
     // The last redraw clears the rest of the line (ESC [K) and ends it.
     expect(f.writes.at(-1)).toBe(
-      `\r[${"#".repeat(12)}${"-".repeat(12)}] 2/4 shards (50%), 1.0 shards/s, ETA 2s, bytesRead 2.0 MB (1.0 MB/s)${String.fromCharCode(27)}[K\n`,
+      `\r[${"#".repeat(12)}${"-".repeat(12)}] 2/4 shards (50%), 1.0 shards/s, ETA 2s, bytesRead 2.0 MB (1.0 ` +
+        `MB/s)${String.fromCharCode(27)}[K\n`,
     );
   });
 
@@ -75,26 +76,30 @@ describe("createProgress", () => {
     expect(n.writes).toEqual([]);
   });
 
-  it("json prints every unit advanced with a record at once, its fields after done/total; other modes ignore records", () => {
-    const f = fakes(false);
-    const p = createProgress({ mode: "json", total: 3, stream: f.stream, now: f.now });
-    p.advance(1, { written: 1, bytesWritten: 10 }, { key: "c/0/0", shard: "written" });
-    p.advance(1, { skipped: 1 }, { key: "c/0/1", shard: "present" });
-    p.advance(1);
-    p.finish();
-    expect(f.writes).toEqual([
-      '{"done":0,"total":3}\n',
-      '{"done":1,"total":3,"key":"c/0/0","shard":"written","written":1,"bytesWritten":10}\n',
-      '{"done":2,"total":3,"key":"c/0/1","shard":"present","written":1,"bytesWritten":10,"skipped":1}\n',
-      '{"done":3,"total":3,"written":1,"bytesWritten":10,"skipped":1}\n',
-    ]);
-    const bar = fakes(true);
-    const b = createProgress({ mode: "bar", total: 2, stream: bar.stream, now: bar.now });
-    b.advance(1, {}, { key: "c/0/0" });
-    b.advance(1, {}, { key: "c/0/1" });
-    b.finish();
-    expect(bar.writes.join("")).not.toContain("c/0/");
-  });
+  it(
+    "json prints every unit advanced with a record at once, its fields after done/total; other modes " +
+      "ignore records",
+    () => {
+      const f = fakes(false);
+      const p = createProgress({ mode: "json", total: 3, stream: f.stream, now: f.now });
+      p.advance(1, { written: 1, bytesWritten: 10 }, { key: "c/0/0", shard: "written" });
+      p.advance(1, { skipped: 1 }, { key: "c/0/1", shard: "present" });
+      p.advance(1);
+      p.finish();
+      expect(f.writes).toEqual([
+        '{"done":0,"total":3}\n',
+        '{"done":1,"total":3,"key":"c/0/0","shard":"written","written":1,"bytesWritten":10}\n',
+        '{"done":2,"total":3,"key":"c/0/1","shard":"present","written":1,"bytesWritten":10,"skipped":1}\n',
+        '{"done":3,"total":3,"written":1,"bytesWritten":10,"skipped":1}\n',
+      ]);
+      const bar = fakes(true);
+      const b = createProgress({ mode: "bar", total: 2, stream: bar.stream, now: bar.now });
+      b.advance(1, {}, { key: "c/0/0" });
+      b.advance(1, {}, { key: "c/0/1" });
+      b.finish();
+      expect(bar.writes.join("")).not.toContain("c/0/");
+    },
+  );
 
   it("progressMode takes the five modes and refuses others naming --progress", () => {
     expect(progressMode(undefined, "verify")).toBe("auto");

@@ -76,28 +76,32 @@ describe("--codec ...+crc32c and verify --deep", () => {
     },
   );
 
-  it("without a checksum (none, blosc): a flipped bit decodes unseen, and verify --deep lists every shard as unchecked", async () => {
-    for (const codec of ["none", "blosc:lz4:5:shuffle"]) {
-      const dst = await convert(codec);
-      await flipFirstChunk(dst);
-      const json = await run(["verify", dst, "--deep", "--json"]);
-      expect(json.code, codec).toBe(0);
-      const report = JSON.parse(json.stdout) as { ok: boolean; unchecked: { key: string; reason: string }[] };
-      expect(report.ok).toBe(true);
-      expect(report.unchecked.map((u) => u.key)).toEqual(SHARDS);
-      expect(report.unchecked[0]!.reason).toMatch(/hold no checksum: bit flips in it cannot be seen/);
-      const text = await run(["verify", dst, "--deep"]);
-      expect(text.code).toBe(0);
-      const lines = text.stdout.trim().split("\n");
-      expect(lines.filter((l) => l.startsWith("UNCHECKED c/"))).toHaveLength(10);
-      expect(lines).toContain("UNCHECKED ... 5 more (--json lists them all)");
-      expect(lines.at(-1)).toBe(
-        "ok: checked 15 shards, 60 inner chunks; 0 problems; 15 without a checksum (bit flips unseen)",
-      );
-      // Without --deep nothing is decoded, so nothing is claimed about the chunks.
-      expect(JSON.parse((await run(["verify", dst, "--json"])).stdout).unchecked).toEqual([]);
-    }
-  });
+  it(
+    "without a checksum (none, blosc): a flipped bit decodes unseen, and verify --deep lists every shard as " +
+      "unchecked",
+    async () => {
+      for (const codec of ["none", "blosc:lz4:5:shuffle"]) {
+        const dst = await convert(codec);
+        await flipFirstChunk(dst);
+        const json = await run(["verify", dst, "--deep", "--json"]);
+        expect(json.code, codec).toBe(0);
+        const report = JSON.parse(json.stdout) as { ok: boolean; unchecked: { key: string; reason: string }[] };
+        expect(report.ok).toBe(true);
+        expect(report.unchecked.map((u) => u.key)).toEqual(SHARDS);
+        expect(report.unchecked[0]!.reason).toMatch(/hold no checksum: bit flips in it cannot be seen/);
+        const text = await run(["verify", dst, "--deep"]);
+        expect(text.code).toBe(0);
+        const lines = text.stdout.trim().split("\n");
+        expect(lines.filter((l) => l.startsWith("UNCHECKED c/"))).toHaveLength(10);
+        expect(lines).toContain("UNCHECKED ... 5 more (--json lists them all)");
+        expect(lines.at(-1)).toBe(
+          "ok: checked 15 shards, 60 inner chunks; 0 problems; 15 without a checksum (bit flips unseen)",
+        );
+        // Without --deep nothing is decoded, so nothing is claimed about the chunks.
+        expect(JSON.parse((await run(["verify", dst, "--json"])).stdout).unchecked).toEqual([]);
+      }
+    },
+  );
 
   it("gzip's CRC-32 counts as a checksum; bad +suffixes are usage errors", async () => {
     const dst = await convert("gzip:1");

@@ -102,65 +102,74 @@ afterAll(async () => {
 });
 
 describe("verify", () => {
-  it("passes clean data: 4 shards, --deep decodes 16 inner chunks and the unsharded array's 6 chunks (files and HTTP)", async () => {
-    expect((await stat(join(clean, "a/c/0/0"))).size).toBe(SHARD);
-    const text = await run(["verify", clean, "--progress", "none"]);
-    expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toBe("ok: checked 4 shards; 0 problems\n");
-    expect(text.stderr).toBe("");
-    const deep = await run(["verify", clean, "--deep", "--json", "--progress", "none"]);
-    expect(deep.code).toBe(0);
-    // The shards' inner chains end in crc32c; the unsharded array's chunks have no checksum: listed as unchecked.
-    const plainChunks = ["0/0", "0/1", "1/0", "1/1", "2/0", "2/1"].map((c) => ({
-      key: `plain/c/${c}`,
-      reason: expect.stringMatching(/hold no checksum/),
-    }));
-    const none = { removed: [], kept: [] };
-    expect(json(deep.stdout)).toEqual({
-      ok: true,
-      checked: { shards: 4, innerChunks: 16, chunks: 6 },
-      problems: [],
-      unchecked: plainChunks,
-      temporaryFiles: none,
-    });
-    // HTTP cannot list: every shard key of the grid is probed (all present); the group's children come from zarr.json.
-    const http = await run(["verify", `${server.url}clean.zarr/a`, "--deep", "--json"]);
-    expect(http.code, http.stderr).toBe(0);
-    expect(json(http.stdout)).toEqual({
-      ok: true,
-      checked: { shards: 4, innerChunks: 16, chunks: 0 },
-      problems: [],
-      unchecked: [],
-      temporaryFiles: none,
-    });
-  });
+  it(
+    "passes clean data: 4 shards, --deep decodes 16 inner chunks and the unsharded array's 6 chunks (files " +
+      "and HTTP)",
+    async () => {
+      expect((await stat(join(clean, "a/c/0/0"))).size).toBe(SHARD);
+      const text = await run(["verify", clean, "--progress", "none"]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toBe("ok: checked 4 shards; 0 problems\n");
+      expect(text.stderr).toBe("");
+      const deep = await run(["verify", clean, "--deep", "--json", "--progress", "none"]);
+      expect(deep.code).toBe(0);
+      // The shards' inner chains end in crc32c; the unsharded array's chunks have no checksum: listed as unchecked.
+      const plainChunks = ["0/0", "0/1", "1/0", "1/1", "2/0", "2/1"].map((c) => ({
+        key: `plain/c/${c}`,
+        reason: expect.stringMatching(/hold no checksum/),
+      }));
+      const none = { removed: [], kept: [] };
+      expect(json(deep.stdout)).toEqual({
+        ok: true,
+        checked: { shards: 4, innerChunks: 16, chunks: 6 },
+        problems: [],
+        unchecked: plainChunks,
+        temporaryFiles: none,
+      });
+      // HTTP cannot list: every shard key of the grid is probed (all present); the group's children come from
+      // zarr.json.
+      const http = await run(["verify", `${server.url}clean.zarr/a`, "--deep", "--json"]);
+      expect(http.code, http.stderr).toBe(0);
+      expect(json(http.stdout)).toEqual({
+        ok: true,
+        checked: { shards: 4, innerChunks: 16, chunks: 0 },
+        problems: [],
+        unchecked: [],
+        temporaryFiles: none,
+      });
+    },
+  );
 
-  it("passes the zarr-python v3 fixture: every array below the root with --deep, and a consolidated group over HTTP", async (ctx) => {
-    const dir = fixturePath("zarr-python-v3.zarr");
-    if (!dir) return ctx.skip("the zarr-python v3 fixture is absent");
-    const { code, stdout, stderr } = await run(["verify", dir, "--deep", "--json"]);
-    expect(code, stderr).toBe(0);
-    const report = json(stdout);
-    expect(report.ok).toBe(true);
-    expect(report.checked.shards).toBeGreaterThan(10);
-    expect(report.checked.innerChunks).toBeGreaterThan(report.checked.shards);
-    expect(report.checked.chunks).toBeGreaterThan(10);
-    for (const name of ["3d.chunked.mixed.compressed.sharded.i2", "1d.chunked.compressed.sharded.i2"]) {
-      const one = await run(["verify", join(dir, name), "--deep", "--json"]);
-      expect(one.code, one.stderr).toBe(0);
-      expect(json(one.stdout).checked.shards).toBeGreaterThan(0);
-    }
-    const fixtures = await serveFolder(join(dir, ".."));
-    try {
-      const local = await run(["verify", join(dir, "consolidated"), "--deep", "--json"]);
-      const remote = await run(["verify", `${fixtures.url}zarr-python-v3.zarr/consolidated`, "--deep", "--json"]);
-      expect(remote.code, remote.stderr).toBe(0);
-      expect(json(remote.stdout)).toEqual(json(local.stdout));
-      expect(json(local.stdout).checked.chunks).toBeGreaterThan(0);
-    } finally {
-      await fixtures.close();
-    }
-  });
+  it(
+    "passes the zarr-python v3 fixture: every array below the root with --deep, and a consolidated group " +
+      "over HTTP",
+    async (ctx) => {
+      const dir = fixturePath("zarr-python-v3.zarr");
+      if (!dir) return ctx.skip("the zarr-python v3 fixture is absent");
+      const { code, stdout, stderr } = await run(["verify", dir, "--deep", "--json"]);
+      expect(code, stderr).toBe(0);
+      const report = json(stdout);
+      expect(report.ok).toBe(true);
+      expect(report.checked.shards).toBeGreaterThan(10);
+      expect(report.checked.innerChunks).toBeGreaterThan(report.checked.shards);
+      expect(report.checked.chunks).toBeGreaterThan(10);
+      for (const name of ["3d.chunked.mixed.compressed.sharded.i2", "1d.chunked.compressed.sharded.i2"]) {
+        const one = await run(["verify", join(dir, name), "--deep", "--json"]);
+        expect(one.code, one.stderr).toBe(0);
+        expect(json(one.stdout).checked.shards).toBeGreaterThan(0);
+      }
+      const fixtures = await serveFolder(join(dir, ".."));
+      try {
+        const local = await run(["verify", join(dir, "consolidated"), "--deep", "--json"]);
+        const remote = await run(["verify", `${fixtures.url}zarr-python-v3.zarr/consolidated`, "--deep", "--json"]);
+        expect(remote.code, remote.stderr).toBe(0);
+        expect(json(remote.stdout)).toEqual(json(local.stdout));
+        expect(json(local.stdout).checked.chunks).toBeGreaterThan(0);
+      } finally {
+        await fixtures.close();
+      }
+    },
+  );
 
   it("a flipped byte in an index: exit 1, the key named, ChecksumError (files and HTTP)", async () => {
     const dir = await corrupt("index-flip.zarr", (d) => flip(join(d, "a/c/1/0"), -10));
@@ -241,23 +250,28 @@ describe("verify", () => {
     ]);
   });
 
-  it("--progress json prints one {done, total} object per line on stderr; plain prints lines; none nothing", async () => {
-    const { code, stdout, stderr } = await run(["verify", clean, "--progress", "json", "--concurrency", "1"]);
-    expect(code).toBe(0);
-    expect(stdout).toBe("ok: checked 4 shards; 0 problems\n");
-    const lines = stderr
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { done: number; total: number });
-    expect(lines[0]).toEqual({ done: 0, total: 4 });
-    expect(lines.at(-1)).toEqual({ done: 4, total: 4 });
-    for (let i = 1; i < lines.length; i++) expect(lines[i]!.done).toBeGreaterThanOrEqual(lines[i - 1]!.done);
-    const plain = await run(["verify", clean, "--progress", "plain", "--deep"], { ZARRKIT_PROGRESS_INTERVAL_MS: "1" });
-    expect(plain.code).toBe(0);
-    expect(plain.stderr.trim().split("\n").at(-1)).toMatch(/^10\/10 shards \(100%\), [\d.]+ shards\/s, took \d+s$/);
-    const none = await run(["verify", clean, "--progress", "none", "--deep"]);
-    expect(none.stderr).toBe("");
-  });
+  it(
+    "--progress json prints one {done, total} object per line on stderr; plain prints lines; " + "none nothing",
+    async () => {
+      const { code, stdout, stderr } = await run(["verify", clean, "--progress", "json", "--concurrency", "1"]);
+      expect(code).toBe(0);
+      expect(stdout).toBe("ok: checked 4 shards; 0 problems\n");
+      const lines = stderr
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { done: number; total: number });
+      expect(lines[0]).toEqual({ done: 0, total: 4 });
+      expect(lines.at(-1)).toEqual({ done: 4, total: 4 });
+      for (let i = 1; i < lines.length; i++) expect(lines[i]!.done).toBeGreaterThanOrEqual(lines[i - 1]!.done);
+      const plain = await run(["verify", clean, "--progress", "plain", "--deep"], {
+        ZARRKIT_PROGRESS_INTERVAL_MS: "1",
+      });
+      expect(plain.code).toBe(0);
+      expect(plain.stderr.trim().split("\n").at(-1)).toMatch(/^10\/10 shards \(100%\), [\d.]+ shards\/s, took \d+s$/);
+      const none = await run(["verify", clean, "--progress", "none", "--deep"]);
+      expect(none.stderr).toBe("");
+    },
+  );
 
   it("--help shows usage and examples; bad flags exit 2 naming the flag", async () => {
     const help = await run(["verify", "--help"]);

@@ -116,7 +116,8 @@ export const deltaCodecFactory: CodecFactory = (configuration, ctx): ArrayToArra
   if (astype !== dtype && (dtype.kind === "float" || astype.kind === "float")) {
     const field = `${ctx.field}.configuration.astype`;
     throw new UnsupportedError(
-      `${field}: converting deltas between ${dtype.name} and ${astype.name} is not supported; only integer types may differ`,
+      `${field}: converting deltas between ${dtype.name} and ${astype.name} is not supported; only integer types ` +
+        `may differ`,
       { field },
     );
   }

@@ -10,7 +10,8 @@ export class DecodedSizeError extends Error {
     detail?: string,
   ) {
     super(
-      `${format} data decodes to more than ${maxBytes} bytes, the most the chunk can hold${detail ? ` (${detail})` : ""}`,
+      `${format} data decodes to more than ${maxBytes} bytes, the most the chunk can ` +
+        `hold${detail ? ` (${detail})` : ""}`,
     );
     this.name = "DecodedSizeError";
   }

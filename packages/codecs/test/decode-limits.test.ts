@@ -115,57 +115,66 @@ function zstdDeclaring(size: number): Uint8Array {
 const gzipBomb = gzipOf(deflateBombBody(128), 4096); // 2 MB stored, 2 GiB inflated
 
 describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", () => {
-  test("gzip bomb: a 2 MB chunk of a 4 KiB array chunk is a CorruptDataError, with bounded memory (node:zlib)", async () => {
-    expect(gzipBomb.length).toBeGreaterThan(1.5 * MiB);
-    const gzip = await create<import("@zarrkit/registry").BytesToBytesCodec>(gzipCodecFactory, {});
-    const error = await expectBounded("gzip bomb, node:zlib", 4096, () =>
-      gzip.decode(gzipBomb, { key: "a/c/0", maxDecodedBytes: 4096 }),
-    );
-    expect(error).toBeInstanceOf(CorruptDataError);
-    expect((error as Error).message).toMatch(/more than 4096 bytes/);
-    expect((error as CorruptDataError).key).toBe("a/c/0");
-    const zlib = await create<import("@zarrkit/registry").BytesToBytesCodec>(zlibCodecFactory, {});
-    const zlibBomb = zlibOf(deflateBombBody(128));
-    const zlibError = await expectBounded("zlib bomb, node:zlib codec", 4096, () =>
-      zlib.decode(zlibBomb, { key: "z/c/0", maxDecodedBytes: 4096 }),
-    );
-    expect(zlibError).toBeInstanceOf(CorruptDataError);
-  });
+  test(
+    "gzip bomb: a 2 MB chunk of a 4 KiB array chunk is a CorruptDataError, with bounded memory " + "(node:zlib)",
+    async () => {
+      expect(gzipBomb.length).toBeGreaterThan(1.5 * MiB);
+      const gzip = await create<import("@zarrkit/registry").BytesToBytesCodec>(gzipCodecFactory, {});
+      const error = await expectBounded("gzip bomb, node:zlib", 4096, () =>
+        gzip.decode(gzipBomb, { key: "a/c/0", maxDecodedBytes: 4096 }),
+      );
+      expect(error).toBeInstanceOf(CorruptDataError);
+      expect((error as Error).message).toMatch(/more than 4096 bytes/);
+      expect((error as CorruptDataError).key).toBe("a/c/0");
+      const zlib = await create<import("@zarrkit/registry").BytesToBytesCodec>(zlibCodecFactory, {});
+      const zlibBomb = zlibOf(deflateBombBody(128));
+      const zlibError = await expectBounded("zlib bomb, node:zlib codec", 4096, () =>
+        zlib.decode(zlibBomb, { key: "z/c/0", maxDecodedBytes: 4096 }),
+      );
+      expect(zlibError).toBeInstanceOf(CorruptDataError);
+    },
+  );
 
-  test("gzip and zlib bombs through fflate stop at the cap (streaming count), whatever the trailer claims", async () => {
-    // Built before measuring: making a bomb takes 16 MiB of zeros and deflate's state, which the decoders must not be
-    // charged.
-    const body = deflateBombBody(128);
-    const honestGzip = gzipOf(body, 2 ** 31);
-    const zlibBomb = zlibOf(body);
-    for (const [label, run] of [
-      ["gzip bomb, fflate, trailer lies", () => fflateDeflate.gzipDecode(gzipBomb, 4096)],
-      ["gzip bomb, fflate, trailer honest", () => fflateDeflate.gzipDecode(honestGzip, 4096)],
-      ["zlib bomb, fflate", () => fflateDeflate.zlibDecode(zlibBomb, 4096)],
-      ["zlib bomb, node:zlib", () => nodeDeflate.zlibDecode(zlibBomb, 4096)],
-    ] as const) {
-      const error = await expectBounded(label, 4096, run);
-      expect(error, label).toBeInstanceOf(Error);
-      expect((error as Error).message, label).toMatch(/more than 4096 bytes/);
-    }
-  });
+  test(
+    "gzip and zlib bombs through fflate stop at the cap (streaming count), whatever the " + "trailer claims",
+    async () => {
+      // Built before measuring: making a bomb takes 16 MiB of zeros and deflate's state, which the decoders must not be
+      // charged.
+      const body = deflateBombBody(128);
+      const honestGzip = gzipOf(body, 2 ** 31);
+      const zlibBomb = zlibOf(body);
+      for (const [label, run] of [
+        ["gzip bomb, fflate, trailer lies", () => fflateDeflate.gzipDecode(gzipBomb, 4096)],
+        ["gzip bomb, fflate, trailer honest", () => fflateDeflate.gzipDecode(honestGzip, 4096)],
+        ["zlib bomb, fflate", () => fflateDeflate.zlibDecode(zlibBomb, 4096)],
+        ["zlib bomb, node:zlib", () => nodeDeflate.zlibDecode(zlibBomb, 4096)],
+      ] as const) {
+        const error = await expectBounded(label, 4096, run);
+        expect(error, label).toBeInstanceOf(Error);
+        expect((error as Error).message, label).toMatch(/more than 4096 bytes/);
+      }
+    },
+  );
 
-  test("the cap is exact: data of exactly the cap decodes, one byte less refuses (gzip, zlib on both paths)", async () => {
-    const data = sampleBytes(70_000);
-    for (const impl of [nodeDeflate, fflateDeflate]) {
-      const gz = await impl.gzipEncode(data, 5);
-      const zl = await impl.zlibEncode(data, 5);
-      expect((await impl.gzipDecode(gz, 70_000)).length).toBe(70_000);
-      expect((await impl.zlibDecode(zl, 70_000)).length).toBe(70_000);
-      await expect(impl.gzipDecode(gz, 69_999)).rejects.toThrow(/more than 69999 bytes/);
-      await expect(impl.zlibDecode(zl, 69_999)).rejects.toThrow(/more than 69999 bytes/);
-    }
-    // Highly compressible data takes fflate's streaming path: still exact.
-    const zeros = new Uint8Array(5 * MiB);
-    const z = await fflateDeflate.zlibEncode(zeros, 9);
-    expect((await fflateDeflate.zlibDecode(z, 5 * MiB)).length).toBe(5 * MiB);
-    await expect(fflateDeflate.zlibDecode(z, 5 * MiB - 1)).rejects.toThrow(/more than/);
-  });
+  test(
+    "the cap is exact: data of exactly the cap decodes, one byte less refuses (gzip, zlib on " + "both paths)",
+    async () => {
+      const data = sampleBytes(70_000);
+      for (const impl of [nodeDeflate, fflateDeflate]) {
+        const gz = await impl.gzipEncode(data, 5);
+        const zl = await impl.zlibEncode(data, 5);
+        expect((await impl.gzipDecode(gz, 70_000)).length).toBe(70_000);
+        expect((await impl.zlibDecode(zl, 70_000)).length).toBe(70_000);
+        await expect(impl.gzipDecode(gz, 69_999)).rejects.toThrow(/more than 69999 bytes/);
+        await expect(impl.zlibDecode(zl, 69_999)).rejects.toThrow(/more than 69999 bytes/);
+      }
+      // Highly compressible data takes fflate's streaming path: still exact.
+      const zeros = new Uint8Array(5 * MiB);
+      const z = await fflateDeflate.zlibEncode(zeros, 9);
+      expect((await fflateDeflate.zlibDecode(z, 5 * MiB)).length).toBe(5 * MiB);
+      await expect(fflateDeflate.zlibDecode(z, 5 * MiB - 1)).rejects.toThrow(/more than/);
+    },
+  );
 
   test("zstd bomb without a declared size (32 KB for 1 GiB) is stopped at the cap", async () => {
     await zstdDecompress(await zstdCompress(sampleBytes(1000), 3)); // load the wasm before measuring
@@ -238,21 +247,24 @@ describe("decompression bombs stop at the cap (CodecContext.maxDecodedBytes)", (
 });
 
 describe("the array pipeline hands every bytes->bytes decoder its cap", () => {
-  test("a gzip bomb stored for a [4096] uint8 chunk: get() throws CorruptDataError naming the chunk, bounded memory", async () => {
-    const store = new MemoryStore();
-    const arr = await createArray(store, "a", {
-      shape: [8192],
-      chunkShape: [4096],
-      dataType: "uint8",
-      codecs: [{ name: "bytes" }, { name: "gzip", configuration: { level: 1 } }],
-    });
-    await arr.set(null, sampleBytes(8192));
-    await store.set("a/c/1", gzipBomb);
-    const error = await expectBounded("array get, gzip bomb chunk", 4096, () => arr.get());
-    expect(error).toBeInstanceOf(CorruptDataError);
-    expect((error as CorruptDataError).key).toBe("a/c/1");
-    expect((error as Error).message).toMatch(/more than 4096 bytes/);
-  });
+  test(
+    "a gzip bomb stored for a [4096] uint8 chunk: get() throws CorruptDataError naming the chunk, " + "bounded memory",
+    async () => {
+      const store = new MemoryStore();
+      const arr = await createArray(store, "a", {
+        shape: [8192],
+        chunkShape: [4096],
+        dataType: "uint8",
+        codecs: [{ name: "bytes" }, { name: "gzip", configuration: { level: 1 } }],
+      });
+      await arr.set(null, sampleBytes(8192));
+      await store.set("a/c/1", gzipBomb);
+      const error = await expectBounded("array get, gzip bomb chunk", 4096, () => arr.get());
+      expect(error).toBeInstanceOf(CorruptDataError);
+      expect((error as CorruptDataError).key).toBe("a/c/1");
+      expect((error as Error).message).toMatch(/more than 4096 bytes/);
+    },
+  );
 
   test("a zstd bomb outside gzip (bytes, gzip, zstd) stops at the nested bound, not gigabytes", async () => {
     const store = new MemoryStore();

@@ -26,7 +26,8 @@ function pythonReason(): string | undefined {
   const probe = spawnSync(PYTHON, ["-c", "import numcodecs, numpy"], { encoding: "utf8" });
   return probe.status === 0
     ? undefined
-    : `numcodecs is not importable by ${PYTHON} (apt-get install python3-zarr): ${probe.stderr.trim().split("\n").pop()}`;
+    : `numcodecs is not importable by ${PYTHON} (apt-get install ` +
+        `python3-zarr): ${probe.stderr.trim().split("\n").pop()}`;
 }
 const skipReason = pythonReason();
 if (skipReason) console.log(`numcodecs reference tests skipped: ${skipReason}`);

@@ -73,15 +73,18 @@ describe.skipIf(skipReason !== undefined)("frames written by the zstd CLI", () =
     },
   );
 
-  test("a window of 2 GiB (--long=31 from stdin) is UnsupportedError: 32-bit zstd reads windows up to 1 GiB", async () => {
-    const frame = cli(["-3", "--long=31"], data, "stdin");
-    const error = await Promise.resolve((await codec()).decode(frame, { ...ctx, maxDecodedBytes: data.length })).catch(
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(UnsupportedError);
-    expect((error as UnsupportedError).message).toMatch(/window/);
-    expect((error as UnsupportedError).key).toBe(ctx.key);
-  });
+  test(
+    "a window of 2 GiB (--long=31 from stdin) is UnsupportedError: 32-bit zstd reads windows up " + "to 1 GiB",
+    async () => {
+      const frame = cli(["-3", "--long=31"], data, "stdin");
+      const error = await Promise.resolve(
+        (await codec()).decode(frame, { ...ctx, maxDecodedBytes: data.length }),
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnsupportedError);
+      expect((error as UnsupportedError).message).toMatch(/window/);
+      expect((error as UnsupportedError).key).toBe(ctx.key);
+    },
+  );
 
   test("several frames, with and without sizes, and skippable frames between them", async () => {
     const parts = [volume(1), sampleBytes(1000, "noise"), new Uint8Array(0), volume(2).subarray(0, 70_000)];

@@ -211,18 +211,21 @@ describe("zstd decoding into lent memory (decodeLent)", () => {
 describe("zstd wasm instances", () => {
   const load = () => import("../src/zstd/zstd-decode-wasm.js").then((m) => m.default);
 
-  test("an instance whose memory grew past 64 MiB is dropped after the call; the next call gets a fresh one", async () => {
-    const lazy = new LazyInstance<WasmHeap>(load);
-    const first = await lazy.instance();
-    lazy.release(first);
-    expect(lazy.ready).toBe(first);
-    withAllocation(first, 80 * 2 ** 20, () => undefined);
-    lazy.release(first);
-    expect(lazy.ready).toBeUndefined();
-    const second = await lazy.instance();
-    expect(second).not.toBe(first);
-    expect(second.memory.buffer.byteLength).toBeLessThan(2 ** 20);
-  });
+  test(
+    "an instance whose memory grew past 64 MiB is dropped after the call; the next call gets a " + "fresh one",
+    async () => {
+      const lazy = new LazyInstance<WasmHeap>(load);
+      const first = await lazy.instance();
+      lazy.release(first);
+      expect(lazy.ready).toBe(first);
+      withAllocation(first, 80 * 2 ** 20, () => undefined);
+      lazy.release(first);
+      expect(lazy.ready).toBeUndefined();
+      const second = await lazy.instance();
+      expect(second).not.toBe(first);
+      expect(second.memory.buffer.byteLength).toBeLessThan(2 ** 20);
+    },
+  );
 
   test("calls that arrive while the first instance is being made share it: one instance, one memory", async () => {
     // A whole read starts dozens of decodes at once; an instance (and wasm memory) each exhausted Chromium's.

@@ -270,7 +270,9 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
       const what = this.subChunkShape ? "shard" : "chunk";
       const where = dimension === undefined ? "" : ` along dimension ${dimension}`;
       const Ctor = error.constructor as new (message: string, context: object) => ZarrkitError;
-      const message = `The ${what} at grid coordinates [${coords.join(", ")}] has shape [${shape.join(", ")}], which the codecs reject${where}`;
+      const message =
+        `The ${what} at grid coordinates [${coords.join(", ")}] has shape [${shape.join(", ")}], ` +
+        `which the codecs reject${where}`;
       throw new Ctor(`${message}: ${error.message}`, { key: error.key, field: error.field, cause: error });
     }
   }
@@ -365,7 +367,8 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     const shape = counts.filter((_, d) => !dropped[d]);
     const refuse = (why: string, cause?: unknown): never => {
       throw new InvalidSelectionError(
-        `Selection of shape [${shape.join(", ")}] (${elements} elements of ${type.name}) is too large to hold in one array: ${why}; read it in parts`,
+        `Selection of shape [${shape.join(", ")}] (${elements} elements of ${type.name}) is too large to hold in ` +
+          `one array: ${why}; read it in parts`,
         { field: "selection", ...(cause !== undefined && { cause }) },
       );
     };
@@ -541,7 +544,8 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     if (!isChunk && looksScalar) {
       if (bytes && !(value instanceof Uint8Array)) {
         throw new InvalidSelectionError(
-          `Values for a ${type.name} array must be a Uint8Array (one value for the whole selection) or a Uint8Array[], got ${showValue(value, 80)}`,
+          `Values for a ${type.name} array must be a Uint8Array (one value for the whole selection) or a ` +
+            `Uint8Array[], got ${showValue(value, 80)}`,
           { field: "value" },
         );
       }
@@ -553,7 +557,8 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     }
     if (!isDataOfType(data, type)) {
       throw new InvalidSelectionError(
-        `Values for a ${type.name} array must be a ${dataClassName(type)}, got ${(data as object)?.constructor?.name ?? typeof data}`,
+        `Values for a ${type.name} array must be a ${dataClassName(type)}, ` +
+          `got ${(data as object)?.constructor?.name ?? typeof data}`,
       );
     }
     if (bytes) {
@@ -581,7 +586,8 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
     }
     if (data.length !== product(counts) * type.lanes) {
       throw new InvalidSelectionError(
-        `Value has ${data.length / type.lanes} elements but the selection of shape [${expected.join(", ")}] has ${product(counts)}`,
+        `Value has ${data.length / type.lanes} elements but the selection of shape [${expected.join(", ")}] ` +
+          `has ${product(counts)}`,
       );
     }
     return { chunk: { data, shape: counts }, offset: counts.map(() => 0) };

@@ -87,7 +87,8 @@ export class ZarrGroup<Node = unknown> {
         .filter((name) => !name.includes("/"))
         .sort();
     throw new StoreError(
-      `Cannot list the children of group ${JSON.stringify(this.path)}: the store cannot list and the group has no consolidated metadata`,
+      `Cannot list the children of group ${JSON.stringify(this.path)}: the store cannot list and the group has no ` +
+        `consolidated metadata`,
     );
   }
 

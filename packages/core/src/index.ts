@@ -1,5 +1,6 @@
 // The public API of @zarrkit/core: arrays and groups, opening and creating them, data types, selections, stores,
-// errors and codec worker settings. What only zarrkit's own packages use is in ./internal.ts (`@zarrkit/core/internal`).
+// errors and codec worker settings. What only zarrkit's own packages use is in ./internal.ts
+// (`@zarrkit/core/internal`).
 import "./register.js";
 
 export {

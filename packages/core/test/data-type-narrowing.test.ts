@@ -24,19 +24,22 @@ describe("data type narrowing", () => {
     expect(Array.from(u)).toEqual([513, 513, 513, 513]);
   });
 
-  it("openArray with dataType types get() and refuses another data type with a typed error naming the key", async () => {
-    const store = await uint16Store();
-    const arr = await openArray(store, "raw", { dataType: "uint16" });
-    const u: Uint16Array = (await arr.get([1, 1])).data;
-    expect(Array.from(u)).toEqual([513]);
-    const wrong = openArray(store, "raw", { dataType: "int64" });
-    await expect(wrong).rejects.toThrow(InvalidMetadataError);
-    await expect(wrong).rejects.toMatchObject({
-      key: "raw/zarr.json",
-      field: "data_type",
-      message: 'raw/zarr.json: the array\'s data type is "uint16", not the "int64" asked for',
-    });
-  });
+  it(
+    "openArray with dataType types get() and refuses another data type with a typed error " + "naming the key",
+    async () => {
+      const store = await uint16Store();
+      const arr = await openArray(store, "raw", { dataType: "uint16" });
+      const u: Uint16Array = (await arr.get([1, 1])).data;
+      expect(Array.from(u)).toEqual([513]);
+      const wrong = openArray(store, "raw", { dataType: "int64" });
+      await expect(wrong).rejects.toThrow(InvalidMetadataError);
+      await expect(wrong).rejects.toMatchObject({
+        key: "raw/zarr.json",
+        field: "data_type",
+        message: 'raw/zarr.json: the array\'s data type is "uint16", not the "int64" asked for',
+      });
+    },
+  );
 });
 
 describe("createArray's convenience form", () => {

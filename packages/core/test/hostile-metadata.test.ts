@@ -218,23 +218,26 @@ describe("names that select code never find Object.prototype", () => {
 });
 
 describe("the bytes codec takes any Uint8Array view", () => {
-  it("a Node Buffer at an odd offset of its pool (Buffer#slice is a view) decodes, little- and big-endian", async () => {
-    for (const endian of ["little", "big"] as const) {
-      const pipeline = await CodecPipeline.create([{ name: "bytes", configuration: { endian } }], {
-        shape: [3],
-        dataType: dataType("int32"),
-        fillValue: 0,
-      });
-      const encoded = await pipeline.encode({ data: Int32Array.of(1, -2, 300000), shape: [3] }, { key: "k" });
-      const pool = Buffer.alloc(64);
-      pool.set(encoded, 7);
-      const view = pool.slice(7, 7 + encoded.length); // a Buffer view at byteOffset 7
-      expect(view.byteOffset % 4).not.toBe(0);
-      const decoded = await pipeline.decode(view, { key: "k" });
-      expect(Array.from(decoded.data as Int32Array)).toEqual([1, -2, 300000]);
-      expect(Array.from(pool.subarray(7, 7 + encoded.length))).toEqual(Array.from(encoded)); // the pool is left alone
-    }
-  });
+  it(
+    "a Node Buffer at an odd offset of its pool (Buffer#slice is a view) decodes, little- and " + "big-endian",
+    async () => {
+      for (const endian of ["little", "big"] as const) {
+        const pipeline = await CodecPipeline.create([{ name: "bytes", configuration: { endian } }], {
+          shape: [3],
+          dataType: dataType("int32"),
+          fillValue: 0,
+        });
+        const encoded = await pipeline.encode({ data: Int32Array.of(1, -2, 300000), shape: [3] }, { key: "k" });
+        const pool = Buffer.alloc(64);
+        pool.set(encoded, 7);
+        const view = pool.slice(7, 7 + encoded.length); // a Buffer view at byteOffset 7
+        expect(view.byteOffset % 4).not.toBe(0);
+        const decoded = await pipeline.decode(view, { key: "k" });
+        expect(Array.from(decoded.data as Int32Array)).toEqual([1, -2, 300000]);
+        expect(Array.from(pool.subarray(7, 7 + encoded.length))).toEqual(Array.from(encoded)); // the pool is left alone
+      }
+    },
+  );
   it("float16 and float64 views at odd offsets too", async () => {
     for (const type of ["float16", "float64"]) {
       const pipeline = await CodecPipeline.create([{ name: "bytes", configuration: { endian: "big" } }], {

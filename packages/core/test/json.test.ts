@@ -5,7 +5,8 @@ import { parseJson, stringifyJson } from "../src/internal.js";
 describe("lossless JSON", () => {
   it("keeps integers beyond 2^53 exact as bigint and everything else as JSON.parse does", () => {
     const doc = parseJson(
-      '{"a": 18446744073709551615, "b": -9223372036854775808, "c": 12, "d": "18446744073709551615", "e": 1.5e300, "f": [9007199254740993]}',
+      '{"a": 18446744073709551615, "b": -9223372036854775808, "c": 12, "d": "18446744073709551615", "e": 1.5e300, ' +
+        '"f": [9007199254740993]}',
       "k",
     ) as Record<string, unknown>;
     expect(doc.a).toBe(18446744073709551615n);

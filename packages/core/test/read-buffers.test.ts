@@ -40,52 +40,60 @@ describe("pooled read buffers", () => {
       "F",
     ],
   ] as const) {
-    it(`a whole read of ${what} uses no more buffers than reads in flight, with edge and missing chunks right`, async () => {
-      const { store, buffers, gets } = recording();
-      const shape = [60, 44];
-      const array = await createArray(store, "a", {
-        shape,
-        chunkShape: [8, 8],
-        dataType: "int32",
-        codecs: [...codecs],
-        fillValue: -5,
-      });
-      const data = iota(60 * 44);
-      await array.set(null, data);
-      await store.delete("a/c/0/1");
-      await store.delete("a/c/7/5");
-      const expected = Int32Array.from(data);
-      for (let r = 0; r < 60; r++) {
-        for (let c = 0; c < 44; c++) if ((r < 8 && c >= 8 && c < 16) || (r >= 56 && c >= 40)) expected[r * 44 + c] = -5;
-      }
-      const fresh = await openArray(store, "a", { concurrency: 3 });
-      buffers.clear();
-      gets.length = 0;
-      const got = await fresh.get();
-      expect(Array.from(got.data as Int32Array)).toEqual(Array.from(expected));
-      expect(buffers.size, `distinct buffers for 48 chunks (${order} order)`).toBeGreaterThan(0);
-      expect(buffers.size).toBeLessThanOrEqual(3);
-      expect(gets).toEqual([]);
-      // A partial selection across chunks, stepped: the same values as slicing the whole.
-      const part = await fresh.get([slice(3, 59, 5), slice(1, 43, 3)]);
-      const want: number[] = [];
-      for (let r = 3; r < 59; r += 5) for (let c = 1; c < 43; c += 3) want.push(expected[r * 44 + c]!);
-      expect(Array.from(part.data as Int32Array)).toEqual(want);
-    });
+    it(
+      `a whole read of ${what} uses no more buffers than reads in flight, with edge and missing ` + `chunks right`,
+      async () => {
+        const { store, buffers, gets } = recording();
+        const shape = [60, 44];
+        const array = await createArray(store, "a", {
+          shape,
+          chunkShape: [8, 8],
+          dataType: "int32",
+          codecs: [...codecs],
+          fillValue: -5,
+        });
+        const data = iota(60 * 44);
+        await array.set(null, data);
+        await store.delete("a/c/0/1");
+        await store.delete("a/c/7/5");
+        const expected = Int32Array.from(data);
+        for (let r = 0; r < 60; r++) {
+          for (let c = 0; c < 44; c++)
+            if ((r < 8 && c >= 8 && c < 16) || (r >= 56 && c >= 40)) expected[r * 44 + c] = -5;
+        }
+        const fresh = await openArray(store, "a", { concurrency: 3 });
+        buffers.clear();
+        gets.length = 0;
+        const got = await fresh.get();
+        expect(Array.from(got.data as Int32Array)).toEqual(Array.from(expected));
+        expect(buffers.size, `distinct buffers for 48 chunks (${order} order)`).toBeGreaterThan(0);
+        expect(buffers.size).toBeLessThanOrEqual(3);
+        expect(gets).toEqual([]);
+        // A partial selection across chunks, stepped: the same values as slicing the whole.
+        const part = await fresh.get([slice(3, 59, 5), slice(1, 43, 3)]);
+        const want: number[] = [];
+        for (let r = 3; r < 59; r += 5) for (let c = 1; c < 43; c += 3) want.push(expected[r * 44 + c]!);
+        expect(Array.from(part.data as Int32Array)).toEqual(want);
+      },
+    );
   }
 
-  it("a stored chunk longer than any encoding of a chunk is read again whole and reported as corrupt, naming the key", async () => {
-    const { store, gets } = recording();
-    const array = await createArray(store, "a", { shape: [8], chunkShape: [4], dataType: "int32" });
-    await array.set(null, iota(8));
-    const stored = (await store.get("a/c/1"))!;
-    await store.set("a/c/1", Uint8Array.from([...stored, 0]));
-    gets.length = 0;
-    const error = await array.get().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CorruptDataError);
-    expect((error as CorruptDataError).key).toBe("a/c/1");
-    expect(gets).toEqual(["a/c/1"]);
-  });
+  it(
+    "a stored chunk longer than any encoding of a chunk is read again whole and reported as corrupt, " +
+      "naming the key",
+    async () => {
+      const { store, gets } = recording();
+      const array = await createArray(store, "a", { shape: [8], chunkShape: [4], dataType: "int32" });
+      await array.set(null, iota(8));
+      const stored = (await store.get("a/c/1"))!;
+      await store.set("a/c/1", Uint8Array.from([...stored, 0]));
+      gets.length = 0;
+      const error = await array.get().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CorruptDataError);
+      expect((error as CorruptDataError).key).toBe("a/c/1");
+      expect(gets).toEqual(["a/c/1"]);
+    },
+  );
 
   it("a store that cannot read into caller memory is read with get, as before", async () => {
     const inner = new MemoryStore();

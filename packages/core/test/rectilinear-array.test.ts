@@ -246,36 +246,39 @@ describe("codecs that constrain the chunk shape", () => {
     { name: "bytes", configuration: { endian: "little" } },
   ];
 
-  it("are checked against every distinct edge before anything is written, naming the chunk and the dimension", async () => {
-    const store = new MemoryStore();
-    const creating = createArray(store, "t", {
-      shape: [16, 12],
-      chunkShape: [
-        [4, 4, 8],
-        [4, 4, 6],
-      ],
-      dataType: "uint8",
-      codecs: codecs([4, 2]),
-    });
-    await expect(creating).resolves.toBeDefined();
-    const error = await createArray(store, "u", {
-      shape: [16, 12],
-      chunkShape: [
-        [4, 4, 8],
-        [4, 6, 2],
-      ],
-      dataType: "uint8",
-      codecs: codecs([4, 4]),
-    }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(InvalidMetadataError);
-    expect((error as Error).message).toMatch(
-      /^The chunk at grid coordinates \[0, 1\] has shape \[4, 6\], which the codecs reject along dimension 1: codecs\[0\]: 6 is not a multiple of 4/,
-    );
-    expect(await keysOf(store)).toEqual(["t/zarr.json", "zarr.json"]);
-  });
+  it(
+    "are checked against every distinct edge before anything is written, naming the chunk and the " + "dimension",
+    async () => {
+      const store = new MemoryStore();
+      const creating = createArray(store, "t", {
+        shape: [16, 12],
+        chunkShape: [
+          [4, 4, 8],
+          [4, 4, 6],
+        ],
+        dataType: "uint8",
+        codecs: codecs([4, 2]),
+      });
+      await expect(creating).resolves.toBeDefined();
+      const error = await createArray(store, "u", {
+        shape: [16, 12],
+        chunkShape: [
+          [4, 4, 8],
+          [4, 6, 2],
+        ],
+        dataType: "uint8",
+        codecs: codecs([4, 4]),
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InvalidMetadataError);
+      expect((error as Error).message).toMatch(
+        /^The chunk at grid coordinates \[0, 1\] has shape \[4, 6\], which the codecs reject along dimension 1: codecs\[0\]: 6 is not a multiple of 4/,
+      );
+      expect(await keysOf(store)).toEqual(["t/zarr.json", "zarr.json"]);
+    },
+  );
 
   it("are checked when metadata written elsewhere is opened", async () => {
     const store = new MemoryStore();

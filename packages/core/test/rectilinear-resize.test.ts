@@ -45,20 +45,23 @@ describe("resizing a regular array", () => {
     expect((await (await openArray(store, "r")).get()).data).toEqual(expected);
   });
 
-  it("grows: new chunks read as fill; like zarr-python, data past the old edge inside a kept chunk shows again", async () => {
-    const store = new MemoryStore();
-    const arr = await createArray(store, "r", { shape: [10], chunkShape: [4], dataType: "int32", fillValue: 0 });
-    await arr.set(null, iota(10));
-    await arr.resize([5]);
-    await arr.resize([14]);
-    expect(await keysOf(store)).toEqual(["r/c/0", "r/c/1", "r/zarr.json", "zarr.json"]);
-    // Chunk 1 (4..7) was kept whole by the shrink to 5; chunk 2 (8..11) was deleted.
-    expect(Array.from((await arr.get()).data as Int32Array)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0]);
-    await arr.set([slice(12, 14)], 9);
-    expect(Array.from((await (await openArray(store, "r")).get([slice(10, 14)])).data as Int32Array)).toEqual([
-      0, 0, 9, 9,
-    ]);
-  });
+  it(
+    "grows: new chunks read as fill; like zarr-python, data past the old edge inside a kept chunk " + "shows again",
+    async () => {
+      const store = new MemoryStore();
+      const arr = await createArray(store, "r", { shape: [10], chunkShape: [4], dataType: "int32", fillValue: 0 });
+      await arr.set(null, iota(10));
+      await arr.resize([5]);
+      await arr.resize([14]);
+      expect(await keysOf(store)).toEqual(["r/c/0", "r/c/1", "r/zarr.json", "zarr.json"]);
+      // Chunk 1 (4..7) was kept whole by the shrink to 5; chunk 2 (8..11) was deleted.
+      expect(Array.from((await arr.get()).data as Int32Array)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0]);
+      await arr.set([slice(12, 14)], 9);
+      expect(Array.from((await (await openArray(store, "r")).get([slice(10, 14)])).data as Int32Array)).toEqual([
+        0, 0, 9, 9,
+      ]);
+    },
+  );
 
   it("lists nothing and deletes nothing when no dimension loses chunks", async () => {
     const log: StoreRequest[] = [];

@@ -30,23 +30,27 @@ describe("the coalesceGapBytes hint through store wrappers", () => {
 });
 
 describe("getRangeInto through store wrappers", () => {
-  it("is passed on by storedValue and withRequestLog, which logs the bytes read, and absent where the store has none", async () => {
-    const store = new MemoryStore();
-    await store.set("k", Uint8Array.from([1, 2, 3, 4, 5]));
-    const counted = countRequests(store);
-    const target = new Uint8Array(8);
-    expect(await storedValue(counted, "k").getRangeInto!({ offset: 3, length: 8 }, target)).toBe(2);
-    expect([...target.subarray(0, 3)]).toEqual([4, 5, 0]);
-    expect(counted.log).toEqual([{ method: "getRangeInto", key: "k", range: { offset: 3, length: 8 }, bytes: 2 }]);
-    expect(counted.bytesRead()).toBe(2);
-    expect(await counted.getRangeInto!("missing", { offset: 0, length: 1 }, target)).toBeUndefined();
-    expect(counted.log.at(-1)).toEqual({
-      method: "getRangeInto",
-      key: "missing",
-      range: { offset: 0, length: 1 },
-      bytes: 0,
-    });
-    expect("getRangeInto" in storedValue(hinted(), "k")).toBe(false);
-    expect("getRangeInto" in countRequests(hinted())).toBe(false);
-  });
+  it(
+    "is passed on by storedValue and withRequestLog, which logs the bytes read, and absent where the store " +
+      "has none",
+    async () => {
+      const store = new MemoryStore();
+      await store.set("k", Uint8Array.from([1, 2, 3, 4, 5]));
+      const counted = countRequests(store);
+      const target = new Uint8Array(8);
+      expect(await storedValue(counted, "k").getRangeInto!({ offset: 3, length: 8 }, target)).toBe(2);
+      expect([...target.subarray(0, 3)]).toEqual([4, 5, 0]);
+      expect(counted.log).toEqual([{ method: "getRangeInto", key: "k", range: { offset: 3, length: 8 }, bytes: 2 }]);
+      expect(counted.bytesRead()).toBe(2);
+      expect(await counted.getRangeInto!("missing", { offset: 0, length: 1 }, target)).toBeUndefined();
+      expect(counted.log.at(-1)).toEqual({
+        method: "getRangeInto",
+        key: "missing",
+        range: { offset: 0, length: 1 },
+        bytes: 0,
+      });
+      expect("getRangeInto" in storedValue(hinted(), "k")).toBe(false);
+      expect("getRangeInto" in countRequests(hinted())).toBe(false);
+    },
+  );
 });

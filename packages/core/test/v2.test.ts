@@ -179,18 +179,21 @@ describe("Zarr v2 arrays", () => {
     expect(Array.from(back.data as Uint8Array)).toEqual([3, 4, 5]);
   });
 
-  it("reads and writes fixed-width strings: UTF-32 both byte orders, |S as Latin-1, trailing NULs removed", async () => {
-    const store = new MemoryStore();
-    for (const dtype of ["<U3", ">U3", "|S3"]) {
-      const arr = await createArray(store, dtype, { format: 2, shape: [4], chunkShape: [4], dataType: dtype });
-      const values = dtype === "|S3" ? ["a", "bé", "", "xyz"] : ["a", "😀é", "", "xyz"];
-      await arr.set(null, values);
-      expect((await (await openArray(store, dtype)).get()).data).toEqual(values);
-      await expect(arr.set([0], dtype === "|S3" ? "Ā" : "abcd")).rejects.toThrow(InvalidSelectionError);
-    }
-    expect(Array.from((await store.get(">U3/0"))!.subarray(0, 8))).toEqual([0, 0, 0, 0x61, 0, 0, 0, 0]);
-    expect(Array.from((await store.get("|S3/0"))!)).toEqual([0x61, 0, 0, 0x62, 0xe9, 0, 0, 0, 0, 0x78, 0x79, 0x7a]);
-  });
+  it(
+    "reads and writes fixed-width strings: UTF-32 both byte orders, |S as Latin-1, trailing " + "NULs removed",
+    async () => {
+      const store = new MemoryStore();
+      for (const dtype of ["<U3", ">U3", "|S3"]) {
+        const arr = await createArray(store, dtype, { format: 2, shape: [4], chunkShape: [4], dataType: dtype });
+        const values = dtype === "|S3" ? ["a", "bé", "", "xyz"] : ["a", "😀é", "", "xyz"];
+        await arr.set(null, values);
+        expect((await (await openArray(store, dtype)).get()).data).toEqual(values);
+        await expect(arr.set([0], dtype === "|S3" ? "Ā" : "abcd")).rejects.toThrow(InvalidSelectionError);
+      }
+      expect(Array.from((await store.get(">U3/0"))!.subarray(0, 8))).toEqual([0, 0, 0, 0x61, 0, 0, 0, 0]);
+      expect(Array.from((await store.get("|S3/0"))!)).toEqual([0x61, 0, 0, 0x62, 0xe9, 0, 0, 0, 0, 0x78, 0x79, 0x7a]);
+    },
+  );
 
   it("reads fill values: null, NaN, Infinity, base64 bytes and strings", async () => {
     const store = new MemoryStore();
@@ -426,20 +429,24 @@ describe("consolidated metadata", () => {
     expect(store.log.map((r) => r.key).sort()).toEqual([".zarray", ".zattrs", ".zgroup", ".zmetadata", "zarr.json"]);
   });
 
-  it("is a snapshot: writes do not update it until consolidateMetadata runs again; consolidated: false reads the store", async () => {
-    const store = await hierarchy(3);
-    await consolidateMetadata(store, "g");
-    await createArray(store, "g/late", { shape: [1], chunkShape: [1], dataType: "uint8" });
-    const readOnly = { get: (key: string) => store.get(key) };
-    expect(await (await openGroup(readOnly, "g")).childNames()).toEqual(["empty", "my array"]);
-    expect(await (await openGroup(store, "g", { consolidated: false })).childNames()).toEqual([
-      "empty",
-      "late",
-      "my array",
-    ]);
-    await consolidateMetadata(store, "g");
-    expect(await (await openGroup(readOnly, "g")).childNames()).toEqual(["empty", "late", "my array"]);
-  });
+  it(
+    "is a snapshot: writes do not update it until consolidateMetadata runs again; consolidated: false reads " +
+      "the store",
+    async () => {
+      const store = await hierarchy(3);
+      await consolidateMetadata(store, "g");
+      await createArray(store, "g/late", { shape: [1], chunkShape: [1], dataType: "uint8" });
+      const readOnly = { get: (key: string) => store.get(key) };
+      expect(await (await openGroup(readOnly, "g")).childNames()).toEqual(["empty", "my array"]);
+      expect(await (await openGroup(store, "g", { consolidated: false })).childNames()).toEqual([
+        "empty",
+        "late",
+        "my array",
+      ]);
+      await consolidateMetadata(store, "g");
+      expect(await (await openGroup(readOnly, "g")).childNames()).toEqual(["empty", "late", "my array"]);
+    },
+  );
 
   it("consolidateMetadata refuses what is not a group, and a store that cannot write, naming the key", async () => {
     const store = await hierarchy(3);

@@ -62,36 +62,43 @@ const b = (...values: number[]) => Uint8Array.from(values);
 const lists = (data: unknown) => (data as Uint8Array[]).map((item) => Array.from(item));
 
 describe("the variable_length_bytes data type", () => {
-  it("is zarr-python 3's VariableLengthBytes: kind bytes, no fixed size, one lane, Uint8Array[] of empty byte strings", () => {
-    expect(TYPE).toMatchObject({
-      name: "variable_length_bytes",
-      kind: "bytes",
-      byteSize: undefined,
-      lanes: 1,
-      objectCodecId: "vlen-bytes",
-    });
-    expect(dataType("bytes")).toBe(TYPE);
-    expect(dataType({ name: "variable_length_bytes" })).toBe(TYPE);
-    const data = TYPE.allocate(3) as Uint8Array[];
-    expect(data).toHaveLength(3);
-    expect(data.every((item) => item instanceof Uint8Array && item.length === 0)).toBe(true);
-  });
+  it(
+    "is zarr-python 3's VariableLengthBytes: kind bytes, no fixed size, one lane, Uint8Array[] of empty " +
+      "byte strings",
+    () => {
+      expect(TYPE).toMatchObject({
+        name: "variable_length_bytes",
+        kind: "bytes",
+        byteSize: undefined,
+        lanes: 1,
+        objectCodecId: "vlen-bytes",
+      });
+      expect(dataType("bytes")).toBe(TYPE);
+      expect(dataType({ name: "variable_length_bytes" })).toBe(TYPE);
+      const data = TYPE.allocate(3) as Uint8Array[];
+      expect(data).toHaveLength(3);
+      expect(data.every((item) => item instanceof Uint8Array && item.length === 0)).toBe(true);
+    },
+  );
 
-  it("fill values: base64 text (as zarr-python writes them), lists of byte values, Uint8Array; written as base64", () => {
-    expect(Array.from(parseScalar("", TYPE) as Uint8Array)).toEqual([]);
-    expect(Array.from(parseScalar("AAH/", TYPE) as Uint8Array)).toEqual([0, 1, 255]);
-    expect(Array.from(parseScalar([104, 105], TYPE) as Uint8Array)).toEqual([104, 105]);
-    expect(Array.from(parseScalar(b(7), TYPE) as Uint8Array)).toEqual([7]);
-    expect(serializeScalar(b(0, 1, 255), TYPE)).toBe("AAH/");
-    expect(serializeScalar(new Uint8Array(0), TYPE)).toBe("");
-    expect(serializeScalar(new Uint8Array(100_000).fill(65), TYPE)).toBe("QUFB".repeat(33_333) + "QQ==");
-    for (const bad of ["not base64!", "QQ=", [256], [1.5], 3, null, { a: 1 }]) {
-      expect(() => parseScalar(bad, TYPE, "fill_value")).toThrow(InvalidMetadataError);
-    }
-    expect(() => parseScalar("QQ=", TYPE, "fill_value")).toThrow(
-      /fill_value: expected base64 text for data type variable_length_bytes/,
-    );
-  });
+  it(
+    "fill values: base64 text (as zarr-python writes them), lists of byte values, Uint8Array; written " + "as base64",
+    () => {
+      expect(Array.from(parseScalar("", TYPE) as Uint8Array)).toEqual([]);
+      expect(Array.from(parseScalar("AAH/", TYPE) as Uint8Array)).toEqual([0, 1, 255]);
+      expect(Array.from(parseScalar([104, 105], TYPE) as Uint8Array)).toEqual([104, 105]);
+      expect(Array.from(parseScalar(b(7), TYPE) as Uint8Array)).toEqual([7]);
+      expect(serializeScalar(b(0, 1, 255), TYPE)).toBe("AAH/");
+      expect(serializeScalar(new Uint8Array(0), TYPE)).toBe("");
+      expect(serializeScalar(new Uint8Array(100_000).fill(65), TYPE)).toBe("QUFB".repeat(33_333) + "QQ==");
+      for (const bad of ["not base64!", "QQ=", [256], [1.5], 3, null, { a: 1 }]) {
+        expect(() => parseScalar(bad, TYPE, "fill_value")).toThrow(InvalidMetadataError);
+      }
+      expect(() => parseScalar("QQ=", TYPE, "fill_value")).toThrow(
+        /fill_value: expected base64 text for data type variable_length_bytes/,
+      );
+    },
+  );
 
   it("fillSelection gives each element a copy of a non-empty fill; isAllFill compares bytes", () => {
     const chunk: Chunk = { data: TYPE.allocate(6), shape: [2, 3] };
@@ -170,25 +177,28 @@ describe("variable_length_bytes arrays", () => {
     expect(Array.from(((await again.get([0, 3])).data as Uint8Array[])[0]!)).toEqual([0xff, 0]);
   });
 
-  it("a non-empty fill value reads where nothing was written, and chunks back at the fill value are deleted", async () => {
-    const store = new MemoryStore();
-    const arr = await createArray(store, "f", {
-      shape: [4],
-      chunkShape: [2],
-      dataType: "variable_length_bytes",
-      fillValue: "AQI=",
-    });
-    expect(lists((await arr.get()).data)).toEqual([
-      [1, 2],
-      [1, 2],
-      [1, 2],
-      [1, 2],
-    ]);
-    await arr.set([slice(0, 2)], [b(5), b(6)]);
-    expect(await store.get("f/c/0")).toBeDefined();
-    await arr.set([slice(0, 2)], b(1, 2));
-    expect(await store.get("f/c/0")).toBeUndefined();
-  });
+  it(
+    "a non-empty fill value reads where nothing was written, and chunks back at the fill value " + "are deleted",
+    async () => {
+      const store = new MemoryStore();
+      const arr = await createArray(store, "f", {
+        shape: [4],
+        chunkShape: [2],
+        dataType: "variable_length_bytes",
+        fillValue: "AQI=",
+      });
+      expect(lists((await arr.get()).data)).toEqual([
+        [1, 2],
+        [1, 2],
+        [1, 2],
+        [1, 2],
+      ]);
+      await arr.set([slice(0, 2)], [b(5), b(6)]);
+      expect(await store.get("f/c/0")).toBeDefined();
+      await arr.set([slice(0, 2)], b(1, 2));
+      expect(await store.get("f/c/0")).toBeUndefined();
+    },
+  );
 
   it("wrong values are typed errors and write nothing", async () => {
     const store = new MemoryStore();

@@ -240,26 +240,33 @@ describe("codec workers", () => {
     }
   });
 
-  it("have the same platform API in browsers, on there only where Web Workers exist, leaving the page's thread alone", () => {
-    // Both answer the "#worker-platform" import.
-    const same: typeof nodePlatform = browserPlatform;
-    expect(Object.keys(same).sort()).toEqual(Object.keys(nodePlatform).sort());
-    // Node 20 has no Web Worker global (worker_threads instead), so the browser platform would not start any here.
-    expect(browserPlatform.workersByDefault).toBe(false);
-    expect(browserPlatform.callerTurn).toBeUndefined();
-    expect(browserPlatform.defaultPoolSize()).toBeGreaterThanOrEqual(1);
-  });
+  it(
+    "have the same platform API in browsers, on there only where Web Workers exist, leaving the page's " +
+      "thread alone",
+    () => {
+      // Both answer the "#worker-platform" import.
+      const same: typeof nodePlatform = browserPlatform;
+      expect(Object.keys(same).sort()).toEqual(Object.keys(nodePlatform).sort());
+      // Node 20 has no Web Worker global (worker_threads instead), so the browser platform would not start any here.
+      expect(browserPlatform.workersByDefault).toBe(false);
+      expect(browserPlatform.callerTurn).toBeUndefined();
+      expect(browserPlatform.defaultPoolSize()).toBeGreaterThanOrEqual(1);
+    },
+  );
 
-  it("in browsers, report a worker the page may not construct (a SecurityError) as one that could not start", async () => {
-    const blocked = new Error("Failed to construct 'Worker': blocked by the page's policy");
-    browserPlatform.useWorkerFactory(() => {
-      throw blocked;
-    });
-    const worker = browserPlatform.spawnWorker();
-    expect(() => worker.post({ type: "modules", modules: [] }, [])).not.toThrow();
-    const failure = await new Promise<Error>((resolve) => worker.onFailure(resolve));
-    expect(failure).toBe(blocked);
-  });
+  it(
+    "in browsers, report a worker the page may not construct (a SecurityError) as one that could " + "not start",
+    async () => {
+      const blocked = new Error("Failed to construct 'Worker': blocked by the page's policy");
+      browserPlatform.useWorkerFactory(() => {
+        throw blocked;
+      });
+      const worker = browserPlatform.spawnWorker();
+      expect(() => worker.post({ type: "modules", modules: [] }, [])).not.toThrow();
+      const failure = await new Promise<Error>((resolve) => worker.onFailure(resolve));
+      expect(failure).toBe(blocked);
+    },
+  );
 
   it("reject invalid settings", async () => {
     expect(() => configureCodecWorkers({ size: 0 })).toThrow(InvalidOptionError);
@@ -307,41 +314,45 @@ describe("codec workers and a result over shared memory", () => {
     ["bytes + xor", [BYTES, XOR]],
     ["transpose + bytes + xor (F order)", [TRANSPOSE, BYTES, XOR]],
   ] as const) {
-    it(`workers write ${what} chunks straight into shared memory, for whole, partial, edge and missing chunks alike`, async () => {
-      const store = new MemoryStore();
-      const array = await createArray(store, "a", {
-        shape: SHAPE,
-        dataType: "float64",
-        chunkShape: BIG,
-        codecs: [...codecs],
-        fillValue: -3,
-      });
-      await array.set(null, iota(120 * 100));
-      await store.delete("a/c/0/1");
-      const reference = await openArray(store, "a", { workers: false });
-      for (const selection of BIG_SELECTIONS) {
-        const expected = await reference.get(selection as never);
-        let got!: Chunk;
-        const counts = await moved(async () => (got = await array.get(selection as never, { shared: true })));
-        expect(got.data, JSON.stringify(selection)).toEqual(expected.data);
-        expect(got.shape).toEqual(expected.shape);
-        expect((got.data as Float64Array).buffer).toBeInstanceOf(SharedArrayBuffer);
-        expect(counts.dispatched, JSON.stringify(selection)).toBeGreaterThan(0);
-        expect(counts.written).toBe(counts.dispatched);
-      }
-      // Node's default is the shared result.
-      expect(((await array.get()).data as Float64Array).buffer).toBeInstanceOf(SharedArrayBuffer);
-      // shared: false, an ordinary result: the workers still write into shared memory, copied into the result
-      // at the end, so no chunk comes back as a buffer of its own.
-      for (const selection of BIG_SELECTIONS) {
-        let plain!: Chunk;
-        const counts = await moved(async () => (plain = await array.get(selection as never, { shared: false })));
-        expect(counts.dispatched).toBeGreaterThan(0);
-        expect(counts.written).toBe(counts.dispatched);
-        expect((plain.data as Float64Array).buffer).toBeInstanceOf(ArrayBuffer);
-        expect(plain.data, JSON.stringify(selection)).toEqual((await reference.get(selection as never)).data);
-      }
-    });
+    it(
+      `workers write ${what} chunks straight into shared memory, for whole, partial, edge and missing ` +
+        `chunks alike`,
+      async () => {
+        const store = new MemoryStore();
+        const array = await createArray(store, "a", {
+          shape: SHAPE,
+          dataType: "float64",
+          chunkShape: BIG,
+          codecs: [...codecs],
+          fillValue: -3,
+        });
+        await array.set(null, iota(120 * 100));
+        await store.delete("a/c/0/1");
+        const reference = await openArray(store, "a", { workers: false });
+        for (const selection of BIG_SELECTIONS) {
+          const expected = await reference.get(selection as never);
+          let got!: Chunk;
+          const counts = await moved(async () => (got = await array.get(selection as never, { shared: true })));
+          expect(got.data, JSON.stringify(selection)).toEqual(expected.data);
+          expect(got.shape).toEqual(expected.shape);
+          expect((got.data as Float64Array).buffer).toBeInstanceOf(SharedArrayBuffer);
+          expect(counts.dispatched, JSON.stringify(selection)).toBeGreaterThan(0);
+          expect(counts.written).toBe(counts.dispatched);
+        }
+        // Node's default is the shared result.
+        expect(((await array.get()).data as Float64Array).buffer).toBeInstanceOf(SharedArrayBuffer);
+        // shared: false, an ordinary result: the workers still write into shared memory, copied into the result
+        // at the end, so no chunk comes back as a buffer of its own.
+        for (const selection of BIG_SELECTIONS) {
+          let plain!: Chunk;
+          const counts = await moved(async () => (plain = await array.get(selection as never, { shared: false })));
+          expect(counts.dispatched).toBeGreaterThan(0);
+          expect(counts.written).toBe(counts.dispatched);
+          expect((plain.data as Float64Array).buffer).toBeInstanceOf(ArrayBuffer);
+          expect(plain.data, JSON.stringify(selection)).toEqual((await reference.get(selection as never)).data);
+        }
+      },
+    );
   }
 
   /** Each type's chunks decoded on workers (shared memory, with and without a shared result) read as on this thread. */

@@ -77,7 +77,9 @@ export async function fetchFollowing(
       });
       if (secret) {
         throw new StoreError(
-          `${method} ${policy.show(current)} was redirected, and this fetch hides where to: the request carries headers (credentials) that must not follow a redirect blindly, so it is refused. Use the URL it redirects to.`,
+          `${method} ${policy.show(current)} was redirected, and this fetch hides where to: the request carries ` +
+            `headers (credentials) that must not follow a redirect blindly, so it is refused. Use the URL it ` +
+            `redirects to.`,
         );
       }
       return fetchFn(current, { ...init, method, headers, body: body ?? null, redirect: "follow" });
@@ -97,20 +99,23 @@ export async function fetchFollowing(
       throw new StoreError(`${from} was redirected to a ${next.protocol} URL; only http(s) is followed.`);
     if (current.protocol === "https:" && next.protocol === "http:") {
       throw new StoreError(
-        `${from} was redirected (${response.status}) from https to http (${policy.show(next)}): refused, it would send the request in clear.`,
+        `${from} was redirected (${response.status}) from https to http (${policy.show(next)}): refused, it would ` +
+          `send the request in clear.`,
       );
     }
     if (method !== "GET" && method !== "HEAD") {
       if (response.status !== 307 && response.status !== 308) {
         throw new StoreError(
-          `${from} was redirected with ${response.status}, which would turn the ${method} into a GET: only 307 and 308 are followed for writes.`,
+          `${from} was redirected with ${response.status}, which would turn the ${method} into a GET: only 307 and ` +
+            `308 are followed for writes.`,
         );
       }
     }
     if (next.origin !== origin && !stripped) {
       if (policy.crossOrigin === "refuse") {
         throw new StoreError(
-          `${from} was redirected (${response.status}) to another origin (${policy.show(next)}): refused (the store's crossOriginRedirects option is "refuse").`,
+          `${from} was redirected (${response.status}) to another origin (${policy.show(next)}): refused (the ` +
+            `store's crossOriginRedirects option is "refuse").`,
         );
       }
       const kept = new Headers();

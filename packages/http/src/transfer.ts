@@ -97,7 +97,8 @@ export class Attempt {
       if (this.#windowBytes < least) {
         this.#expire(
           "slow",
-          `Fewer than ${this.#minBytesPerSecond} bytes per second over ${this.#rateWindowMs} ms (${this.#windowBytes} bytes)`,
+          `Fewer than ${this.#minBytesPerSecond} bytes per second over ${this.#rateWindowMs} ms ` +
+            `(${this.#windowBytes} bytes)`,
         );
       }
       this.#windowBytes = 0;

@@ -148,42 +148,52 @@ describe("retrying", () => {
 });
 
 describe("versions as ETags", () => {
-  it("ifMatch must be a strong ETag-like token: weak ones, empty, header-breaking and '*' on reads are refused naming the key", () => {
-    expect(checkIfMatch("a/b", '"v1"', "read")).toBe('"v1"');
-    expect(checkIfMatch("a/b", "*", "write")).toBe("*");
-    for (const bad of ['W/"v1"', 'w/"v1"', "", "a\r\nX-Evil: 1", 5]) {
-      expect(() => checkIfMatch("a/b", bad, "read")).toThrow(/ifMatch for "a\/b" must be a version/);
-    }
-    expect(() => checkIfMatch("a/b", "*", "read")).toThrow(StoreError);
-  });
+  it(
+    "ifMatch must be a strong ETag-like token: weak ones, empty, header-breaking and '*' on reads are refused " +
+      "naming the key",
+    () => {
+      expect(checkIfMatch("a/b", '"v1"', "read")).toBe('"v1"');
+      expect(checkIfMatch("a/b", "*", "write")).toBe("*");
+      for (const bad of ['W/"v1"', 'w/"v1"', "", "a\r\nX-Evil: 1", 5]) {
+        expect(() => checkIfMatch("a/b", bad, "read")).toThrow(/ifMatch for "a\/b" must be a version/);
+      }
+      expect(() => checkIfMatch("a/b", "*", "read")).toThrow(StoreError);
+    },
+  );
 
-  it("a reply's version must be the one asked for, compared without quotes; weak or missing ETags are not versions", () => {
-    const headers = (etag?: string) => new Headers(etag === undefined ? {} : { etag });
-    const replaced = (got: string) => `replaced: ${got}`;
-    expect(confirmVersion(headers('"abc"'), "abc", "k", replaced)).toBe('"abc"');
-    expect(confirmVersion(headers("abc"), '"abc"', "k", replaced)).toBe("abc");
-    expect(confirmVersion(headers('W/"abc"'), undefined, "k", replaced)).toBeUndefined();
-    expect(() => confirmVersion(headers('"abd"'), '"abc"', "k", replaced)).toThrow(PreconditionFailedError);
-    expect(() => confirmVersion(headers('W/"abc"'), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
-    expect(() => confirmVersion(headers(), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
-  });
+  it(
+    "a reply's version must be the one asked for, compared without quotes; weak or missing ETags are not " + "versions",
+    () => {
+      const headers = (etag?: string) => new Headers(etag === undefined ? {} : { etag });
+      const replaced = (got: string) => `replaced: ${got}`;
+      expect(confirmVersion(headers('"abc"'), "abc", "k", replaced)).toBe('"abc"');
+      expect(confirmVersion(headers("abc"), '"abc"', "k", replaced)).toBe("abc");
+      expect(confirmVersion(headers('W/"abc"'), undefined, "k", replaced)).toBeUndefined();
+      expect(() => confirmVersion(headers('"abd"'), '"abc"', "k", replaced)).toThrow(PreconditionFailedError);
+      expect(() => confirmVersion(headers('W/"abc"'), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
+      expect(() => confirmVersion(headers(), '"abc"', "k", replaced)).toThrow("replaced: no strong ETag");
+    },
+  );
 });
 
 describe("untilAborted", () => {
-  it("with a signal aborted already, rejects with its reason and leaves the promise it gave up on handled", async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on("unhandledRejection", onUnhandled);
-    try {
-      const controller = new AbortController();
-      controller.abort(new Error("stop"));
-      // As fetch does with an aborted signal: it rejects too, a moment later.
-      const fetching = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("aborted fetch")), 1));
-      await expect(untilAborted(fetching, controller.signal)).rejects.toThrow("stop");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    } finally {
-      process.off("unhandledRejection", onUnhandled);
-    }
-    expect(unhandled).toEqual([]);
-  });
+  it(
+    "with a signal aborted already, rejects with its reason and leaves the promise it gave up " + "on handled",
+    async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on("unhandledRejection", onUnhandled);
+      try {
+        const controller = new AbortController();
+        controller.abort(new Error("stop"));
+        // As fetch does with an aborted signal: it rejects too, a moment later.
+        const fetching = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("aborted fetch")), 1));
+        await expect(untilAborted(fetching, controller.signal)).rejects.toThrow("stop");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      } finally {
+        process.off("unhandledRejection", onUnhandled);
+      }
+      expect(unhandled).toEqual([]);
+    },
+  );
 });

@@ -34,21 +34,25 @@ function parseError(xml: string, limits = {}): StoreError {
 }
 
 describe("the XML reader for server documents (@zarrkit/http)", () => {
-  it("reads an S3 listing: elements, text with entities and character references, CDATA, comments, attributes, empty elements", () => {
-    const root = parseXml(`\uFEFF${LISTING}`, "a listing");
-    expect(root.name).toBe("ListBucketResult");
-    expect(xmlChildText(root, "Name")).toBe("bkt");
-    expect(xmlChildren(root, "Contents").map((c) => xmlChildText(c, "Key"))).toEqual([
-      "p/a & b<c> 😀A",
-      "p/<raw> & more",
-    ]);
-    expect(xmlChildText(xmlChild(root, "CommonPrefixes")!, "Prefix")).toBe("p/c/");
-    expect(xmlChild(root, "Empty")).toEqual({ name: "Empty", children: [], text: "" });
-    expect(xmlChild(root, "Attr")).toBeDefined();
-    expect(xmlChildText(root, "Missing")).toBeUndefined();
-    // Whitespace in text is kept: S3 keys may begin or end with spaces.
-    expect(xmlChildText(parseXml("<a><k>  x \t</k></a>", "t"), "k")).toBe("  x \t");
-  });
+  it(
+    "reads an S3 listing: elements, text with entities and character references, CDATA, comments, attributes, " +
+      "empty elements",
+    () => {
+      const root = parseXml(`\uFEFF${LISTING}`, "a listing");
+      expect(root.name).toBe("ListBucketResult");
+      expect(xmlChildText(root, "Name")).toBe("bkt");
+      expect(xmlChildren(root, "Contents").map((c) => xmlChildText(c, "Key"))).toEqual([
+        "p/a & b<c> 😀A",
+        "p/<raw> & more",
+      ]);
+      expect(xmlChildText(xmlChild(root, "CommonPrefixes")!, "Prefix")).toBe("p/c/");
+      expect(xmlChild(root, "Empty")).toEqual({ name: "Empty", children: [], text: "" });
+      expect(xmlChild(root, "Attr")).toBeDefined();
+      expect(xmlChildText(root, "Missing")).toBeUndefined();
+      // Whitespace in text is kept: S3 keys may begin or end with spaces.
+      expect(xmlChildText(parseXml("<a><k>  x \t</k></a>", "t"), "k")).toBe("  x \t");
+    },
+  );
 
   it("refuses character references that are no XML character, with a StoreError rather than a RangeError", () => {
     for (const ref of [
@@ -69,13 +73,17 @@ describe("the XML reader for server documents (@zarrkit/http)", () => {
     expect(parseXml("<a>&#9;&#xA;&#xd;&#x10FFFF;</a>", "t").text).toBe("\t\n\r\u{10FFFF}");
   });
 
-  it("expands no entity but XML's five: a DOCTYPE (entity declarations, billion laughs) and unknown entities are refused", () => {
-    const bomb = `<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><r>&b;</r>`;
-    expect(parseError(bomb).message).toMatch(/DOCTYPE/);
-    expect(parseError("<r>&nbsp;</r>").message).toMatch(/the entity &nbsp; is not one of XML's five/);
-    expect(parseError("<r>&constructor;</r>").message).toMatch(/&constructor;/);
-    expect(parseError("<r>a & b</r>").message).toMatch(/"&" starts no entity reference/);
-  });
+  it(
+    "expands no entity but XML's five: a DOCTYPE (entity declarations, billion laughs) and unknown entities " +
+      "are refused",
+    () => {
+      const bomb = `<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><r>&b;</r>`;
+      expect(parseError(bomb).message).toMatch(/DOCTYPE/);
+      expect(parseError("<r>&nbsp;</r>").message).toMatch(/the entity &nbsp; is not one of XML's five/);
+      expect(parseError("<r>&constructor;</r>").message).toMatch(/&constructor;/);
+      expect(parseError("<r>a & b</r>").message).toMatch(/"&" starts no entity reference/);
+    },
+  );
 
   it("refuses malformed structure with a StoreError saying where", () => {
     expect(parseError("<a><b></a>").message).toMatch(/<\/a> closes <b>/);

@@ -26,7 +26,8 @@ export function disassembleShard(
   const inFile = (offset: number, length: number, what: string) => {
     if (offset + length > bytes.length) {
       throw new CorruptDataError(
-        `${what} at bytes [${offset}, ${offset + length}) of ${key} lies past the end of the file (${bytes.length} bytes)`,
+        `${what} at bytes [${offset}, ${offset + length}) of ${key} lies past the end of the file ` +
+          `(${bytes.length} bytes)`,
         { key },
       );
     }

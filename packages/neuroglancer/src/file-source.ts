@@ -32,7 +32,8 @@ export function fileSource(store: Store, options: RequestOptions = {}): FileSour
       const bytes = await fetch(key, range);
       if (bytes !== undefined && bytes.length !== range.length) {
         throw new CorruptDataError(
-          `${what} at bytes [${range.offset}, ${range.offset + range.length}) of ${key} lies past the end of the file (got ${bytes.length} bytes)`,
+          `${what} at bytes [${range.offset}, ${range.offset + range.length}) of ${key} lies past the end of the ` +
+            `file (got ${bytes.length} bytes)`,
           { key },
         );
       }

@@ -56,7 +56,8 @@ export function shardLimits(options: ShardLimitOptions = {}): ShardLimits {
 export function checkRangeSize(range: ByteRange, limit: number, what: string, key: string, option: string): void {
   if (range.length > limit) {
     throw new CorruptDataError(
-      `${what} at bytes [${range.offset}, ${range.offset + range.length}) of ${key} is ${range.length} bytes, more than the limit of ${limit} (${option})`,
+      `${what} at bytes [${range.offset}, ${range.offset + range.length}) of ${key} is ${range.length} bytes, more ` +
+        `than the limit of ${limit} (${option})`,
       { key },
     );
   }

@@ -174,7 +174,8 @@ export function computeShardParamsForImage(options: ImageShardParamsOptions): Sh
   }
   if (preshiftBits < 0 || preshiftBits + shardBits + minishardBits > maxBits) {
     throw new InvalidMetadataError(
-      `no valid sharding for size [${size}] and chunk size [${chunkSize}]: preshift ${preshiftBits}, minishard ${minishardBits}, shard ${shardBits} bits of ${maxBits}`,
+      `no valid sharding for size [${size}] and chunk size [${chunkSize}]: preshift ${preshiftBits}, ` +
+        `minishard ${minishardBits}, shard ${shardBits} bits of ${maxBits}`,
     );
   }
   return {

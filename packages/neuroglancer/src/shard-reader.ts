@@ -147,7 +147,8 @@ export class ShardReader {
     const key = this.fileKey(fileName);
     if (this.#indexEnd > this.#limits.maxChunkBytes) {
       throw new UnsupportedError(
-        `listIds reads the whole ${this.#indexEnd}-byte shard index of ${key}, more than maxChunkBytes (${this.#limits.maxChunkBytes})`,
+        `listIds reads the whole ${this.#indexEnd}-byte shard index of ${key}, more than maxChunkBytes ` +
+          `(${this.#limits.maxChunkBytes})`,
         { key },
       );
     }

@@ -92,7 +92,8 @@ export function parseShardingSpec(json: unknown, field = "sharding"): ShardingSp
   }
   if (spec.minishard_bits > MAX_MINISHARD_BITS) {
     throw new UnsupportedError(
-      `${field}.minishard_bits ${spec.minishard_bits} gives a shard index of 2^${spec.minishard_bits + 4} bytes; at most ${MAX_MINISHARD_BITS} is supported`,
+      `${field}.minishard_bits ${spec.minishard_bits} gives a shard index of 2^${spec.minishard_bits + 4} bytes; at ` +
+        `most ${MAX_MINISHARD_BITS} is supported`,
       { field: `${field}.minishard_bits` },
     );
   }

@@ -26,20 +26,23 @@ const ranges = (store: ReturnType<typeof countingStore>) =>
 describeVectors("tensorstore read trace (UnderlyingKeyValueStoreTest.Read)", () => {
   const trace = vectors?.shard_files.read_trace as NonNullable<typeof vectors>["shard_files"]["read_trace"];
 
-  it("issues the same first two requests; the trace's 24-byte answer to a 26-byte request is a short read", async () => {
-    const spec = parseShardingSpec(trace.spec);
-    // Answer each request as the mock did, whatever the file would hold.
-    const answers = new Map(trace.requests.map((r) => [r.byte_range.join(), hex(r.returns_hex)]));
-    const store = countingStore({
-      get: async () => undefined,
-      getRange: async (_key, range) =>
-        "offset" in range ? answers.get(`${range.offset},${range.offset + range.length}`) : undefined,
-    });
-    const reader = new ShardReader(store, spec, { prefix: "prefix" });
-    await expect(reader.get(BigInt(trace.chunk_id))).rejects.toThrow(CorruptDataError);
-    expect(store.log.map((r) => r.key)).toEqual(["prefix/0.shard", "prefix/0.shard"]);
-    expect(ranges(store)).toEqual(trace.requests.slice(0, 2).map((r) => r.byte_range));
-  });
+  it(
+    "issues the same first two requests; the trace's 24-byte answer to a 26-byte request is a " + "short read",
+    async () => {
+      const spec = parseShardingSpec(trace.spec);
+      // Answer each request as the mock did, whatever the file would hold.
+      const answers = new Map(trace.requests.map((r) => [r.byte_range.join(), hex(r.returns_hex)]));
+      const store = countingStore({
+        get: async () => undefined,
+        getRange: async (_key, range) =>
+          "offset" in range ? answers.get(`${range.offset},${range.offset + range.length}`) : undefined,
+      });
+      const reader = new ShardReader(store, spec, { prefix: "prefix" });
+      await expect(reader.get(BigInt(trace.chunk_id))).rejects.toThrow(CorruptDataError);
+      expect(store.log.map((r) => r.key)).toEqual(["prefix/0.shard", "prefix/0.shard"]);
+      expect(ranges(store)).toEqual(trace.requests.slice(0, 2).map((r) => r.byte_range));
+    },
+  );
 
   it("reads a consistent version of the traced file in the traced three requests", async () => {
     const spec = parseShardingSpec(trace.spec);

@@ -376,7 +376,8 @@ function mutateInfo(random: Random, info: Record<string, unknown>): string[] {
       const value = structuredClone(pick(random, HOSTILE));
       record[key] = value;
       done.push(
-        `${[...path, key].join(".")} = ${typeof value === "bigint" ? `${value}n` : Array.isArray(value) && value.length > 8 ? `[${value.length} items]` : String(value)}`,
+        `${[...path, key].join(".")} ` +
+          `= ${typeof value === "bigint" ? `${value}n` : Array.isArray(value) && value.length > 8 ? `[${value.length} items]` : String(value)}`,
       );
     }
   }
@@ -440,7 +441,8 @@ async function readInfoCase(
 }
 
 describe("seeded property test: mutated shards and info documents (finding 5)", () => {
-  it(`${SHARD_CASES} mutated shards end as the same value, a ZarrkitError, or a different value only where no checksum covers the change`, async () => {
+  it(`${SHARD_CASES} mutated shards end as the same value, a ZarrkitError, or a different value only where no ` +
+    `checksum covers the change`, async () => {
     const sources = shardSources();
     expect(sources.length).toBeGreaterThanOrEqual(5);
     const baselines = new Map<ShardSource, Awaited<ReturnType<typeof observe>>>();
@@ -485,7 +487,8 @@ describe("seeded property test: mutated shards and info documents (finding 5)", 
     expect(tally.changed).toBeGreaterThan(0);
   }, 60_000);
 
-  it(`${INFO_CASES} mutated info documents open and read as typed arrays of the right size or raise a ZarrkitError`, async () => {
+  it(`${INFO_CASES} mutated info documents open and read as typed arrays of the right size or raise a ` +
+    `ZarrkitError`, async () => {
     const bases = infoBases();
     const failures: Failure[] = [];
     let typedOrRead = 0;

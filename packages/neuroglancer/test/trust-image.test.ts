@@ -93,7 +93,8 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
       const started = performance.now();
       await expect(image.read({ min: [0, 0, 0], max: [2 ** 14, 2 ** 14, 2 ** 12] }, { scale })).rejects.toThrow(
         new RegExp(
-          `box of \\[16384,16384,4096\\] voxels x 1 channel\\(s\\) x 1 byte\\(s\\) in scale ${scale} is 1099511627776 bytes`,
+          `box of \\[16384,16384,4096\\] voxels x 1 channel\\(s\\) x 1 byte\\(s\\) in scale ${scale} is ` +
+            `1099511627776 bytes`,
         ),
       );
       await expect(image.read({ min: [0, 0, 0], max: [2 ** 14, 2 ** 14, 2 ** 12] }, { scale })).rejects.toThrow(
@@ -142,30 +143,37 @@ describe("huge boxes are refused before any chunk is enumerated (finding 3)", ()
     expect(gets).toHaveLength(1600);
   });
 
-  it("a chunk shape decoding to more than maxChunkBytes is refused at read, naming scales[0].chunk_sizes[0], reading nothing", async () => {
-    const info = {
-      ...validInfo(),
-      scales: [{ key: "s0", size: [1024, 1024, 512], chunk_sizes: [[1024, 1024, 512]], encoding: "raw" }],
-    };
-    const store = countingStore();
-    const image = await openPrecomputedImage(store, { info });
-    await expect(image.read({ min: [0, 0, 0], max: [1, 1, 1] })).rejects.toMatchObject({
-      field: "scales[0].chunk_sizes[0]",
-      message: expect.stringContaining("more than maxChunkBytes (268435456)"),
-    });
-    expect(store.reads).toBe(0);
-    const small = await openPrecomputedImage(store, { info, shardReader: { maxChunkBytes: 2 ** 29 } });
-    expect((await small.read({ min: [0, 0, 0], max: [0, 0, 0] })).data.length).toBe(0);
-  });
+  it(
+    "a chunk shape decoding to more than maxChunkBytes is refused at read, naming scales[0].chunk_sizes[0], " +
+      "reading nothing",
+    async () => {
+      const info = {
+        ...validInfo(),
+        scales: [{ key: "s0", size: [1024, 1024, 512], chunk_sizes: [[1024, 1024, 512]], encoding: "raw" }],
+      };
+      const store = countingStore();
+      const image = await openPrecomputedImage(store, { info });
+      await expect(image.read({ min: [0, 0, 0], max: [1, 1, 1] })).rejects.toMatchObject({
+        field: "scales[0].chunk_sizes[0]",
+        message: expect.stringContaining("more than maxChunkBytes (268435456)"),
+      });
+      expect(store.reads).toBe(0);
+      const small = await openPrecomputedImage(store, { info, shardReader: { maxChunkBytes: 2 ** 29 } });
+      expect((await small.read({ min: [0, 0, 0], max: [0, 0, 0] })).data.length).toBe(0);
+    },
+  );
 
-  it("a compressed_segmentation chunk too short for its block headers is refused before its output is allocated", () => {
-    // 64^3 uint64 voxels (2 MiB) with 8^3 blocks need 1 + 2 * 512 header words; 4 bytes cannot hold them.
-    expect(() =>
-      decodeCompressedSegmentation(new Uint8Array(4), [64, 64, 64], 1, [8, 8, 8], "uint64", "s0/chunk"),
-    ).toThrow(
-      /compressed_segmentation chunk s0\/chunk: 1 words is too short for the offsets and block headers of 1 channel\(s\) \(1025\)/,
-    );
-  });
+  it(
+    "a compressed_segmentation chunk too short for its block headers is refused before its output is " + "allocated",
+    () => {
+      // 64^3 uint64 voxels (2 MiB) with 8^3 blocks need 1 + 2 * 512 header words; 4 bytes cannot hold them.
+      expect(() =>
+        decodeCompressedSegmentation(new Uint8Array(4), [64, 64, 64], 1, [8, 8, 8], "uint64", "s0/chunk"),
+      ).toThrow(
+        /compressed_segmentation chunk s0\/chunk: 1 words is too short for the offsets and block headers of 1 channel\(s\) \(1025\)/,
+      );
+    },
+  );
 
   it("a gzip chunk of a sharded image inflating past the chunk's size stops there with CorruptDataError", async () => {
     // One 4x4x4 uint8 chunk (64 bytes) stored as a gzip member that inflates to 32 MiB but claims 64 bytes.
@@ -320,23 +328,26 @@ describe("hostile info files raise InvalidMetadataError naming the field (findin
     expectRefused(info, "data_type");
   });
 
-  it("holes in sparse arrays are refused, not skipped (found by the property test: scales[0] came back undefined)", () => {
-    const scales: unknown[] = [validInfo().scales[0], validInfo().scales[0]];
-    delete scales[0];
-    expectRefused({ ...validInfo(), scales }, "scales[0]");
-    const size = [8, 8, 8];
-    delete size[1];
-    expectRefused(withScale({ size }), "scales[0].size");
-    const chunks = [
-      [4, 4, 4],
-      [2, 2, 2],
-    ];
-    delete chunks[0];
-    expectRefused(withScale({ chunk_sizes: chunks }), "scales[0].chunk_sizes[0]");
-    const resolution = [1, 1, 1];
-    delete resolution[2];
-    expectRefused(withScale({ resolution }), "scales[0].resolution");
-  });
+  it(
+    "holes in sparse arrays are refused, not skipped (found by the property test: scales[0] came back " + "undefined)",
+    () => {
+      const scales: unknown[] = [validInfo().scales[0], validInfo().scales[0]];
+      delete scales[0];
+      expectRefused({ ...validInfo(), scales }, "scales[0]");
+      const size = [8, 8, 8];
+      delete size[1];
+      expectRefused(withScale({ size }), "scales[0].size");
+      const chunks = [
+        [4, 4, 4],
+        [2, 2, 2],
+      ];
+      delete chunks[0];
+      expectRefused(withScale({ chunk_sizes: chunks }), "scales[0].chunk_sizes[0]");
+      const resolution = [1, 1, 1];
+      delete resolution[2];
+      expectRefused(withScale({ resolution }), "scales[0].resolution");
+    },
+  );
 
   it("error messages survive cyclic and bigint values", () => {
     const cyclic: unknown[] = [];

@@ -55,18 +55,21 @@ async function readAll(file: Uint8Array, spec: ShardingSpec, id: bigint, options
 describe("gzip trailers are checked (finding 1)", () => {
   const data = payload(300);
 
-  it("a flipped byte inside a stored gzip block of a chunk raises ChecksumError naming the key, not changed data", async () => {
-    const stored = gzipSync(data, { level: 0 }); // a stored block: the byte flips straight into the output
-    xorByte(stored, 10 + 5 + 7, 0x40);
-    const file = oneMinishardShard([[5n, stored]]);
-    const spec = specOf("gzip", "raw");
-    await expect(readAll(file, spec, 5n)).rejects.toThrow(ChecksumError);
-    await expect(readAll(file, spec, 5n)).rejects.toMatchObject({
-      key: "0.shard",
-      message: expect.stringMatching(/chunk 5 in 0\.shard: gzip CRC-32 mismatch/),
-    });
-    expect(() => disassembleShard(spec, file, "0.shard")).toThrow(ChecksumError);
-  });
+  it(
+    "a flipped byte inside a stored gzip block of a chunk raises ChecksumError naming the key, not " + "changed data",
+    async () => {
+      const stored = gzipSync(data, { level: 0 }); // a stored block: the byte flips straight into the output
+      xorByte(stored, 10 + 5 + 7, 0x40);
+      const file = oneMinishardShard([[5n, stored]]);
+      const spec = specOf("gzip", "raw");
+      await expect(readAll(file, spec, 5n)).rejects.toThrow(ChecksumError);
+      await expect(readAll(file, spec, 5n)).rejects.toMatchObject({
+        key: "0.shard",
+        message: expect.stringMatching(/chunk 5 in 0\.shard: gzip CRC-32 mismatch/),
+      });
+      expect(() => disassembleShard(spec, file, "0.shard")).toThrow(ChecksumError);
+    },
+  );
 
   it("a gzip chunk whose ISIZE disagrees with its data raises CorruptDataError", async () => {
     const stored = gzipSync(data, { level: 9 });
@@ -81,29 +84,32 @@ describe("gzip trailers are checked (finding 1)", () => {
     );
   });
 
-  it("a gzip minishard index with a bad CRC raises ChecksumError from get, exists, listIds and disassembleShard", async () => {
-    const file = oneMinishardShard(
-      [
-        [5n, data],
-        [9n, data],
-      ],
-      (raw) => gzipSync(raw, { level: 0 }),
-    );
-    const spec = specOf("raw", "gzip");
-    expect(await readAll(file, spec, 9n)).toEqual(data);
-    // Byte 8 of the index's stored block: the id delta of the second entry (4) becomes 5, so id 10 would appear
-    // instead.
-    const indexStart = 16 + 2 * data.length;
-    xorByte(file, indexStart + 10 + 5 + 8, 1);
-    const reader = new ShardReader(memoryStore([["0.shard", file]]), spec);
-    await expect(reader.get(9n)).rejects.toThrow(ChecksumError);
-    await expect(reader.exists(9n)).rejects.toMatchObject({
-      key: "0.shard",
-      message: expect.stringContaining("minishard 0 index"),
-    });
-    await expect(reader.listIds("0.shard")).rejects.toThrow(ChecksumError);
-    expect(() => disassembleShard(spec, file, "0.shard")).toThrow(ChecksumError);
-  });
+  it(
+    "a gzip minishard index with a bad CRC raises ChecksumError from get, exists, listIds and " + "disassembleShard",
+    async () => {
+      const file = oneMinishardShard(
+        [
+          [5n, data],
+          [9n, data],
+        ],
+        (raw) => gzipSync(raw, { level: 0 }),
+      );
+      const spec = specOf("raw", "gzip");
+      expect(await readAll(file, spec, 9n)).toEqual(data);
+      // Byte 8 of the index's stored block: the id delta of the second entry (4) becomes 5, so id 10 would appear
+      // instead.
+      const indexStart = 16 + 2 * data.length;
+      xorByte(file, indexStart + 10 + 5 + 8, 1);
+      const reader = new ShardReader(memoryStore([["0.shard", file]]), spec);
+      await expect(reader.get(9n)).rejects.toThrow(ChecksumError);
+      await expect(reader.exists(9n)).rejects.toMatchObject({
+        key: "0.shard",
+        message: expect.stringContaining("minishard 0 index"),
+      });
+      await expect(reader.listIds("0.shard")).rejects.toThrow(ChecksumError);
+      expect(() => disassembleShard(spec, file, "0.shard")).toThrow(ChecksumError);
+    },
+  );
 
   it("zlib-wrapped data (neuroglancer-scripts' gzip) has its Adler-32 checked", async () => {
     const good = zlibSync(data, { level: 0 });
@@ -192,23 +198,28 @@ describe("inflation is capped (finding 1, decompression bombs)", () => {
 describe("byte ranges from the index are bounded before reading (finding 2)", () => {
   const GiB = 2 ** 30;
 
-  it("a shard index claiming a 3 GiB chunk is CorruptDataError naming key and range, and nothing that large is requested", async () => {
-    // The minishard index (before the data, as tensorstore allows) says chunk 5 is 3 GiB long; the file is 40 bytes.
-    const index = encodeMinishardIndex([{ id: 5n, start: 24, end: 24 + 3 * GiB }]);
-    const file = new Uint8Array(16 + index.length);
-    file.set(encodeShardIndex([[0, index.length]]));
-    file.set(index, 16);
-    const store = spyStore([["0.shard", file]]);
-    const reader = new ShardReader(store, specOf("raw", "raw"));
-    await expect(reader.get(5n)).rejects.toThrow(
-      new RegExp(
-        `chunk 5 at bytes \\[40, ${40 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit of 268435456 \\(maxChunkBytes\\)`,
-      ),
-    );
-    await expect(reader.get(5n)).rejects.toMatchObject({ key: "0.shard" });
-    expect(Math.max(...store.requests.map((r) => r.length))).toBeLessThanOrEqual(24);
-    expect(() => disassembleShard(specOf("raw", "raw"), file, "0.shard")).toThrow(/more than the limit/);
-  });
+  it(
+    "a shard index claiming a 3 GiB chunk is CorruptDataError naming key and range, and nothing that large is " +
+      "requested",
+    async () => {
+      // The minishard index (before the data, as tensorstore allows) says chunk 5 is 3 GiB long; the file is 40 bytes.
+      const index = encodeMinishardIndex([{ id: 5n, start: 24, end: 24 + 3 * GiB }]);
+      const file = new Uint8Array(16 + index.length);
+      file.set(encodeShardIndex([[0, index.length]]));
+      file.set(index, 16);
+      const store = spyStore([["0.shard", file]]);
+      const reader = new ShardReader(store, specOf("raw", "raw"));
+      await expect(reader.get(5n)).rejects.toThrow(
+        new RegExp(
+          `chunk 5 at bytes \\[40, ${40 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit of ` +
+            `268435456 \\(maxChunkBytes\\)`,
+        ),
+      );
+      await expect(reader.get(5n)).rejects.toMatchObject({ key: "0.shard" });
+      expect(Math.max(...store.requests.map((r) => r.length))).toBeLessThanOrEqual(24);
+      expect(() => disassembleShard(specOf("raw", "raw"), file, "0.shard")).toThrow(/more than the limit/);
+    },
+  );
 
   it("a shard index entry claiming a 3 GiB minishard index is refused before it is read", async () => {
     const file = encodeShardIndex([[0, 3 * GiB]]);
@@ -216,7 +227,8 @@ describe("byte ranges from the index are bounded before reading (finding 2)", ()
     const reader = new ShardReader(store, specOf("raw", "gzip"));
     await expect(reader.get(5n)).rejects.toThrow(
       new RegExp(
-        `minishard 0 index at bytes \\[16, ${16 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit of \\d+ \\(maxMinishardIndexEntries\\)`,
+        `minishard 0 index at bytes \\[16, ${16 + 3 * GiB}\\) of 0\\.shard is ${3 * GiB} bytes, more than the limit ` +
+          `of \\d+ \\(maxMinishardIndexEntries\\)`,
       ),
     );
     await expect(reader.listIds("0.shard")).rejects.toThrow(CorruptDataError);

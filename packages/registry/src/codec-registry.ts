@@ -82,8 +82,10 @@ export function resolveCodec(name: string, field = "codecs"): Promise<CodecFacto
   if (!entry) {
     const provider = KNOWN_CODEC_PACKAGES.get(name);
     const hint = provider
-      ? ` It is provided by ${provider}: install it and import it (or import "zarrkit", which registers every built-in codec).`
-      : ` If a plugin package provides it, install and import that package (its import registers the codec); else register it with registerCodec(${JSON.stringify(name)}, loader).`;
+      ? ` It is provided by ${provider}: install it and import it (or import "zarrkit", which registers every ` +
+        `built-in codec).`
+      : ` If a plugin package provides it, install and import that package (its import registers the codec); else ` +
+        `register it with registerCodec(${JSON.stringify(name)}, loader).`;
     return Promise.reject(new UnsupportedError(`Unknown codec ${JSON.stringify(name)} at ${field}.${hint}`, { field }));
   }
   entry.loaded ??= Promise.resolve().then(entry.loader);

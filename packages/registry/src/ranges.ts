@@ -45,7 +45,8 @@ export function checkRangeInto(key: string, range: WindowQuery, target: Uint8Arr
   checkRange(key, range);
   if (!(target instanceof Uint8Array) || target.length < range.length) {
     throw new StoreError(
-      `getRangeInto of ${range.length} bytes of ${JSON.stringify(key)}: the target holds ${target instanceof Uint8Array ? target.length : "no"} bytes.`,
+      `getRangeInto of ${range.length} bytes of ${JSON.stringify(key)}: the target ` +
+        `holds ${target instanceof Uint8Array ? target.length : "no"} bytes.`,
       { key },
     );
   }

@@ -78,7 +78,8 @@ export function parseStorePipeline(url: string):
     const match = /^([a-z][a-z0-9+.-]*):(.*)$/.exec(segment);
     if (!match) {
       throw new StoreError(
-        `URL pipeline segment ${i + 1} ${JSON.stringify(segment)} is not of the form <adapter>:<path> (e.g. "zip:" or "zip:path/inside")`,
+        `URL pipeline segment ${i + 1} ${JSON.stringify(segment)} is not of the form <adapter>:<path> (e.g. "zip:" ` +
+          `or "zip:path/inside")`,
         { field: `segment ${i + 1}` },
       );
     }
@@ -125,7 +126,8 @@ export async function applyPipeline(
     if (!adapter) {
       const known = registeredStoreAdapters();
       throw new StoreError(
-        `URL pipeline segment ${i + 1} "${segment.name}:" names no registered adapter (registered: ${known.length ? known.map((n) => `${n}:`).join(", ") : "none"})`,
+        `URL pipeline segment ${i + 1} "${segment.name}:" names no registered adapter ` +
+          `(registered: ${known.length ? known.map((n) => `${n}:`).join(", ") : "none"})`,
         { field: `segment ${i + 1}` },
       );
     }

@@ -53,7 +53,8 @@ async function openBaseStore(url: string | URL, options: Readonly<Record<string,
     const pathStore = registryState().pathStore;
     if (!pathStore) {
       throw new StoreError(
-        `${JSON.stringify(redactUnparsedUrl(url))} is a plain path, which opens the filesystem store: that needs Node and @zarrkit/store-fs (or zarrkit). Elsewhere use a URL such as https://... or idb://db/prefix.`,
+        `${JSON.stringify(redactUnparsedUrl(url))} is a plain path, which opens the filesystem store: that needs ` +
+          `Node and @zarrkit/store-fs (or zarrkit). Elsewhere use a URL such as https://... or idb://db/prefix.`,
       );
     }
     return pathStore(url, options);
@@ -61,7 +62,8 @@ async function openBaseStore(url: string | URL, options: Readonly<Record<string,
   if (typeof url === "string" && /^file:(?!\/\/)/i.test(url)) {
     const path = url.slice("file:".length);
     throw new StoreError(
-      `${JSON.stringify(url)} is not a file URL: write file:///${path.replace(/^\/+/, "")} for an absolute path, or the path itself (${path}) for a relative one.`,
+      `${JSON.stringify(url)} is not a file URL: write file:///${path.replace(/^\/+/, "")} for an absolute path, or ` +
+        `the path itself (${path}) for a relative one.`,
     );
   }
   let parsed: URL;
@@ -70,7 +72,8 @@ async function openBaseStore(url: string | URL, options: Readonly<Record<string,
   } catch {
     // No cause: the parser's error holds the input verbatim, credentials included.
     throw new StoreError(
-      `Not a store URL: ${JSON.stringify(redactUnparsedUrl(String(url)))}. Use <scheme>://..., e.g. file:///data/a.zarr.`,
+      `Not a store URL: ${JSON.stringify(redactUnparsedUrl(String(url)))}. Use <scheme>://..., e.g. ` +
+        `file:///data/a.zarr.`,
     );
   }
   const scheme = normalizeScheme(parsed.protocol);
@@ -78,7 +81,8 @@ async function openBaseStore(url: string | URL, options: Readonly<Record<string,
   if (!factory) {
     const known = registeredStoreSchemes();
     throw new StoreError(
-      `No store is registered for "${scheme}://". Registered schemes: ${known.length ? known.map((s) => `${s}://`).join(", ") : "none"}.`,
+      `No store is registered for "${scheme}://". Registered ` +
+        `schemes: ${known.length ? known.map((s) => `${s}://`).join(", ") : "none"}.`,
     );
   }
   return factory(parsed, options);

@@ -47,7 +47,8 @@ export async function parseShardingConfig(
     if (shardShape[d]! % n !== 0) {
       fail(
         "chunk_shape",
-        `[${inner.join(", ")}] does not divide the shard shape [${shardShape.join(", ")}] along dimension ${d} (${shardShape[d]} is not a multiple of ${n})`,
+        `[${inner.join(", ")}] does not divide the shard shape [${shardShape.join(", ")}] along dimension ${d} ` +
+          `(${shardShape[d]} is not a multiple of ${n})`,
       );
     }
   });
@@ -62,7 +63,9 @@ export async function parseShardingConfig(
   if (chunkCount > MAX_INNER_CHUNKS) {
     // The index alone (16 bytes per inner chunk) would be more than a reader can hold.
     throw new UnsupportedError(
-      `${base}.chunk_shape [${inner.join(", ")}] makes ${chunkCount} inner chunks per shard [${shardShape.join(", ")}], an index of ${chunkCount * 16} bytes; zarrkit reads shards of at most ${MAX_INNER_CHUNKS} inner chunks (a 256 MiB index)`,
+      `${base}.chunk_shape [${inner.join(", ")}] makes ${chunkCount} inner chunks per shard ` +
+        `[${shardShape.join(", ")}], an index of ${chunkCount * 16} bytes; zarrkit reads shards of at ` +
+        `most ${MAX_INNER_CHUNKS} inner chunks (a 256 MiB index)`,
       { field: `${base}.chunk_shape` },
     );
   }

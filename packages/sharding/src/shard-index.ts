@@ -70,7 +70,8 @@ export async function decodeIndex(
     const end = start + Number(length);
     if (start < dataStart || (dataEnd !== undefined && end > dataEnd)) {
       throw new CorruptDataError(
-        `The index entry of ${where(i)} points at bytes [${start}, ${end}) outside the shard's data [${dataStart}, ${dataEnd ?? "end"})`,
+        `The index entry of ${where(i)} points at bytes [${start}, ${end}) outside the shard's data ` +
+          `[${dataStart}, ${dataEnd ?? "end"})`,
         { key },
       );
     }

@@ -122,7 +122,8 @@ export async function writeAppend(w: ShardWrite): Promise<boolean> {
       const landed = await value.append(concatBytes(appended), conditioned);
       if (landed !== size) {
         throw new StoreError(
-          `Shard ${ctx.key} grew from ${size} to ${landed} bytes during a conditional append; the store ignored ifMatch`,
+          `Shard ${ctx.key} grew from ${size} to ${landed} bytes during a conditional append; the store ` +
+            `ignored ifMatch`,
           {
             key: ctx.key,
           },

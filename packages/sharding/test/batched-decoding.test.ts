@@ -92,35 +92,42 @@ describe("a shard's inner chunks decoded by the workers in batches", () => {
     });
   }
 
-  it("from a store that returns its own buffers (HTTP, S3: no getRangeInto), a shard's range is copied into shared memory once and batched", async () => {
-    const store = new MemoryStore();
-    const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
-    await array.set(null, iota(256 * 256));
-    const remote = {
-      get: store.get.bind(store),
-      getRange: store.getRange.bind(store),
-      getRangeWithSize: store.getRangeWithSize.bind(store),
-    };
-    const fresh = await openArray(remote, "a", WORKERS);
-    let got: unknown;
-    const counts = await moved(async () => (got = (await fresh.get()).data));
-    expect(got).toEqual(iota(256 * 256));
-    expect(counts.dispatched + counts.ranHere).toBeLessThanOrEqual(12);
-    expect(counts.written).toBeGreaterThan(0);
-  });
+  it(
+    "from a store that returns its own buffers (HTTP, S3: no getRangeInto), a shard's range is copied into shared " +
+      "memory once and batched",
+    async () => {
+      const store = new MemoryStore();
+      const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
+      await array.set(null, iota(256 * 256));
+      const remote = {
+        get: store.get.bind(store),
+        getRange: store.getRange.bind(store),
+        getRangeWithSize: store.getRangeWithSize.bind(store),
+      };
+      const fresh = await openArray(remote, "a", WORKERS);
+      let got: unknown;
+      const counts = await moved(async () => (got = (await fresh.get()).data));
+      expect(got).toEqual(iota(256 * 256));
+      expect(counts.dispatched + counts.ranHere).toBeLessThanOrEqual(12);
+      expect(counts.written).toBeGreaterThan(0);
+    },
+  );
 
-  it("one inner chunk read on its own is decoded on the calling thread: a round trip to a worker would cost more", async () => {
-    const store = new MemoryStore();
-    const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
-    await array.set(null, iota(256 * 256));
-    const fresh = await openArray(store, "a", WORKERS);
-    const one = [slice(8, 16), slice(16, 24)] as const;
-    await fresh.get(one as never); // the shard's index, now cached
-    let got: unknown;
-    const counts = await moved(async () => (got = (await fresh.get(one as never)).data));
-    expect(got).toEqual((await openArray(store, "a", { workers: false }).then((a) => a.get(one as never))).data);
-    expect(counts).toEqual({ dispatched: 0, written: 0, ranHere: 1 });
-  });
+  it(
+    "one inner chunk read on its own is decoded on the calling thread: a round trip to a worker would " + "cost more",
+    async () => {
+      const store = new MemoryStore();
+      const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
+      await array.set(null, iota(256 * 256));
+      const fresh = await openArray(store, "a", WORKERS);
+      const one = [slice(8, 16), slice(16, 24)] as const;
+      await fresh.get(one as never); // the shard's index, now cached
+      let got: unknown;
+      const counts = await moved(async () => (got = (await fresh.get(one as never)).data));
+      expect(got).toEqual((await openArray(store, "a", { workers: false }).then((a) => a.get(one as never))).data);
+      expect(counts).toEqual({ dispatched: 0, written: 0, ranHere: 1 });
+    },
+  );
 
   it("an inner chunk that fails its checksum in a batch rejects the read with a ChecksumError naming it", async () => {
     const store = new MemoryStore();

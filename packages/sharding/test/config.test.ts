@@ -79,24 +79,27 @@ describe("configuration is validated whole", () => {
     expect(arr.shardShape).toEqual([8, 8]);
   });
 
-  it("a shard of more inner chunks than an index zarrkit can hold is refused at open, before anything is allocated", async () => {
-    const huge = () =>
-      createArray(new MemoryStore(), "a", {
-        zarr_format: 3,
-        node_type: "array",
-        shape: [16384, 16384],
-        data_type: "uint8",
-        chunk_grid: { name: "regular", configuration: { chunk_shape: [16384, 16384] } },
-        chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
-        fill_value: 0,
-        codecs: [{ name: "sharding_indexed", configuration: { ...ok, chunk_shape: [1, 1] } }],
-        attributes: {},
-      });
-    const before = process.memoryUsage().heapUsed;
-    const error = await huge().catch((e) => e);
-    expect(error).toBeInstanceOf(UnsupportedError);
-    expect(error.message).toMatch(/268435456 inner chunks per shard.*at most 16777216/);
-    expect(error.field).toBe("codecs[0].configuration.chunk_shape");
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 2 ** 20);
-  });
+  it(
+    "a shard of more inner chunks than an index zarrkit can hold is refused at open, before anything is " + "allocated",
+    async () => {
+      const huge = () =>
+        createArray(new MemoryStore(), "a", {
+          zarr_format: 3,
+          node_type: "array",
+          shape: [16384, 16384],
+          data_type: "uint8",
+          chunk_grid: { name: "regular", configuration: { chunk_shape: [16384, 16384] } },
+          chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+          fill_value: 0,
+          codecs: [{ name: "sharding_indexed", configuration: { ...ok, chunk_shape: [1, 1] } }],
+          attributes: {},
+        });
+      const before = process.memoryUsage().heapUsed;
+      const error = await huge().catch((e) => e);
+      expect(error).toBeInstanceOf(UnsupportedError);
+      expect(error.message).toMatch(/268435456 inner chunks per shard.*at most 16777216/);
+      expect(error.field).toBe("codecs[0].configuration.chunk_shape");
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 2 ** 20);
+    },
+  );
 });

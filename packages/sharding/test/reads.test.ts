@@ -53,20 +53,24 @@ describe("partial reads and request counts", () => {
     expect(Array.from(shard.data as Int32Array)).toEqual(Array.from(iota(256)).slice(128));
   });
 
-  it("a whole shard is its index and one range read into a pooled buffer where the store reads into caller memory; one request once the index is cached", async () => {
-    const { store, log, reset } = await sharded();
-    const fresh = await openArray(store, "a");
-    reset();
-    const shard = await fresh.get([slice(8, 16), null]);
-    expect(log.map((r) => r.method)).toEqual(["getRangeWithSize", "getRangeInto"]);
-    expect(log[1]!.range).toEqual({ offset: 0, length: 128 * 4 });
-    expect(Array.from(shard.data as Int32Array)).toEqual(Array.from(iota(256)).slice(128));
-    reset();
-    expect(Array.from((await fresh.get([slice(8, 16), null])).data as Int32Array)).toEqual(
-      Array.from(iota(256)).slice(128),
-    );
-    expect(log.map((r) => r.method)).toEqual(["getRangeInto"]);
-  });
+  it(
+    "a whole shard is its index and one range read into a pooled buffer where the store reads into caller memory; " +
+      "one request once the index is cached",
+    async () => {
+      const { store, log, reset } = await sharded();
+      const fresh = await openArray(store, "a");
+      reset();
+      const shard = await fresh.get([slice(8, 16), null]);
+      expect(log.map((r) => r.method)).toEqual(["getRangeWithSize", "getRangeInto"]);
+      expect(log[1]!.range).toEqual({ offset: 0, length: 128 * 4 });
+      expect(Array.from(shard.data as Int32Array)).toEqual(Array.from(iota(256)).slice(128));
+      reset();
+      expect(Array.from((await fresh.get([slice(8, 16), null])).data as Int32Array)).toEqual(
+        Array.from(iota(256)).slice(128),
+      );
+      expect(log.map((r) => r.method)).toEqual(["getRangeInto"]);
+    },
+  );
 
   it("a row of inner chunks adjacent in the shard is one coalesced read after the index", async () => {
     const { store, reads, log, reset } = await sharded("end", "c");
@@ -161,29 +165,32 @@ describe("partial reads and request counts", () => {
 });
 
 describe("pooled read buffers", () => {
-  it("a whole read of 16 shards, two in flight, fills at most two distinct buffers, with every value right", async () => {
-    const inner = new MemoryStore();
-    const buffers = new Set<ArrayBufferLike>();
-    const into = inner.getRangeInto.bind(inner);
-    inner.getRangeInto = async (key, range, target, options) => {
-      buffers.add(target.buffer);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      return into(key, range, target, options);
-    };
-    const arr = await createArray(inner, "a", {
-      shape: [64, 60],
-      dataType: "int32",
-      chunkShape: [4, 4],
-      shardShape: [16, 16],
-      codecs: [BYTES, CRC],
-    });
-    await arr.set(null, iota(64 * 60));
-    const fresh = await openArray(inner, "a", { concurrency: 2 });
-    const whole = await fresh.get();
-    expect(Array.from(whole.data as Int32Array)).toEqual(Array.from(iota(64 * 60)));
-    expect(buffers.size).toBeGreaterThan(0);
-    expect(buffers.size).toBeLessThanOrEqual(2);
-  });
+  it(
+    "a whole read of 16 shards, two in flight, fills at most two distinct buffers, with every " + "value right",
+    async () => {
+      const inner = new MemoryStore();
+      const buffers = new Set<ArrayBufferLike>();
+      const into = inner.getRangeInto.bind(inner);
+      inner.getRangeInto = async (key, range, target, options) => {
+        buffers.add(target.buffer);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        return into(key, range, target, options);
+      };
+      const arr = await createArray(inner, "a", {
+        shape: [64, 60],
+        dataType: "int32",
+        chunkShape: [4, 4],
+        shardShape: [16, 16],
+        codecs: [BYTES, CRC],
+      });
+      await arr.set(null, iota(64 * 60));
+      const fresh = await openArray(inner, "a", { concurrency: 2 });
+      const whole = await fresh.get();
+      expect(Array.from(whole.data as Int32Array)).toEqual(Array.from(iota(64 * 60)));
+      expect(buffers.size).toBeGreaterThan(0);
+      expect(buffers.size).toBeLessThanOrEqual(2);
+    },
+  );
 
   it("a result over shared memory holds the same values, whole and partial", async () => {
     const store = new MemoryStore();
@@ -205,30 +212,33 @@ describe("pooled read buffers", () => {
     }
   });
 
-  it("a whole shard larger than 64 MiB is read in ranges of at most 64 MiB, so no read buffer grows with the shard", async () => {
-    const c = counted();
-    const n = 18 * 2 ** 20; // 72 MiB of uint32 in one shard of 18 inner chunks
-    const arr = await createArray(c.store, "big", {
-      shape: [n],
-      dataType: "uint32",
-      chunkShape: [2 ** 20],
-      shardShape: [n],
-      indexCodecs: [BYTES],
-    });
-    await arr.set(null, 7);
-    const fresh = await openArray(c.store, "big");
-    const [plan] = await plannedReads(fresh);
-    expect(plan!.ranges.map((r) => r.length)).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
-    c.reset();
-    const got = await fresh.get([slice(n - 3, n)]);
-    expect(Array.from(got.data as Uint32Array)).toEqual([7, 7, 7]);
-    c.reset();
-    expect((await fresh.get()).data.length).toBe(n);
-    expect(
-      c.log
-        .filter((r) => r.method === "getRangeInto")
-        .map((r) => r.bytes)
-        .sort((a, b) => b - a),
-    ).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
-  });
+  it(
+    "a whole shard larger than 64 MiB is read in ranges of at most 64 MiB, so no read buffer grows with " + "the shard",
+    async () => {
+      const c = counted();
+      const n = 18 * 2 ** 20; // 72 MiB of uint32 in one shard of 18 inner chunks
+      const arr = await createArray(c.store, "big", {
+        shape: [n],
+        dataType: "uint32",
+        chunkShape: [2 ** 20],
+        shardShape: [n],
+        indexCodecs: [BYTES],
+      });
+      await arr.set(null, 7);
+      const fresh = await openArray(c.store, "big");
+      const [plan] = await plannedReads(fresh);
+      expect(plan!.ranges.map((r) => r.length)).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
+      c.reset();
+      const got = await fresh.get([slice(n - 3, n)]);
+      expect(Array.from(got.data as Uint32Array)).toEqual([7, 7, 7]);
+      c.reset();
+      expect((await fresh.get()).data.length).toBe(n);
+      expect(
+        c.log
+          .filter((r) => r.method === "getRangeInto")
+          .map((r) => r.bytes)
+          .sort((a, b) => b - a),
+      ).toEqual([64 * 2 ** 20, 8 * 2 ** 20]);
+    },
+  );
 });

@@ -103,7 +103,8 @@ export class HttpClient {
         failure: (error, timedOut, tries, timeout) =>
           timedOut
             ? new StoreTimeoutError(
-                `${timeoutText(timeout, this.#config)} ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); gave up after ${tries} attempt(s).`,
+                `${timeoutText(timeout, this.#config)} ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}); ` +
+                  `gave up after ${tries} attempt(s).`,
                 {
                   key,
                 },
@@ -158,7 +159,9 @@ export class HttpClient {
       const after = retry > 0 ? ` after ${retry} ${retry === 1 ? "retry" : "retries"}` : "";
       const statusText = redactText(response.statusText, this.#config.secrets);
       const note = retryAfterNote(response.status, response.headers, this.#config.retry);
-      const message = `HTTP ${response.status}${statusText ? ` ${statusText}` : ""} for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)})${after}${note}.`;
+      const message =
+        `HTTP ${response.status}${statusText ? ` ${statusText}` : ""} for ${method} ${redactUrl(url)} ` +
+        `(key ${JSON.stringify(key)})${after}${note}.`;
       const hint =
         response.status === 401 || response.status === 403
           ? " Check the credentials or headers given to FetchStore."
@@ -184,7 +187,8 @@ export class HttpClient {
       ...(keepTail !== undefined && { keepTail }),
       tooLarge: (detail) =>
         new ResponseTooLargeError(
-          `The reply to ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
+          `The reply to ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) ${detail}, more than the ${bytes} ` +
+            `bytes ${why}; the connection was closed.`,
           { key },
         ),
     });

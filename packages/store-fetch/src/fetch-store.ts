@@ -577,8 +577,10 @@ export class FetchStore implements Store {
     this.#etags = false;
     this.#bodies.clear();
     console.warn(
-      `zarrkit: ${this.url} sent a new ETag for ${JSON.stringify(key)} with each of two requests in a row (${seen}, then ${etag}), so FetchStore no longer takes its ETags for versions: ` +
-        "reads are not conditioned on them (Last-Modified is used where it is a strong validator), and readers read shards without a cached index.",
+      `zarrkit: ${this.url} sent a new ETag for ${JSON.stringify(key)} with each of two requests in a row (${seen}, ` +
+        `then ${etag}), so FetchStore no longer takes its ETags for versions: ` +
+        "reads are not conditioned on them (Last-Modified is used where it is a strong validator), and readers read " +
+        "shards without a cached index.",
     );
   }
 
@@ -625,7 +627,8 @@ export class FetchStore implements Store {
       (got) => {
         const how = ifMatch !== undefined && isLastModifiedVersion(ifMatch) ? "If-Unmodified-Since" : "If-Match";
         return redactText(
-          `GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with ${how}: the value was replaced.`,
+          `GET ${this.#where(key)} answered with ${got}, not the version ${ifMatch} asked for with ${how}: the ` +
+            `value was replaced.`,
           this.#secrets,
         );
       },

@@ -58,71 +58,81 @@ function handFedFetch(init: ResponseInit = { status: 200 }) {
 }
 
 describe("the idle timeout (fake timers)", () => {
-  it("cancels a body that stops sending after idleTimeoutMs without a byte, restarting the timer at every chunk", async () => {
-    vi.useFakeTimers();
-    const { fetch, state } = handFedFetch();
-    // No minimum rate here: 10 bytes per 30 s would be too slow for the default.
-    const store = new FetchStore("http://127.0.0.1:9/store/", { fetch, retry: { retries: 0 }, minBytesPerSecond: 0 });
-    const read = track(store.get("c/0"));
-    await vi.advanceTimersByTimeAsync(0);
-    for (let chunk = 0; chunk < 3; chunk++) {
-      state.feed!.enqueue(new Uint8Array(10));
-      await vi.advanceTimersByTimeAsync(29_999);
-      expect(read.settled, `still reading after chunk ${chunk}`).toBe(false);
-    }
-    await vi.advanceTimersByTimeAsync(1);
-    await read.done;
-    expect(read.error).toBeInstanceOf(StoreTimeoutError);
-    expect(read.error).toBeInstanceOf(StoreError);
-    expect(read.error).toMatchObject({
-      key: "c/0",
-      code: "STORE_TIMEOUT",
-      message: 'No bytes for 30000 ms from GET http://127.0.0.1:9/store/c/0 (key "c/0"); gave up after 1 attempt(s).',
-    });
-    expect(state.signals[0]!.aborted, "the request is aborted").toBe(true);
-    expect(state.cancelled, "the body is cancelled").toBe(true);
-  });
+  it(
+    "cancels a body that stops sending after idleTimeoutMs without a byte, restarting the timer at " + "every chunk",
+    async () => {
+      vi.useFakeTimers();
+      const { fetch, state } = handFedFetch();
+      // No minimum rate here: 10 bytes per 30 s would be too slow for the default.
+      const store = new FetchStore("http://127.0.0.1:9/store/", { fetch, retry: { retries: 0 }, minBytesPerSecond: 0 });
+      const read = track(store.get("c/0"));
+      await vi.advanceTimersByTimeAsync(0);
+      for (let chunk = 0; chunk < 3; chunk++) {
+        state.feed!.enqueue(new Uint8Array(10));
+        await vi.advanceTimersByTimeAsync(29_999);
+        expect(read.settled, `still reading after chunk ${chunk}`).toBe(false);
+      }
+      await vi.advanceTimersByTimeAsync(1);
+      await read.done;
+      expect(read.error).toBeInstanceOf(StoreTimeoutError);
+      expect(read.error).toBeInstanceOf(StoreError);
+      expect(read.error).toMatchObject({
+        key: "c/0",
+        code: "STORE_TIMEOUT",
+        message: 'No bytes for 30000 ms from GET http://127.0.0.1:9/store/c/0 (key "c/0"); gave up after 1 attempt(s).',
+      });
+      expect(state.signals[0]!.aborted, "the request is aborted").toBe(true);
+      expect(state.cancelled, "the body is cancelled").toBe(true);
+    },
+  );
 
-  it("covers the wait for the headers too, even with a fetch that ignores its signal, and retries like a network error", async () => {
-    vi.useFakeTimers();
-    let calls = 0;
-    const never: typeof globalThis.fetch = () => {
-      calls++;
-      return new Promise<Response>(() => {});
-    };
-    const store = new FetchStore("http://127.0.0.1:9/store/", {
-      fetch: never,
-      idleTimeoutMs: 5000,
-      retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 10 },
-    });
-    const read = track(store.getRange("k", { suffixLength: 8 }));
-    await vi.advanceTimersByTimeAsync(4999);
-    expect(read.settled).toBe(false);
-    await vi.advanceTimersByTimeAsync(3 * 5000 + 100);
-    await read.done;
-    expect(read.error).toBeInstanceOf(StoreTimeoutError);
-    expect((read.error as Error).message).toMatch(/gave up after 3 attempt\(s\)/);
-    expect(calls).toBe(3);
-  });
+  it(
+    "covers the wait for the headers too, even with a fetch that ignores its signal, and retries like a " +
+      "network error",
+    async () => {
+      vi.useFakeTimers();
+      let calls = 0;
+      const never: typeof globalThis.fetch = () => {
+        calls++;
+        return new Promise<Response>(() => {});
+      };
+      const store = new FetchStore("http://127.0.0.1:9/store/", {
+        fetch: never,
+        idleTimeoutMs: 5000,
+        retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 10 },
+      });
+      const read = track(store.getRange("k", { suffixLength: 8 }));
+      await vi.advanceTimersByTimeAsync(4999);
+      expect(read.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(3 * 5000 + 100);
+      await read.done;
+      expect(read.error).toBeInstanceOf(StoreTimeoutError);
+      expect((read.error as Error).message).toMatch(/gave up after 3 attempt\(s\)/);
+      expect(calls).toBe(3);
+    },
+  );
 
-  it("is off with idleTimeoutMs: 0 (and no deadline or minimum rate); the caller's signal still ends the wait", async () => {
-    vi.useFakeTimers();
-    const { fetch, state } = handFedFetch();
-    const controller = new AbortController();
-    const store = new FetchStore("http://127.0.0.1:9/store/", {
-      fetch,
-      idleTimeoutMs: 0,
-      requestTimeoutMs: 0,
-      minBytesPerSecond: 0,
-    });
-    const read = track(store.get("k", { signal: controller.signal }));
-    await vi.advanceTimersByTimeAsync(10 * 60_000);
-    expect(read.settled).toBe(false);
-    controller.abort();
-    await read.done;
-    expect(read.error).toMatchObject({ name: "AbortError" });
-    expect(state.cancelled).toBe(true);
-  });
+  it(
+    "is off with idleTimeoutMs: 0 (and no deadline or minimum rate); the caller's signal still ends " + "the wait",
+    async () => {
+      vi.useFakeTimers();
+      const { fetch, state } = handFedFetch();
+      const controller = new AbortController();
+      const store = new FetchStore("http://127.0.0.1:9/store/", {
+        fetch,
+        idleTimeoutMs: 0,
+        requestTimeoutMs: 0,
+        minBytesPerSecond: 0,
+      });
+      const read = track(store.get("k", { signal: controller.signal }));
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(read.settled).toBe(false);
+      controller.abort();
+      await read.done;
+      expect(read.error).toMatchObject({ name: "AbortError" });
+      expect(state.cancelled).toBe(true);
+    },
+  );
 
   it("starts the timer of a write at the reply: fetch cannot tell how an upload progresses", async () => {
     vi.useFakeTimers();
@@ -143,22 +153,25 @@ describe("the idle timeout (fake timers)", () => {
 });
 
 describe("the idle timeout against a real socket", () => {
-  it("gives up on a server that sends the headers and part of the body, then nothing, and closes the connection", async () => {
-    let closed!: () => void;
-    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
-    const server = await serve((_req, res) => {
-      res.writeHead(200, { "Content-Length": "1000" });
-      res.write(new Uint8Array(10));
-      res.on("close", closed);
-    });
-    // Room for signing and connecting on a loaded machine: the timer runs from the start of the attempt.
-    const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 0 } })
-      .get("k")
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreTimeoutError);
-    expect((error as StoreTimeoutError).key).toBe("k");
-    await connectionClosed;
-  });
+  it(
+    "gives up on a server that sends the headers and part of the body, then nothing, and closes the " + "connection",
+    async () => {
+      let closed!: () => void;
+      const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+      const server = await serve((_req, res) => {
+        res.writeHead(200, { "Content-Length": "1000" });
+        res.write(new Uint8Array(10));
+        res.on("close", closed);
+      });
+      // Room for signing and connecting on a loaded machine: the timer runs from the start of the attempt.
+      const error = await new FetchStore(server.url, { idleTimeoutMs: 500, retry: { retries: 0 } })
+        .get("k")
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreTimeoutError);
+      expect((error as StoreTimeoutError).key).toBe("k");
+      await connectionClosed;
+    },
+  );
 
   it("gives up on a server that never answers", async () => {
     const server = await serve(() => {});
@@ -268,33 +281,36 @@ describe("caps on bodies", () => {
     );
   });
 
-  it("does not believe a Content-Length smaller than the body: bytes past the range are refused all the same", async () => {
-    const pulled: number[] = [];
-    let cancelled = false;
-    const lying: typeof globalThis.fetch = async () => {
-      let sent = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          sent += 1024;
-          pulled.push(sent);
-          controller.enqueue(new Uint8Array(1024));
-        },
-        cancel() {
-          cancelled = true;
-        },
-      });
-      return new Response(body, {
-        status: 206,
-        headers: { "Content-Length": "68", "Content-Range": "bytes 0-67/100" },
-      });
-    };
-    const error = await new FetchStore("http://127.0.0.1:9/store/", { fetch: lying })
-      .getRange("k", { offset: 0, length: 68 })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(cancelled).toBe(true);
-    expect(pulled.length).toBeLessThan(4);
-  });
+  it(
+    "does not believe a Content-Length smaller than the body: bytes past the range are refused all " + "the same",
+    async () => {
+      const pulled: number[] = [];
+      let cancelled = false;
+      const lying: typeof globalThis.fetch = async () => {
+        let sent = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            sent += 1024;
+            pulled.push(sent);
+            controller.enqueue(new Uint8Array(1024));
+          },
+          cancel() {
+            cancelled = true;
+          },
+        });
+        return new Response(body, {
+          status: 206,
+          headers: { "Content-Length": "68", "Content-Range": "bytes 0-67/100" },
+        });
+      };
+      const error = await new FetchStore("http://127.0.0.1:9/store/", { fetch: lying })
+        .getRange("k", { offset: 0, length: 68 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect(cancelled).toBe(true);
+      expect(pulled.length).toBeLessThan(4);
+    },
+  );
 
   it("reports a body cut short of its Content-Length as a network error, not as a short value", async () => {
     const sockets: Socket[] = [];

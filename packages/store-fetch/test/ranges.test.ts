@@ -55,29 +55,36 @@ describe("a server that supports Range", () => {
 });
 
 describe("a server that ignores Range", () => {
-  it("slices locally and fetches a key once for two ranged reads, revalidating its ETag with bodiless requests", async () => {
-    const files = fileServer({ ranges: false });
-    files.put("shard", sequence(1000));
-    const server = await serve(files);
-    const store = new FetchStore(server.url);
-    expect(await store.getRange("shard", { suffixLength: 16 })).toEqual(sequence(1000).subarray(984));
-    expect(await store.getRange("shard", { offset: 100, length: 50 })).toEqual(sequence(1000).subarray(100, 150));
-    expect(await store.size("shard")).toBe(1000);
-    // The body once; then If-None-Match, answered 304 without a body while the value is unchanged.
-    expect(server.requests.map((r) => r.headers["if-none-match"])).toEqual([undefined, '"v1"', '"v1"']);
-  });
+  it(
+    "slices locally and fetches a key once for two ranged reads, revalidating its ETag with bodiless " + "requests",
+    async () => {
+      const files = fileServer({ ranges: false });
+      files.put("shard", sequence(1000));
+      const server = await serve(files);
+      const store = new FetchStore(server.url);
+      expect(await store.getRange("shard", { suffixLength: 16 })).toEqual(sequence(1000).subarray(984));
+      expect(await store.getRange("shard", { offset: 100, length: 50 })).toEqual(sequence(1000).subarray(100, 150));
+      expect(await store.size("shard")).toBe(1000);
+      // The body once; then If-None-Match, answered 304 without a body while the value is unchanged.
+      expect(server.requests.map((r) => r.headers["if-none-match"])).toEqual([undefined, '"v1"', '"v1"']);
+    },
+  );
 
-  it("without a version (no ETag, no Last-Modified), never reuses a body it cannot revalidate: a replaced value is read as it is now", async () => {
-    const files = fileServer({ ranges: false, etags: false });
-    files.put("shard", sequence(1000));
-    const server = await serve(files);
-    const store = new FetchStore(server.url);
-    expect(await store.getRange("shard", { suffixLength: 16 })).toEqual(sequence(1000).subarray(984));
-    files.put("shard", sequence(1100).subarray(100));
-    expect(await store.getRange("shard", { offset: 100, length: 50 })).toEqual(sequence(300).subarray(200, 250));
-    expect(await store.size("shard")).toBe(1000);
-    expect(server.requests).toHaveLength(3);
-  });
+  it(
+    "without a version (no ETag, no Last-Modified), never reuses a body it cannot revalidate: a replaced value is " +
+      "read as it is now",
+    async () => {
+      const files = fileServer({ ranges: false, etags: false });
+      files.put("shard", sequence(1000));
+      const server = await serve(files);
+      const store = new FetchStore(server.url);
+      expect(await store.getRange("shard", { suffixLength: 16 })).toEqual(sequence(1000).subarray(984));
+      files.put("shard", sequence(1100).subarray(100));
+      expect(await store.getRange("shard", { offset: 100, length: 50 })).toEqual(sequence(300).subarray(200, 250));
+      expect(await store.size("shard")).toBe(1000);
+      expect(server.requests).toHaveLength(3);
+    },
+  );
 
   it("notices a value replaced behind its back when the server sends ETags, and drops a deleted one", async () => {
     const files = fileServer({ ranges: false, writable: true });
@@ -196,12 +203,15 @@ describe("Content-Range validation", () => {
     expect((error as StoreError).key).toBe("k");
   });
 
-  it("stops at the bytes asked for: a longer 206 is a ResponseTooLargeError before its Content-Range is looked at", async () => {
-    const store = await partialServer("bytes 10-39/100", new Uint8Array(30));
-    const error = await store.getRange("k", { offset: 10, length: 20 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ key: "k", code: "RESPONSE_TOO_LARGE" });
-  });
+  it(
+    "stops at the bytes asked for: a longer 206 is a ResponseTooLargeError before its Content-Range is " + "looked at",
+    async () => {
+      const store = await partialServer("bytes 10-39/100", new Uint8Array(30));
+      const error = await store.getRange("k", { offset: 10, length: 20 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect(error).toMatchObject({ key: "k", code: "RESPONSE_TOO_LARGE" });
+    },
+  );
 
   it("accepts a window clipped at the end of the value, and an unknown total", async () => {
     expect(

@@ -67,20 +67,24 @@ describe("redirects keep the caller's headers with their origin", () => {
   }
   const secrets = { headers: { "X-Api-Key": "api-key-0123", Cookie: "session=abcdef" } };
 
-  it("sends no header of the caller's (X-Api-Key, Cookie, credentials of the URL) to another origin, only the Range", async () => {
-    const { origin, target } = await pair();
-    const url = origin.url.replace("http://", "http://user:pa55word@");
-    const store = new FetchStore(url, secrets);
-    expect(await store.get("away")).toEqual(sequence(4));
-    expect(await store.getRange("away", { offset: 0, length: 2 })).toEqual(sequence(2));
-    expect(origin.requests[0]!.headers["x-api-key"]).toBe("api-key-0123");
-    for (const request of target.requests) {
-      expect(request.headers).not.toHaveProperty("x-api-key");
-      expect(request.headers).not.toHaveProperty("cookie");
-      expect(request.headers).not.toHaveProperty("authorization");
-    }
-    expect(target.requests[1]!.headers.range).toBe("bytes=0-1");
-  });
+  it(
+    "sends no header of the caller's (X-Api-Key, Cookie, credentials of the URL) to another origin, only " +
+      "the Range",
+    async () => {
+      const { origin, target } = await pair();
+      const url = origin.url.replace("http://", "http://user:pa55word@");
+      const store = new FetchStore(url, secrets);
+      expect(await store.get("away")).toEqual(sequence(4));
+      expect(await store.getRange("away", { offset: 0, length: 2 })).toEqual(sequence(2));
+      expect(origin.requests[0]!.headers["x-api-key"]).toBe("api-key-0123");
+      for (const request of target.requests) {
+        expect(request.headers).not.toHaveProperty("x-api-key");
+        expect(request.headers).not.toHaveProperty("cookie");
+        expect(request.headers).not.toHaveProperty("authorization");
+      }
+      expect(target.requests[1]!.headers.range).toBe("bytes=0-1");
+    },
+  );
 
   it("keeps them on a redirect within the origin", async () => {
     const { origin } = await pair();
@@ -135,33 +139,36 @@ describe("bodies that never end", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("reads a 16-byte window answered with an endless 200 up to the window and a margin, not to the 2 GiB cap", async () => {
-    let written = 0;
-    const closed = new Promise<void>((resolve) => {
-      void serve((_req, res) => {
-        res.writeHead(200);
-        const chunk = new Uint8Array(64 * 1024).fill(9);
-        let open = true;
-        res.on("close", () => {
-          open = false;
-          resolve();
-        });
-        const pump = () => {
-          while (open) {
-            written += chunk.length;
-            if (!res.write(chunk)) return void res.once("drain", pump);
-          }
-        };
-        pump();
-      }).then((server) => (url = server.url));
-    });
-    let url = "";
-    await vi.waitFor(() => expect(url).not.toBe(""));
-    expect(await new FetchStore(url).getRange("k", { offset: 0, length: 16 })).toEqual(new Uint8Array(16).fill(9));
-    await closed;
-    // What the kernel's socket buffers took before the close: megabytes, not gigabytes.
-    expect(written).toBeLessThan(32 * 2 ** 20);
-  });
+  it(
+    "reads a 16-byte window answered with an endless 200 up to the window and a margin, not to the " + "2 GiB cap",
+    async () => {
+      let written = 0;
+      const closed = new Promise<void>((resolve) => {
+        void serve((_req, res) => {
+          res.writeHead(200);
+          const chunk = new Uint8Array(64 * 1024).fill(9);
+          let open = true;
+          res.on("close", () => {
+            open = false;
+            resolve();
+          });
+          const pump = () => {
+            while (open) {
+              written += chunk.length;
+              if (!res.write(chunk)) return void res.once("drain", pump);
+            }
+          };
+          pump();
+        }).then((server) => (url = server.url));
+      });
+      let url = "";
+      await vi.waitFor(() => expect(url).not.toBe(""));
+      expect(await new FetchStore(url).getRange("k", { offset: 0, length: 16 })).toEqual(new Uint8Array(16).fill(9));
+      await closed;
+      // What the kernel's socket buffers took before the close: megabytes, not gigabytes.
+      expect(written).toBeLessThan(32 * 2 ** 20);
+    },
+  );
 });
 
 describe("a suffix answered with the whole value", () => {
@@ -229,22 +236,26 @@ function lastModifiedServer(files: Map<string, { value: Uint8Array; modified: nu
 describe("servers without ETags", () => {
   const past = () => Math.floor(Date.now() / 1000) - 60;
 
-  it("version values by Last-Modified and size, and revalidate a cached body with a HEAD: one request, no body, per warm read", async () => {
-    const files = new Map([["shard", { value: sequence(100), modified: past() }]]);
-    const server = await serve(lastModifiedServer(files));
-    const store = new FetchStore(server.url);
-    const first = await store.getRangeWithSize("shard", { suffixLength: 10 });
-    expect(first).toEqual({
-      value: sequence(10, 90),
-      size: 100,
-      version: `last-modified:${files.get("shard")!.modified}:100`,
-    });
-    server.requests.length = 0;
-    expect(await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: first!.version! })).toEqual(
-      sequence(3, 5),
-    );
-    expect(server.requests.map((r) => r.method)).toEqual(["HEAD"]);
-  });
+  it(
+    "version values by Last-Modified and size, and revalidate a cached body with a HEAD: one request, no body, per " +
+      "warm read",
+    async () => {
+      const files = new Map([["shard", { value: sequence(100), modified: past() }]]);
+      const server = await serve(lastModifiedServer(files));
+      const store = new FetchStore(server.url);
+      const first = await store.getRangeWithSize("shard", { suffixLength: 10 });
+      expect(first).toEqual({
+        value: sequence(10, 90),
+        size: 100,
+        version: `last-modified:${files.get("shard")!.modified}:100`,
+      });
+      server.requests.length = 0;
+      expect(await store.getRange("shard", { offset: 5, length: 3 }, { ifMatch: first!.version! })).toEqual(
+        sequence(3, 5),
+      );
+      expect(server.requests.map((r) => r.method)).toEqual(["HEAD"]);
+    },
+  );
 
   it("revalidate with If-Modified-Since where HEAD is not allowed: one request, a 304", async () => {
     const files = new Map([["shard", { value: sequence(100), modified: past() }]]);
@@ -304,42 +315,45 @@ describe("servers without ETags", () => {
 });
 
 describe("a server whose ETag changes with every request", () => {
-  it("serves a sharded array: ETags are dropped as versions with a warning, and reads go on unconditioned", async () => {
-    const memory = new MemoryStore();
-    const data = Int32Array.from({ length: 64 }, (_, i) => i * 3);
-    const array = await createArray(memory, "", {
-      shape: [8, 8],
-      dataType: "int32",
-      chunkShape: [2, 2],
-      shardShape: [4, 4],
-    });
-    await array.set(null, { data, shape: [8, 8] });
-    let n = 0;
-    const server = await serve(async (req, res) => {
-      const value = await memory.get(
-        decodeURIComponent(new URL(req.url!, "http://x").pathname.slice("/store/".length)),
-      );
-      if (!value) return send(res, 404);
-      const etag = `"e${n++}"`;
-      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-      if (!range) return send(res, 200, value, { ETag: etag });
-      const [first, last] =
-        range[1] === ""
-          ? [value.length - Number(range[2]), value.length - 1]
-          : [Number(range[1]), Math.min(Number(range[2]), value.length - 1)];
-      send(res, 206, value.subarray(first, last + 1), {
-        ETag: etag,
-        "Content-Range": `bytes ${first}-${last}/${value.length}`,
+  it(
+    "serves a sharded array: ETags are dropped as versions with a warning, and reads go on " + "unconditioned",
+    async () => {
+      const memory = new MemoryStore();
+      const data = Int32Array.from({ length: 64 }, (_, i) => i * 3);
+      const array = await createArray(memory, "", {
+        shape: [8, 8],
+        dataType: "int32",
+        chunkShape: [2, 2],
+        shardShape: [4, 4],
       });
-    });
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const remote = await openArray(new FetchStore(server.url), "");
-    const part = await remote.get([slice(0, 2), slice(0, 2)]);
-    expect(Array.from(part.data as Int32Array)).toEqual([0, 3, 24, 27]);
-    expect(Array.from((await remote.get()).data as Int32Array)).toEqual(Array.from(data));
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]![0])).toMatch(
-      /sent a new ETag for "c\/0\/0" with each of two requests in a row .* no longer takes its ETags for versions/,
-    );
-  });
+      await array.set(null, { data, shape: [8, 8] });
+      let n = 0;
+      const server = await serve(async (req, res) => {
+        const value = await memory.get(
+          decodeURIComponent(new URL(req.url!, "http://x").pathname.slice("/store/".length)),
+        );
+        if (!value) return send(res, 404);
+        const etag = `"e${n++}"`;
+        const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+        if (!range) return send(res, 200, value, { ETag: etag });
+        const [first, last] =
+          range[1] === ""
+            ? [value.length - Number(range[2]), value.length - 1]
+            : [Number(range[1]), Math.min(Number(range[2]), value.length - 1)];
+        send(res, 206, value.subarray(first, last + 1), {
+          ETag: etag,
+          "Content-Range": `bytes ${first}-${last}/${value.length}`,
+        });
+      });
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      const remote = await openArray(new FetchStore(server.url), "");
+      const part = await remote.get([slice(0, 2), slice(0, 2)]);
+      expect(Array.from(part.data as Int32Array)).toEqual([0, 3, 24, 27]);
+      expect(Array.from((await remote.get()).data as Int32Array)).toEqual(Array.from(data));
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(
+        /sent a new ETag for "c\/0\/0" with each of two requests in a row .* no longer takes its ETags for versions/,
+      );
+    },
+  );
 });

@@ -75,41 +75,45 @@ describe("secrets never reach an error", () => {
     expect(everythingSaid(error)).not.toContain("s3cr3t");
   });
 
-  it("a network error whose cause carries the URL, its signature and the Authorization header is redacted through the chain", async () => {
-    const base =
-      "http://bob:pa55word-x@127.0.0.1:9/store/?X-Amz-Signature=abcdef0123456789&X-Amz-Credential=AKIDEXAMPLE%2F20240101&v=1";
-    const leaky: typeof fetch = async (input, init) => {
-      const auth = new Headers(init?.headers).get("authorization");
-      const inner = Object.assign(new Error(`connect failed, request had Authorization: ${auth}`), {
-        headers: { authorization: auth },
+  it(
+    "a network error whose cause carries the URL, its signature and the Authorization header is redacted through " +
+      "the chain",
+    async () => {
+      const base =
+        "http://bob:pa55word-x@127.0.0.1:9/store/?X-Amz-Signature=abcdef0123456789&X-Amz-Credential=AKIDEXAMPLE%2F20240101&v=1";
+      const leaky: typeof fetch = async (input, init) => {
+        const auth = new Headers(init?.headers).get("authorization");
+        const inner = Object.assign(new Error(`connect failed, request had Authorization: ${auth}`), {
+          headers: { authorization: auth },
+        });
+        throw Object.assign(new TypeError(`Failed to fetch ${String(input)}`, { cause: inner }), {
+          input: String(input),
+          attempts: [String(input)],
+        });
+      };
+      const store = new FetchStore(base, {
+        fetch: leaky,
+        retry: { retries: 0 },
+        headers: { "X-Api-Key": "key-0123456789-secret" },
       });
-      throw Object.assign(new TypeError(`Failed to fetch ${String(input)}`, { cause: inner }), {
-        input: String(input),
-        attempts: [String(input)],
-      });
-    };
-    const store = new FetchStore(base, {
-      fetch: leaky,
-      retry: { retries: 0 },
-      headers: { "X-Api-Key": "key-0123456789-secret" },
-    });
-    const error = await store.get("k").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreError);
-    expect((error as Error).cause).toBeInstanceOf(TypeError);
-    const said = everythingSaid(error);
-    for (const secret of [
-      "pa55word-x",
-      "abcdef0123456789",
-      "AKIDEXAMPLE",
-      Buffer.from("bob:pa55word-x").toString("base64"),
-      "key-0123456789-secret",
-    ]) {
-      expect(said).not.toContain(secret);
-    }
-    // What is not secret stays, so the error is still useful.
-    expect(said).toContain("v=1");
-    expect(said).toContain("Failed to fetch http://");
-  });
+      const error = await store.get("k").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreError);
+      expect((error as Error).cause).toBeInstanceOf(TypeError);
+      const said = everythingSaid(error);
+      for (const secret of [
+        "pa55word-x",
+        "abcdef0123456789",
+        "AKIDEXAMPLE",
+        Buffer.from("bob:pa55word-x").toString("base64"),
+        "key-0123456789-secret",
+      ]) {
+        expect(said).not.toContain(secret);
+      }
+      // What is not secret stays, so the error is still useful.
+      expect(said).toContain("v=1");
+      expect(said).toContain("Failed to fetch http://");
+    },
+  );
 
   it("a status text echoing the Authorization header is redacted", async () => {
     const server = await startServer((_req, res) => {

@@ -58,26 +58,30 @@ describe("versions of ranged reads", () => {
     ]);
   });
 
-  it("a value replaced between two ranged reads is a PreconditionFailedError naming the key, not another value's bytes", async () => {
-    const files = fileServer();
-    files.put("shard", sequence(100));
-    const server = await serve(files);
-    const store = new FetchStore(server.url, { retry: { retries: 0 } });
-    const { version } = (await store.getRangeWithSize("shard", { suffixLength: 16 }))!; // "the index"
-    files.put("shard", sequence(100, 7)); // another writer replaces the shard
-    // Without the version the read happily returns bytes of the new value at the old offsets.
-    expect(await store.getRange("shard", { offset: 40, length: 4 })).toEqual(sequence(4, 47));
-    const error = await rejection(store.getRange("shard", { offset: 40, length: 4 }, { ifMatch: version! }));
-    expect(error).toBeInstanceOf(PreconditionFailedError);
-    expect(error).toMatchObject({
-      key: "shard",
-      code: "PRECONDITION_FAILED",
-      message: expect.stringMatching(/HTTP 412 .*\/store\/shard \(key "shard"\)/),
-    });
-    const withSize = await rejection(store.getRangeWithSize("shard", { suffixLength: 16 }, { ifMatch: version! }));
-    expect(withSize).toBeInstanceOf(PreconditionFailedError);
-    expect(server.requests.at(-1)!.headers["if-match"]).toBe('"v1"');
-  });
+  it(
+    "a value replaced between two ranged reads is a PreconditionFailedError naming the key, not another " +
+      "value's bytes",
+    async () => {
+      const files = fileServer();
+      files.put("shard", sequence(100));
+      const server = await serve(files);
+      const store = new FetchStore(server.url, { retry: { retries: 0 } });
+      const { version } = (await store.getRangeWithSize("shard", { suffixLength: 16 }))!; // "the index"
+      files.put("shard", sequence(100, 7)); // another writer replaces the shard
+      // Without the version the read happily returns bytes of the new value at the old offsets.
+      expect(await store.getRange("shard", { offset: 40, length: 4 })).toEqual(sequence(4, 47));
+      const error = await rejection(store.getRange("shard", { offset: 40, length: 4 }, { ifMatch: version! }));
+      expect(error).toBeInstanceOf(PreconditionFailedError);
+      expect(error).toMatchObject({
+        key: "shard",
+        code: "PRECONDITION_FAILED",
+        message: expect.stringMatching(/HTTP 412 .*\/store\/shard \(key "shard"\)/),
+      });
+      const withSize = await rejection(store.getRangeWithSize("shard", { suffixLength: 16 }, { ifMatch: version! }));
+      expect(withSize).toBeInstanceOf(PreconditionFailedError);
+      expect(server.requests.at(-1)!.headers["if-match"]).toBe('"v1"');
+    },
+  );
 
   it("checks the ETag of the reply when the server ignores If-Match", async () => {
     const files = fileServer({ ifMatchOnGet: false });
@@ -91,68 +95,79 @@ describe("versions of ranged reads", () => {
     expect((error as PreconditionFailedError).key).toBe("k");
   });
 
-  it("checks a 200 full-body reply to a ranged read with If-Match (a server that ignores Range and If-Match)", async () => {
-    const files = fileServer({ ranges: false, ifMatchOnGet: false });
-    files.put("k", sequence(100));
-    const server = await serve(files);
-    // No body cache: every ranged read goes to the server, which answers 200 with everything.
-    const store = new FetchStore(server.url, { fullBodyCacheBytes: 0 });
-    const first = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
-    expect(first).toEqual({ value: sequence(4, 96), size: 100, version: '"v1"' });
-    expect(await store.getRange("k", { offset: 1, length: 2 }, { ifMatch: first.version! })).toEqual(sequence(2, 1));
-    files.put("k", sequence(50, 9));
-    const error = await rejection(store.getRange("k", { offset: 1, length: 2 }, { ifMatch: first.version! }));
-    expect(error).toBeInstanceOf(PreconditionFailedError);
-    expect(server.requests.map((r) => r.headers["if-match"])).toEqual([undefined, '"v1"', '"v1"']);
-  });
+  it(
+    "checks a 200 full-body reply to a ranged read with If-Match (a server that ignores Range and " + "If-Match)",
+    async () => {
+      const files = fileServer({ ranges: false, ifMatchOnGet: false });
+      files.put("k", sequence(100));
+      const server = await serve(files);
+      // No body cache: every ranged read goes to the server, which answers 200 with everything.
+      const store = new FetchStore(server.url, { fullBodyCacheBytes: 0 });
+      const first = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
+      expect(first).toEqual({ value: sequence(4, 96), size: 100, version: '"v1"' });
+      expect(await store.getRange("k", { offset: 1, length: 2 }, { ifMatch: first.version! })).toEqual(sequence(2, 1));
+      files.put("k", sequence(50, 9));
+      const error = await rejection(store.getRange("k", { offset: 1, length: 2 }, { ifMatch: first.version! }));
+      expect(error).toBeInstanceOf(PreconditionFailedError);
+      expect(server.requests.map((r) => r.headers["if-match"])).toEqual([undefined, '"v1"', '"v1"']);
+    },
+  );
 
-  it("serves a cached whole body with ifMatch only after the server confirms the version (304), never once it changed", async () => {
-    const files = fileServer({ ranges: false });
-    files.put("k", sequence(100));
-    const server = await serve(files);
-    const store = new FetchStore(server.url);
-    const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
-    // Unchanged: a conditional GET answered 304 without a body, and the cached body is sliced.
-    expect(await store.getRangeWithSize("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual({
-      value: sequence(2, 10),
-      size: 100,
-      version,
-    });
-    files.put("k", sequence(100, 50));
-    // Replaced: 412, though the cache still holds the old value.
-    const error = await rejection(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! }));
-    expect(error).toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
-    await expect(store.getRangeWithSize("k", { offset: 3, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(
-      PreconditionFailedError,
-    );
-    // The failed revalidation dropped the cached body: a read without ifMatch gets the new value.
-    expect(await store.getRangeWithSize("k", { offset: 10, length: 2 })).toEqual({
-      value: sequence(2, 60),
-      size: 100,
-      version: '"v2"',
-    });
-    expect(server.requests.map((r) => [r.headers["if-match"], r.headers["if-none-match"]])).toEqual([
-      [undefined, undefined],
-      ['"v1"', '"v1"'],
-      ['"v1"', '"v1"'],
-      ['"v1"', undefined],
-      [undefined, undefined],
-    ]);
-  });
+  it(
+    "serves a cached whole body with ifMatch only after the server confirms the version (304), never once " +
+      "it changed",
+    async () => {
+      const files = fileServer({ ranges: false });
+      files.put("k", sequence(100));
+      const server = await serve(files);
+      const store = new FetchStore(server.url);
+      const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
+      // Unchanged: a conditional GET answered 304 without a body, and the cached body is sliced.
+      expect(await store.getRangeWithSize("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual({
+        value: sequence(2, 10),
+        size: 100,
+        version,
+      });
+      files.put("k", sequence(100, 50));
+      // Replaced: 412, though the cache still holds the old value.
+      const error = await rejection(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! }));
+      expect(error).toMatchObject({ code: "PRECONDITION_FAILED", key: "k" });
+      await expect(store.getRangeWithSize("k", { offset: 3, length: 0 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
+      // The failed revalidation dropped the cached body: a read without ifMatch gets the new value.
+      expect(await store.getRangeWithSize("k", { offset: 10, length: 2 })).toEqual({
+        value: sequence(2, 60),
+        size: 100,
+        version: '"v2"',
+      });
+      expect(server.requests.map((r) => [r.headers["if-match"], r.headers["if-none-match"]])).toEqual([
+        [undefined, undefined],
+        ['"v1"', '"v1"'],
+        ['"v1"', '"v1"'],
+        ['"v1"', undefined],
+        [undefined, undefined],
+      ]);
+    },
+  );
 
-  it("revalidates a cached body with a server that ignores If-Match and If-None-Match by the ETag of the value it sends", async () => {
-    const files = fileServer({ ranges: false, ifMatchOnGet: false });
-    files.put("k", sequence(100));
-    const server = await serve(files);
-    const store = new FetchStore(server.url);
-    const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
-    expect(await store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual(sequence(2, 10));
-    files.put("k", sequence(100, 50));
-    await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).rejects.toThrow(
-      /answered with ETag "v2", not the version "v1"/,
-    );
-    expect(server.requests).toHaveLength(3);
-  });
+  it(
+    "revalidates a cached body with a server that ignores If-Match and If-None-Match by the ETag of the value " +
+      "it sends",
+    async () => {
+      const files = fileServer({ ranges: false, ifMatchOnGet: false });
+      files.put("k", sequence(100));
+      const server = await serve(files);
+      const store = new FetchStore(server.url);
+      const { version } = (await store.getRangeWithSize("k", { suffixLength: 4 }))!;
+      expect(await store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).toEqual(sequence(2, 10));
+      files.put("k", sequence(100, 50));
+      await expect(store.getRange("k", { offset: 10, length: 2 }, { ifMatch: version! })).rejects.toThrow(
+        /answered with ETag "v2", not the version "v1"/,
+      );
+      expect(server.requests).toHaveLength(3);
+    },
+  );
 
   it("reports no version from a server without ETags, and cannot confirm one", async () => {
     const files = fileServer({ etags: false });

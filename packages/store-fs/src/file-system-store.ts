@@ -334,7 +334,8 @@ export class FileSystemStore implements Store {
     const value = await readAt(file, 0, this.#readable(key, size));
     if (value.byteLength !== size) {
       throw new StoreError(
-        `${JSON.stringify(key)} was ${size} bytes when opened but ended after ${value.byteLength} while it was read (truncated meanwhile); read it again.`,
+        `${JSON.stringify(key)} was ${size} bytes when opened but ended after ${value.byteLength} while it was read ` +
+          `(truncated meanwhile); read it again.`,
         { key },
       );
     }

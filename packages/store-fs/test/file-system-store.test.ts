@@ -270,7 +270,8 @@ describe("abort and registration", () => {
   it("rejects file URLs naming a host, saying which URL or path was meant", async () => {
     await expect(openStore("file://fileserver/share/a.zarr")).rejects.toThrow(StoreError);
     await expect(openStore("file://data/x")).rejects.toThrow(
-      'file://data/x names the host "data": local files have none. Write file:///data/x for the absolute path /data/x, or the path itself (data/x) for a relative one.',
+      'file://data/x names the host "data": local files have none. Write file:///data/x for the absolute path ' +
+        "/data/x, or the path itself (data/x) for a relative one.",
     );
     await expect(openStore("file:data/x")).rejects.toThrow(
       /not a file URL: write file:\/\/\/data\/x for an absolute path, or the path itself \(data\/x\)/,

@@ -87,34 +87,41 @@ describe("across processes", () => {
     expect(await leftovers(join(root, "c"))).toEqual([]);
   });
 
-  it("4 processes x 50 conditional appends (ifMatch from getRangeWithSize): every record once, where its append said", async () => {
-    const results = (await Promise.all([1, 2, 3, 4].map((id) => run(["append", root, "c/log", "50", String(id)])))) as {
-      acked: number;
-      retries: number;
-      offsets: number[];
-    }[];
-    const value = (await new FileSystemStore(root).get("c/log"))!;
-    const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
-    const seen = new Set<string>();
-    results.forEach((result, i) => {
-      result.offsets.forEach((offset, seq) => {
-        expect(
-          [view.getUint32(offset, true), view.getUint32(offset + 4, true)],
-          `record ${seq} of process ${i + 1} at ${offset}`,
-        ).toEqual([i + 1, seq]);
+  it(
+    "4 processes x 50 conditional appends (ifMatch from getRangeWithSize): every record once, where its " +
+      "append said",
+    async () => {
+      const results = (await Promise.all(
+        [1, 2, 3, 4].map((id) => run(["append", root, "c/log", "50", String(id)])),
+      )) as {
+        acked: number;
+        retries: number;
+        offsets: number[];
+      }[];
+      const value = (await new FileSystemStore(root).get("c/log"))!;
+      const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
+      const seen = new Set<string>();
+      results.forEach((result, i) => {
+        result.offsets.forEach((offset, seq) => {
+          expect(
+            [view.getUint32(offset, true), view.getUint32(offset + 4, true)],
+            `record ${seq} of process ${i + 1} at ${offset}`,
+          ).toEqual([i + 1, seq]);
+        });
       });
-    });
-    for (let at = 0; at < value.length; at += 8)
-      seen.add(`${view.getUint32(at, true)}:${view.getUint32(at + 4, true)}`);
-    const acked = results.reduce((n, r) => n + r.acked, 0);
-    const retries = results.reduce((n, r) => n + r.retries, 0);
-    console.log(
-      `appends: processes=4 acknowledged=${acked} retries=${retries} records=${value.length / 8} distinct=${seen.size} lost=${acked - seen.size}`,
-    );
-    expect(value.length).toBe(acked * 8);
-    expect(seen.size).toBe(acked);
-    expect(await leftovers(join(root, "c"))).toEqual([]);
-  });
+      for (let at = 0; at < value.length; at += 8)
+        seen.add(`${view.getUint32(at, true)}:${view.getUint32(at + 4, true)}`);
+      const acked = results.reduce((n, r) => n + r.acked, 0);
+      const retries = results.reduce((n, r) => n + r.retries, 0);
+      console.log(
+        `appends: processes=4 acknowledged=${acked} retries=${retries} records=${value.length / 8} ` +
+          `distinct=${seen.size} lost=${acked - seen.size}`,
+      );
+      expect(value.length).toBe(acked * 8);
+      expect(seen.size).toBe(acked);
+      expect(await leftovers(join(root, "c"))).toEqual([]);
+    },
+  );
 });
 
 type Op =
@@ -138,7 +145,8 @@ function apply(records: RecordInfo[], op: Op): RecordInfo[] {
 const same = (a: RecordInfo[], b: RecordInfo[]) => JSON.stringify(a) === JSON.stringify(b);
 
 describe("crashes", () => {
-  it("SIGKILL at random moments during appends, setRanges and truncates: after recover() the value is what the completed operations made", {
+  it("SIGKILL at random moments during appends, setRanges and truncates: after recover() the value is what the " +
+    "completed operations made", {
     timeout: 120_000,
   }, async () => {
     const key = "c/0/0";
@@ -201,7 +209,8 @@ describe("crashes", () => {
         const landed = inFlight && apply(model, inFlight);
         expect(
           landed && same(parsed.records, landed),
-          `after kill ${figures.kills}: the value is neither the acknowledged state nor that plus ${JSON.stringify(inFlight)}`,
+          `after kill ${figures.kills}: the value is neither the acknowledged state nor that ` +
+            `plus ${JSON.stringify(inFlight)}`,
         ).toBe(true);
         model = landed!;
         figures.inFlightLanded++;
@@ -220,8 +229,10 @@ describe("crashes", () => {
     expect(Buffer.from(value).equals(Buffer.concat(expected))).toBe(true);
     const seconds = ((Date.now() - began) / 1000).toFixed(1);
     console.log(
-      `crashes: kills=${figures.kills} acknowledged writes=${figures.acknowledged} killed mid-operation=${figures.inFlight} (of which had landed=${figures.inFlightLanded}) ` +
-        `locks left=${figures.locksLeft} (with a journal=${figures.journalsLeft}) torn values found=${figures.torn} recovered=${figures.recovered} records=${model.length} size=${value.length} lost=0 in ${seconds}s`,
+      `crashes: kills=${figures.kills} acknowledged writes=${figures.acknowledged} killed ` +
+        `mid-operation=${figures.inFlight} (of which had landed=${figures.inFlightLanded}) ` +
+        `locks left=${figures.locksLeft} (with a journal=${figures.journalsLeft}) torn values found=${figures.torn} ` +
+        `recovered=${figures.recovered} records=${model.length} size=${value.length} lost=0 in ${seconds}s`,
     );
     expect(figures.kills).toBeGreaterThanOrEqual(50);
     expect(figures.torn, "some kills should tear a write, for recover() to undo").toBeGreaterThan(0);

@@ -82,28 +82,32 @@ describe("versions on ranged reads", () => {
     expect(byVersion.get(old!) ?? "old value").toBe("old value");
   });
 
-  it("ranged reads, with ifMatch or not, take no stat trip to Node's I/O threads (the stat of an open file is synchronous)", async () => {
-    await store.set("k", text("0123456789"));
-    const probe = await open(join(root, "k"), "r");
-    const proto = Object.getPrototypeOf(probe) as { stat: (...args: unknown[]) => Promise<unknown> };
-    await probe.close();
-    const stat = proto.stat;
-    let stats = 0;
-    proto.stat = function (this: unknown, ...args: unknown[]) {
-      stats++;
-      return stat.apply(this, args);
-    };
-    try {
-      expect(decode(await store.getRange("k", { offset: 1, length: 2 }))).toBe("12");
-      expect(stats).toBe(0);
-      const { version } = (await store.getRangeWithSize("k", { suffixLength: 0 }))!;
-      stats = 0;
-      expect(decode(await store.getRange("k", { offset: 1, length: 2 }, { ifMatch: version }))).toBe("12");
-      expect(stats).toBe(0);
-    } finally {
-      proto.stat = stat;
-    }
-  });
+  it(
+    "ranged reads, with ifMatch or not, take no stat trip to Node's I/O threads (the stat of an open file is " +
+      "synchronous)",
+    async () => {
+      await store.set("k", text("0123456789"));
+      const probe = await open(join(root, "k"), "r");
+      const proto = Object.getPrototypeOf(probe) as { stat: (...args: unknown[]) => Promise<unknown> };
+      await probe.close();
+      const stat = proto.stat;
+      let stats = 0;
+      proto.stat = function (this: unknown, ...args: unknown[]) {
+        stats++;
+        return stat.apply(this, args);
+      };
+      try {
+        expect(decode(await store.getRange("k", { offset: 1, length: 2 }))).toBe("12");
+        expect(stats).toBe(0);
+        const { version } = (await store.getRangeWithSize("k", { suffixLength: 0 }))!;
+        stats = 0;
+        expect(decode(await store.getRange("k", { offset: 1, length: 2 }, { ifMatch: version }))).toBe("12");
+        expect(stats).toBe(0);
+      } finally {
+        proto.stat = stat;
+      }
+    },
+  );
 });
 
 describe("bounded reads: values of 2 GiB and more (sparse files)", () => {

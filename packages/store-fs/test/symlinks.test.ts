@@ -78,19 +78,22 @@ async function expectRefused(store: FileSystemStore, key: string): Promise<void>
 describe("symbolic links leading outside the root", () => {
   for (const follow of [false, true]) {
     describe(follow ? "with followSymlinks" : "by default", () => {
-      it("are refused by every operation, through a directory link or a file link, and nothing outside changes", async () => {
-        const store = new FileSystemStore(root, { followSymlinks: follow });
-        const before = await snapshot(dir.path);
-        for (const key of [
-          "dir-link/secret",
-          "dir-link/new",
-          "dir-link/sub/x",
-          "dir-link/sub/new/deeper",
-          "a/file-link",
-        ])
-          await expectRefused(store, key);
-        expect(await snapshot(dir.path)).toEqual(before);
-      });
+      it(
+        "are refused by every operation, through a directory link or a file link, and nothing " + "outside changes",
+        async () => {
+          const store = new FileSystemStore(root, { followSymlinks: follow });
+          const before = await snapshot(dir.path);
+          for (const key of [
+            "dir-link/secret",
+            "dir-link/new",
+            "dir-link/sub/x",
+            "dir-link/sub/new/deeper",
+            "a/file-link",
+          ])
+            await expectRefused(store, key);
+          expect(await snapshot(dir.path)).toEqual(before);
+        },
+      );
     });
   }
 

@@ -77,20 +77,23 @@ describe("IdbStore", () => {
     );
   });
 
-  it("keeps versions out of listings, and gives a value written before versions existed one on its next write", async () => {
-    const database = freshDatabase();
-    const store = new IdbStore({ database });
-    await set("old", bytes(5), createStore(database, "zarrkit")); // as an older zarrkit wrote it: bytes, no version
-    await store.set("new", bytes(6));
-    expect((await collect(store.list(""))).sort()).toEqual(["new", "old"]);
-    expect(await store.listDir("")).toMatchObject({ keys: expect.arrayContaining(["new", "old"]), prefixes: [] });
-    expect((await store.getRangeWithSize("old", { suffixLength: 1 }))!.version).toBeUndefined();
-    const { version } = (await store.getVersioned("old"))!;
-    await store.set("old", bytes(7), { ifMatch: version });
-    expect((await store.getRangeWithSize("old", { suffixLength: 1 }))!.version).toEqual(expect.any(String));
-    await store.delete("new");
-    expect(await collect(store.list(""))).toEqual(["old"]);
-  });
+  it(
+    "keeps versions out of listings, and gives a value written before versions existed one on its " + "next write",
+    async () => {
+      const database = freshDatabase();
+      const store = new IdbStore({ database });
+      await set("old", bytes(5), createStore(database, "zarrkit")); // as an older zarrkit wrote it: bytes, no version
+      await store.set("new", bytes(6));
+      expect((await collect(store.list(""))).sort()).toEqual(["new", "old"]);
+      expect(await store.listDir("")).toMatchObject({ keys: expect.arrayContaining(["new", "old"]), prefixes: [] });
+      expect((await store.getRangeWithSize("old", { suffixLength: 1 }))!.version).toBeUndefined();
+      const { version } = (await store.getVersioned("old"))!;
+      await store.set("old", bytes(7), { ifMatch: version });
+      expect((await store.getRangeWithSize("old", { suffixLength: 1 }))!.version).toEqual(expect.any(String));
+      await store.delete("new");
+      expect(await collect(store.list(""))).toEqual(["old"]);
+    },
+  );
 
   it("setMany writes all values in one transaction, or none", async () => {
     const store = new IdbStore({ database: freshDatabase() });

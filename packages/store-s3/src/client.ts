@@ -164,7 +164,8 @@ export class S3Client {
         ...(keepTail !== undefined && { keepTail }),
         tooLarge: (detail) =>
           new ResponseTooLargeError(
-            `S3 ${request.what} failed: the reply ${detail}, more than the ${bytes} bytes ${why}; the connection was closed.`,
+            `S3 ${request.what} failed: the reply ${detail}, more than the ${bytes} bytes ${why}; the connection ` +
+              `was closed.`,
             request.key === undefined ? {} : { key: request.key },
           ),
       });

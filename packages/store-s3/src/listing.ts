@@ -66,7 +66,8 @@ export async function* listPages(
         (delimiter !== undefined && (child.length <= prefix.length || !child.endsWith(delimiter)))
       ) {
         fail(
-          `the server listed the common prefix ${JSON.stringify(child)}, which is not a level below ${JSON.stringify(prefix)}`,
+          `the server listed the common prefix ${JSON.stringify(child)}, which is not a level ` +
+            `below ${JSON.stringify(prefix)}`,
           child,
         );
       }

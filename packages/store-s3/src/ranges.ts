@@ -28,7 +28,8 @@ export function checkContentRange(
 ): number | undefined {
   if (contentRangeProblem(header, range, received) !== undefined) {
     throw new StoreError(
-      `S3 answered a ranged GET of ${key} with Content-Range ${JSON.stringify(header)} and ${received} bytes, which does not match ${JSON.stringify(range)}.`,
+      `S3 answered a ranged GET of ${key} with Content-Range ${JSON.stringify(header)} and ${received} bytes, which ` +
+        `does not match ${JSON.stringify(range)}.`,
       { key },
     );
   }

@@ -265,7 +265,8 @@ export class S3Store implements Store {
   #confirmVersion(key: string, reply: S3Reply, ifMatch: string | undefined): string | undefined {
     return confirmVersion(reply.headers, ifMatch, key, (got) =>
       this.#client.redact(
-        `S3 read of ${this.#location(key)} answered with ${got}, not the version ${ifMatch} asked for with If-Match: the object was replaced.`,
+        `S3 read of ${this.#location(key)} answered with ${got}, not the version ${ifMatch} asked for with ` +
+          `If-Match: the object was replaced.`,
       ),
     );
   }
@@ -274,7 +275,8 @@ export class S3Store implements Store {
   #gone(key: string, ifMatch: string | undefined): undefined {
     if (ifMatch === undefined) return undefined;
     throw new PreconditionFailedError(
-      `S3 read of ${this.#location(key)}: the object no longer exists, so it does not have the version ${ifMatch} asked for with If-Match.`,
+      `S3 read of ${this.#location(key)}: the object no longer exists, so it does not have the version ${ifMatch} ` +
+        `asked for with If-Match.`,
       {
         key,
       },

@@ -75,9 +75,12 @@ describe.skipIf(!rgw)("writers in several processes on radosgw", () => {
     const lost = acknowledged.filter((a) => !final.writes.includes(a.entry));
     const unacknowledged = final.writes.filter((entry) => !acknowledged.some((a) => a.entry === entry));
     console.log(
-      `[store-s3] ${processes} processes x ${increments} increments on radosgw: ${acknowledged.length} acknowledged, final count ${final.count}, ` +
-        `${lost.length} lost, ${unacknowledged.length} landed unacknowledged, ${conflicts} conflicts (PreconditionFailedError), ${failures} other failed attempts, ` +
-        `${wallMs} ms (${((acknowledged.length / wallMs) * 1000).toFixed(1)} increments/s); per process ms: ${reports.map((r) => r.ms).join(", ")}`,
+      `[store-s3] ${processes} processes x ${increments} increments on radosgw: ${acknowledged.length} ` +
+        `acknowledged, final count ${final.count}, ` +
+        `${lost.length} lost, ${unacknowledged.length} landed unacknowledged, ${conflicts} conflicts ` +
+        `(PreconditionFailedError), ${failures} other failed attempts, ` +
+        `${wallMs} ms (${((acknowledged.length / wallMs) * 1000).toFixed(1)} increments/s); per process ` +
+        `ms: ${reports.map((r) => r.ms).join(", ")}`,
     );
 
     expect(acknowledged).toHaveLength(total);
@@ -124,7 +127,8 @@ describe.skipIf(!rgw)("writers in several processes on radosgw", () => {
       (chunk) => !data.subarray(width * chunk, width * (chunk + 1)).every((v) => v === 1000 + chunk),
     );
     console.log(
-      `[store-s3] ${processes} processes x ${perProcess} inner chunks of one shard on radosgw: ${acknowledged.length} acknowledged, ${lost.length} lost`,
+      `[store-s3] ${processes} processes x ${perProcess} inner chunks of one shard on ` +
+        `radosgw: ${acknowledged.length} acknowledged, ${lost.length} lost`,
     );
     expect(acknowledged).toHaveLength(chunks);
     expect(lost).toEqual([]);

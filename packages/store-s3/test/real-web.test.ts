@@ -49,18 +49,21 @@ const xml = (res: ServerResponse, body: string) => {
 };
 
 describe("listings are checked, not trusted", () => {
-  it("refuses a key outside the store's prefix, naming it, where it listed 'other/zarr.json' as 'her/zarr.json'", async () => {
-    const server = await serve((_req, res) => xml(res, page(["p/zarr.json", "other/zarr.json"])));
-    const store = storeAt(server.endpoint);
-    for (const list of [() => collect(store.list("")), () => store.listDir("")]) {
-      const error = await rejection(list());
-      expect(error).toBeInstanceOf(StoreError);
-      expect(error).toMatchObject({
-        key: "other/zarr.json",
-        message: expect.stringMatching(/listed the key "other\/zarr.json", which is outside the prefix "p\/"/),
-      });
-    }
-  });
+  it(
+    "refuses a key outside the store's prefix, naming it, where it listed 'other/zarr.json' as " + "'her/zarr.json'",
+    async () => {
+      const server = await serve((_req, res) => xml(res, page(["p/zarr.json", "other/zarr.json"])));
+      const store = storeAt(server.endpoint);
+      for (const list of [() => collect(store.list("")), () => store.listDir("")]) {
+        const error = await rejection(list());
+        expect(error).toBeInstanceOf(StoreError);
+        expect(error).toMatchObject({
+          key: "other/zarr.json",
+          message: expect.stringMatching(/listed the key "other\/zarr.json", which is outside the prefix "p\/"/),
+        });
+      }
+    },
+  );
 
   it("refuses a common prefix that is not a level below the prefix", async () => {
     const server = await serve((_req, res) =>
@@ -71,15 +74,18 @@ describe("listings are checked, not trusted", () => {
     );
   });
 
-  it("stops a listing whose server repeats its continuation token, at the second page, where it looped forever", async () => {
-    const server = await serve((_req, res) => xml(res, page(["p/a"], "same-token")));
-    const error = await rejection(collect(storeAt(server.endpoint).list("")));
-    expect(error).toBeInstanceOf(StoreError);
-    expect((error as Error).message).toMatch(
-      /page 2 repeats the continuation token of an earlier page \(the listing would never end\)/,
-    );
-    expect(server.requests).toHaveLength(2);
-  });
+  it(
+    "stops a listing whose server repeats its continuation token, at the second page, where it " + "looped forever",
+    async () => {
+      const server = await serve((_req, res) => xml(res, page(["p/a"], "same-token")));
+      const error = await rejection(collect(storeAt(server.endpoint).list("")));
+      expect(error).toBeInstanceOf(StoreError);
+      expect((error as Error).message).toMatch(
+        /page 2 repeats the continuation token of an earlier page \(the listing would never end\)/,
+      );
+      expect(server.requests).toHaveLength(2);
+    },
+  );
 
   it("stops a listing past maxListPages, and one truncated without a token", async () => {
     let n = 0;
@@ -145,12 +151,17 @@ describe("whole objects are complete or an error", () => {
 });
 
 describe("bodies and waits", () => {
-  it("reads a 16-byte window answered with an endless 200 up to the window and a margin, not to the 2 GiB cap", async () => {
-    const { handler, written } = endless(200, { ETag: '"e"' }, new Uint8Array(64 * 1024).fill(5));
-    const server = await serve(handler);
-    expect(await storeAt(server.endpoint).getRange("k", { offset: 0, length: 16 })).toEqual(new Uint8Array(16).fill(5));
-    expect(await written).toBeLessThan(32 * 2 ** 20);
-  });
+  it(
+    "reads a 16-byte window answered with an endless 200 up to the window and a margin, not to the " + "2 GiB cap",
+    async () => {
+      const { handler, written } = endless(200, { ETag: '"e"' }, new Uint8Array(64 * 1024).fill(5));
+      const server = await serve(handler);
+      expect(await storeAt(server.endpoint).getRange("k", { offset: 0, length: 16 })).toEqual(
+        new Uint8Array(16).fill(5),
+      );
+      expect(await written).toBeLessThan(32 * 2 ** 20);
+    },
+  );
 
   it("ends a body trickling a byte every 2 s with a StoreTimeoutError", async () => {
     const server = await serve((_req, res) => {

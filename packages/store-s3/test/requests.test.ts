@@ -57,17 +57,20 @@ describe("requests", () => {
     }
   });
 
-  it("rejects keys and prefixes that are not strings or hold a lone surrogate with a StoreError, sending nothing", async () => {
-    const { store, requests } = offline({ endpoint: "http://127.0.0.1:9" });
-    for (const key of ["a\uD800b", "\uDC00", 5, undefined]) {
-      await expect(store.get(key as string), String(key)).rejects.toBeInstanceOf(StoreError);
-      await expect(store.getRange(key as string, { offset: 0, length: 1 })).rejects.toBeInstanceOf(StoreError);
-      await expect(store.set(key as string, new Uint8Array(1))).rejects.toBeInstanceOf(StoreError);
-      await expect(store.listDir(key as string)).rejects.toBeInstanceOf(StoreError);
-    }
-    expect(requests).toHaveLength(0);
-    await expect(store.getRange("k", null as never)).rejects.toBeInstanceOf(StoreError);
-  });
+  it(
+    "rejects keys and prefixes that are not strings or hold a lone surrogate with a StoreError, " + "sending nothing",
+    async () => {
+      const { store, requests } = offline({ endpoint: "http://127.0.0.1:9" });
+      for (const key of ["a\uD800b", "\uDC00", 5, undefined]) {
+        await expect(store.get(key as string), String(key)).rejects.toBeInstanceOf(StoreError);
+        await expect(store.getRange(key as string, { offset: 0, length: 1 })).rejects.toBeInstanceOf(StoreError);
+        await expect(store.set(key as string, new Uint8Array(1))).rejects.toBeInstanceOf(StoreError);
+        await expect(store.listDir(key as string)).rejects.toBeInstanceOf(StoreError);
+      }
+      expect(requests).toHaveLength(0);
+      await expect(store.getRange("k", null as never)).rejects.toBeInstanceOf(StoreError);
+    },
+  );
 
   it("rejects prefixes that would climb out of the bucket", () => {
     expect(() => new S3Store({ bucket: "bkt", prefix: "a/../../other" })).toThrow(StoreError);

@@ -95,8 +95,10 @@ describe("secrets never reach an error", () => {
       authorization = request.headers.get("authorization")!;
       const token = request.headers.get("x-amz-security-token")!;
       const xml =
-        `<Error><Code>InvalidArgument ${secretAccessKey}</Code><Message>Proxy refused Authorization: ${authorization}; ` +
-        `key ${secretAccessKey}, token ${token}, url /bkt/k?X-Amz-Credential=${accessKeyId}%2F20240101&amp;X-Amz-Signature=0badc0ffee</Message>` +
+        `<Error><Code>InvalidArgument ${secretAccessKey}</Code><Message>Proxy refused ` +
+        `Authorization: ${authorization}; ` +
+        `key ${secretAccessKey}, token ${token}, url ` +
+        `/bkt/k?X-Amz-Credential=${accessKeyId}%2F20240101&amp;X-Amz-Signature=0badc0ffee</Message>` +
         `<RequestId>req-${sessionToken}</RequestId></Error>`;
       return new Response(xml, { status: 400 });
     });

@@ -78,26 +78,29 @@ describe.skipIf(!rgw)("versions of ranged reads on radosgw", () => {
     expect(requests.every((r) => r.headers.get("if-match") === version)).toBe(true);
   });
 
-  it("reads past the end with ifMatch: radosgw's 416 has no ETag, so a HEAD with If-Match confirms the version", async () => {
-    const { fetch, requests } = recordingFetch();
-    const store = rgwStore({ fetch });
-    await store.set("k", sequence(10));
-    const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 1 }))!;
-    requests.length = 0;
-    expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({
-      value: new Uint8Array(0),
-      size: 10,
-      version,
-    });
-    expect(requests.map((r) => [r.method, r.headers.get("if-match")])).toEqual([
-      ["GET", version],
-      ["HEAD", version],
-    ]);
-    await rgwStore({ prefix: store.prefix }).set("k", sequence(12));
-    await expect(store.getRange("k", { offset: 50, length: 5 }, { ifMatch: version! })).rejects.toBeInstanceOf(
-      PreconditionFailedError,
-    );
-  });
+  it(
+    "reads past the end with ifMatch: radosgw's 416 has no ETag, so a HEAD with If-Match confirms " + "the version",
+    async () => {
+      const { fetch, requests } = recordingFetch();
+      const store = rgwStore({ fetch });
+      await store.set("k", sequence(10));
+      const { version } = (await store.getRangeWithSize("k", { offset: 0, length: 1 }))!;
+      requests.length = 0;
+      expect(await store.getRangeWithSize("k", { offset: 50, length: 5 }, { ifMatch: version! })).toEqual({
+        value: new Uint8Array(0),
+        size: 10,
+        version,
+      });
+      expect(requests.map((r) => [r.method, r.headers.get("if-match")])).toEqual([
+        ["GET", version],
+        ["HEAD", version],
+      ]);
+      await rgwStore({ prefix: store.prefix }).set("k", sequence(12));
+      await expect(store.getRange("k", { offset: 50, length: 5 }, { ifMatch: version! })).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
+    },
+  );
 
   it("a deleted object is a PreconditionFailedError for a read with ifMatch, and missing without", async () => {
     const store = rgwStore();

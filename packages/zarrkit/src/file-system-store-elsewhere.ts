@@ -11,7 +11,8 @@ import type { FileSystemStore as NodeFileSystemStore } from "@zarrkit/store-fs";
 export const FileSystemStore = class FileSystemStore {
   constructor(root: string) {
     throw new UnsupportedError(
-      `FileSystemStore(${JSON.stringify(root)}) needs Node: this runtime loaded zarrkit's browser entry. Use FetchStore, S3Store or IdbStore here.`,
+      `FileSystemStore(${JSON.stringify(root)}) needs Node: this runtime loaded zarrkit's browser entry. Use ` +
+        `FetchStore, S3Store or IdbStore here.`,
     );
   }
 } as unknown as typeof NodeFileSystemStore;

@@ -12,7 +12,8 @@ export function checkBox(content: Content, data: ArrayLike<number>, box: Box, wh
   const bad = content.firstMismatch(data, box.start, shape, shift);
   if (bad >= 0) {
     throw new Error(
-      `${what}: wrong data in box [${box.start}]..[${box.stop}] at element ${bad} (got ${data[bad]}, ${data.length} elements)`,
+      `${what}: wrong data in box [${box.start}]..[${box.stop}] at element ${bad} (got ${data[bad]}, ${data.length} ` +
+        `elements)`,
     );
   }
 }

@@ -45,7 +45,8 @@ const log = (line: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
 log(
-  `profile ${profile.name}: ${profile.size}^3 uint16, ${profile.runs} runs per contender after ${profile.warmups} warm-up(s); sampling background CPU`,
+  `profile ${profile.name}: ${profile.size}^3 uint16, ${profile.runs} runs per contender after ${profile.warmups} ` +
+    `warm-up(s); sampling background CPU`,
 );
 const env = environment(profile.name, await backgroundCpu());
 log(`background CPU ${(env.backgroundCpu.before * 100).toFixed(0)}% of ${env.cores} cores`);

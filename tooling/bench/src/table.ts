@@ -152,7 +152,10 @@ function conversionTable(c: CaseResult, facts: ConversionFacts): string {
       ]),
     );
   }
-  const notes = `Array ${mib(facts.arrayBytes)} MiB decoded, shards of ${mib(facts.shardBytes)} MiB decoded; the CLI converting nothing (run again over its result) peaks at ${facts.idleRssMiB.toFixed(0)} MiB in ${(facts.idleCpuMs / 1000).toFixed(2)} s of CPU.`;
+  const notes =
+    `Array ${mib(facts.arrayBytes)} MiB decoded, shards of ${mib(facts.shardBytes)} MiB decoded; the ` +
+    `CLI converting nothing (run again over its result) peaks at ${facts.idleRssMiB.toFixed(0)} MiB ` +
+    `in ${(facts.idleCpuMs / 1000).toFixed(2)} s of CPU.`;
   return `${lines.join("\n")}\n\n${notes}`;
 }
 
@@ -215,7 +218,8 @@ const SECTIONS: { title: string; select: (c: CaseResult) => boolean; render?: (c
   },
   {
     title:
-      "9. In Chromium: whole array over local HTTP, zarrkit and zarrita.js in one page (requests and bytes counted by the server)",
+      "9. In Chromium: whole array over local HTTP, zarrkit and zarrita.js in one page (requests and bytes counted " +
+      "by the server)",
     select: (c) => c.group === 9,
     render: (cases) => cases.map((c) => `${caseTable([c])}\n\n${browserNote(c.browser!)}`).join("\n\n"),
   },

@@ -127,7 +127,8 @@ export function verdicts(
     out.push({
       target: `peak RSS of a whole read (${form}) at most 1.5x the array's bytes`,
       measured: whole
-        ? `${((whole.peakRssMiB * 2 ** 20) / arrayBytes).toFixed(2)}x (${whole.peakRssMiB.toFixed(0)} MiB, of which ${whole.baselineRssMiB.toFixed(0)} MiB before the read)`
+        ? `${((whole.peakRssMiB * 2 ** 20) / arrayBytes).toFixed(2)}x (${whole.peakRssMiB.toFixed(0)} MiB, of ` +
+          `which ${whole.baselineRssMiB.toFixed(0)} MiB before the read)`
         : "not measured",
       met: whole ? whole.peakRssMiB * 2 ** 20 <= 1.5 * arrayBytes : undefined,
     });
@@ -136,7 +137,8 @@ export function verdicts(
   out.push({
     target: "one inner chunk of a shard allocates no more than the inner chunk plus its index",
     measured: inner
-      ? `fetched ${inner.bytesFetched} B (index + stored chunk); ArrayBuffers grew ${inner.arrayBuffersGrowth} B for a ${inner.selectionBytes} B result`
+      ? `fetched ${inner.bytesFetched} B (index + stored chunk); ArrayBuffers grew ${inner.arrayBuffersGrowth} B ` +
+        `for a ${inner.selectionBytes} B result`
       : "not measured",
     met: inner ? inner.arrayBuffersGrowth <= inner.selectionBytes + inner.bytesFetched : undefined,
   });
@@ -179,7 +181,8 @@ function conversionVerdicts(c: CaseResult | undefined): Verdict[] {
   });
   out.push(
     speedup(
-      "convert: near-linear speed-up with parts: 2 parts at once (--jobs 1 each) >= 1.8x faster than one process (--jobs 1)",
+      "convert: near-linear speed-up with parts: 2 parts at once (--jobs 1 each) >= 1.8x faster than one process " +
+        "(--jobs 1)",
       get("zarrkit --jobs 1")?.medianMs,
       get("zarrkit 2 parts")?.medianMs,
       (r) => r >= 1.8,
@@ -191,7 +194,8 @@ function conversionVerdicts(c: CaseResult | undefined): Verdict[] {
   const half = peak("zarrkit 2 parts");
   const idle = c?.conversion?.idleRssMiB;
   const target =
-    "convert: peak RSS bounded by the shards in flight, not the array: a part converting half the array peaks at >= 0.8x of one converting all of it (over the idle CLI)";
+    "convert: peak RSS bounded by the shards in flight, not the array: a part converting half the array peaks at >= " +
+    "0.8x of one converting all of it (over the idle CLI)";
   if (whole === undefined || half === undefined || idle === undefined)
     out.push({ target, measured: "not measured", met: undefined });
   else {

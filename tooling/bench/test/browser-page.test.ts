@@ -48,33 +48,38 @@ describe.skipIf(skipReason !== undefined)("the browser case's page", () => {
     page = await BrowserPage.open(`${server.url}page/index.html`);
   });
 
-  test("is cross-origin isolated; zarrkit (on its workers, then without) and zarrita.js read the generated values, with their own requests", async () => {
-    const base = `${server!.url}data/`;
-    const reads = [];
-    const requests = [];
-    for (const peer of ["zarrkit", "zarrkit, workers off", "zarrita"] as const) {
-      await page!.prepare(peer, base, SHARDED.path);
-      reads.push(await page!.read(peer, PROFILE.size));
-      // Counted on a second read: the first also loads code (the codec worker, the codecs' chunks).
-      await server!.reset();
-      await page!.read(peer);
-      requests.push((await server!.stats()).requests);
-    }
-    for (const read of reads)
-      expect(read).toMatchObject({ elements: 128 ** 3, mismatch: -1, digest: reads[0]!.digest });
-    // zarrkit: the whole shard in one read; zarrita.js: a HEAD for the shard's size, its index, then each inner chunk.
-    expect(requests).toEqual([1, 1, 10]);
-    const facts = await page!.facts();
-    // Two reads of one shard of 8 inner chunks, each sent in batches of at most 4 (2 MiB), at least one per worker.
-    const perBatch = Math.max(1, Math.min(4, Math.ceil(8 / facts.hardwareConcurrency)));
-    expect(facts).toMatchObject({
-      crossOriginIsolated: true,
-      workers: { dispatched: 2 * Math.ceil(8 / perBatch), ranHere: 0 },
-    });
-    expect(facts.workers.workers).toBeGreaterThanOrEqual(1);
-    expect(facts.hardwareConcurrency).toBeGreaterThanOrEqual(1);
-    expect(page!.errors).toEqual([]);
-  });
+  test(
+    "is cross-origin isolated; zarrkit (on its workers, then without) and zarrita.js read the generated values, " +
+      "with their own requests",
+    async () => {
+      const base = `${server!.url}data/`;
+      const reads = [];
+      const requests = [];
+      for (const peer of ["zarrkit", "zarrkit, workers off", "zarrita"] as const) {
+        await page!.prepare(peer, base, SHARDED.path);
+        reads.push(await page!.read(peer, PROFILE.size));
+        // Counted on a second read: the first also loads code (the codec worker, the codecs' chunks).
+        await server!.reset();
+        await page!.read(peer);
+        requests.push((await server!.stats()).requests);
+      }
+      for (const read of reads)
+        expect(read).toMatchObject({ elements: 128 ** 3, mismatch: -1, digest: reads[0]!.digest });
+      // zarrkit: the whole shard in one read; zarrita.js: a HEAD for the shard's size, its index, then each inner
+      // chunk.
+      expect(requests).toEqual([1, 1, 10]);
+      const facts = await page!.facts();
+      // Two reads of one shard of 8 inner chunks, each sent in batches of at most 4 (2 MiB), at least one per worker.
+      const perBatch = Math.max(1, Math.min(4, Math.ceil(8 / facts.hardwareConcurrency)));
+      expect(facts).toMatchObject({
+        crossOriginIsolated: true,
+        workers: { dispatched: 2 * Math.ceil(8 / perBatch), ranHere: 0 },
+      });
+      expect(facts.workers.workers).toBeGreaterThanOrEqual(1);
+      expect(facts.hardwareConcurrency).toBeGreaterThanOrEqual(1);
+      expect(page!.errors).toEqual([]);
+    },
+  );
 
   test("fetches the shard files whole for the I/O alone", async () => {
     const key = `${SHARDED.path}/c/0/0/0`;

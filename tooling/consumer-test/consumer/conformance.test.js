@@ -2,4 +2,5 @@
 import { describeStoreConformance, unsafeKeys } from "@zarrkit/test-utils";
 import { MapStore } from "zarrkit-example-map-store";
 
-describeStoreConformance("example MapStore (installed)", async () => ({ store: new MapStore() }), { invalidKeys: unsafeKeys });
+describeStoreConformance("example MapStore " +
+"(installed)", async () => ({ store: new MapStore() }), { invalidKeys: unsafeKeys });

@@ -107,7 +107,8 @@ if (failures.length > 0) {
   console.log(`\n${failures.length} distinct failure(s):`);
   for (const f of failures) {
     console.log(
-      `- [${f.target}] ${f.kind} (${f.count} case(s)): ${firstLine(f.message).slice(0, 400)}\n  seed ${f.seed} path ${f.path}; reproduce and shrink: ${reproduce(f)}`,
+      `- [${f.target}] ${f.kind} (${f.count} case(s)): ${firstLine(f.message).slice(0, 400)}\n  seed ${f.seed} ` +
+        `path ${f.path}; reproduce and shrink: ${reproduce(f)}`,
     );
   }
   process.exit(1);

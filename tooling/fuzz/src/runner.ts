@@ -131,7 +131,9 @@ export async function runTarget(target: string, options: RunOptions): Promise<Ta
           if (!failure && rssGrowth > MEMORY_LIMIT) {
             failure = {
               kind: "memory",
-              message: `one case grew RSS by ${Math.round(rssGrowth / 2 ** 20)} MiB (bound ${MEMORY_LIMIT / 2 ** 20} MiB)`,
+              message:
+                `one case grew RSS by ${Math.round(rssGrowth / 2 ** 20)} MiB ` +
+                `(bound ${MEMORY_LIMIT / 2 ** 20} MiB)`,
               detail: "",
               signature: `${target} memory RSS growth beyond the bound`,
             };

@@ -23,7 +23,8 @@ describe("fuzz slice (seed 20240601)", () => {
       for (const f of summary.failures) {
         const known = knownFinding(f.target, f.message);
         console.log(
-          `${known ? `known ${known}` : "NEW"}: [${f.target}] ${f.kind} x${f.count}: ${f.message.split("\n")[0]} (pnpm fuzz --target ${f.target} --seed ${f.seed} --replay ${f.path})`,
+          `${known ? `known ${known}` : "NEW"}: [${f.target}] ${f.kind} x${f.count}: ${f.message.split("\n")[0]} ` +
+            `(pnpm fuzz --target ${f.target} --seed ${f.seed} --replay ${f.path})`,
         );
       }
       console.log(

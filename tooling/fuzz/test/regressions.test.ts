@@ -60,9 +60,12 @@ describe("core: zarr.json parsing (target metadata)", () => {
     await openText(JSON.stringify({ ...ARRAY, chunk_grid: { name: "regular", configuration: null } }));
   });
 
-  it("F2: a null chunk_key_encoding configuration is an InvalidMetadataError (or the default), not a TypeError", async () => {
-    await openText(JSON.stringify({ ...ARRAY, chunk_key_encoding: { name: "default", configuration: null } }));
-  });
+  it(
+    "F2: a null chunk_key_encoding configuration is an InvalidMetadataError (or the default), not a " + "TypeError",
+    async () => {
+      await openText(JSON.stringify({ ...ARRAY, chunk_key_encoding: { name: "default", configuration: null } }));
+    },
+  );
 
   it("F3: an integer above 2^53 as node_type is an InvalidMetadataError, not a BigInt TypeError", async () => {
     await openText('{"zarr_format":3,"node_type":9007199254740993,"attributes":{}}');
@@ -117,17 +120,20 @@ describe("neuroglancer: info validation (target neuroglancer)", () => {
 });
 
 describe("sharding: sharding_indexed configuration (target metadata)", () => {
-  it("F8: an inner chunk_shape above 2^53 is an InvalidMetadataError, not a BigInt TypeError from its message", async () => {
-    const inner = {
-      name: "sharding_indexed",
-      configuration: { chunk_shape: [4, 3], codecs: [ARRAY.codecs[0]], index_codecs: [ARRAY.codecs[0]] },
-    };
-    const outer = {
-      name: "sharding_indexed",
-      configuration: { chunk_shape: ["@@"], codecs: [inner], index_codecs: [ARRAY.codecs[0]] },
-    };
-    await openText(JSON.stringify({ ...ARRAY, codecs: [outer] }).replace('"@@"', "9007199254740992"));
-  });
+  it(
+    "F8: an inner chunk_shape above 2^53 is an InvalidMetadataError, not a BigInt TypeError from " + "its message",
+    async () => {
+      const inner = {
+        name: "sharding_indexed",
+        configuration: { chunk_shape: [4, 3], codecs: [ARRAY.codecs[0]], index_codecs: [ARRAY.codecs[0]] },
+      };
+      const outer = {
+        name: "sharding_indexed",
+        configuration: { chunk_shape: ["@@"], codecs: [inner], index_codecs: [ARRAY.codecs[0]] },
+      };
+      await openText(JSON.stringify({ ...ARRAY, codecs: [outer] }).replace('"@@"', "9007199254740992"));
+    },
+  );
 });
 
 describe("neuroglancer: gzip data_encoding (target neuroglancer)", () => {
@@ -149,13 +155,16 @@ describe("neuroglancer: gzip data_encoding (target neuroglancer)", () => {
     return new ShardReader(store, parseShardingSpec({ ...spec, data_encoding: "gzip" })).get(0n);
   }
 
-  it("F6: a gzip member whose CRC-32 does not match its data is a ChecksumError/CorruptDataError, not other data", async () => {
-    const member = new Uint8Array(gzipSync(data, { level: 0 })); // a stored block: data bytes verbatim
-    member[10 + 5 + 7]! ^= 0x01; // header 10 bytes, stored-block header 5 bytes: flips data[7]
-    const result = await readChunk(member).catch((e: unknown) => e);
-    if (result instanceof Error) expect(result).toBeInstanceOf(ZarrkitError);
-    else expect(result).toEqual(data);
-  });
+  it(
+    "F6: a gzip member whose CRC-32 does not match its data is a ChecksumError/CorruptDataError, not " + "other data",
+    async () => {
+      const member = new Uint8Array(gzipSync(data, { level: 0 })); // a stored block: data bytes verbatim
+      member[10 + 5 + 7]! ^= 0x01; // header 10 bytes, stored-block header 5 bytes: flips data[7]
+      const result = await readChunk(member).catch((e: unknown) => e);
+      if (result instanceof Error) expect(result).toBeInstanceOf(ZarrkitError);
+      else expect(result).toEqual(data);
+    },
+  );
 
   it("F7: a gzip trailer claiming ISIZE 512 MiB is not allocated up front (256 MiB bound)", async () => {
     const member = new Uint8Array(gzipSync(data));

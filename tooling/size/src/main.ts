@@ -5,12 +5,14 @@ import { lazyCodecChunkSizes, minimalReaderSize } from "./measure.js";
 
 const reader = await minimalReaderSize();
 console.log(
-  `minimal reader (core + sharding + store-fetch): ${reader.initial} B gzip before the first read, ${reader.total} B gzip in all`,
+  `minimal reader (core + sharding + store-fetch): ${reader.initial} B gzip before the first read, ${reader.total} ` +
+    `B gzip in all`,
 );
 const codecs = await lazyCodecChunkSizes();
 for (const [chunk, gzip] of [...codecs.sizes].sort()) console.log(`${chunk}: ${gzip} B gzip`);
 console.log(
-  `Node built-ins: minimal reader ${reader.nodeBuiltins.join(", ") || "none"}; codec chunks ${codecs.nodeBuiltins.join(", ") || "none"}`,
+  `Node built-ins: minimal reader ${reader.nodeBuiltins.join(", ") || "none"}; codec ` +
+    `chunks ${codecs.nodeBuiltins.join(", ") || "none"}`,
 );
 
 if (process.argv.includes("--write")) {

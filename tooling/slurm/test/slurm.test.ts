@@ -30,7 +30,8 @@ describe("SLURM job arrays", () => {
     console.log(`[slurm] node idle ${cluster.startMs} ms after start`);
     const dir = join(cluster.dir, "array-ids");
     const result = await cluster.sbatchArray(
-      `mkdir -p ${dir} && echo "$SLURM_ARRAY_TASK_ID $SLURM_ARRAY_TASK_COUNT" > ${dir}/task.$SLURM_ARRAY_TASK_ID && echo task $SLURM_ARRAY_TASK_ID done`,
+      `mkdir -p ${dir} && echo "$SLURM_ARRAY_TASK_ID $SLURM_ARRAY_TASK_COUNT" > ${dir}/task.$SLURM_ARRAY_TASK_ID && ` +
+        `echo task $SLURM_ARRAY_TASK_ID done`,
       4,
     );
     console.log(`[slurm] 4-task job array ${result.jobId} finished in ${result.ms} ms`);

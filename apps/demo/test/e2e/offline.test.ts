@@ -80,59 +80,63 @@ describe.skipIf(skip)("offline in Chromium", () => {
     await context.close();
   });
 
-  it("paints annotations into a sharded uint8 array in IndexedDB, shown over the image and still there after a reload", async () => {
-    const { context, page, errors } = await newPage(demo);
-    const view = page.locator("#view");
-    await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", VIEW));
-    expect(await settled(page)).toBe("ready");
-    await expect.poll(() => view.getAttribute("data-annotations")).toBe("loaded");
-    await page.getByLabel("Paint annotations").check();
-    const box = (await view.boundingBox())!;
-    await page.mouse.move(box.x + 40, box.y + 200);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 120, box.y + 200, { steps: 16 });
-    await page.mouse.up();
-    await expect.poll(() => view.getAttribute("data-annotations")).toBe("saved");
+  it(
+    "paints annotations into a sharded uint8 array in IndexedDB, shown over the image and still there after " +
+      "a reload",
+    async () => {
+      const { context, page, errors } = await newPage(demo);
+      const view = page.locator("#view");
+      await page.goto(sourceUrl(demo.base, "/data/volume.zarr/sharded", VIEW));
+      expect(await settled(page)).toBe("ready");
+      await expect.poll(() => view.getAttribute("data-annotations")).toBe("loaded");
+      await page.getByLabel("Paint annotations").check();
+      const box = (await view.boundingBox())!;
+      await page.mouse.move(box.x + 40, box.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 120, box.y + 200, { steps: 16 });
+      await page.mouse.up();
+      await expect.poll(() => view.getAttribute("data-annotations")).toBe("saved");
 
-    // In IndexedDB: a sharded array, written in part (the stroke's shard only).
-    const records = await page.evaluate(async () => {
-      const db = await new Promise<IDBDatabase>((done, fail) => {
-        const request = indexedDB.open("zarrkit-demo");
-        request.onsuccess = () => done(request.result);
-        request.onerror = () => fail(request.error);
+      // In IndexedDB: a sharded array, written in part (the stroke's shard only).
+      const records = await page.evaluate(async () => {
+        const db = await new Promise<IDBDatabase>((done, fail) => {
+          const request = indexedDB.open("zarrkit-demo");
+          request.onsuccess = () => done(request.result);
+          request.onerror = () => fail(request.error);
+        });
+        const store = db.transaction("zarrkit").objectStore("zarrkit");
+        const keys = await new Promise<IDBValidKey[]>((done) => {
+          const request = store.getAllKeys();
+          request.onsuccess = () => done(request.result);
+        });
+        const names = keys.map(String).filter((k) => k.startsWith("annotations/") && !k.includes("\0"));
+        const metadata = names.find((k) => k.endsWith("/zarr.json"))!;
+        const value = await new Promise<Uint8Array>((done) => {
+          const request = store.get(metadata);
+          request.onsuccess = () => done(request.result as Uint8Array);
+        });
+        return {
+          names: names.map((k) => k.split("/").slice(2).join("/")).sort(),
+          metadata: new TextDecoder().decode(value),
+        };
       });
-      const store = db.transaction("zarrkit").objectStore("zarrkit");
-      const keys = await new Promise<IDBValidKey[]>((done) => {
-        const request = store.getAllKeys();
-        request.onsuccess = () => done(request.result);
-      });
-      const names = keys.map(String).filter((k) => k.startsWith("annotations/") && !k.includes("\0"));
-      const metadata = names.find((k) => k.endsWith("/zarr.json"))!;
-      const value = await new Promise<Uint8Array>((done) => {
-        const request = store.get(metadata);
-        request.onsuccess = () => done(request.result as Uint8Array);
-      });
-      return {
-        names: names.map((k) => k.split("/").slice(2).join("/")).sort(),
-        metadata: new TextDecoder().decode(value),
-      };
-    });
-    // Shards of 128 x 128 x 128 (4 x 4 x 4 inner chunks of 32): z 40 in 0, row 200 in 1, columns 37..123 in 0.
-    expect(records.names).toEqual(["c/0/1/0", "zarr.json"]);
-    expect(JSON.parse(records.metadata).codecs[0].name).toBe("sharding_indexed");
+      // Shards of 128 x 128 x 128 (4 x 4 x 4 inner chunks of 32): z 40 in 0, row 200 in 1, columns 37..123 in 0.
+      expect(records.names).toEqual(["c/0/1/0", "zarr.json"]);
+      expect(JSON.parse(records.metadata).codecs[0].name).toBe("sharding_indexed");
 
-    await page.reload();
-    expect(await settled(page)).toBe("ready");
-    await expect.poll(() => view.getAttribute("data-annotations")).toBe("loaded");
-    const pixels = decodePng(await view.screenshot({ path: join(screenshotDir, "annotations.png") }));
-    const at = (r: number, c: number) => [
-      ...pixels.rgba.subarray((r * pixels.width + c) * 4, (r * pixels.width + c) * 4 + 3),
-    ];
-    const [red, green] = at(200, 80);
-    expect(red! - green!).toBeGreaterThan(100);
-    const untouched = gray(slice[100 * 256 + 80]!);
-    expect(at(100, 80)).toEqual([untouched, untouched, untouched]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      await page.reload();
+      expect(await settled(page)).toBe("ready");
+      await expect.poll(() => view.getAttribute("data-annotations")).toBe("loaded");
+      const pixels = decodePng(await view.screenshot({ path: join(screenshotDir, "annotations.png") }));
+      const at = (r: number, c: number) => [
+        ...pixels.rgba.subarray((r * pixels.width + c) * 4, (r * pixels.width + c) * 4 + 3),
+      ];
+      const [red, green] = at(200, 80);
+      expect(red! - green!).toBeGreaterThan(100);
+      const untouched = gray(slice[100 * 256 + 80]!);
+      expect(at(100, 80)).toEqual([untouched, untouched, untouched]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });

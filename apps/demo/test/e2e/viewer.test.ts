@@ -105,49 +105,52 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     });
   }
 
-  it("draws the precomputed copy with x across and y down at z = at, from the sharded scale and the unsharded one", async () => {
-    const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "precomputed")).href);
-    const image = await openPrecomputedImage(store);
-    const { data } = await image.read({ min: [0, 0, Z], max: [256, 256, Z + 1] });
-    const { context, page } = await newPage(demo);
-    await page.goto(
-      sourceUrl(demo.base, "precomputed:///data/precomputed", {
-        at: String(Z),
-        contrast: `${LO},${HI}`,
-        colormap: "gray",
-        zoom: "1",
-      }),
-    );
-    expect(await settled(page)).toBe("ready");
-    const pixels = await viewPixels(page, "precomputed");
-    expect(mismatches(pixels, 256, 256, (r, c) => Number(data[r * 256 + c]))).toEqual([]);
+  it(
+    "draws the precomputed copy with x across and y down at z = at, from the sharded scale and the " + "unsharded one",
+    async () => {
+      const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "precomputed")).href);
+      const image = await openPrecomputedImage(store);
+      const { data } = await image.read({ min: [0, 0, Z], max: [256, 256, Z + 1] });
+      const { context, page } = await newPage(demo);
+      await page.goto(
+        sourceUrl(demo.base, "precomputed:///data/precomputed", {
+          at: String(Z),
+          contrast: `${LO},${HI}`,
+          colormap: "gray",
+          zoom: "1",
+        }),
+      );
+      expect(await settled(page)).toBe("ready");
+      const pixels = await viewPixels(page, "precomputed");
+      expect(mismatches(pixels, 256, 256, (r, c) => Number(data[r * 256 + c]))).toEqual([]);
 
-    // At zoom 0.5: scale s1, unsharded (one file per chunk), one element per CSS pixel.
-    const half = (await image.read({ min: [0, 0, Z / 2], max: [128, 128, Z / 2 + 1] }, { scale: 1 })).data;
-    demo.requests.length = 0;
-    await page.goto(
-      sourceUrl(demo.base, "precomputed:///data/precomputed", {
-        at: String(Z),
-        contrast: `${LO},${HI}`,
-        colormap: "gray",
-        zoom: "0.5",
-      }),
-    );
-    expect(await settled(page)).toBe("ready");
-    expect(mismatches(await viewPixels(page, "precomputed-s1"), 128, 128, (r, c) => Number(half[r * 128 + c]))).toEqual(
-      [],
-    );
-    const chunkFiles = demo.requests
-      .filter((r) => /\/precomputed\/s\d/.test(r.path))
-      .map((r) => r.path.split("/precomputed/")[1]);
-    expect(chunkFiles.sort()).toEqual([
-      "s1/0-64_0-64_0-64",
-      "s1/0-64_64-128_0-64",
-      "s1/64-128_0-64_0-64",
-      "s1/64-128_64-128_0-64",
-    ]);
-    await context.close();
-  });
+      // At zoom 0.5: scale s1, unsharded (one file per chunk), one element per CSS pixel.
+      const half = (await image.read({ min: [0, 0, Z / 2], max: [128, 128, Z / 2 + 1] }, { scale: 1 })).data;
+      demo.requests.length = 0;
+      await page.goto(
+        sourceUrl(demo.base, "precomputed:///data/precomputed", {
+          at: String(Z),
+          contrast: `${LO},${HI}`,
+          colormap: "gray",
+          zoom: "0.5",
+        }),
+      );
+      expect(await settled(page)).toBe("ready");
+      expect(
+        mismatches(await viewPixels(page, "precomputed-s1"), 128, 128, (r, c) => Number(half[r * 128 + c])),
+      ).toEqual([]);
+      const chunkFiles = demo.requests
+        .filter((r) => /\/precomputed\/s\d/.test(r.path))
+        .map((r) => r.path.split("/precomputed/")[1]);
+      expect(chunkFiles.sort()).toEqual([
+        "s1/0-64_0-64_0-64",
+        "s1/0-64_64-128_0-64",
+        "s1/64-128_0-64_0-64",
+        "s1/64-128_64-128_0-64",
+      ]);
+      await context.close();
+    },
+  );
 
   it("shows an OME-Zarr pyramid's level 0 at zoom 1 and level 1 at zoom 0.5, one element per CSS pixel", async () => {
     const store = await zk.openStore(pathToFileURL(join(demo.dataDir, "pyramid.ome.zarr")).href);
@@ -221,46 +224,50 @@ describe.skipIf(skip)("the demo in Chromium", () => {
     await context.close();
   });
 
-  it("reads a view's shards with the index plus one coalesced data read each, and no index again after moving a slider", async () => {
-    const { context, page } = await newPage(demo);
-    const shardRequests = () => demo.requests.filter((r) => /\/volume\.zarr\/sharded\/c\//.test(r.path));
-    const isIndex = (r: { range?: string }) => r.range?.startsWith("bytes=-") ?? false;
-    demo.requests.length = 0;
-    await page.goto(
-      sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "10", contrast: `${LO},${HI}`, zoom: "1" }),
-    );
-    expect(await settled(page, "10")).toBe("ready");
-    // 256 x 256 at z = 10: four shards of 64 x 128 x 128, each read as index + one range.
-    const first = shardRequests();
-    const keys = [...new Set(first.map((r) => r.path))].sort();
-    expect(keys.map((k) => k.split("/sharded/")[1])).toEqual(["c/0/0/0", "c/0/0/1", "c/0/1/0", "c/0/1/1"]);
-    for (const key of keys) {
-      const forKey = first.filter((r) => r.path === key);
-      expect(forKey.filter(isIndex), key).toHaveLength(1);
-      expect(
-        forKey.filter((r) => !isIndex(r)),
-        key,
-      ).toHaveLength(1);
-      expect(forKey.every((r) => r.status === 206)).toBe(true);
-    }
-    expect(await page.locator("#layout").textContent()).toContain(
-      "codecs: sharding_indexed(bytes → zstd; index: bytes → crc32c)",
-    );
+  it(
+    "reads a view's shards with the index plus one coalesced data read each, and no index again after moving " +
+      "a slider",
+    async () => {
+      const { context, page } = await newPage(demo);
+      const shardRequests = () => demo.requests.filter((r) => /\/volume\.zarr\/sharded\/c\//.test(r.path));
+      const isIndex = (r: { range?: string }) => r.range?.startsWith("bytes=-") ?? false;
+      demo.requests.length = 0;
+      await page.goto(
+        sourceUrl(demo.base, "/data/volume.zarr/sharded", { at: "10", contrast: `${LO},${HI}`, zoom: "1" }),
+      );
+      expect(await settled(page, "10")).toBe("ready");
+      // 256 x 256 at z = 10: four shards of 64 x 128 x 128, each read as index + one range.
+      const first = shardRequests();
+      const keys = [...new Set(first.map((r) => r.path))].sort();
+      expect(keys.map((k) => k.split("/sharded/")[1])).toEqual(["c/0/0/0", "c/0/0/1", "c/0/1/0", "c/0/1/1"]);
+      for (const key of keys) {
+        const forKey = first.filter((r) => r.path === key);
+        expect(forKey.filter(isIndex), key).toHaveLength(1);
+        expect(
+          forKey.filter((r) => !isIndex(r)),
+          key,
+        ).toHaveLength(1);
+        expect(forKey.every((r) => r.status === 206)).toBe(true);
+      }
+      expect(await page.locator("#layout").textContent()).toContain(
+        "codecs: sharding_indexed(bytes → zstd; index: bytes → crc32c)",
+      );
 
-    // z = 20: other inner chunks of the same shards; the indexes are cached.
-    demo.requests.length = 0;
-    await page.locator("#controls input[type=range]").fill("20");
-    expect(await settled(page, "20")).toBe("ready");
-    const moved = shardRequests();
-    expect(moved.filter(isIndex)).toEqual([]);
-    expect(moved).toHaveLength(4);
-    demo.requests.length = 0;
-    await page.locator("#controls input[type=range]").fill("10");
-    expect(await settled(page, "10")).toBe("ready");
-    expect(shardRequests().filter(isIndex)).toEqual([]);
-    expect(new URL(page.url()).searchParams.get("at")).toBe("10");
-    await context.close();
-  });
+      // z = 20: other inner chunks of the same shards; the indexes are cached.
+      demo.requests.length = 0;
+      await page.locator("#controls input[type=range]").fill("20");
+      expect(await settled(page, "20")).toBe("ready");
+      const moved = shardRequests();
+      expect(moved.filter(isIndex)).toEqual([]);
+      expect(moved).toHaveLength(4);
+      demo.requests.length = 0;
+      await page.locator("#controls input[type=range]").fill("10");
+      expect(await settled(page, "10")).toBe("ready");
+      expect(shardRequests().filter(isIndex)).toEqual([]);
+      expect(new URL(page.url()).searchParams.get("at")).toBe("10");
+      await context.close();
+    },
+  );
 
   it("pans by dragging, zooms with the wheel, and colours with viridis", async () => {
     const { context, page } = await newPage(demo);

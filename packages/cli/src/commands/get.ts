@@ -71,7 +71,8 @@ export async function getCommand(args: readonly string[], out: Output): Promise<
     throw new StoreError(`cannot write ${values.out}: ${(cause as Error).message}`, { cause });
   }
   out.error(
-    `wrote ${result.shape.length ? result.shape.join(" x ") : "1"} ${descr} values to ${values.out} (${file.length} bytes)`,
+    `wrote ${result.shape.length ? result.shape.join(" x ") : "1"} ${descr} values to ${values.out} ` +
+      `(${file.length} bytes)`,
   );
   return 0;
 }

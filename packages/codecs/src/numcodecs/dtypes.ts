@@ -100,7 +100,8 @@ export function readNumber(configuration: Configuration, key: string, field: str
   if (typeof value !== "number" || !Number.isFinite(value)) {
     const path = `${field}.configuration.${key}`;
     throw new InvalidMetadataError(
-      `${path} must be a finite number, got ${showValue(Object.hasOwn(configuration, key) ? configuration[key] : undefined)}`,
+      `${path} must be a finite number, ` +
+        `got ${showValue(Object.hasOwn(configuration, key) ? configuration[key] : undefined)}`,
       {
         field: path,
       },

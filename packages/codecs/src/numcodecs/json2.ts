@@ -140,7 +140,8 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
       const dtype = document[document.length - 2];
       if (typeof dtype !== "string" || !/^(\|O|[<>|=]?U\d+)$/.test(dtype)) {
         throw new UnsupportedError(
-          `numcodecs.json2: ${codecCtx.key} holds dtype ${showValue(dtype)}; zarrkit reads object and unicode (string) arrays only`,
+          `numcodecs.json2: ${codecCtx.key} holds dtype ${showValue(dtype)}; zarrkit reads object and unicode ` +
+            `(string) arrays only`,
           {
             key: codecCtx.key,
           },
@@ -159,7 +160,8 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
         if (dim === shape.length) {
           if (typeof value !== "string") {
             throw new UnsupportedError(
-              `numcodecs.json2: ${codecCtx.key} holds a ${value === null ? "null" : typeof value} item; zarrkit's object arrays hold strings only`,
+              `numcodecs.json2: ${codecCtx.key} holds a ${value === null ? "null" : typeof value} item; zarrkit's ` +
+                `object arrays hold strings only`,
               {
                 key: codecCtx.key,
               },

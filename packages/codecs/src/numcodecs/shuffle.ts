@@ -33,13 +33,15 @@ export const numcodecsShuffleCodecFactory: CodecFactory = (configuration, ctx): 
     decode(bytes, codecCtx) {
       if (elementsize > 1 && bytes.length % elementsize !== 0) {
         throw new CorruptDataError(
-          `numcodecs.shuffle: cannot decode ${codecCtx.key}: ${bytes.length} bytes are not a whole number of ${elementsize}-byte elements`,
+          `numcodecs.shuffle: cannot decode ${codecCtx.key}: ${bytes.length} bytes are not a whole number ` +
+            `of ${elementsize}-byte elements`,
           { key: codecCtx.key },
         );
       }
       if (codecCtx.maxDecodedBytes !== undefined && bytes.length > codecCtx.maxDecodedBytes) {
         throw new CorruptDataError(
-          `numcodecs.shuffle: cannot decode ${codecCtx.key}: ${bytes.length} bytes is more than the chunk can hold (${codecCtx.maxDecodedBytes})`,
+          `numcodecs.shuffle: cannot decode ${codecCtx.key}: ${bytes.length} bytes is more than the chunk can hold ` +
+            `(${codecCtx.maxDecodedBytes})`,
           { key: codecCtx.key },
         );
       }

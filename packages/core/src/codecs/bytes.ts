@@ -94,7 +94,8 @@ function decodeFixedStrings(bytes: Uint8Array, spec: ChunkSpec, type: DataType, 
   const elements = product(spec.shape);
   if (bytes.length !== elements * width) {
     throw new CorruptDataError(
-      `Chunk ${key} has ${bytes.length} bytes where shape [${spec.shape.join(", ")}] of ${type.name} needs ${elements * width}`,
+      `Chunk ${key} has ${bytes.length} bytes where shape [${spec.shape.join(", ")}] of ${type.name} ` +
+        `needs ${elements * width}`,
       { key },
     );
   }
@@ -216,7 +217,8 @@ export const bytesCodecFactory: CodecFactory = (configuration, ctx) => {
   const type = ctx.spec.dataType;
   if (type.byteSize === undefined) {
     throw new InvalidMetadataError(
-      `${ctx.field}: the bytes codec cannot store data type ${type.name}; use ${dataType(type.name).objectCodecId ?? "vlen-utf8"}`,
+      `${ctx.field}: the bytes codec cannot store data type ${type.name}; ` +
+        `use ${dataType(type.name).objectCodecId ?? "vlen-utf8"}`,
       {
         field: ctx.field,
       },

@@ -10,7 +10,8 @@ export function warnFallback(reason: string): void {
   warned = true;
   console.warn(
     `zarrkit: codec work runs on the calling thread instead of the codec workers: ${reason}. ` +
-      "A plugin codec reaches the workers when registered with registerCodec(name, loader, { workerModule: import.meta.url }) " +
+      "A plugin codec reaches the workers when registered with registerCodec(name, loader, { workerModule: " +
+      "import.meta.url }) " +
       "(or registerCodecWorkerModule(url)); codecWorkerStats() shows what the workers did.",
   );
 }

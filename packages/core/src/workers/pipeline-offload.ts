@@ -114,7 +114,8 @@ export class PipelineOffload {
       } catch (error) {
         this.refused = true;
         warnFallback(
-          `the pipeline ${parts.codecs.map((codec) => codec.name).join(" -> ")} cannot be sent to a worker (${(error as Error).message})`,
+          `the pipeline ${parts.codecs.map((codec) => codec.name).join(" -> ")} cannot be sent to a worker ` +
+            `(${(error as Error).message})`,
         );
       }
     }

@@ -36,7 +36,8 @@ export function decodeCompressedSegmentation(
   const headerWords = numChannels * (1 + 2 * gridX * gridY * gridZ);
   if (words.length < headerWords) {
     throw corrupt(
-      `${words.length} words is too short for the offsets and block headers of ${numChannels} channel(s) (${headerWords})`,
+      `${words.length} words is too short for the offsets and block headers of ${numChannels} channel(s) ` +
+        `(${headerWords})`,
     );
   }
   const out = new Uint32Array(voxels * numChannels * width);

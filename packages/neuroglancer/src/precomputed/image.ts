@@ -118,7 +118,8 @@ export async function openPrecomputedImage(
       const maxChunkBytes = options.shardReader?.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
       if (perChunk > maxChunkBytes && out.length > 0) {
         throw new InvalidMetadataError(
-          `${field}.chunk_sizes[0] [${scale.chunk_sizes[0]}] decodes to ${perChunk} bytes per chunk, more than maxChunkBytes (${maxChunkBytes})`,
+          `${field}.chunk_sizes[0] [${scale.chunk_sizes[0]}] decodes to ${perChunk} bytes per chunk, more than ` +
+            `maxChunkBytes (${maxChunkBytes})`,
           { field: `${field}.chunk_sizes[0]` },
         );
       }
@@ -245,7 +246,8 @@ function checkBox(box: VoxelBox, scale: PrecomputedScale): [Vec3, Vec3] {
     const lo = scale.voxel_offset;
     const hi = mapVec3((d) => lo[d] + scale.size[d]);
     throw new InvalidSelectionError(
-      `box ${showValue(box?.min, 80)}..${showValue(box?.max, 80)} is not within scale ${scale.key} bounds [${lo}]..[${hi}]`,
+      `box ${showValue(box?.min, 80)}..${showValue(box?.max, 80)} is not within scale ${scale.key} bounds ` +
+        `[${lo}]..[${hi}]`,
     );
   }
   return [min, max];

@@ -123,7 +123,8 @@ function parseScale(
     if (!(bytes <= MAX_CHUNK_DECODED_BYTES)) {
       throw invalid(
         `${field}.chunk_sizes[${i}]`,
-        `[${chunk}] of ${numChannels} ${dataType} channel(s) is ${bytes} bytes per chunk, more than ${MAX_CHUNK_DECODED_BYTES}`,
+        `[${chunk}] of ${numChannels} ${dataType} channel(s) is ${bytes} bytes per chunk, more ` +
+          `than ${MAX_CHUNK_DECODED_BYTES}`,
       );
     }
   });

@@ -27,7 +27,8 @@ export async function buildPage(outdir: string, conditions: string[] = []): Prom
   });
   writeFileSync(
     join(outdir, "index.html"),
-    '<!doctype html><meta charset="utf-8"><title>zarrkit browser bench</title><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>',
+    '<!doctype html><meta charset="utf-8"><title>zarrkit browser bench</title><link rel="icon" ' +
+      'href="data:,"><script type="module" src="./main.js"></script>',
   );
   return "index.html";
 }

@@ -57,7 +57,8 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
           const read = await opened.read(peer, checking ? profile.size : undefined);
           if (checking && read.mismatch !== -1) {
             throw new Error(
-              `${peer} in Chromium, whole read of ${sharded.name}: wrong data at element ${read.mismatch} (${read.elements} elements)`,
+              `${peer} in Chromium, whole read of ${sharded.name}: wrong data at element ${read.mismatch} ` +
+                `(${read.elements} elements)`,
             );
           }
         };
@@ -98,7 +99,8 @@ export async function browserReads(ctx: SuiteContext): Promise<CaseResult[]> {
     if (opened.errors.length) throw new Error(`the benchmark page threw: ${opened.errors.join("; ")}`);
     const { workers, dispatched, failure } = facts.workers;
     ctx.log(
-      `9: Chromium ${opened.version()}, crossOriginIsolated ${facts.crossOriginIsolated}, hardwareConcurrency ${facts.hardwareConcurrency}, ` +
+      `9: Chromium ${opened.version()}, crossOriginIsolated ${facts.crossOriginIsolated}, ` +
+        `hardwareConcurrency ${facts.hardwareConcurrency}, ` +
         `zarrkit: ${workers} codec worker(s), ${dispatched} chunks decoded there${failure ? ` (${failure})` : ""}`,
     );
     return [

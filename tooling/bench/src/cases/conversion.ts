@@ -131,7 +131,9 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   const spec = {
     id: "convert/zstd-to-sharded",
     group: 8,
-    title: `convert ${profile.size}^3 uint16, zstd ${profile.chunk}^3 chunks -> ${profile.shard}^3 shards of ${profile.inner}^3, zstd ${LEVEL}`,
+    title:
+      `convert ${profile.size}^3 uint16, zstd ${profile.chunk}^3 chunks -> ${profile.shard}^3 shards ` +
+      `of ${profile.inner}^3, zstd ${LEVEL}`,
     source: "local",
     form: "zstd",
   } as const;
@@ -145,7 +147,8 @@ export async function conversion(ctx: SuiteContext): Promise<CaseResult> {
   const idle = await cli("--jobs", "1");
   rmSync(dest, { recursive: true, force: true });
   ctx.log(
-    `convert: the CLI converting nothing peaks at ${(idle.peakRss / MiB).toFixed(0)} MiB, in ${idle.cpuMs.toFixed(0)} ms of CPU`,
+    `convert: the CLI converting nothing peaks at ${(idle.peakRss / MiB).toFixed(0)} MiB, ` +
+      `in ${idle.cpuMs.toFixed(0)} ms of CPU`,
   );
   const conversion: ConversionFacts = {
     arrayBytes: profile.size ** 3 * 2,

@@ -48,7 +48,8 @@ export async function memoryReads(ctx: SuiteContext): Promise<MemoryResult[]> {
       selectionBytes: report.selectionBytes,
     };
     ctx.log(
-      `${id}: peak ${result.peakRssMiB.toFixed(0)} MiB (baseline ${result.baselineRssMiB.toFixed(0)} MiB), fetched ${report.bytesFetched} B`,
+      `${id}: peak ${result.peakRssMiB.toFixed(0)} MiB (baseline ${result.baselineRssMiB.toFixed(0)} MiB), ` +
+        `fetched ${report.bytesFetched} B`,
     );
     results.push(result);
   }

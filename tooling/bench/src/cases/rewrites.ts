@@ -73,7 +73,9 @@ export async function rewrites(ctx: SuiteContext, data: Uint16Array): Promise<Ca
       const spec = {
         id: `rewrite/${codec}/${strategy}`,
         group: 6,
-        title: `rewrite 1 inner chunk of a ${edge}^3 shard (${codec === "raw" ? "raw + crc32c" : codec} inner chunks), writeStrategy "${strategy}"`,
+        title:
+          `rewrite 1 inner chunk of a ${edge}^3 shard (${codec === "raw" ? "raw + crc32c" : codec} inner ` +
+          `chunks), writeStrategy "${strategy}"`,
         source: "local",
         form: sharded.name,
       } as const;

@@ -117,7 +117,9 @@ export async function zstdDecodes(ctx: SuiteContext): Promise<CaseResult[]> {
       decoder("zstddec", (f) => zstddec.decode(f, data.length), frame, data, times),
       decoder("numcodecs", (f) => numcodecs.decode(f), frame, data, times),
     ];
-    const title = `zstd decode of one ${edge}^3 uint16 chunk, level ${level} (${(frame.length / 1024).toFixed(0)} KiB -> ${data.length / 1024} KiB)`;
+    const title =
+      `zstd decode of one ${edge}^3 uint16 chunk, level ${level} (${(frame.length / 1024).toFixed(0)} ` +
+      `KiB -> ${data.length / 1024} KiB)`;
     const result = await contest(
       { id: `zstd/decode/${edge}/${level}`, group: 8, title, source: "local" },
       contenders,

@@ -334,7 +334,8 @@ export async function readVolume(
 export const neuroglancerTarget: FuzzTarget<NgCase> = {
   name: "neuroglancer",
   description:
-    "precomputed volumes (raw / compressed_segmentation, sharded via synthesizeShards or not) with a shard, chunk or info mutated",
+    "precomputed volumes (raw / compressed_segmentation, sharded via synthesizeShards or not) with a shard, chunk " +
+    "or info mutated",
   arbitrary: ngCaseArb,
   async run(c, dump?: (files: StoreDump) => void) {
     const volume = fillVolume(c.layout, value(c.valueSeed));

@@ -138,7 +138,9 @@ export function xmlDocument(c: XmlCase): { text: string; keys: string[] } {
   if (c.kind === "error") {
     const message = keys.map(escapeText).join(", ");
     return {
-      text: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>${message}</Message><RequestId>r1</RequestId></Error>`,
+      text:
+        `<?xml version="1.0" ` +
+        `encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>${message}</Message><RequestId>r1</RequestId></Error>`,
       keys: [],
     };
   }
@@ -194,7 +196,8 @@ function listed(root: XmlElement): string[] {
 export const xmlTarget: FuzzTarget<XmlCase> = {
   name: "xml",
   description:
-    "S3 listings and error documents (escaped keys, references, CDATA) mutated and with hostile fragments, read by the XML reader and listed by S3Store",
+    "S3 listings and error documents (escaped keys, references, CDATA) mutated and with hostile fragments, read by " +
+    "the XML reader and listed by S3Store",
   arbitrary: xmlCaseArb,
   async run(c, dump) {
     const { text, keys } = xmlDocument(c);

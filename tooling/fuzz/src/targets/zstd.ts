@@ -177,7 +177,8 @@ async function codec(level: number, checksum: boolean): Promise<BytesToBytesCode
 export const zstdTarget: FuzzTarget<ZstdCase> = {
   name: "zstd",
   description:
-    "zstd streams (levels -50..19, with/without checksum and content size, skippable frames) mutated, decoded under a cap",
+    "zstd streams (levels -50..19, with/without checksum and content size, skippable frames) mutated, decoded " +
+    "under a cap",
   arbitrary: zstdCaseArb,
   async run(c, dump) {
     const stored: Uint8Array[] = [];

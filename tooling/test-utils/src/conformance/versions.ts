@@ -168,7 +168,9 @@ export const versionChecks: ConformanceCheck[] = [
 export const rangeVersionChecks: ConformanceCheck[] = [
   {
     group: "versions on ranged reads",
-    name: "getRange and getRangeWithSize with ifMatch read the value at that version, and throw PreconditionFailedError once it changed",
+    name:
+      "getRange and getRangeWithSize with ifMatch read the value at that version, and throw " +
+      "PreconditionFailedError once it changed",
     needs: ["getRangeWithSize", "getRange", "write"],
     async run({ store, put }) {
       await put("k", sequence(64));
@@ -211,7 +213,9 @@ export const rangeVersionChecks: ConformanceCheck[] = [
   },
   {
     group: "versions on ranged reads",
-    name: "getRangeInto with ifMatch reads the value at that version, and throws PreconditionFailedError once it changed",
+    name:
+      "getRangeInto with ifMatch reads the value at that version, and throws PreconditionFailedError once " +
+      "it changed",
     needs: ["getRangeWithSize", "getRangeInto", "write"],
     async run({ store, put }) {
       await put("k", sequence(64));
