@@ -37,7 +37,10 @@ export async function load(url, context, nextLoad) {
   const { source } = await nextLoad(url, { ...context, format: "module" });
   const transform = await transformSync();
   // verbatimModuleSyntax: only `import type` goes; every other import stays for its side effects.
-  const result = transform(fileURLToPath(url), String(source), { lang: "ts", typescript: { onlyRemoveTypeImports: true } });
+  const result = transform(fileURLToPath(url), String(source), {
+    lang: "ts",
+    typescript: { onlyRemoveTypeImports: true },
+  });
   if (result.errors.length > 0) throw new SyntaxError(`${url}: ${result.errors.map((e) => e.message).join("; ")}`);
   return { format: "module", source: result.code, shortCircuit: true };
 }

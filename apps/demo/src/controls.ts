@@ -113,7 +113,8 @@ export function buildControls(root: HTMLElement, viewer: Viewer, changed: () => 
     if (document.activeElement !== lo) lo.value = contrast ? String(contrast[0]) : "";
     if (document.activeElement !== hi) hi.value = contrast ? String(contrast[1]) : "";
     const level = viewer.levelIndex();
-    zoomText.textContent = `zoom ${zoom.toFixed(2)}${volume.levels.length > 1 ? `, level ${volume.levels[level]!.path}` : ""}`;
+    const levelText = volume.levels.length > 1 ? `, level ${volume.levels[level]!.path}` : "";
+    zoomText.textContent = `zoom ${zoom.toFixed(2)}${levelText}`;
   }
   refresh();
   return { refresh };

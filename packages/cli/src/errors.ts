@@ -1,4 +1,4 @@
-import { ZarrkitError } from "zarrkit";
+import { InvalidOptionError, ZarrkitError } from "zarrkit";
 
 /** A bad command line: exit code 2, one line naming the flag or value, and a pointer to --help. */
 export class UsageError extends ZarrkitError {
@@ -33,8 +33,7 @@ export type ConvertOptionName =
  * A bad option of `convert` (or one that does not fit the source): `option` (and `field`) names it, and the message
  * names it as the library spells it. The command line reports the same error with its flags (`messageNaming`).
  */
-export class ConvertOptionError extends ZarrkitError {
-  override readonly code = "CONVERT_OPTION";
+export class ConvertOptionError extends InvalidOptionError {
   readonly #describe: (name: (option: ConvertOptionName) => string) => string;
   constructor(
     /** The option the error is about. */

@@ -98,7 +98,8 @@ export function createProgress(options: ProgressOptions): Progress {
     const eta = rate > 0 ? (total - done) / rate : Number.POSITIVE_INFINITY;
     const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
     const extra = countersText(counters, t);
-    return `${done}/${total} ${unit} (${pct}%), ${rate.toFixed(1)} ${unit}/s, ${done >= total ? `took ${duration(t)}` : `ETA ${duration(eta)}`}${extra ? `, ${extra}` : ""}`;
+    const timing = done >= total ? `took ${duration(t)}` : `ETA ${duration(eta)}`;
+    return `${done}/${total} ${unit} (${pct}%), ${rate.toFixed(1)} ${unit}/s, ${timing}${extra ? `, ${extra}` : ""}`;
   };
   const print = (final: boolean, record?: ProgressRecord) => {
     lastPrint = now();

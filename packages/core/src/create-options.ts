@@ -6,6 +6,7 @@ import {
   type CodecMetadata,
   createOptionHook,
   InvalidMetadataError,
+  InvalidOptionError,
   showValue,
   unknownOptionError,
 } from "@zarrkit/registry";
@@ -91,7 +92,7 @@ function layoutOf(
     return hook ? [{ name, hook }] : [];
   });
   if (layouts.length > 1) {
-    throw new InvalidMetadataError(
+    throw new InvalidOptionError(
       `${layouts.map((l) => l.name).join(" and ")} each decide the array's layout: give one`,
       { field: layouts[1]!.name },
     );
@@ -124,10 +125,10 @@ function withDefaultEndian(codec: CodecMetadata, type: DataType): CodecMetadata 
 /** The zarr.json document of the convenience form. */
 export function arrayMetadataFromOptions(options: CreateArrayOptions): ArrayMetadata {
   if (!Array.isArray(options.chunkShape)) {
-    throw new InvalidMetadataError("chunkShape is required", { field: "chunkShape" });
+    throw new InvalidOptionError("chunkShape is required", { field: "chunkShape" });
   }
   if (!Array.isArray(options.shape))
-    throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
+    throw new InvalidOptionError("shape must be a list of integers", { field: "shape" });
   const type = dataType(options.dataType, "dataType");
   const innerCodecs: CodecMetadata[] = options.codecs
     ? options.codecs.map((codec) => withDefaultEndian(codec, type))
@@ -235,11 +236,11 @@ export function arrayMetadataV2FromOptions(options: CreateArrayOptionsV2): Array
     (name) => !V2_OPTIONS.has(name) && (options as unknown as Record<string, unknown>)[name] !== undefined,
   );
   if (unknown !== undefined)
-    throw new InvalidMetadataError(`Unknown option ${JSON.stringify(unknown)} for a Zarr v2 array`, { field: unknown });
+    throw new InvalidOptionError(`Unknown option ${JSON.stringify(unknown)} for a Zarr v2 array`, { field: unknown });
   if (!Array.isArray(options.shape))
-    throw new InvalidMetadataError("shape must be a list of integers", { field: "shape" });
+    throw new InvalidOptionError("shape must be a list of integers", { field: "shape" });
   if (!Array.isArray(options.chunkShape))
-    throw new InvalidMetadataError("chunkShape must be a list of integers", { field: "chunkShape" });
+    throw new InvalidOptionError("chunkShape must be a list of integers", { field: "chunkShape" });
   const np = numpyTypeFromOption(options.dataType, "dataType", options.filters?.[0]?.id);
   const fill =
     options.fillValue === undefined

@@ -37,6 +37,7 @@ export function numberToFloat16Bits(value: number): number {
   }
   let half = (e << 10) | (mantissa >>> 13);
   const rest = mantissa & 0x1fff;
-  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++; // a carry into the exponent rounds up correctly, to infinity at most
+  // A carry into the exponent rounds up correctly, to infinity at most.
+  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++;
   return sign | half;
 }

@@ -70,9 +70,16 @@ export function wholeValueProblem(status: number, headers: Headers, received: nu
   if (status === 206) {
     const parsed = parseContentRange(header);
     if (!parsed || parsed.total === undefined)
-      return `a partial answer (206) with ${header === null ? "no Content-Range" : `Content-Range ${JSON.stringify(header)}`} to a request for the whole value`;
+      return (
+        "a partial answer (206) with " +
+        (header === null ? "no Content-Range" : `Content-Range ${JSON.stringify(header)}`) +
+        " to a request for the whole value"
+      );
     if (parsed.first !== 0 || parsed.last !== parsed.total - 1 || received !== parsed.total) {
-      return `a partial answer (206, Content-Range ${JSON.stringify(header)}, ${received} bytes) to a request for the whole value of ${parsed.total} bytes`;
+      return (
+        `a partial answer (206, Content-Range ${JSON.stringify(header)}, ${received} bytes)` +
+        ` to a request for the whole value of ${parsed.total} bytes`
+      );
     }
     return undefined;
   }

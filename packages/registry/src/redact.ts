@@ -8,6 +8,12 @@ const SECRET_PARAM = /sig|token|key|secret|credential|password|auth|session|poli
 /** Header names whose values are secrets. */
 const SECRET_HEADER = /auth|token|key|secret|cookie|signature|credential|session|password/i;
 const REDACTED = "REDACTED";
+/** A secret header as a line or a JSON-ish field (`Authorization: ...`, `"x-amz-security-token":"..."`). */
+const SECRET_FIELD = new RegExp(
+  "((?:authorization|proxy-authorization|x-amz-security-token|x-amz-credential|x-amz-signature|cookie|set-cookie" +
+    "|x-api-key)[\"']?\\s*[:=]\\s*)(\"[^\"]*\"|'[^']*'|[^\\r\\n<>&]*)",
+  "gi",
+);
 /** Known secrets shorter than this are not searched for in text: they would redact ordinary words. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -72,10 +78,7 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
       // userinfo of URLs that parse: scheme://user:password@host
       .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi, `$1${REDACTED}@`)
       // header lines and JSON-ish fields: Authorization: ..., "x-amz-security-token":"..."
-      .replace(
-        /((?:authorization|proxy-authorization|x-amz-security-token|x-amz-credential|x-amz-signature|cookie|set-cookie|x-api-key)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\r\n<>&]*)/gi,
-        `$1${REDACTED}`,
-      )
+      .replace(SECRET_FIELD, `$1${REDACTED}`)
       .replace(/\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]+/g, `$1$2${REDACTED}`)
       // SigV2: "AWS AKID:signature"
       .replace(/\bAWS(\s+)[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+/g, `AWS$1${REDACTED}`)

@@ -109,7 +109,8 @@ export class HttpClient {
                   key,
                 },
               )
-            : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL without secrets.
+            : // The cause may be a TypeError from fetch; it is kept redacted, and the message names the URL
+              // without secrets.
               new StoreError(
                 `Network error for ${method} ${redactUrl(url)} (key ${JSON.stringify(key)}) after ${tries} attempt(s).`,
                 {

@@ -133,7 +133,8 @@ export class PathGuard {
    */
   checkOpened(fd: number, path: string, key: string): void {
     let real = readlinkSync(`/proc/self/fd/${fd}`);
-    if (real.endsWith(" (deleted)")) real = real.slice(0, -" (deleted)".length); // replaced by a rename since: it was here
+    // Replaced by a rename since: it was here.
+    if (real.endsWith(" (deleted)")) real = real.slice(0, -" (deleted)".length);
     if (!this.#allowed(real, path, this.#resolvedRootSync())) {
       throw symlinkRefused(
         key,

@@ -132,7 +132,12 @@ export async function contest(
     };
   });
   log(
-    `${spec.id}: ${measured.map((m) => `${m.name} ${m.medianMs.toFixed(1)} ms${m.stats ? ` (${m.stats.requests + m.stats.writes} req)` : ""}`).join(", ")}`,
+    `${spec.id}: ${measured
+      .map((m) => {
+        const requests = m.stats ? ` (${m.stats.requests + m.stats.writes} req)` : "";
+        return `${m.name} ${m.medianMs.toFixed(1)} ms${requests}`;
+      })
+      .join(", ")}`,
   );
   return { ...spec, load: [loadBefore, loadavg()[0]!], contenders: measured };
 }

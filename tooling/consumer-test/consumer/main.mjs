@@ -16,4 +16,5 @@ const values = Float32Array.from({ length: 512 * 512 }, (_, i) => i * 0.25);
 await arr.set([null, null], { data: values, shape: [512, 512] });
 const { data } = await (await zk.openArray(store, "x")).get([null, null]);
 const same = data.length === values.length && data.every((v, i) => v === values[i]);
-console.log(JSON.stringify({ same, mapStore: store instanceof MapStore, fileSystemStore: typeof zk.FileSystemStore, ...zk.codecWorkerStats() }));
+const report = { same, mapStore: store instanceof MapStore, fileSystemStore: typeof zk.FileSystemStore };
+console.log(JSON.stringify({ ...report, ...zk.codecWorkerStats() }));

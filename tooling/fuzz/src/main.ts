@@ -55,9 +55,7 @@ if (args.replay !== undefined) {
   if (result.files) {
     console.log("store after mutation (key: hex):");
     for (const [key, hex] of Object.entries(result.files)) {
-      console.log(
-        `  ${key}: ${key.endsWith("zarr.json") || key.endsWith("info") ? Buffer.from(hex, "hex").toString("latin1") : hex}`,
-      );
+      console.log(`  ${key}: ${/(zarr\.json|info)$/.test(key) ? Buffer.from(hex, "hex").toString("latin1") : hex}`);
     }
   }
   process.exit(1);
@@ -99,7 +97,17 @@ for (const t of targets) {
   const sum = (f: (s: TargetSummary) => number) => mine.reduce((n, s) => n + f(s), 0);
   const max = (f: (s: TargetSummary) => number) => mine.reduce((n, s) => Math.max(n, f(s)), 0);
   console.log(
-    `${t.padEnd(12)} ${String(sum((s) => s.cases)).padStart(6)} ${String(sum((s) => s.outcomes.same)).padStart(7)} ${String(sum((s) => s.outcomes.typed)).padStart(7)} ${String(sum((s) => s.outcomes.different)).padStart(18)} ${String(sum((s) => s.failedCases)).padStart(9)}  ${mib(max((s) => s.peakRssGrowth)).padStart(15)}  ${mib(max((s) => s.peakArrayBuffersGrowth)).padStart(23)}  ${(sum((s) => s.ms) / 1000).toFixed(1)} s`,
+    [
+      t.padEnd(12),
+      String(sum((s) => s.cases)).padStart(6),
+      String(sum((s) => s.outcomes.same)).padStart(7),
+      String(sum((s) => s.outcomes.typed)).padStart(7),
+      String(sum((s) => s.outcomes.different)).padStart(18),
+      `${String(sum((s) => s.failedCases)).padStart(9)} `,
+      `${mib(max((s) => s.peakRssGrowth)).padStart(15)} `,
+      `${mib(max((s) => s.peakArrayBuffersGrowth)).padStart(23)} `,
+      `${(sum((s) => s.ms) / 1000).toFixed(1)} s`,
+    ].join(" "),
   );
 }
 const failures = summaries.flatMap((s) => s.failures);

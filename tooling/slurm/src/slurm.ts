@@ -28,7 +28,10 @@ export function missingSlurmBinaries(): string[] {
 export function slurmUnavailableReason(): string | undefined {
   const missing = missingSlurmBinaries();
   if (missing.length > 0) {
-    return `${missing.join(", ")} not installed; run tooling/ci/install-system-deps.sh (apt-get install --no-install-recommends slurm-wlm munge)`;
+    return (
+      `${missing.join(", ")} not installed; run tooling/ci/install-system-deps.sh` +
+      " (apt-get install --no-install-recommends slurm-wlm munge)"
+    );
   }
   if (process.getuid?.() !== 0)
     return "the SLURM test cluster runs its daemons as root (SlurmUser=root), and this process is not root";

@@ -122,7 +122,9 @@ export const numcodecsJson2CodecFactory: CodecFactory = (configuration, ctx): Ar
         }
       });
       const shape = `[${spec.shape.join(itemSeparator)}]`;
-      const text = `${nested(items, spec.shape, ensureAscii, itemSeparator).slice(0, -1)}${items.length && spec.shape[0] ? itemSeparator : ""}"|O"${itemSeparator}${shape}]`;
+      const body = nested(items, spec.shape, ensureAscii, itemSeparator).slice(0, -1);
+      const separator = items.length && spec.shape[0] ? itemSeparator : "";
+      const text = `${body}${separator}"|O"${itemSeparator}${shape}]`;
       return new TextEncoder().encode(text);
     },
     decode(bytes, spec, codecCtx) {

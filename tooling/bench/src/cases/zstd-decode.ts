@@ -155,7 +155,13 @@ export function zstdDecodeTable(cases: readonly CaseResult[]): string {
     const ratio = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}x` : "");
     const cells = names.map((n) => get(n)?.toFixed(3) ?? "");
     lines.push(
-      `| ${[c.title, ...cells, ratio(get("zstddec"), get("zarrkit")), ratio(get("numcodecs"), get("zarrkit")), ratio(get("zarrkit"), get("native"))].join(" | ")} |`,
+      `| ${[
+        c.title,
+        ...cells,
+        ratio(get("zstddec"), get("zarrkit")),
+        ratio(get("numcodecs"), get("zarrkit")),
+        ratio(get("zarrkit"), get("native")),
+      ].join(" | ")} |`,
     );
   }
   return lines.join("\n");

@@ -139,8 +139,8 @@ export function xmlDocument(c: XmlCase): { text: string; keys: string[] } {
     const message = keys.map(escapeText).join(", ");
     return {
       text:
-        `<?xml version="1.0" ` +
-        `encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>${message}</Message><RequestId>r1</RequestId></Error>`,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code>` +
+        `<Message>${message}</Message><RequestId>r1</RequestId></Error>`,
       keys: [],
     };
   }
