@@ -73,10 +73,17 @@ export function shardingConfiguration(codecs: readonly CodecMetadata[]): Shardin
       });
     }
   }
+  const location = config.index_location ?? "end";
+  if (location !== "start" && location !== "end") {
+    throw new InvalidMetadataError(
+      `sharding_indexed.configuration.index_location must be "start" or "end", got ${JSON.stringify(location)}`,
+      { field: "codecs.sharding_indexed.configuration.index_location" },
+    );
+  }
   return {
     chunkShape: [...(config.chunk_shape as number[])],
     codecs: [...(config.codecs as CodecMetadata[])],
     indexCodecs: [...(config.index_codecs as CodecMetadata[])],
-    indexLocation: config.index_location === "start" ? "start" : "end",
+    indexLocation: location,
   };
 }

@@ -88,4 +88,14 @@ describe("shardingConfiguration", () => {
     const broken = [{ name: "sharding_indexed", configuration: { chunk_shape: [2], codecs: [BYTES] } }];
     expect(() => shardingConfiguration(broken)).toThrow(/configuration\.index_codecs must be a list/);
   });
+
+  it("refuses an index_location other than start or end, naming it", () => {
+    const codecs = [
+      {
+        name: "sharding_indexed",
+        configuration: { chunk_shape: [2], codecs: [BYTES], index_codecs: [BYTES], index_location: "middle" },
+      },
+    ];
+    expect(() => shardingConfiguration(codecs)).toThrow(/index_location must be "start" or "end", got "middle"/);
+  });
 });
