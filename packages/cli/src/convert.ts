@@ -21,7 +21,7 @@ import {
   ZarrkitError,
   type ZarrNode,
 } from "zarrkit";
-import { forEachConcurrent } from "@zarrkit/core/internal";
+import { forEachConcurrent, sameBytes } from "@zarrkit/core/internal";
 import { type ArchiveDestination, archiveDestination } from "./archive-destination.js";
 import { DEFAULT_CODEC, parseCodec, shardShapeForBytes } from "./convert-options.js";
 import { type ConvertSource, precomputedSource, zarrSource } from "./convert-source.js";
@@ -764,10 +764,6 @@ async function planGroup(
 
 function metadataKey(path: string): string {
   return path === "" ? "zarr.json" : `${path}/zarr.json`;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /**

@@ -10,7 +10,7 @@ export { forEachConcurrent, settleAll } from "./concurrency.js";
 export { blockSlices, copyIntoSelection, copySelection, copyStrided, fillSelection, transposeChunk } from "./copy.js";
 export { ConsolidatedView, type NodeSource } from "./consolidated.js";
 export { fixedStringType, objectDataType } from "./data-types.js";
-export { fillData, isAllFill } from "./fill-value.js";
+export { fillData, isAllFill, sameBytes } from "./fill-value.js";
 export { parseChunkGrid, positiveIntegers } from "./grid/chunk-grid.js";
 export { parseChunkKeyEncoding } from "./grid/chunk-key-encoding.js";
 export {
