@@ -37,11 +37,18 @@ export async function encodeParts(
     shape,
   );
   const outputs: (Uint8Array | null)[] = [];
+  // One chunk serves every part whose encoding does not keep it (a fresh buffer per part costs page faults).
+  let chunk: Chunk | undefined;
   for (const part of parts) {
-    const chunk = { data: type.allocate(product(shape)), shape };
+    chunk ??= { data: type.allocate(product(shape)), shape };
     copyIntoSelection({ chunk: source, offset: part.offset }, chunk, whole, type);
-    if (!keepEmpty && isAllFill(chunk.data, chain.spec.fillValue, type)) outputs.push(null);
-    else outputs.push(await chain.encode(chunk, { ...ctx, key: part.key }));
+    if (!keepEmpty && isAllFill(chunk.data, chain.spec.fillValue, type)) {
+      outputs.push(null);
+      continue;
+    }
+    const bytes = await chain.encode(chunk, { ...ctx, key: part.key });
+    if (bytes.buffer === (chunk.data as ArrayBufferView).buffer) chunk = undefined;
+    outputs.push(bytes);
   }
   return outputs;
 }

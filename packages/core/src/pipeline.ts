@@ -17,7 +17,7 @@ import { forEachConcurrent } from "./concurrency.js";
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import type { DataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
-import { isShared, isSharedRegion, withRangeRead } from "./read-buffers.js";
+import { isShared, isSharedRegion, withRangeRead, withScratch } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
 import { decodeParts, encodeParts } from "./batch-work.js";
 import { copyStrided } from "./copy.js";
@@ -28,24 +28,8 @@ import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.
 
 export type { SourcePart, StoredPart };
 
-function sharedCopy(bytes: Uint8Array): Uint8Array {
-  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
-  copy.set(bytes);
-  return copy;
-}
-
-/**
- * `source` in shared memory, which codec workers read without a copy: as it
- * is when it already is, else the box `parts` cover copied into a
- * SharedArrayBuffer, with the parts' offsets moved into it.
- */
-function sharedSource(
-  source: Chunk,
-  parts: readonly SourcePart[],
-  chain: CodecChain,
-): { source: Chunk; parts: readonly SourcePart[] } {
-  const data = source.data as NumericArray;
-  if (isShared(data)) return { source, parts };
+/** The box of an array that `parts` (whole chunks of `chain`, at their offsets in it) cover. */
+function boxOf(parts: readonly SourcePart[], chain: CodecChain): { low: number[]; shape: number[] } {
   const shape = chain.spec.shape;
   const low = shape.map(() => Number.POSITIVE_INFINITY);
   const high = shape.map(() => 0);
@@ -55,23 +39,35 @@ function sharedSource(
       high[d] = Math.max(high[d]!, o + shape[d]!);
     });
   }
-  const boxShape = low.map((l, d) => high[d]! - l);
-  const ArrayType = data.constructor as new (buffer: SharedArrayBuffer) => NumericArray;
-  const box: Chunk = {
-    data: new ArrayType(new SharedArrayBuffer(product(boxShape) * data.BYTES_PER_ELEMENT * chain.dataType.lanes)),
-    shape: boxShape,
-  };
-  copyStrided(
-    source,
-    blockSlices(low, boxShape),
-    box,
-    blockSlices(
-      boxShape.map(() => 0),
-      boxShape,
-    ),
-    chain.dataType,
-  );
-  return { source: box, parts: parts.map((p) => ({ key: p.key, offset: p.offset.map((o, d) => o - low[d]!) })) };
+  return { low, shape: low.map((l, d) => high[d]! - l) };
+}
+
+/**
+ * `use` of `source` in shared memory, which codec workers read without a
+ * copy: as it is when it already is, else the box `parts` cover copied into
+ * pooled shared memory (lent until `use` settles), with the parts' offsets
+ * moved into it.
+ */
+function withSharedSource<T>(
+  source: Chunk,
+  parts: readonly SourcePart[],
+  chain: CodecChain,
+  use: (source: Chunk, parts: readonly SourcePart[]) => Promise<T>,
+): Promise<T> {
+  const data = source.data as NumericArray;
+  if (isShared(data)) return use(source, parts);
+  const { low, shape } = boxOf(parts, chain);
+  const slots = product(shape) * chain.dataType.lanes;
+  return withScratch(slots * data.BYTES_PER_ELEMENT, true, (bytes) => {
+    const ArrayType = data.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => NumericArray;
+    const box: Chunk = { data: new ArrayType(bytes.buffer, bytes.byteOffset, slots), shape };
+    const origin = shape.map(() => 0);
+    copyStrided(source, blockSlices(low, shape), box, blockSlices(origin, shape), chain.dataType);
+    return use(
+      box,
+      parts.map((p) => ({ key: p.key, offset: p.offset.map((o, d) => o - low[d]!) })),
+    );
+  });
 }
 
 /** A checked pipeline context from an array's options. */
@@ -237,12 +233,24 @@ export class CodecPipeline {
   ): Promise<void> {
     const offload = this.offload;
     if (offload?.takesBatch(parts.length) && isSharedRegion(out)) {
-      // Bytes fetched into ordinary memory (HTTP, S3) are copied into shared memory once, for the workers to read.
-      const shared = isShared(bytes) ? bytes : sharedCopy(bytes);
-      const batched = offload.decodeBatches(shared, parts, out, ctx, (batch) =>
-        decodeParts(this.chain, shared, batch, out.chunk, ctx),
-      );
-      if (batched) return batched;
+      const decode = (shared: Uint8Array) =>
+        offload.decodeBatches(shared, parts, out, ctx, (batch) =>
+          decodeParts(this.chain, shared, batch, out.chunk, ctx),
+        );
+      if (isShared(bytes)) {
+        const batched = decode(bytes);
+        if (batched) return batched;
+      } else {
+        // Bytes fetched into ordinary memory (HTTP, S3) are copied into pooled shared memory, for the workers to read.
+        const batched = await withScratch(bytes.length, true, async (shared) => {
+          shared.set(bytes);
+          const batched = decode(shared);
+          if (!batched) return false;
+          await batched;
+          return true;
+        });
+        if (batched) return;
+      }
     }
     await forEachConcurrent(parts, PARTS_IN_FLIGHT, (part) => {
       const key = part.key;
@@ -255,8 +263,8 @@ export class CodecPipeline {
    * Encode whole chunks taken from `source` (each part's chunk starting at its
    * offset there) on the codec workers, in batches: one output per part,
    * undefined for a chunk all fill value (unless `keepEmpty`). A source in
-   * ordinary memory is first copied into shared memory, the box its parts
-   * cover, once. Undefined when the work is not worth sending (workers off,
+   * ordinary memory is first copied into pooled shared memory, the box its
+   * parts cover, once. Undefined when the work is not worth sending (workers off,
    * little of it, no shared memory): encode each part as `encodeInto` would.
    */
   async encodeMany(
@@ -267,9 +275,12 @@ export class CodecPipeline {
   ): Promise<(Uint8Array | undefined)[] | undefined> {
     const offload = this.offload;
     if (!offload?.takesBatch(parts.length) || Array.isArray(source.data)) return undefined;
-    const shared = sharedSource(source, parts, this.chain);
-    const outputs = await offload.encodeBatches(shared.source, shared.parts, ctx, keepEmpty, (batch) =>
-      encodeParts(this.chain, shared.source, batch, keepEmpty, ctx),
+    const outputs = await withSharedSource(source, parts, this.chain, (shared, sharedParts) =>
+      Promise.resolve(
+        offload.encodeBatches(shared, sharedParts, ctx, keepEmpty, (batch) =>
+          encodeParts(this.chain, shared, batch, keepEmpty, ctx),
+        ),
+      ),
     );
     return outputs?.map((bytes) => bytes ?? undefined);
   }

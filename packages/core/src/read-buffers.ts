@@ -1,18 +1,22 @@
 import type { ArrayRegion, ReadOptions, StoredValue, WindowQuery } from "@zarrkit/registry";
 
 /**
- * Buffers that reads fill and decoders read from, reused from one read to the
- * next instead of left as garbage: V8 frees an ArrayBuffer only at a
- * collection, which it starts after tens of MiB of them, so a whole read that
- * fetched into a fresh buffer per chunk peaked well above its result. A
- * buffer is taken per read and given back once the read's bytes are decoded;
- * a free buffer is dropped when a read needs a larger one, so the pool never
- * holds more buffers than reads were ever in flight at once. When the last
- * read in flight ends, all are dropped but up to RETAINED_BYTES of them: one
- * read after another (random inner chunks) reuses a buffer instead of
- * leaving one of garbage each, while a whole read's large buffers go.
+ * Buffers that reads fill and decoders read from, and the shared memory codec
+ * workers read a write's source from, reused from one use to the next
+ * instead of left as garbage: V8 frees an ArrayBuffer only at a collection,
+ * which it starts after tens of MiB of them, and memory the process has not
+ * touched yet costs a page fault per 4 KiB on first write (measured on a
+ * 2-core VM: about 3 ms per MiB, more than copying it 20 times). A buffer is
+ * taken per use and given back once done; a free buffer is dropped when a
+ * use needs a larger one, so the pool never holds more buffers than uses
+ * were ever in flight at once. Once the last use ends, the free buffers stay
+ * for IDLE_MS, so that the next read or write (of a loop over an array's
+ * parts, a viewer's next frame) reuses them, and then all are dropped but up
+ * to RETAINED_BYTES: one read after another (random inner chunks) still
+ * reuses a buffer, while a whole read's large buffers go.
  */
-class ReadBufferPool {
+class ScratchPool {
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly free: Uint8Array[] = [];
   private lent = 0;
 
@@ -45,7 +49,13 @@ class ReadBufferPool {
   give(buffer: Uint8Array, reuse = true): void {
     this.lent--;
     if (reuse) this.free.push(buffer);
-    if (this.lent === 0) this.keepAtMost(RETAINED_BYTES);
+    if (this.lent > 0) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.lent === 0) this.keepAtMost(RETAINED_BYTES);
+    }, IDLE_MS);
+    // A pending trim must not keep a process (or a test) alive.
+    (this.idleTimer as { unref?: () => void }).unref?.();
   }
 
   /** Drop free buffers, largest first, until they hold at most `bytes`. */
@@ -56,8 +66,11 @@ class ReadBufferPool {
   }
 }
 
-/** What the pool keeps between reads: a few inner chunks' worth, never a whole read's buffers. */
+/** What the pool keeps once idle: a few inner chunks' worth, never a whole read's buffers. */
 const RETAINED_BYTES = 2 * 2 ** 20;
+
+/** How long free buffers outlive the last use before the pool shrinks to RETAINED_BYTES. */
+const IDLE_MS = 1000;
 
 /**
  * `n` rounded up to the next eighth of its power of two, so values of similar sizes (shards, compressed chunks) share
@@ -68,7 +81,7 @@ function roundedUp(n: number): number {
   return Math.ceil(n / step) * step;
 }
 
-const pool = new ReadBufferPool();
+const pool = new ScratchPool();
 
 /** Whether `view` lies in shared memory (a SharedArrayBuffer), which codec workers read and write as it is. */
 export function isShared(view: ArrayBufferView): boolean {
@@ -109,6 +122,24 @@ export async function withRangeRead<T>(
   try {
     const read = await value.getRangeInto(range, buffer, options);
     return await use(read === undefined ? undefined : buffer.subarray(0, read));
+  } finally {
+    pool.give(buffer);
+  }
+}
+
+/**
+ * `use` of a pooled buffer of `length` bytes (shared memory when `shared`),
+ * lent until `use` settles: `use` and any work it starts must be done with
+ * the bytes by then and keep no reference.
+ */
+export async function withScratch<T>(
+  length: number,
+  shared: boolean,
+  use: (buffer: Uint8Array) => Promise<T>,
+): Promise<T> {
+  const buffer = pool.take(length, shared);
+  try {
+    return await use(buffer.subarray(0, length));
   } finally {
     pool.give(buffer);
   }
