@@ -500,7 +500,8 @@ async function execute(conversion: Conversion): Promise<ConvertResult> {
   // Bytes stored per key, taken by the shard that wrote them (shards in flight write concurrently).
   const storedBytes = new Map<string, number>();
   const counting = withRequestLog(store, (request) => {
-    if (request.method === "set") storedBytes.set(request.key, (storedBytes.get(request.key) ?? 0) + request.bytes);
+    if (request.method === "set" || request.method === "setParts")
+      storedBytes.set(request.key, (storedBytes.get(request.key) ?? 0) + request.bytes);
   }) as WritableStore;
   const taskLists: { total: number; tasks: (stop: () => boolean) => Iterable<Task> }[] = [];
   for (const scale of precomputed?.scales ?? []) {

@@ -54,3 +54,19 @@ describe("getRangeInto through store wrappers", () => {
     },
   );
 });
+
+describe("setParts through store wrappers", () => {
+  it("is passed on by storedValue and withRequestLog, which logs the bytes sent, and absent where the store has none", async () => {
+    const inner = new MemoryStore();
+    const pieceStore = Object.assign(Object.create(inner) as MemoryStore, {
+      setParts: (key: string, parts: readonly Uint8Array[]) =>
+        inner.set(key, Uint8Array.from(parts.flatMap((part) => [...part]))),
+    });
+    const counted = countRequests(pieceStore);
+    await storedValue(counted, "k").setParts!([Uint8Array.of(1, 2), new Uint8Array(0), Uint8Array.of(3)]);
+    expect([...(await inner.get("k"))!]).toEqual([1, 2, 3]);
+    expect(counted.log).toEqual([{ method: "setParts", key: "k", bytes: 3 }]);
+    expect("setParts" in storedValue(new MemoryStore(), "k")).toBe(false);
+    expect("setParts" in countRequests(new MemoryStore())).toBe(false);
+  });
+});

@@ -177,6 +177,8 @@ export interface StoredValue {
   size?(options?: RequestOptions): Promise<number | undefined>;
   /** `Store.set` of this key. */
   set?(value: Uint8Array, options?: SetOptions): Promise<void>;
+  /** `Store.setParts` of this key. */
+  setParts?(parts: readonly Uint8Array[], options?: SetOptions): Promise<void>;
   /** `Store.delete` of this key. */
   delete?(options?: RequestOptions): Promise<void>;
   /** `Store.append` to this key. */

@@ -118,6 +118,14 @@ export interface Store {
   ): Promise<number | undefined>;
   /** Replace the value as a whole: readers see the old value or the new one, never a mix. */
   set?(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
+  /**
+   * `set` of the concatenation of `parts`, without joining them first: a
+   * writer that holds a value in pieces (a shard's encoded inner chunks and
+   * its index) hands them over as they are, and a store that writes pieces
+   * itself (a file, with vectored writes) spares a copy of the whole value.
+   * Writers call `set` with the joined bytes where a store leaves it out.
+   */
+  setParts?(key: string, parts: readonly Uint8Array[], options?: SetOptions): Promise<void>;
   /** Remove the key; removing a missing key is not an error. */
   delete?(key: string, options?: RequestOptions): Promise<void>;
   /** Every key starting with `prefix` (a "" prefix lists the whole store), in no particular order. */

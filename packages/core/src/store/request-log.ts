@@ -10,6 +10,7 @@ export interface StoreRequest {
     | "getRangeInto"
     | "getVersioned"
     | "set"
+    | "setParts"
     | "delete"
     | "list"
     | "listDir"
@@ -43,6 +44,7 @@ function byteCount(method: StoreRequest["method"], args: unknown[], result: unkn
         : result;
     return value instanceof Uint8Array ? value.byteLength : 0;
   }
+  if (method === "setParts") return (args[0] as readonly Uint8Array[]).reduce((n, part) => n + part.byteLength, 0);
   const sent = args.find((a) => a instanceof Uint8Array) as Uint8Array | undefined;
   return sent?.byteLength ?? 0;
 }
@@ -63,6 +65,7 @@ export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) 
     "getRangeInto",
     "getVersioned",
     "set",
+    "setParts",
     "delete",
     "listDir",
     "size",

@@ -15,6 +15,7 @@ export function storedValue(store: Store, key: string): StoredValue {
   if (store.getVersioned) value.getVersioned = (options) => store.getVersioned!(key, options);
   if (store.size) value.size = (options) => store.size!(key, options);
   if (store.set) value.set = (bytes, options) => store.set!(key, bytes, options);
+  if (store.setParts) value.setParts = (parts, options) => store.setParts!(key, parts, options);
   if (store.delete) value.delete = (options) => store.delete!(key, options);
   if (store.append) value.append = (bytes, options) => store.append!(key, bytes, options);
   if (store.setRange) value.setRange = (offset, bytes, options) => store.setRange!(key, offset, bytes, options);
