@@ -94,6 +94,16 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     this.write(key, value.slice());
   }
 
+  async setParts(key: string, parts: readonly Uint8Array[], options: SetOptions = {}): Promise<void> {
+    const joined = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      joined.set(part, at);
+      at += part.length;
+    }
+    return this.set(key, joined, options);
+  }
+
   async delete(key: string): Promise<void> {
     this.check(key);
     this.values.delete(key);

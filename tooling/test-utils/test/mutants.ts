@@ -30,6 +30,21 @@ export const mutants: Record<string, () => Store> = {
         return super.get(key);
       }
     })(),
+  "setParts writes at most 1024 parts (one vectored write)": () =>
+    new (class extends MemoryStore {
+      override async setParts(key: string, parts: readonly Uint8Array[], options?: SetOptions) {
+        return super.setParts(key, parts.slice(0, 1024), options);
+      }
+    })(),
+  "setParts keeps a lone part as it was given, not a copy": () =>
+    new (class extends MemoryStore {
+      override async setParts(key: string, parts: readonly Uint8Array[], options?: SetOptions) {
+        if (parts.length !== 1) return super.setParts(key, parts, options);
+        this.check(key);
+        this.checkConditions(key, options ?? {});
+        this.write(key, parts[0]!);
+      }
+    })(),
   "set drops the last byte": () =>
     new (class extends MemoryStore {
       override async set(key: string, value: Uint8Array, options?: SetOptions) {

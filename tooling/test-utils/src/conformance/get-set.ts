@@ -151,6 +151,28 @@ export const getSetChecks: ConformanceCheck[] = [
     },
   },
   {
+    group: "setParts",
+    name: "stores the concatenation of its parts (2000 of them, some empty), not references to them",
+    needs: ["setParts"],
+    async run({ store }) {
+      const parts = Array.from({ length: 2000 }, (_, i) => sequence(i % 5, i));
+      const joined = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+      parts.reduce((at, part) => {
+        joined.set(part, at);
+        return at + part.length;
+      }, 0);
+      await store.setParts!("in-parts", parts);
+      for (const part of parts) part.fill(0xee);
+      expectBytes(await store.get("in-parts"), joined, "value written by setParts, after mutating its parts");
+      const lone = sequence(16);
+      await store.setParts!("in-parts", [lone]);
+      lone.fill(0xee);
+      expectBytes(await store.get("in-parts"), sequence(16), "value of one part, after mutating it");
+      await store.setParts!("in-parts", []);
+      expectBytes(await store.get("in-parts"), new Uint8Array(0), "value of no parts");
+    },
+  },
+  {
     group: "get",
     name: "returns buffers that are not aliased to stored values",
     needs: ["write"],

@@ -35,6 +35,7 @@ const calls: Record<KeyedMethod, (store: Required<Store>, key: string) => Promis
   getRangeWithSize: (store, key) => store.getRangeWithSize(key, { suffixLength: 1 }),
   getRangeInto: (store, key) => store.getRangeInto(key, { offset: 0, length: 1 }, new Uint8Array(1)),
   set: (store, key) => store.set(key, bytes(1)),
+  setParts: (store, key) => store.setParts(key, [bytes(1)]),
   delete: (store, key) => store.delete(key),
   getVersioned: (store, key) => store.getVersioned(key),
   size: (store, key) => store.size(key),

@@ -6,6 +6,7 @@ export type Capability =
   | "getRangeWithSize"
   | "getRangeInto"
   | "set"
+  | "setParts"
   | "delete"
   | "list"
   | "listDir"
@@ -44,6 +45,7 @@ export function available(store: Store, hasSeed: boolean, hasInvalidKeys: boolea
     "getRangeWithSize",
     "getRangeInto",
     "set",
+    "setParts",
     "delete",
     "list",
     "listDir",
