@@ -2,15 +2,16 @@ import { randomBytes } from "node:crypto";
 import { type BigIntStats, constants } from "node:fs";
 import { type FileHandle, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { writeAt } from "./file-io.js";
+import { writePartsAt } from "./file-io.js";
 import { TEMP_PREFIX } from "./keys.js";
 import type { PathGuard } from "./paths.js";
 import { advanceMtime } from "./version.js";
 
 /**
- * A whole-value replacement in two steps: `prepare` writes the new value to a
- * temporary file in the target's directory and fsyncs it (the slow part, done
- * before any lock is taken); `commit` renames it over the target, so readers
+ * A whole-value replacement in two steps: `prepare` writes the new value
+ * (given in parts, written with vectored writes) to a temporary file in the
+ * target's directory and fsyncs it (the slow part, done before any lock is
+ * taken); `commit` renames it over the target, so readers
  * (and a crash) see the old value or the new one, never a torn mix. On
  * failure, or with `discard`, the temporary file is removed and the old value
  * is untouched. Steps 3 and 8.3 of the package README's "The cross-process
@@ -30,14 +31,14 @@ export class PreparedWrite {
     guard: PathGuard,
     dir: string,
     key: string,
-    value: Uint8Array,
+    parts: readonly Uint8Array[],
     sync: boolean,
   ): Promise<PreparedWrite> {
     const temp = join(dir, TEMP_PREFIX + randomBytes(12).toString("hex"));
     const file = await guard.open(temp, key, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
     const prepared = new PreparedWrite(temp, file);
     try {
-      await writeAt(file, value, 0);
+      await writePartsAt(file, parts, 0);
       if (sync) await file.sync();
     } catch (error) {
       await prepared.discard();

@@ -56,3 +56,35 @@ export async function writeAt(file: FileHandle, bytes: Uint8Array, position: num
     written += result.bytesWritten;
   }
 }
+
+/** Buffers one vectored write takes at most (Linux's IOV_MAX). */
+const MAX_IO_VECTORS = 1024;
+
+/**
+ * Write the concatenation of `parts` at `position` with vectored writes (at most MAX_IO_VECTORS buffers and
+ * MAX_IO_PIECE bytes per call), going on where a call wrote less.
+ */
+export async function writePartsAt(file: FileHandle, parts: readonly Uint8Array[], position: number): Promise<void> {
+  let index = 0; // the first part not yet written whole ...
+  let offset = 0; // ... and how much of it is
+  let at = position;
+  while (index < parts.length) {
+    const batch: Uint8Array[] = [];
+    let bytes = 0;
+    for (let i = index; i < parts.length && batch.length < MAX_IO_VECTORS; i++) {
+      const piece = i === index ? parts[i]!.subarray(offset) : parts[i]!;
+      if (batch.length > 0 && bytes + piece.length > MAX_IO_PIECE) break;
+      batch.push(piece.subarray(0, MAX_IO_PIECE));
+      bytes += Math.min(piece.length, MAX_IO_PIECE);
+    }
+    let { bytesWritten } = await file.writev(batch, at);
+    if (bytesWritten === 0 && bytes > 0) throw Object.assign(new Error("writev wrote no bytes"), { code: "EIO" });
+    at += bytesWritten;
+    while (index < parts.length && bytesWritten >= parts[index]!.length - offset) {
+      bytesWritten -= parts[index]!.length - offset;
+      index++;
+      offset = 0;
+    }
+    offset += bytesWritten;
+  }
+}

@@ -142,7 +142,12 @@ export class FileSystemStore implements Store {
    * temporary file first; only the check of `ifMatch` / `ifNoneMatch` and the
    * rename happen under the key's lock.
    */
-  async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
+  set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {
+    return this.setParts(key, [value], options);
+  }
+
+  /** `set` of the concatenation of `parts`, written from them as they are (vectored writes). */
+  async setParts(key: string, parts: readonly Uint8Array[], options: SetOptions = {}): Promise<void> {
     const path = this.#path(key);
     const dir = dirname(path);
     options.signal?.throwIfAborted();
@@ -152,7 +157,7 @@ export class FileSystemStore implements Store {
         // No directory, so no value: ifMatch cannot hold (and nothing is created).
         throw versionMismatch(key, false, options.ifMatch!);
       }
-      prepared = await PreparedWrite.prepare(this.#guard, dir, key, value, this.#syncWrites);
+      prepared = await PreparedWrite.prepare(this.#guard, dir, key, parts, this.#syncWrites);
     } catch (error) {
       throw storeError("write", key, error);
     }
