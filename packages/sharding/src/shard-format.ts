@@ -1,4 +1,5 @@
 import { CorruptDataError } from "@zarrkit/core";
+import { concatBytes } from "@zarrkit/util";
 import { chunkOrder } from "./chunk-order.js";
 import type { ShardingConfig } from "./config.js";
 import { decodeIndex, emptyIndex, encodeIndex, indexRange, type ShardIndex } from "./shard-index.js";
@@ -6,28 +7,43 @@ import { decodeIndex, emptyIndex, encodeIndex, indexRange, type ShardIndex } fro
 /** Encoded inner chunks of one shard, by C-order index; undefined: empty (the fill value), left out. */
 export type EncodedChunks = (Uint8Array | undefined)[];
 
-/** Lay inner chunks out in `order` with the index at its end of the shard. */
+/**
+ * The pieces of a shard, in the order they lie in it: the inner chunks in
+ * `order` and the index at its end of the shard. Their concatenation is the
+ * shard (`assembleShard`); a store that writes pieces takes them as they are.
+ */
+export async function shardPieces(
+  config: ShardingConfig,
+  chunks: EncodedChunks,
+  order: "morton" | "c",
+  key: string,
+): Promise<Uint8Array[]> {
+  const { indexSize, indexLocation } = config;
+  const index = emptyIndex(config.chunkCount);
+  const pieces: Uint8Array[] = [];
+  let position = indexLocation === "start" ? indexSize : 0;
+  for (const linear of chunkOrder(config.gridShape, order)) {
+    const bytes = chunks[linear];
+    if (!bytes) continue;
+    pieces.push(bytes);
+    index.offsets[linear] = position;
+    index.lengths[linear] = bytes.length;
+    position += bytes.length;
+  }
+  const encodedIndex = await encodeIndex(config, index, key);
+  if (indexLocation === "start") pieces.unshift(encodedIndex);
+  else pieces.push(encodedIndex);
+  return pieces;
+}
+
+/** The shard `shardPieces` lays out, in one buffer. */
 export async function assembleShard(
   config: ShardingConfig,
   chunks: EncodedChunks,
   order: "morton" | "c",
   key: string,
 ): Promise<Uint8Array> {
-  const { indexSize, indexLocation } = config;
-  const dataBytes = chunks.reduce((n, c) => n + (c?.length ?? 0), 0);
-  const shard = new Uint8Array(dataBytes + indexSize);
-  const index = emptyIndex(config.chunkCount);
-  let position = indexLocation === "start" ? indexSize : 0;
-  for (const linear of chunkOrder(config.gridShape, order)) {
-    const bytes = chunks[linear];
-    if (!bytes) continue;
-    shard.set(bytes, position);
-    index.offsets[linear] = position;
-    index.lengths[linear] = bytes.length;
-    position += bytes.length;
-  }
-  shard.set(await encodeIndex(config, index, key), indexLocation === "start" ? 0 : dataBytes);
-  return shard;
+  return concatBytes(await shardPieces(config, chunks, order, key));
 }
 
 /** The checked index of a whole shard held in memory. */

@@ -5,7 +5,7 @@ import type { ShardingConfig } from "./config.js";
 import type { InnerPart } from "./inner-parts.js";
 import type { ResolvedShardingOptions } from "./options.js";
 import { fetchIndex } from "./partial-decoder.js";
-import { assembleShard, chunksOfShard, type EncodedChunks } from "./shard-format.js";
+import { assembleShard, chunksOfShard, type EncodedChunks, shardPieces } from "./shard-format.js";
 import { encodeIndex, type ShardIndex } from "./shard-index.js";
 
 /** One write into part of a stored shard. */
@@ -37,10 +37,10 @@ export async function putShard(
     await value.delete({ signal: ctx.signal });
     return;
   }
-  await value.set!(await assembleShard(config, chunks, options.chunkOrder, ctx.key), {
-    ...condition,
-    signal: ctx.signal,
-  });
+  const setOptions = { ...condition, signal: ctx.signal };
+  // A store that writes pieces itself takes the encoded chunks as they are, with no copy of the whole shard.
+  if (value.setParts) await value.setParts(await shardPieces(config, chunks, options.chunkOrder, ctx.key), setOptions);
+  else await value.set!(await assembleShard(config, chunks, options.chunkOrder, ctx.key), setOptions);
 }
 
 /**

@@ -1,5 +1,25 @@
 import { describe, expect, it } from "vitest";
+import { MemoryStore, type SetOptions, type Store } from "@zarrkit/core";
 import { counted, createArray } from "./helpers.js";
+
+/** A memory store that also takes a value in pieces (as a file store does), recording how many each write had. */
+function piecewise(): { store: Store; inner: MemoryStore; pieceCounts: number[] } {
+  const inner = new MemoryStore();
+  const pieceCounts: number[] = [];
+  const store: Store = Object.assign(Object.create(inner) as MemoryStore, {
+    async setParts(key: string, parts: readonly Uint8Array[], options?: SetOptions) {
+      pieceCounts.push(parts.length);
+      const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const part of parts) {
+        whole.set(part, at);
+        at += part.length;
+      }
+      await inner.set(key, whole, options);
+    },
+  });
+  return { store, inner, pieceCounts };
+}
 
 describe("writing a whole shard at once (chunkRegions + set)", () => {
   it(
@@ -61,4 +81,40 @@ describe("writing a whole shard at once (chunkRegions + set)", () => {
     await arr.set([null, { kind: "slice", start: 0, stop: 3, step: null }], 2);
     expect(reads()).toBeGreaterThan(0);
   });
+
+  for (const indexLocation of ["end", "start"] as const) {
+    it(`hands a store that takes pieces the inner chunks and index as they are (index at the ${indexLocation})`, async () => {
+      const definition = {
+        shape: [8, 12],
+        dataType: "uint16",
+        chunkShape: [4, 6],
+        fillValue: 0,
+        codecs: [
+          {
+            name: "sharding_indexed",
+            configuration: {
+              chunk_shape: [2, 3],
+              codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+              index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+              index_location: indexLocation,
+            },
+          },
+        ],
+      };
+      // Some inner chunks all fill value: left out of the pieces.
+      const data = Uint16Array.from({ length: 96 }, (_, i) => (i < 24 ? 0 : i * 13));
+      const plain = new MemoryStore();
+      await (await createArray(plain, "s", definition)).set(null, { data, shape: [8, 12] });
+      const { store, inner, pieceCounts } = piecewise();
+      const array = await createArray(store, "s", definition);
+      await array.set(null, { data, shape: [8, 12] });
+      // Four shards, each written in one request: its non-empty inner chunks and its index.
+      expect(pieceCounts.length).toBe(4);
+      expect(pieceCounts.every((count) => count > 1)).toBe(true);
+      for (const key of ["s/c/0/0", "s/c/0/1", "s/c/1/0", "s/c/1/1"]) {
+        expect(await inner.get(key), key).toEqual(await plain.get(key));
+      }
+      expect([...(await array.get()).data]).toEqual([...data]);
+    });
+  }
 });
