@@ -62,7 +62,7 @@ export async function backgroundCpu(ms = 2000): Promise<number> {
   }
 }
 
-export function environment(profile: string, backgroundBefore: number): Environment {
+export function environment(profile: string, backgroundBefore: number, malloc: string): Environment {
   return {
     date: new Date().toISOString(),
     profile,
@@ -71,6 +71,7 @@ export function environment(profile: string, backgroundBefore: number): Environm
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     os: `${process.platform} ${release()}`,
+    malloc,
     versions: versions(),
     commit: commit(),
     backgroundCpu: { before: backgroundBefore, after: Number.NaN },

@@ -1,4 +1,4 @@
-// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,scaling,browser,memory,convert]
+// pnpm bench [--quick] [--runs N] [--only 1,2,3,4,5,6,7,8,scaling,browser,memory,convert] [--malloc huge-pages|default]
 // Issue 7's suite: zarrkit beside zarrita.js and the floor, on one machine.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import { Content } from "./content.js";
 import { ensureData } from "./data.js";
 import { zarrkitZstd } from "./direct-codecs.js";
 import { FORMS, form } from "./forms.js";
+import { mallocSetting, relaunchWithHugePages } from "./huge-pages.js";
 import { LatencyServer } from "./http/latency-server-client.js";
 import { backgroundCpu, environment } from "./machine.js";
 import { DATA_DIR, RESULTS_DIR } from "./paths.js";
@@ -33,8 +34,18 @@ import { startTensorstore, stopTensorstore } from "./tensorstore/session.js";
 
 const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "scaling", "browser", "memory", "convert"];
 const { values: args } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, only: { type: "string" } },
+  options: {
+    quick: { type: "boolean", default: false },
+    runs: { type: "string" },
+    only: { type: "string" },
+    malloc: { type: "string", default: "huge-pages" },
+  },
 });
+if (args.malloc !== "huge-pages" && args.malloc !== "default") {
+  throw new Error(`--malloc takes huge-pages or default; got ${args.malloc}`);
+}
+const relaunched = relaunchWithHugePages(args.malloc);
+if (relaunched !== undefined) process.exit(relaunched);
 const only = new Set(args.only?.split(",") ?? ALL);
 const unknown = [...only].filter((o) => !ALL.includes(o));
 if (unknown.length) throw new Error(`--only takes ${ALL.join(",")}; got ${unknown.join(",")}`);
@@ -48,8 +59,9 @@ log(
   `profile ${profile.name}: ${profile.size}^3 uint16, ${profile.runs} runs per contender after ${profile.warmups} ` +
     `warm-up(s); sampling background CPU`,
 );
-const env = environment(profile.name, await backgroundCpu());
+const env = environment(profile.name, await backgroundCpu(), mallocSetting(args.malloc));
 log(`background CPU ${(env.backgroundCpu.before * 100).toFixed(0)}% of ${env.cores} cores`);
+log(`Node allocates with ${env.malloc}`);
 const content = new Content(profile.size);
 const data = content.all();
 // Cases 1, 3 and 6 compare with tensorstore.

@@ -111,6 +111,8 @@ export interface Environment {
   memoryGiB: number;
   node: string;
   os: string;
+  /** How the Node processes allocate: with glibc's transparent huge pages or without (huge-pages.ts). */
+  malloc?: string;
   versions: Record<string, string>;
   commit: string;
   /** tensorstore's version, or why it was skipped. */

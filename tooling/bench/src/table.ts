@@ -240,6 +240,7 @@ function tensorstoreNote(results: SuiteResults): string {
 /** The summary printed after a run and pasted into BENCHMARKS.md: the targets, then every case. */
 export function summary(results: SuiteResults): string {
   const parts: string[] = [`### Targets of issues 7, 16 and 20\n\n${verdictTable(results.targets)}`];
+  if (results.environment.malloc) parts.push(`Node processes allocate with ${results.environment.malloc}.`);
   const note = tensorstoreNote(results);
   for (const section of SECTIONS) {
     const cases = results.cases.filter(section.select);
