@@ -245,10 +245,12 @@ function copyWordRuns({ from, to, walk }: WordRuns): void {
 /**
  * Contiguous runs up to this long are copied as words in a loop: a
  * typed-array `set` costs a view and a call, which for the 64-byte rows of a
- * 32^3 uint16 inner chunk took a third of a whole sharded read (measured:
- * 15 ms against 10 ms per 32 MiB of such rows; longer rows favour `set`).
+ * 32^3 uint16 inner chunk took a third of a whole sharded read. Measured per
+ * 32 MiB of rows into a larger array (Node 20, 2-core VM): 64-byte rows 19-20
+ * ms with `set` against 5.5-6.2 as words, 128-byte rows (64^3 uint16) 10.4-11.8
+ * against 8.7-8.9; 256-byte rows favour `set` (5.6-6.5 against 8.6-9.1).
  */
-const SHORT_RUN_BYTES = 64;
+const SHORT_RUN_BYTES = 128;
 
 /** The dense block of `counts` elements starting at `offset`, as slices. */
 export function blockSlices(offset: readonly number[], counts: readonly number[]): DimSlice[] {
