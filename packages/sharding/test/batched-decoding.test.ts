@@ -9,6 +9,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { describeShard } from "../src/index.js";
 import { BYTES, CRC, createArray, iota, MemoryStore } from "./helpers.js";
 
+/** 1, 2, ... in shared memory (`map` would return an ordinary array). */
+function sharedIota(n: number): Int32Array {
+  const data = new Int32Array(new SharedArrayBuffer(4 * n));
+  data.set(iota(n));
+  return data;
+}
+
 const ZSTD = { name: "zstd", configuration: { level: 1, checksum: false } };
 afterAll(() => closeCodecWorkers());
 // The workers learn the codecs from these modules (the zarrkit package registers its own entry).
@@ -35,10 +42,7 @@ const WORKERS = { workers: { threshold: 0, size: 2 } };
 describe("a shard's inner chunks encoded by the workers in batches", () => {
   for (const [what, values] of [
     ["from an ordinary array (copied into shared memory once per shard)", (n: number) => iota(n)],
-    [
-      "from an array over shared memory (read by the workers as it is)",
-      (n: number) => new Int32Array(new SharedArrayBuffer(4 * n)).map((_, i) => i + 1),
-    ],
+    ["from an array over shared memory (read by the workers as it is)", (n: number) => sharedIota(n)],
   ] as const) {
     it(`${what}: a few tasks per shard; inner chunks all fill value are left out`, async () => {
       const store = new MemoryStore();
@@ -57,6 +61,28 @@ describe("a shard's inner chunks encoded by the workers in batches", () => {
       expect(chunks.filter((c) => !("empty" in c))).toHaveLength(255);
     });
   }
+});
+
+describe("a shard's inner chunks of bare bytes, encoded by one copy each", () => {
+  it("are encoded here from an ordinary array (copying it into shared memory costs more)", async () => {
+    const store = new MemoryStore();
+    const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES] });
+    // A threshold above a shard index's 4 KiB keeps the indexes here too, below a shard's 64 KiB of inner chunks.
+    const writer = await openArray(store, "a", { workers: { threshold: 8192, size: 2 } });
+    const data = iota(256 * 256);
+    expect(await moved(() => writer.set(null, data))).toEqual({ dispatched: 0, written: 0, ranHere: 0 });
+    expect((await array.get()).data).toEqual(data);
+  });
+
+  it("go to the workers from an array over shared memory, which they read as it is", async () => {
+    const store = new MemoryStore();
+    const array = await createArray(store, "a", { ...DEFINITION, codecs: [BYTES] });
+    const writer = await openArray(store, "a", { workers: { threshold: 8192, size: 2 } });
+    const data = sharedIota(256 * 256);
+    const counts = await moved(() => writer.set(null, data));
+    expect(counts.dispatched + counts.ranHere).toBeGreaterThan(0);
+    expect((await array.get()).data).toEqual(data);
+  });
 });
 
 describe("a shard's inner chunks decoded by the workers in batches", () => {

@@ -38,10 +38,10 @@ export class PipelineOffload {
   private refused = false;
   private readonly chunkBytes: number;
   /**
-   * Whether decoding a chunk computes anything (not the bare `bytes` view): only then does one chunk alone pay for a
-   * trip.
+   * Whether coding a chunk computes anything (not the bare `bytes` layout): only then does one chunk alone pay for a
+   * trip, or a source in ordinary memory pay for its copy into shared memory.
    */
-  private readonly computes: boolean;
+  readonly computes: boolean;
 
   private constructor(
     private readonly chain: CodecChain,
