@@ -4,6 +4,7 @@
 import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StoreError } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { writePartsAt } from "../src/file-io.js";
 import { FileSystemStore } from "../src/index.js";
@@ -23,22 +24,12 @@ function parts(count: number): Uint8Array[] {
   return Array.from({ length: count }, (_, i) => new Uint8Array((i * 37) % 11).fill(i & 0xff));
 }
 
-function joined(pieces: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 describe("setParts", () => {
   it("stores the concatenation of its parts, more than one vectored write takes (1024)", async () => {
     const store = new FileSystemStore(dir.path);
     const pieces = parts(2500);
     await store.setParts("a/c/0", pieces);
-    expect(new Uint8Array(await readFile(join(dir.path, "a", "c", "0")))).toEqual(joined(pieces));
+    expect(new Uint8Array(await readFile(join(dir.path, "a", "c", "0")))).toEqual(concatBytes(pieces));
     await store.setParts("a/c/0", []);
     expect((await store.get("a/c/0"))?.length).toBe(0);
   });
@@ -72,7 +63,7 @@ describe("writePartsAt", () => {
     const calls: number[] = [];
     // An OS that writes at most 7 bytes per call (files may, pipes and signals do).
     vi.spyOn(file, "writev").mockImplementation(async (buffers, position) => {
-      const all = joined(buffers as Uint8Array[]);
+      const all = concatBytes(buffers as Uint8Array[]);
       calls.push(buffers.length);
       return writev([all.subarray(0, 7)], position ?? undefined);
     });
@@ -81,7 +72,7 @@ describe("writePartsAt", () => {
     await file.close();
     const total = pieces.reduce((n, p) => n + p.length, 0);
     expect(calls.length).toBe(Math.ceil(total / 7));
-    expect(new Uint8Array(await readFile(path)).subarray(3)).toEqual(joined(pieces));
+    expect(new Uint8Array(await readFile(path)).subarray(3)).toEqual(concatBytes(pieces));
   });
 
   it("fails with EIO, rather than spinning, when a call writes nothing", async () => {
