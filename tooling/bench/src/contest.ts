@@ -24,6 +24,8 @@ export interface Contender {
   prepare(checking: boolean): Promise<() => Promise<unknown>>;
   /** Measures the calling thread's busy share over each timed run. */
   busy?: BusyProbe;
+  /** Measures the calling thread's CPU share over each timed run. */
+  cpu?: BusyProbe;
   /** Where the timed work's requests are counted, if anywhere. */
   source?: Source;
   /** After each timed run: the figures of the child processes the work ran, if it ran any. */
@@ -84,6 +86,7 @@ export async function contest(
   const stats: Measured["stats"][] = contenders.map(() => undefined);
   const processes = contenders.map(() => [] as ProcessFigures[]);
   const busy = contenders.map(() => [] as number[]);
+  const cpu = contenders.map(() => [] as number[]);
   const spent = contenders.map(() => 0);
   /** Runs `step` for contender `i`, adding its wall time to the contender's total. */
   const timing = async <T>(i: number, step: () => Promise<T>): Promise<T> => {
@@ -107,10 +110,12 @@ export async function contest(
       await contender.source?.resetStats();
       collect();
       const stopProbe = await contender.busy?.();
+      const stopCpu = await contender.cpu?.();
       const start = performance.now();
       const done = await work();
       const wall = performance.now() - start;
       spent[i]! += wall;
+      if (stopCpu) cpu[i]!.push(await stopCpu());
       if (stopProbe) busy[i]!.push(await stopProbe());
       times[i]!.push(done instanceof SelfTimed ? done.ms : wall);
       stats[i] = await contender.source?.stats();
@@ -129,6 +134,7 @@ export async function contest(
       ...(stats[i] ? { stats: stats[i] } : {}),
       ...(processes[i]!.length ? { processes: processes[i] } : {}),
       ...(busy[i]!.length ? { busyShares: busy[i] } : {}),
+      ...(cpu[i]!.length ? { cpuShares: cpu[i] } : {}),
     };
   });
   log(

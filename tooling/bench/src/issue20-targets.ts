@@ -30,7 +30,10 @@ function busyVerdict(target: string, m: Measured | undefined): Verdict {
   const share = median(m.busyShares);
   return {
     target,
-    measured: `${(share * 100).toFixed(1)}% of ${m.medianMs.toFixed(0)} ms (${m.name})`,
+    // The CPU share tells apart the thread's own work from time it waited for a core the workers held.
+    measured:
+      `${(share * 100).toFixed(1)}% of ${m.medianMs.toFixed(0)} ms (${m.name}` +
+      `${m.cpuShares?.length ? `; on a CPU ${(median(m.cpuShares) * 100).toFixed(1)}%` : ""})`,
     met: share <= BUSY_LIMIT,
   };
 }

@@ -16,6 +16,8 @@ export interface Measured {
   processes?: ProcessFigures[];
   /** Per timed run, where measured: the share of its wall time the calling thread was busy (0..1). */
   busyShares?: number[];
+  /** Per timed run, where measured: the share of its wall time the calling thread spent on a CPU (0..1). */
+  cpuShares?: number[];
 }
 
 /** The child processes of one timed run, measured by themselves (see process-probe.ts). */

@@ -168,14 +168,30 @@ function busyCell(m: Measured | undefined): string {
   return m?.busyShares?.length ? percent(median(m.busyShares)) : "";
 }
 
-/** Case 10: per read, each worker setting's time, speed-up over workers off, and the calling thread's busy share. */
+/** The calling thread's median CPU share over a contender's timed runs, where measured. */
+function cpuCell(m: Measured | undefined): string {
+  return m?.cpuShares?.length ? percent(median(m.cpuShares)) : "";
+}
+
+/**
+ * Case 10: per read, each worker setting's time, speed-up over workers off, and the calling thread's busy share and
+ * CPU share.
+ */
 function scalingTable(cases: CaseResult[]): string {
-  const header = ["read", "codec workers", "median ms", "speed-up over workers off", "calling thread busy (median)"];
+  const header = [
+    "read",
+    "codec workers",
+    "median ms",
+    "speed-up over workers off",
+    "calling thread busy (median)",
+    "calling thread on a CPU (median)",
+  ];
   const lines = [row(header), row(header.map(() => "---"))];
   for (const c of cases) {
     const off = c.contenders.find((m) => m.name === "zarrkit, workers off");
     for (const m of c.contenders) {
-      lines.push(row([c.title, m.name.replace(/^zarrkit, /, ""), ms(m.medianMs), ratio(off, m), busyCell(m)]));
+      const cells = [c.title, m.name.replace(/^zarrkit, /, ""), ms(m.medianMs), ratio(off, m), busyCell(m), cpuCell(m)];
+      lines.push(row(cells));
     }
   }
   return lines.join("\n");

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { eventLoopBusy } from "../busy.js";
+import { eventLoopBusy, threadCpu } from "../busy.js";
 import { checkBox, wholeBox } from "../check.js";
 import { contest } from "../contest.js";
 import { form, formTitle } from "../forms.js";
@@ -36,7 +36,7 @@ export async function scaling(ctx: SuiteContext, source: Source): Promise<CaseRe
         const data = await reader.read();
         if (checking) checkBox(content, data, box, `${peer.name}, whole read of ${zstd.name}`);
       });
-      return { ...contender, busy: eventLoopBusy };
+      return { ...contender, busy: eventLoopBusy, ...(threadCpu && { cpu: threadCpu }) };
     });
     const spec = {
       id: `scaling/${zstd.name}`,
