@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore, type SetOptions, type Store } from "@zarrkit/core";
+import { concatBytes } from "@zarrkit/util";
 import { counted, createArray } from "./helpers.js";
 
 /** A memory store that also takes a value in pieces (as a file store does), recording how many each write had. */
@@ -9,13 +10,7 @@ function piecewise(): { store: Store; inner: MemoryStore; pieceCounts: number[] 
   const store: Store = Object.assign(Object.create(inner) as MemoryStore, {
     async setParts(key: string, parts: readonly Uint8Array[], options?: SetOptions) {
       pieceCounts.push(parts.length);
-      const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const part of parts) {
-        whole.set(part, at);
-        at += part.length;
-      }
-      await inner.set(key, whole, options);
+      await inner.set(key, concatBytes(parts), options);
     },
   });
   return { store, inner, pieceCounts };

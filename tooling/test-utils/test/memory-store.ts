@@ -12,6 +12,7 @@ import {
   type VersionedValue,
   type WindowQuery,
 } from "@zarrkit/registry";
+import { concatBytes } from "@zarrkit/util";
 
 const empty = new Uint8Array(0);
 
@@ -95,13 +96,7 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
   }
 
   async setParts(key: string, parts: readonly Uint8Array[], options: SetOptions = {}): Promise<void> {
-    const joined = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      joined.set(part, at);
-      at += part.length;
-    }
-    return this.set(key, joined, options);
+    return this.set(key, concatBytes(parts), options);
   }
 
   async delete(key: string): Promise<void> {
