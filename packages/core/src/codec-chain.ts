@@ -225,6 +225,14 @@ export class CodecChain {
     return [...this.arrayToArray.map((a) => a.codec), this.arrayToBytes, ...this.bytesToBytes].map((c) => c.toJSON());
   }
 
+  /**
+   * Whether coding a chunk computes anything: every chain but the `bytes` codec alone, which only lays elements out
+   * (one copy, so not worth a trip to a worker, nor a copy of its input into shared memory).
+   */
+  get computes(): boolean {
+    return this.arrayToArray.length > 0 || this.bytesToBytes.length > 0 || this.arrayToBytes.name !== "bytes";
+  }
+
   /** Whether decoding detects any change to a stored chunk: its outermost bytes->bytes codec is a checksum. */
   get checksummed(): boolean {
     return this.bytesToBytes.at(-1)?.checksummed === true;

@@ -50,5 +50,5 @@ export {
   sliceCount,
 } from "./selection.js";
 export { namedMemoryStore } from "./store/memory-store.js";
-export { withRangeRead } from "./read-buffers.js";
+export { withRangeRead, withScratch } from "./read-buffers.js";
 export { bytesValue, storedValue } from "./store/stored-value.js";

@@ -19,7 +19,7 @@ import type { DataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
 import { isShared, isSharedRegion, withRangeRead, withScratch } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
-import { decodeParts, encodeParts } from "./batch-work.js";
+import { chunkSlot, decodeParts, encodeParts } from "./batch-work.js";
 import { copyStrided } from "./copy.js";
 import { bytesValue } from "./store/stored-value.js";
 import { PipelineOffload } from "./workers/pipeline-offload.js";
@@ -266,19 +266,24 @@ export class CodecPipeline {
    * ordinary memory is first copied into pooled shared memory, the box its
    * parts cover, once. Undefined when the work is not worth sending (workers off,
    * little of it, no shared memory, or a chain that only lays elements out
-   * reading ordinary memory): encode each part as `encodeInto` would.
+   * reading ordinary memory): encode each part as `encodeInto` would. With
+   * `room` (a slot of `layoutSlotBytes(source)` bytes per part), the parts
+   * are laid out here, each in its slot, and the outputs may view `room`.
    */
   async encodeMany(
     source: Chunk,
     parts: readonly SourcePart[],
     ctx: CodecContext,
     keepEmpty: boolean,
+    room?: Uint8Array,
   ): Promise<(Uint8Array | undefined)[] | undefined> {
+    if (Array.isArray(source.data)) return undefined;
+    if (room) {
+      const outputs = await encodeParts(this.chain, source, parts, keepEmpty, ctx, room);
+      return outputs.map((bytes) => bytes ?? undefined);
+    }
     const offload = this.offload;
-    if (!offload?.takesBatch(parts.length) || Array.isArray(source.data)) return undefined;
-    // Encoding by the `bytes` codec alone is one copy per chunk: here, from ordinary memory, that is less work than
-    // the copy into shared memory the workers would need first (a raw 256^3 uint16 write: 77-81 ms against 122-131).
-    if (!offload.computes && !isShared(source.data as NumericArray)) return undefined;
+    if (!offload?.takesBatch(parts.length) || this.laysOutHere(source)) return undefined;
     const outputs = await withSharedSource(source, parts, this.chain, (shared, sharedParts) =>
       Promise.resolve(
         offload.encodeBatches(shared, sharedParts, ctx, keepEmpty, (batch) =>
@@ -287,6 +292,28 @@ export class CodecPipeline {
       ),
     );
     return outputs?.map((bytes) => bytes ?? undefined);
+  }
+
+  /**
+   * Whether whole chunks of `source` are encoded on this thread: by the
+   * `bytes` codec alone, one copy per chunk. From ordinary memory that is
+   * less work than the copy into shared memory workers would need first (a
+   * raw 256^3 uint16 write: 77-81 ms against 122-131); from shared memory,
+   * less than a fresh chunk per part on a worker and its trip back (170-200
+   * ms against 60-80 laid out in pooled memory here).
+   */
+  private laysOutHere(source: Chunk): boolean {
+    return !Array.isArray(source.data) && !this.chain.computes;
+  }
+
+  /**
+   * Bytes of one chunk's slot of the `room` that `encodeMany` lays whole
+   * chunks of `source` out in, when they are encoded here by the `bytes`
+   * codec alone: their encodings are then views of the room, with no buffer
+   * allocated per chunk. 0 where chunks are encoded otherwise.
+   */
+  layoutSlotBytes(source: Chunk): number {
+    return this.laysOutHere(source) ? (chunkSlot(this.chain)?.bytes ?? 0) : 0;
   }
 
   /**

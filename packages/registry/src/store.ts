@@ -124,6 +124,8 @@ export interface Store {
    * its index) hands them over as they are, and a store that writes pieces
    * itself (a file, with vectored writes) spares a copy of the whole value.
    * Writers call `set` with the joined bytes where a store leaves it out.
+   * The store keeps no reference to the parts once the promise settles (what
+   * it keeps, it copies): writers reuse their memory for the next value.
    */
   setParts?(key: string, parts: readonly Uint8Array[], options?: SetOptions): Promise<void>;
   /** Remove the key; removing a missing key is not an error. */

@@ -1,5 +1,5 @@
 import { ChecksumError, CorruptDataError, PreconditionFailedError, StoreError, type WriteSource } from "@zarrkit/core";
-import { bytesValue, forEachConcurrent, product, type StoredPart } from "@zarrkit/core/internal";
+import { bytesValue, forEachConcurrent, product, type StoredPart, withScratch } from "@zarrkit/core/internal";
 import {
   type ArrayRegion,
   type ArrayToBytesCodec,
@@ -245,9 +245,16 @@ export class ShardingCodec implements ArrayToBytesCodec {
     };
     try {
       if (coversShard(selection, spec.shape)) {
-        const chunks: EncodedChunks = new Array(this.config.chunkCount).fill(undefined);
-        await write.encodeParts(chunks);
-        return await putShard(write, chunks, {});
+        const writeWhole = async (room?: Room) => {
+          const chunks: EncodedChunks = new Array(this.config.chunkCount).fill(undefined);
+          await this.encodeParts(parts, source, chunks, ctx, false, room);
+          await putShard(write, chunks, {});
+        };
+        // Inner chunks the `bytes` codec alone encodes here are laid out in pooled memory, lent until the shard is
+        // written: a store that writes pieces keeps no reference to them, so no buffer is allocated per inner chunk.
+        const slot = value.setParts && !("fill" in source) ? this.config.inner.layoutSlotBytes(source.chunk) : 0;
+        if (slot === 0) return await writeWhole();
+        return await withScratch(slot * parts.length, false, (buffer) => writeWhole({ buffer, slot }));
       }
       // Every strategy reads before it writes: bytes torn by a writer that died are recovered first.
       await this.recovering(value, ctx, async () => {
@@ -272,17 +279,22 @@ export class ShardingCodec implements ArrayToBytesCodec {
     chunks: EncodedChunks,
     ctx: CodecContext,
     keepEmpty = false,
+    room?: Room,
   ): Promise<void> {
     // A group of parts at a time: a shard may hold millions of inner chunks.
     let group: InnerPart[] = [];
+    let done = 0;
+    const encodeGroup = async () => {
+      const groupRoom = room && { buffer: room.buffer.subarray(done * room.slot), slot: room.slot };
+      await this.encodeGroup(group, source, chunks, ctx, keepEmpty, groupRoom);
+      done += group.length;
+      group = [];
+    };
     for (const part of parts) {
       group.push(part);
-      if (group.length === PARTS_PER_GROUP) {
-        await this.encodeGroup(group, source, chunks, ctx, keepEmpty);
-        group = [];
-      }
+      if (group.length === PARTS_PER_GROUP) await encodeGroup();
     }
-    await this.encodeGroup(group, source, chunks, ctx, keepEmpty);
+    await encodeGroup();
   }
 
   private async encodeGroup(
@@ -291,6 +303,7 @@ export class ShardingCodec implements ArrayToBytesCodec {
     chunks: EncodedChunks,
     ctx: CodecContext,
     keepEmpty: boolean,
+    room?: Room,
   ): Promise<void> {
     const sourceOffset = (part: InnerPart) =>
       "fill" in source ? [] : part.outOffset.map((o, d) => source.offset[d]! + o);
@@ -300,7 +313,9 @@ export class ShardingCodec implements ArrayToBytesCodec {
       const full = parts.filter((part) => part.full);
       const wanted = full.map((part) => ({ key: innerKey(ctx.key, part), offset: sourceOffset(part) }));
       const encoded =
-        full.length > 0 ? await this.config.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty) : undefined;
+        full.length > 0
+          ? await this.config.inner.encodeMany(source.chunk, wanted, ctx, keepEmpty, room?.buffer)
+          : undefined;
       if (encoded) {
         full.forEach((part, i) => {
           chunks[part.linear] = encoded[i];
@@ -322,6 +337,12 @@ export class ShardingCodec implements ArrayToBytesCodec {
       chunks[part.linear] = memory.current();
     });
   }
+}
+
+/** Pooled memory a whole shard's inner chunks are laid out in: one slot of `slot` bytes per inner chunk. */
+interface Room {
+  buffer: Uint8Array;
+  slot: number;
 }
 
 /** Inner chunks `encodeParts` takes at once: batches for the workers, bounded for shards of millions. */

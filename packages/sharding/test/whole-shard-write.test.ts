@@ -3,17 +3,22 @@ import { MemoryStore, type SetOptions, type Store } from "@zarrkit/core";
 import { concatBytes } from "@zarrkit/util";
 import { counted, createArray } from "./helpers.js";
 
-/** A memory store that also takes a value in pieces (as a file store does), recording how many each write had. */
-function piecewise(): { store: Store; inner: MemoryStore; pieceCounts: number[] } {
+/**
+ * A memory store that also takes a value in pieces (as a file store does), recording how many each write had and the
+ * buffers they lay in.
+ */
+function piecewise(): { store: Store; inner: MemoryStore; pieceCounts: number[]; buffers: ArrayBufferLike[][] } {
   const inner = new MemoryStore();
   const pieceCounts: number[] = [];
+  const buffers: ArrayBufferLike[][] = [];
   const store: Store = Object.assign(Object.create(inner) as MemoryStore, {
     async setParts(key: string, parts: readonly Uint8Array[], options?: SetOptions) {
       pieceCounts.push(parts.length);
+      buffers.push(parts.map((part) => part.buffer));
       await inner.set(key, concatBytes(parts), options);
     },
   });
-  return { store, inner, pieceCounts };
+  return { store, inner, pieceCounts, buffers };
 }
 
 describe("writing a whole shard at once (chunkRegions + set)", () => {
@@ -112,4 +117,64 @@ describe("writing a whole shard at once (chunkRegions + set)", () => {
       expect([...(await array.get()).data]).toEqual([...data]);
     });
   }
+
+  describe("inner chunks of the bytes codec alone, laid out in pooled memory lent until the store has them", () => {
+    const definition = (endian: string) => ({
+      shape: [8, 12],
+      dataType: "uint16",
+      chunkShape: [4, 6],
+      fillValue: 0,
+      codecs: [
+        {
+          name: "sharding_indexed",
+          configuration: {
+            chunk_shape: [2, 3],
+            codecs: [{ name: "bytes", configuration: { endian } }],
+            index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+          },
+        },
+      ],
+    });
+    // Some inner chunks all fill value: left out.
+    const values = () => Uint16Array.from({ length: 96 }, (_, i) => (i < 24 ? 0 : i * 13));
+    const shared = () => {
+      const data = new Uint16Array(new SharedArrayBuffer(2 * 96));
+      data.set(values());
+      return data;
+    };
+    for (const [what, data] of [
+      ["an ordinary array", values],
+      ["an array over shared memory", shared],
+    ] as const) {
+      it(`from ${what}: one buffer per shard, reused by the next write, the bytes of a plain write`, async () => {
+        const plain = new MemoryStore();
+        await (await createArray(plain, "s", definition("little"))).set(null, { data: values(), shape: [8, 12] });
+        const { store, inner, buffers } = piecewise();
+        const array = await createArray(store, "s", definition("little"));
+        await array.set(null, { data: data(), shape: [8, 12] });
+        // Each shard's inner chunks (all pieces but the index, last) lie in one buffer, a shard's own.
+        const rooms = buffers.map((pieces) => new Set(pieces.slice(0, -1)));
+        expect(rooms.map((room) => room.size)).toEqual([1, 1, 1, 1]);
+        expect(new Set(rooms.flatMap((room) => [...room])).size).toBe(4);
+        for (const key of ["s/c/0/0", "s/c/0/1", "s/c/1/0", "s/c/1/1"]) {
+          expect(await inner.get(key), key).toEqual(await plain.get(key));
+        }
+        // Written again: the same buffers serve it.
+        await array.set(null, { data: data().map((v) => v + 1), shape: [8, 12] });
+        const again = new Set(buffers.slice(4).flatMap((pieces) => pieces.slice(0, -1)));
+        expect(again).toEqual(new Set(rooms.flatMap((room) => [...room])));
+        expect([...(await array.get()).data]).toEqual([...values().map((v) => v + 1)]);
+      });
+    }
+
+    it("big-endian: swapped into buffers of their own, still the bytes of a plain write", async () => {
+      const plain = new MemoryStore();
+      await (await createArray(plain, "s", definition("big"))).set(null, { data: values(), shape: [8, 12] });
+      const { store, inner } = piecewise();
+      await (await createArray(store, "s", definition("big"))).set(null, { data: values(), shape: [8, 12] });
+      for (const key of ["s/c/0/0", "s/c/0/1", "s/c/1/0", "s/c/1/1"]) {
+        expect(await inner.get(key), key).toEqual(await plain.get(key));
+      }
+    });
+  });
 });

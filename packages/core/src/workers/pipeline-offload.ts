@@ -37,11 +37,6 @@ export class PipelineOffload {
   private description: PipelineDescription | undefined;
   private refused = false;
   private readonly chunkBytes: number;
-  /**
-   * Whether coding a chunk computes anything (not the bare `bytes` layout): only then does one chunk alone pay for a
-   * trip, or a source in ordinary memory pay for its copy into shared memory.
-   */
-  readonly computes: boolean;
 
   private constructor(
     private readonly chain: CodecChain,
@@ -50,8 +45,6 @@ export class PipelineOffload {
   ) {
     const { shape, dataType } = chain.spec;
     this.chunkBytes = product(shape) * dataType.byteSize!;
-    this.computes =
-      chain.arrayToArray.length > 0 || chain.bytesToBytes.length > 0 || chain.arrayToBytes.name !== "bytes";
   }
 
   /**
@@ -92,7 +85,7 @@ export class PipelineOffload {
   /** How to spread one whole chunk over the workers now, or undefined to stay on this thread. */
   private chunkReach(callerHelps = true): PoolReach | undefined {
     const settings = this.settings();
-    if (!settings || !this.computes || this.chunkBytes < settings.threshold) return undefined;
+    if (!settings || !this.chain.computes || this.chunkBytes < settings.threshold) return undefined;
     return { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps };
   }
 
