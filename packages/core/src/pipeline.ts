@@ -381,6 +381,18 @@ export class CodecPipeline {
     const type = chain.dataType;
     const shape = [...chain.spec.shape];
     const whole = selection.every((s, d) => s.start === 0 && s.step === 1 && s.stop === shape[d]);
+    // A whole chunk of the `bytes` codec alone, for a store that takes values in pieces and keeps no reference to
+    // them: laid out in pooled memory lent until the store has it, instead of a fresh buffer per chunk.
+    const slot = whole && !("fill" in source) && value.setParts ? this.layoutSlotBytes(source.chunk) : 0;
+    if (slot > 0 && !("fill" in source)) {
+      const keepEmpty = options.writeEmptyChunks === true || !value.delete;
+      const part = { key: ctx.key, offset: [...source.offset] };
+      const from = source.chunk;
+      return withScratch(slot, false, async (room) => {
+        const [bytes] = await encodeParts(chain, from, [part], keepEmpty, ctx, room);
+        await (bytes ? value.setParts!([bytes], ctx) : value.delete!(ctx));
+      });
+    }
     let chunk: Chunk;
     const stored = whole ? undefined : await value.get(ctx);
     if (stored !== undefined) {

@@ -2,6 +2,7 @@
 // small pool of reused buffers: these tests count the distinct buffers a read
 // hands the store, and check the values, which would show any view of a
 // buffer kept after it went on to the next read.
+import { concatBytes } from "@zarrkit/util";
 import { describe, expect, it } from "vitest";
 import { CorruptDataError, createArray, MemoryStore, openArray, type Store, slice } from "../src/index.js";
 
@@ -144,3 +145,56 @@ describe("pooled read buffers", () => {
     expect(buffers.size, "... but not once the pool has been idle for a second").toBe(2);
   });
 });
+
+/**
+ * A memory store that also takes values in pieces, keeping copies (as the contract asks) and recording the buffers the
+ * pieces lay in; a turn's wait lets writes overlap as they would on a real store.
+ */
+function piecewise(): { store: Store; plain: MemoryStore; buffers: ArrayBufferLike[] } {
+  const plain = new MemoryStore();
+  const buffers: ArrayBufferLike[] = [];
+  const store: Store = Object.assign(Object.create(plain) as MemoryStore, {
+    async setParts(key: string, parts: readonly Uint8Array[]) {
+      buffers.push(...parts.map((part) => part.buffer));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await plain.set(key, concatBytes(parts));
+    },
+  });
+  return { store, plain, buffers };
+}
+
+describe("whole chunks of the bytes codec alone, written to a store that takes pieces", () => {
+  const definition = { shape: [64, 64], dataType: "int32", chunkShape: [16, 16], fillValue: 0 };
+
+  it("are laid out in pooled buffers, reused from chunk to chunk; the stored bytes are a plain write's", async () => {
+    const data = iota(64 * 64);
+    data.fill(0, 0, 16 * 64); // the first row of chunks: all fill value, not stored
+    const expected = new MemoryStore();
+    await (await createArray(expected, "a", definition)).set(null, { data, shape: [64, 64] });
+    const { store, plain, buffers } = piecewise();
+    await createArray(store, "a", definition);
+    const array = await openArray(store, "a", { concurrency: 4 });
+    await array.set(null, { data, shape: [64, 64] });
+    // 12 chunks written through no more buffers than writes in flight.
+    expect(buffers).toHaveLength(12);
+    expect(new Set(buffers).size).toBeLessThanOrEqual(4);
+    for (const key of [...(await keysOf(expected))]) expect(await plain.get(key), key).toEqual(await expected.get(key));
+    expect(await plain.get("a/c/0/0")).toBeUndefined();
+    expect((await array.get()).data).toEqual(data);
+  });
+
+  it("keep a chunk all fill value with writeEmptyChunks", async () => {
+    const { store, plain } = piecewise();
+    await createArray(store, "a", definition);
+    const array = await openArray(store, "a", { writeEmptyChunks: true });
+    await array.set(null, 0);
+    await array.set([slice(0, 16), slice(0, 16)], { data: new Int32Array(256), shape: [16, 16] });
+    expect(await plain.get("a/c/0/0")).toEqual(new Uint8Array(1024));
+  });
+});
+
+async function keysOf(store: MemoryStore): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of store.list("")) keys.push(key);
+  return keys;
+}
