@@ -21,6 +21,27 @@ function piecewise(): { store: Store; inner: MemoryStore; pieceCounts: number[];
   return { store, inner, pieceCounts, buffers };
 }
 
+/** An 8 x 12 uint16 array in shards of 4 x 6, of inner chunks of 2 x 3 with `codecs`; the index checksummed. */
+function eightByTwelve(codecs: unknown[], indexLocation: "start" | "end" = "end") {
+  return {
+    shape: [8, 12],
+    dataType: "uint16",
+    chunkShape: [4, 6],
+    fillValue: 0,
+    codecs: [
+      {
+        name: "sharding_indexed",
+        configuration: {
+          chunk_shape: [2, 3],
+          codecs,
+          index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+          index_location: indexLocation,
+        },
+      },
+    ],
+  };
+}
+
 describe("writing a whole shard at once (chunkRegions + set)", () => {
   it(
     "encodes each shard in memory and stores it with one write; only shards clipped by the array's edge are " +
@@ -84,23 +105,10 @@ describe("writing a whole shard at once (chunkRegions + set)", () => {
 
   for (const indexLocation of ["end", "start"] as const) {
     it(`hands a store that takes pieces the inner chunks and index as they are (index at the ${indexLocation})`, async () => {
-      const definition = {
-        shape: [8, 12],
-        dataType: "uint16",
-        chunkShape: [4, 6],
-        fillValue: 0,
-        codecs: [
-          {
-            name: "sharding_indexed",
-            configuration: {
-              chunk_shape: [2, 3],
-              codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
-              index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
-              index_location: indexLocation,
-            },
-          },
-        ],
-      };
+      const definition = eightByTwelve(
+        [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+        indexLocation,
+      );
       // Some inner chunks all fill value: left out of the pieces.
       const data = Uint16Array.from({ length: 96 }, (_, i) => (i < 24 ? 0 : i * 13));
       const plain = new MemoryStore();
@@ -119,22 +127,7 @@ describe("writing a whole shard at once (chunkRegions + set)", () => {
   }
 
   describe("inner chunks of the bytes codec alone, laid out in pooled memory lent until the store has them", () => {
-    const definition = (endian: string) => ({
-      shape: [8, 12],
-      dataType: "uint16",
-      chunkShape: [4, 6],
-      fillValue: 0,
-      codecs: [
-        {
-          name: "sharding_indexed",
-          configuration: {
-            chunk_shape: [2, 3],
-            codecs: [{ name: "bytes", configuration: { endian } }],
-            index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
-          },
-        },
-      ],
-    });
+    const definition = (endian: string) => eightByTwelve([{ name: "bytes", configuration: { endian } }]);
     // Some inner chunks all fill value: left out.
     const values = () => Uint16Array.from({ length: 96 }, (_, i) => (i < 24 ? 0 : i * 13));
     const shared = () => {
