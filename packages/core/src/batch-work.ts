@@ -47,7 +47,7 @@ export async function encodeParts(
   // faults).
   let chunk: Chunk | undefined;
   for (const [i, part] of parts.entries()) {
-    if (room && slot) chunk = { data: slot.view(room, i), shape };
+    if (slot) chunk = { data: slot.view(room!, i), shape };
     chunk ??= { data: type.allocate(product(shape)), shape };
     copyIntoSelection({ chunk: source, offset: part.offset }, chunk, whole, type);
     if (!keepEmpty && isAllFill(chunk.data, chain.spec.fillValue, type)) {

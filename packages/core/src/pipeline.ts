@@ -265,8 +265,8 @@ export class CodecPipeline {
    * undefined for a chunk all fill value (unless `keepEmpty`). A source in
    * ordinary memory is first copied into pooled shared memory, the box its
    * parts cover, once. Undefined when the work is not worth sending (workers off,
-   * little of it, no shared memory, or a chain that only lays elements out
-   * reading ordinary memory): encode each part as `encodeInto` would. With
+   * little of it, no shared memory, or a chain that only lays elements out,
+   * see `laysOutHere`): encode each part as `encodeInto` would. With
    * `room` (a slot of `layoutSlotBytes(source)` bytes per part), the parts
    * are laid out here, each in its slot, and the outputs may view `room`.
    */
@@ -314,6 +314,23 @@ export class CodecPipeline {
    */
   layoutSlotBytes(source: Chunk): number {
     return this.laysOutHere(source) ? (chunkSlot(this.chain)?.bytes ?? 0) : 0;
+  }
+
+  /** `encodeInto` of a whole chunk laid out in a pooled slot of `slot` bytes, lent until the store has it. */
+  private writeLaidOut(
+    value: StoredValue,
+    source: ArrayRegion,
+    slot: number,
+    ctx: CodecContext,
+    options: ChunkWriteOptions,
+  ): Promise<void> {
+    // A store that cannot delete (e.g. a zarrita.js store) keeps the fill-valued chunk.
+    const keepEmpty = options.writeEmptyChunks === true || !value.delete;
+    const part = { key: ctx.key, offset: source.offset };
+    return withScratch(slot, false, async (room) => {
+      const [bytes] = await encodeParts(this.chain, source.chunk, [part], keepEmpty, ctx, room);
+      await (bytes ? value.setParts!([bytes], ctx) : value.delete!(ctx));
+    });
   }
 
   /**
@@ -383,15 +400,9 @@ export class CodecPipeline {
     const whole = selection.every((s, d) => s.start === 0 && s.step === 1 && s.stop === shape[d]);
     // A whole chunk of the `bytes` codec alone, for a store that takes values in pieces and keeps no reference to
     // them: laid out in pooled memory lent until the store has it, instead of a fresh buffer per chunk.
-    const slot = whole && !("fill" in source) && value.setParts ? this.layoutSlotBytes(source.chunk) : 0;
-    if (slot > 0 && !("fill" in source)) {
-      const keepEmpty = options.writeEmptyChunks === true || !value.delete;
-      const part = { key: ctx.key, offset: [...source.offset] };
-      const from = source.chunk;
-      return withScratch(slot, false, async (room) => {
-        const [bytes] = await encodeParts(chain, from, [part], keepEmpty, ctx, room);
-        await (bytes ? value.setParts!([bytes], ctx) : value.delete!(ctx));
-      });
+    if (whole && !("fill" in source) && value.setParts) {
+      const slot = this.layoutSlotBytes(source.chunk);
+      if (slot > 0) return this.writeLaidOut(value, source, slot, ctx, options);
     }
     let chunk: Chunk;
     const stored = whole ? undefined : await value.get(ctx);
