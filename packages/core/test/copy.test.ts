@@ -98,6 +98,45 @@ describe("copyStrided", () => {
     }
   });
 
+  it("copies runs of every width the word copy unrolls, and of others, in 64- and 32-bit words, at every rank", () => {
+    const random = prng(12);
+    const types = ["uint8", "uint16", "float32", "float64"];
+    // 16, 32, 64 and 128 bytes are 2, 4, 8 and 16 words of 64 bits (or 4, 8, 16, 32 of 32); 24 and 96 are neither.
+    const runBytes = [16, 24, 32, 64, 96, 128];
+    let copies = 0;
+    for (const typeName of types) {
+      const type = dataType(typeName);
+      const size = (type.allocate(0) as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+      for (const bytes of runBytes) {
+        const run = bytes / size;
+        // Misaligned by one element: 4-byte elements then move as 32-bit words; smaller ones as elements.
+        for (const misalign of [0, 1]) {
+          for (let rank = 1; rank <= 4; rank++) {
+            const srcShape = [3, 4, 5, 2 * run].slice(4 - rank);
+            const dstShape = [4, 5, 6, 3 * run].slice(4 - rank);
+            const srcSel: DimSlice[] = srcShape.map((n, d) =>
+              d === rank - 1 ? { start: run, stop: 2 * run, step: 1 } : { start: 1, stop: n, step: 1 },
+            );
+            const dstSel: DimSlice[] = dstShape.map((n, d) =>
+              d === rank - 1 ? { start: 2 * run, stop: 3 * run, step: 1 } : { start: 0, stop: n - 1, step: 1 },
+            );
+            const elements = (shape: number[]) => shape.reduce((a, b) => a * b, 1);
+            const src: Chunk = { data: filled(typeName, elements(srcShape), misalign, random), shape: srcShape };
+            const dstData = filled(typeName, elements(dstShape), misalign, random);
+            const expected: Chunk = { data: dstData.slice() as Chunk["data"], shape: dstShape };
+            const actual: Chunk = { data: dstData, shape: dstShape };
+            reference(src, srcSel, expected, dstSel, type.lanes);
+            copyStrided(src, srcSel, actual, dstSel, type);
+            const what = `${typeName}, ${bytes}-byte runs, misaligned ${misalign}, rank ${rank}`;
+            expect(bytesOf(actual.data), what).toEqual(bytesOf(expected.data));
+            copies++;
+          }
+        }
+      }
+    }
+    expect(copies).toBe(types.length * runBytes.length * 2 * 4);
+  });
+
   it("keeps NaN payloads of float32 bit for bit, in runs and element by element", () => {
     const words = new Uint32Array([0x7f800001, 0xffc12345, 0x7fa00000, 0x00000001]);
     const src: Chunk = { data: new Float32Array(words.buffer), shape: [2, 2] };
