@@ -267,8 +267,8 @@ export class CodecPipeline {
    * parts cover, once. Undefined when the work is not worth sending (workers off,
    * little of it, no shared memory, or a chain that only lays elements out,
    * see `laysOutHere`): encode each part as `encodeInto` would. With
-   * `room` (a slot of `layoutSlotBytes(source)` bytes per part), the parts
-   * are laid out here, each in its slot, and the outputs may view `room`.
+   * `room` (as `encodeRoom` describes it: a slot per part), the outputs may
+   * view `room`, which must stay lent until the caller is done with them.
    */
   async encodeMany(
     source: Chunk,
@@ -278,16 +278,22 @@ export class CodecPipeline {
     room?: Uint8Array,
   ): Promise<(Uint8Array | undefined)[] | undefined> {
     if (Array.isArray(source.data)) return undefined;
-    if (room) {
+    if (room && this.laysOutHere(source)) {
       const outputs = await encodeParts(this.chain, source, parts, keepEmpty, ctx, room);
       return outputs.map((bytes) => bytes ?? undefined);
     }
     const offload = this.offload;
     if (!offload?.takesBatch(parts.length) || this.laysOutHere(source)) return undefined;
+    const slot = chunkSlot(this.chain)?.bytes ?? 0;
     const outputs = await withSharedSource(source, parts, this.chain, (shared, sharedParts) =>
       Promise.resolve(
-        offload.encodeBatches(shared, sharedParts, ctx, keepEmpty, (batch) =>
-          encodeParts(this.chain, shared, batch, keepEmpty, ctx),
+        offload.encodeBatches(
+          shared,
+          sharedParts,
+          ctx,
+          keepEmpty,
+          (batch) => encodeParts(this.chain, shared, batch, keepEmpty, ctx),
+          room && { buffer: room, slot },
         ),
       ),
     );
@@ -307,13 +313,19 @@ export class CodecPipeline {
   }
 
   /**
-   * Bytes of one chunk's slot of the `room` that `encodeMany` lays whole
-   * chunks of `source` out in, when they are encoded here by the `bytes`
-   * codec alone: their encodings are then views of the room, with no buffer
-   * allocated per chunk. 0 where chunks are encoded otherwise.
+   * The room `encodeMany` takes for `count` whole chunks of `source`: a slot
+   * of `slot` bytes (a decoded chunk's) per chunk, in pooled memory the
+   * caller lends until it is done with the outputs, which then view it
+   * instead of a buffer each. Chunks the `bytes` codec alone encodes are
+   * laid out in it here (ordinary memory); codec workers write each output
+   * that fits its slot there (`shared`: shared memory). Undefined where the
+   * chunks are encoded otherwise.
    */
-  layoutSlotBytes(source: Chunk): number {
-    return this.laysOutHere(source) ? (chunkSlot(this.chain)?.bytes ?? 0) : 0;
+  encodeRoom(source: Chunk, count: number): { slot: number; shared: boolean } | undefined {
+    const slot = chunkSlot(this.chain)?.bytes;
+    if (slot === undefined || Array.isArray(source.data)) return undefined;
+    if (this.laysOutHere(source)) return { slot, shared: false };
+    return this.offload?.takesBatch(count) ? { slot, shared: true } : undefined;
   }
 
   /** `encodeInto` of a whole chunk laid out in a pooled slot of `slot` bytes, lent until the store has it. */
@@ -401,8 +413,8 @@ export class CodecPipeline {
     // A whole chunk of the `bytes` codec alone, for a store that takes values in pieces and keeps no reference to
     // them: laid out in pooled memory lent until the store has it, instead of a fresh buffer per chunk.
     if (whole && !("fill" in source) && value.setParts) {
-      const slot = this.layoutSlotBytes(source.chunk);
-      if (slot > 0) return this.writeLaidOut(value, source, slot, ctx, options);
+      const room = this.encodeRoom(source.chunk, 1);
+      if (room && !room.shared) return this.writeLaidOut(value, source, room.slot, ctx, options);
     }
     let chunk: Chunk;
     const stored = whole ? undefined : await value.get(ctx);

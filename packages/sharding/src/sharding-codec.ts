@@ -250,11 +250,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
           await this.encodeParts(parts, source, chunks, ctx, false, room);
           await putShard(write, chunks, {});
         };
-        // Inner chunks the `bytes` codec alone encodes here are laid out in pooled memory, lent until the shard is
-        // written: a store that writes pieces keeps no reference to them, so no buffer is allocated per inner chunk.
-        const slot = value.setParts && !("fill" in source) ? this.config.inner.layoutSlotBytes(source.chunk) : 0;
-        if (slot === 0) return await writeWhole();
-        return await withScratch(slot * parts.length, false, (buffer) => writeWhole({ buffer, slot }));
+        // Inner chunks are encoded into pooled memory (laid out here, or written there by codec workers), lent until
+        // the shard is written: a store that writes pieces keeps no reference to them, so no buffer is allocated per
+        // inner chunk.
+        const room = value.setParts && !("fill" in source) && this.config.inner.encodeRoom(source.chunk, parts.length);
+        if (!room) return await writeWhole();
+        const { slot, shared } = room;
+        return await withScratch(slot * parts.length, shared, (buffer) => writeWhole({ buffer, slot }));
       }
       // Every strategy reads before it writes: bytes torn by a writer that died are recovered first.
       await this.recovering(value, ctx, async () => {

@@ -7,7 +7,7 @@ import { ChecksumError, closeCodecWorkers, codecWorkerStats, openArray, slice } 
 import { registerCodecWorkerModule } from "@zarrkit/registry";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeShard } from "../src/index.js";
-import { BYTES, CRC, createArray, iota, MemoryStore } from "./helpers.js";
+import { BYTES, CRC, createArray, iota, MemoryStore, piecewise } from "./helpers.js";
 
 /** 1, 2, ... in shared memory (`map` would return an ordinary array). */
 function sharedIota(n: number): Int32Array {
@@ -61,6 +61,48 @@ describe("a shard's inner chunks encoded by the workers in batches", () => {
       expect(chunks.filter((c) => !("empty" in c))).toHaveLength(255);
     });
   }
+});
+
+describe("a shard's inner chunks encoded by the workers into pooled shared memory, for a store that takes pieces", () => {
+  const sharedBuffer = (buffer: ArrayBufferLike) => buffer instanceof SharedArrayBuffer;
+  it("lie in one shared buffer per shard, reused by the next write, the bytes of a write without workers", async () => {
+    const plain = new MemoryStore();
+    await createArray(plain, "a", { ...DEFINITION, codecs: [BYTES, ZSTD, CRC] });
+    await (await openArray(plain, "a", { workers: false })).set(null, iota(256 * 256));
+    const { store, inner, buffers } = piecewise();
+    await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD, CRC] });
+    const writer = await openArray(store, "a", WORKERS);
+    const counts = await moved(() => writer.set(null, iota(256 * 256)));
+    expect(counts.dispatched).toBeGreaterThan(0);
+    // Each shard's inner chunks (all pieces but the index, last) lie in one shared buffer, a shard's own.
+    const rooms = buffers.map((pieces) => new Set(pieces.slice(0, -1)));
+    expect(rooms.map((room) => [...room].map(sharedBuffer))).toEqual([[true], [true], [true], [true]]);
+    expect(new Set(rooms.flatMap((room) => [...room])).size).toBe(4);
+    for (const key of ["a/c/0/0", "a/c/0/1", "a/c/1/0", "a/c/1/1"]) {
+      expect(await inner.get(key), key).toEqual(await plain.get(key));
+    }
+    // Written again: the same buffers serve it.
+    await writer.set(null, iota(256 * 256, 2));
+    const again = new Set(buffers.slice(4).flatMap((pieces) => pieces.slice(0, -1)));
+    expect(again).toEqual(new Set(rooms.flatMap((room) => [...room])));
+    expect((await (await openArray(inner, "a")).get()).data).toEqual(iota(256 * 256, 2));
+  });
+
+  it("an output larger than its chunk (random bytes, no checksum to strip) comes back in a buffer of its own", async () => {
+    const random = Int32Array.from({ length: 256 * 256 }, (_, i) => Math.imul(i + 1, 0x9e3779b1) ^ (i >>> 3));
+    const plain = new MemoryStore();
+    await createArray(plain, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
+    await (await openArray(plain, "a", { workers: false })).set(null, random);
+    const { store, inner, buffers } = piecewise();
+    await createArray(store, "a", { ...DEFINITION, codecs: [BYTES, ZSTD] });
+    await (await openArray(store, "a", WORKERS)).set(null, random);
+    const pieces = buffers.flatMap((shard) => shard.slice(0, -1));
+    // zstd stores incompressible bytes raw, in a frame a few bytes longer than the 256-byte chunk.
+    expect(pieces.some((buffer) => !sharedBuffer(buffer))).toBe(true);
+    for (const key of ["a/c/0/0", "a/c/0/1", "a/c/1/0", "a/c/1/1"]) {
+      expect(await inner.get(key), key).toEqual(await plain.get(key));
+    }
+  });
 });
 
 describe("a shard's inner chunks of bare bytes, encoded by one copy each", () => {

@@ -1,25 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore, type SetOptions, type Store } from "@zarrkit/core";
-import { concatBytes } from "@zarrkit/util";
-import { counted, createArray } from "./helpers.js";
-
-/**
- * A memory store that also takes a value in pieces (as a file store does), recording how many each write had and the
- * buffers they lay in.
- */
-function piecewise(): { store: Store; inner: MemoryStore; pieceCounts: number[]; buffers: ArrayBufferLike[][] } {
-  const inner = new MemoryStore();
-  const pieceCounts: number[] = [];
-  const buffers: ArrayBufferLike[][] = [];
-  const store: Store = Object.assign(Object.create(inner) as MemoryStore, {
-    async setParts(key: string, parts: readonly Uint8Array[], options?: SetOptions) {
-      pieceCounts.push(parts.length);
-      buffers.push(parts.map((part) => part.buffer));
-      await inner.set(key, concatBytes(parts), options);
-    },
-  });
-  return { store, inner, pieceCounts, buffers };
-}
+import { MemoryStore } from "@zarrkit/core";
+import { counted, createArray, piecewise } from "./helpers.js";
 
 /** An 8 x 12 uint16 array in shards of 4 x 6, of inner chunks of 2 x 3 with `codecs`; the index checksummed. */
 function eightByTwelve(codecs: unknown[], indexLocation: "start" | "end" = "end") {

@@ -6,7 +6,7 @@ import { product } from "../selection.js";
 import { warnFallback } from "./fallback-warning.js";
 import { ownCopy } from "./own-copy.js";
 import { codecPool, type PoolReach } from "./pool.js";
-import type { PipelineDescription, SourcePart, StoredPart } from "./protocol.js";
+import type { EncodedPart, PipelineDescription, SourcePart, StoredPart } from "./protocol.js";
 import { type CodecWorkerSetting, type ResolvedWorkerSettings, workerSettings } from "./settings.js";
 
 /** Decoded bytes one batch of `decodeBatches` may hold at most (unless a single chunk is larger). */
@@ -251,7 +251,9 @@ export class PipelineOffload {
    * workers, a batch of parts per task: each output, or null for a chunk all
    * fill value (unless `keepEmpty`). `here(batch)` when the pool runs a batch
    * on this thread. Undefined when this work stays here (workers off, too
-   * little of it, memory not shared).
+   * little of it, memory not shared). With `room` (shared memory, `slot`
+   * bytes per part), the workers write each output that fits its slot there
+   * and it comes back as a view of `room`.
    */
   encodeBatches(
     source: Chunk,
@@ -259,6 +261,7 @@ export class PipelineOffload {
     ctx: CodecContext,
     keepEmpty: boolean,
     here: (batch: readonly SourcePart[]) => Promise<(Uint8Array | null)[]>,
+    room?: { buffer: Uint8Array; slot: number },
   ): Promise<(Uint8Array | null)[]> | undefined {
     const settings = this.settings();
     const data = source.data;
@@ -270,9 +273,15 @@ export class PipelineOffload {
       Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)),
     );
     const jobs: Promise<(Uint8Array | null)[]>[] = [];
+    const shared = room && isShared(room.buffer) ? room : undefined;
     for (let start = 0; start < parts.length; start += perBatch) {
       const batch = parts.slice(start, start + perBatch);
       const ranHere = () => here(batch);
+      const batchRoom = shared?.buffer.subarray(start * shared.slot, (start + batch.length) * shared.slot);
+      const unpacked = (outputs: EncodedPart[]) =>
+        outputs.map((output, i) =>
+          typeof output === "number" ? batchRoom!.subarray(i * shared!.slot, i * shared!.slot + output) : output,
+        );
       jobs.push(
         codecPool().run(
           {
@@ -285,10 +294,11 @@ export class PipelineOffload {
                 source,
                 parts: batch,
                 keepEmpty,
+                ...(batchRoom && { room: batchRoom }),
               },
               transfer: [],
             }),
-            settle: (reply) => (reply.type === "done" ? (reply.output as (Uint8Array | null)[]) : this.refuse(ranHere)),
+            settle: (reply) => (reply.type === "done" ? unpacked(reply.output as EncodedPart[]) : this.refuse(ranHere)),
             here: ranHere,
           },
           reach,

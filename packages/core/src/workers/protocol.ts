@@ -66,7 +66,9 @@ export type TaskMessage =
   /**
    * Encode whole chunks, each copied out of `source` (shared memory) from
    * its `offset`; a chunk all fill value is left out (null) unless `keepEmpty`.
-   * The reply is "done" with one output per part.
+   * The reply is "done" with one output per part. With `room` (shared
+   * memory, a slot of the chunk's decoded size per part), an output that
+   * fits its slot is written there and replied as its length.
    */
   | {
       type: "encodeBatch";
@@ -76,13 +78,17 @@ export type TaskMessage =
       source: Chunk;
       parts: SourcePart[];
       keepEmpty: boolean;
+      room?: Uint8Array;
     }
   | { type: "encode"; id: number; pipeline: PipelineDescription; key: string; input: Chunk };
+
+/** An "encodeBatch" output: null (all fill value), its length in its slot of the task's room, or bytes of its own. */
+export type EncodedPart = Uint8Array | number | null;
 
 export type ToWorker = { type: "modules"; modules: string[] } | TaskMessage;
 
 export type TaskReply =
-  | { type: "done"; id: number; output: Chunk | Uint8Array | (Uint8Array | null)[] }
+  | { type: "done"; id: number; output: Chunk | Uint8Array | EncodedPart[] }
   /** A "decodeInto" task's chunk (or a "decodeBatch" task's chunks) is in the shared result. */
   | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }

@@ -2,11 +2,11 @@
 // thread's registry, run them here and send the results back without copies.
 import "../register.js";
 import type { Chunk, NumericArray } from "@zarrkit/registry";
-import { decodeParts, encodeParts } from "../batch-work.js";
+import { chunkSlot, decodeParts, encodeParts } from "../batch-work.js";
 import { dataType } from "../data-types.js";
 import { isShared } from "../read-buffers.js";
 import { CodecChain } from "../codec-chain.js";
-import type { PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
+import type { EncodedPart, PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
 import { ownCopy } from "./own-copy.js";
 import { configureCodecWorkers } from "./settings.js";
 import { toWire } from "./wire-error.js";
@@ -82,11 +82,21 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
     try {
       const ctx = { key: task.key };
       if (task.type === "encodeBatch") {
-        const outputs = (await encodeParts(pipeline, task.source, task.parts, task.keepEmpty, ctx)).map(
-          (b) => b && ownBuffer(b),
-        );
-        const transfer = outputs.flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : []));
-        return port.post({ type: "done", id: task.id, output: outputs }, transfer);
+        const outputs = await encodeParts(pipeline, task.source, task.parts, task.keepEmpty, ctx);
+        const slot = task.room ? (chunkSlot(pipeline)?.bytes ?? 0) : 0;
+        const transfer: ArrayBuffer[] = [];
+        // Outputs that fit their slot of the room go there: no buffer per chunk crosses to the calling thread.
+        const placed = outputs.map((bytes, i): EncodedPart => {
+          if (!bytes) return null;
+          if (bytes.length <= slot) {
+            task.room!.set(bytes, i * slot);
+            return bytes.length;
+          }
+          const own = ownBuffer(bytes);
+          transfer.push(own.buffer as ArrayBuffer);
+          return own;
+        });
+        return port.post({ type: "done", id: task.id, output: placed }, transfer);
       }
       if (task.type === "decodeBatch") {
         await decodeParts(pipeline, task.input, task.parts, task.out, ctx);
