@@ -35,6 +35,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipReason !== undefined)("the browser case's page", () => {
+  // Writing the array, bundling the page and starting Chromium can take more than the default 10 s on 2 busy cores.
   beforeAll(async () => {
     const content = new Content(PROFILE.size);
     const array = await zk.createArray(
@@ -46,7 +47,7 @@ describe.skipIf(skipReason !== undefined)("the browser case's page", () => {
     await buildPage(join(root, "page"), ["@zarrkit/source"]);
     server = await LatencyServer.start(root, 0);
     page = await BrowserPage.open(`${server.url}page/index.html`);
-  });
+  }, 60_000);
 
   test(
     "is cross-origin isolated; zarrkit (on its workers, then without) and zarrita.js read the generated values, " +
