@@ -253,7 +253,8 @@ export class ShardingCodec implements ArrayToBytesCodec {
         // Inner chunks are encoded into pooled memory (laid out here, or written there by codec workers), lent until
         // the shard is written: a store that writes pieces keeps no reference to them, so no buffer is allocated per
         // inner chunk.
-        const room = value.setParts && !("fill" in source) && this.config.inner.encodeRoom(source.chunk, parts.length);
+        const room =
+          value.setParts && !("fill" in source) ? this.config.inner.encodeRoom(source.chunk, parts.length) : undefined;
         if (!room) return await writeWhole();
         const { slot, shared } = room;
         return await withScratch(slot * parts.length, shared, (buffer) => writeWhole({ buffer, slot }));

@@ -274,13 +274,15 @@ export class PipelineOffload {
     );
     const jobs: Promise<(Uint8Array | null)[]>[] = [];
     const shared = room && isShared(room.buffer) ? room : undefined;
+    const slot = shared?.slot ?? 0;
     for (let start = 0; start < parts.length; start += perBatch) {
       const batch = parts.slice(start, start + perBatch);
       const ranHere = () => here(batch);
-      const batchRoom = shared?.buffer.subarray(start * shared.slot, (start + batch.length) * shared.slot);
+      const batchRoom = shared?.buffer.subarray(start * slot, (start + batch.length) * slot);
+      // A length stands for the output the worker wrote into its slot of the room.
       const unpacked = (outputs: EncodedPart[]) =>
         outputs.map((output, i) =>
-          typeof output === "number" ? batchRoom!.subarray(i * shared!.slot, i * shared!.slot + output) : output,
+          typeof output === "number" ? batchRoom!.subarray(i * slot, i * slot + output) : output,
         );
       jobs.push(
         codecPool().run(
