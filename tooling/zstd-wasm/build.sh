@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds @zarrkit/codecs' zstd WebAssembly from the vendored zstd sources
-# (vendor/zstd: Debian's libzstd source package, see vendor/zstd/SOURCE.md):
-#   zstd-decode.wasm  decoder only (src/decode.c)
-#   zstd-encode.wasm  encoder only (src/encode.c)
+# Builds @zarrkit/codecs' WebAssembly from the vendored sources:
+#   zstd-decode.wasm  zstd's decoder (vendor/zstd: Debian's libzstd 1.5.4 source package;
+#                     src/bitstream64.patch, src/decode.c)
+#   zstd-encode.wasm  zstd's encoder (vendor/zstd-encoder: zstd 1.5.7; src/encode.c)
 #   blosc-decode.wasm c-blosc's decoder with BloscLZ and LZ4 streams (vendor/c-blosc,
 #                     vendor/lz4: Debian's c-blosc and lz4 source packages; src/blosc-decode.c)
 #   bz2-decode.wasm, bz2-encode.wasm  libbzip2 (vendor/bzip2: Debian's bzip2 source package;
@@ -63,7 +63,6 @@ CFLAGS=(
   -DNDEBUG -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM=1 -DZSTD_STRIP_ERROR_STRINGS
   -DXXH_NAMESPACE=ZSTD_ -DZSTD_TRACE=0
   "-ffile-prefix-map=$here=." "-ffile-prefix-map=$work=."
-  -I "$zstd" -I "$zstd/common"
 )
 LDFLAGS=(-Wl,--gc-sections,--strip-all,--lto-O3,-z,stack-size=65536)
 COMMON=(common/debug.c common/entropy_common.c common/error_private.c common/fse_decompress.c common/xxhash.c common/zstd_common.c)
@@ -77,7 +76,7 @@ cd "$zstd"
 # Sequences decoded by the short loop only, Huffman by the X1 tables only: with -flto the
 # generic choice between the long and short loops costs about 30%. ZSTD_BITSTREAM_64: the
 # 64-bit bit container of src/bitstream64.patch (18-22% faster on 64^3 and 32^3 chunks).
-DECODER=(-DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT -DHUF_FORCE_DECOMPRESS_X1
+DECODER=(-DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT -DHUF_FORCE_DECOMPRESS_X1 -I "$zstd" -I "$zstd/common"
   "${COMMON[@]}" decompress/huf_decompress.c decompress/zstd_ddict.c decompress/zstd_decompress.c
   decompress/zstd_decompress_block.c "$here/src/decode.c")
 if $reference; then
@@ -86,10 +85,13 @@ if $reference; then
   exit 0
 fi
 build zstd-decode -DZSTD_BITSTREAM_64 "${DECODER[@]}"
-build zstd-encode \
+# The encoder from its own sources, as released (13-28% faster than 1.5.4's on 32^3 and 64^3 uint16 chunks).
+zstd_encoder="$here/vendor/zstd-encoder/lib"
+cd "$zstd_encoder"
+build zstd-encode -I "$zstd_encoder" -I "$zstd_encoder/common" \
   "${COMMON[@]}" compress/fse_compress.c compress/hist.c compress/huf_compress.c compress/zstd_compress.c \
   compress/zstd_compress_literals.c compress/zstd_compress_sequences.c compress/zstd_compress_superblock.c \
-  compress/zstd_double_fast.c compress/zstd_fast.c compress/zstd_lazy.c compress/zstd_ldm.c compress/zstd_opt.c \
+  compress/zstd_double_fast.c compress/zstd_fast.c compress/zstd_lazy.c compress/zstd_ldm.c compress/zstd_opt.c compress/zstd_preSplit.c \
   "$here/src/encode.c"
 
 # c-blosc on one thread, with the compressors Zarr data uses most (zstd, zlib and snappy
@@ -141,7 +143,7 @@ emit() {
 }
 mkdir -p "$wasm_out" "$ts_out" "$blosc_ts_out" "$numcodecs_ts_out"
 emit zstd-decode "$ts_out" "zstd $(cat "$here/vendor/zstd/VERSION")"
-emit zstd-encode "$ts_out" "zstd $(cat "$here/vendor/zstd/VERSION")"
+emit zstd-encode "$ts_out" "zstd $(cat "$here/vendor/zstd-encoder/VERSION")"
 emit blosc-decode "$blosc_ts_out" "c-blosc $(cat "$here/vendor/c-blosc/VERSION"), lz4 $(cat "$here/vendor/lz4/VERSION")"
 for name in bz2-decode bz2-encode; do emit "$name" "$numcodecs_ts_out" "bzip2 $(cat "$here/vendor/bzip2/VERSION")"; done
 for name in xz-decode xz-encode; do emit "$name" "$numcodecs_ts_out" "xz-utils $(cat "$here/vendor/xz/VERSION")"; done

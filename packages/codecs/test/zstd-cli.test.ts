@@ -1,7 +1,9 @@
 // zstd against Debian's zstd command-line tool (libzstd 1.5.4, the release
-// the wasm is built from): frames the CLI writes at many levels and settings
-// decode here, frames written here decode with the CLI. Skipped, with the
-// reason printed, where /usr/bin/zstd is absent (tooling/ci/install-system-deps.sh installs it).
+// the decoder is built from; the encoder is 1.5.7's): frames the CLI writes at
+// many levels and settings decode here, frames written here decode with the
+// CLI. That the encoder writes libzstd's own bytes is tooling/zstd-wasm's test
+// (test/encoder-native.test.ts). Skipped, with the reason printed, where
+// /usr/bin/zstd is absent (tooling/ci/install-system-deps.sh installs it).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -133,25 +135,15 @@ describe.skipIf(skipReason !== undefined)("frames written by the zstd CLI", () =
 describe.skipIf(skipReason !== undefined)("frames written here decode with the zstd CLI", () => {
   const data = volume(11);
 
-  test.each([-5, 1, 3, 19])(
-    "level %i writes the CLI's frame byte for byte (same libzstd, --no-check, --check)",
-    async (level) => {
-      const args = level < 0 ? [`--fast=${-level}`] : [`-${level}`];
-      const plain = await (await create<BytesToBytesCodec>(zstdCodecFactory, { level })).encode(data, ctx);
-      expect(sameBytes(plain, cli([...args, "--no-check"], data))).toBe(true);
-      const checked = await (await create<BytesToBytesCodec>(zstdCodecFactory, { level, checksum: true })).encode(
-        data,
-        ctx,
-      );
-      expect(sameBytes(checked, cli([...args, "--check"], data))).toBe(true);
-    },
-  );
-
   test.each<[{ level: number; checksum?: boolean }, Record<string, unknown>]>([
     [{ level: -5 }, {}],
+    [{ level: -5, checksum: true }, {}],
     [{ level: 0 }, {}],
+    [{ level: 1 }, {}],
     [{ level: 1, checksum: true }, {}],
+    [{ level: 3, checksum: true }, {}],
     [{ level: 19 }, {}],
+    [{ level: 19, checksum: true }, {}],
     [{ level: 3, checksum: true }, { longDistanceMatching: true }],
   ])("%j %j", async (configuration, options) => {
     const zstd = (await zstdCodecFactory(configuration, {

@@ -6,7 +6,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { BENCH_DIR } from "./paths.js";
 import type { Environment } from "./results.js";
 
-const ZSTD_VERSION_FILE = join(BENCH_DIR, "..", "zstd-wasm", "vendor", "zstd", "VERSION");
+/** The vendored zstd of the wasm decoder and encoder (tooling/zstd-wasm/vendor). */
+const zstdVersion = (dir: string) =>
+  readFileSync(join(BENCH_DIR, "..", "zstd-wasm", "vendor", dir, "VERSION"), "utf8").trim();
 
 function versionAt(packageJson: URL | string): string {
   return (JSON.parse(readFileSync(packageJson, "utf8")) as { version: string }).version;
@@ -24,7 +26,7 @@ function versions(): Record<string, string> {
     "@zarrita/storage": versionAt(new URL("../../../@zarrita/storage/package.json", zarrita)),
     numcodecs: versionAt(new URL("../../../numcodecs/package.json", zarrita)),
     zstddec: versionAt(join(BENCH_DIR, "node_modules", "zstddec", "package.json")),
-    "zarrkit zstd wasm": `libzstd ${readFileSync(ZSTD_VERSION_FILE, "utf8").trim()}`,
+    "zarrkit zstd wasm": `libzstd ${zstdVersion("zstd")} (decoder), ${zstdVersion("zstd-encoder")} (encoder)`,
   };
 }
 

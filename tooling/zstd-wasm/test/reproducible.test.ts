@@ -24,7 +24,7 @@ const MODULES: [string, string][] = [
   ["xz-decode", "src/numcodecs"],
   ["xz-encode", "src/numcodecs"],
 ];
-const VENDORED = ["zstd", "c-blosc", "lz4", "bzip2", "xz"];
+const VENDORED = ["zstd", "zstd-encoder", "c-blosc", "lz4", "bzip2", "xz"];
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

@@ -1,4 +1,4 @@
-// zstd encoding with libzstd 1.5.4 in WebAssembly (tooling/zstd-wasm), loaded
+// zstd encoding with libzstd 1.5.7 in WebAssembly (tooling/zstd-wasm), loaded
 // separately from the decoder: reading never loads it.
 import { LazyInstance, type WasmHeap, withAllocation } from "../wasm-instance.js";
 import { errorCode, errorName } from "./error-codes.js";
