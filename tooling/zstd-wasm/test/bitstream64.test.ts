@@ -7,22 +7,21 @@
 // all or for less: the same error code, or the same bytes. Needs the pinned toolchain (see
 // toolchain.ts), glibc's headers and /usr/bin/zstd.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { content } from "./content.js";
-import { toolchainMissing } from "./toolchain.js";
+import { buildNative, instantiate, type ModuleExports, nativeBuildMissing } from "./native.js";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
 const shipped = join(here, "..", "..", "packages", "codecs", "wasm", "zstd-decode.wasm");
 const ZSTD = "/usr/bin/zstd";
 const lib = join(here, "vendor", "zstd", "lib");
 const skipReason =
-  toolchainMissing("bitstream patch check") ??
-  (existsSync(ZSTD) ? undefined : `${ZSTD} is absent (apt-get install zstd)`) ??
-  (existsSync("/usr/include/stdio.h") ? undefined : "/usr/include/stdio.h is absent (apt-get install libc6-dev)");
+  nativeBuildMissing("bitstream patch check") ??
+  (existsSync(ZSTD) ? undefined : `${ZSTD} is absent (apt-get install zstd)`);
 
 interface Decoder {
   /** The decoder's return value (decoded size, or a negative zstd error code) and the bytes it wrote. */
@@ -30,24 +29,9 @@ interface Decoder {
 }
 
 async function decoder(path: string): Promise<Decoder> {
-  const { instance } = await WebAssembly.instantiate(readFileSync(path), {
-    wasi_snapshot_preview1: {
-      proc_exit: () => {},
-      fd_write: () => 0,
-      fd_close: () => 0,
-      fd_seek: () => 0,
-      environ_get: () => 0,
-      environ_sizes_get: () => 0,
-    },
-  });
-  const exports = instance.exports as {
-    memory: WebAssembly.Memory;
-    malloc(size: number): number;
-    free(pointer: number): void;
-    decompress(dst: number, capacity: number, src: number, size: number): number;
-    _initialize?: () => void;
-  };
-  exports._initialize?.();
+  const exports = await instantiate<
+    ModuleExports & { decompress(dst: number, capacity: number, src: number, size: number): number }
+  >(path);
   return {
     decode(frame, capacity) {
       const src = exports.malloc(frame.length);
@@ -95,33 +79,10 @@ describe.skipIf(skipReason !== undefined)("the patched decoder decodes as libzst
   beforeAll(async () => {
     const common = ["debug", "entropy_common", "error_private", "fse_decompress", "xxhash", "zstd_common"];
     const decompress = ["huf_decompress", "zstd_ddict", "zstd_decompress", "zstd_decompress_block"];
-    const build = spawnSync(
-      "/usr/bin/clang-14",
-      [
-        "-O1",
-        "-DNDEBUG",
-        "-DZSTD_DISABLE_ASM=1", // the C loops the wasm runs, not x86 assembly
-        "-DDYNAMIC_BMI2=0", // the fast Huffman loop whatever this CPU has
-        "-DZSTD_LEGACY_SUPPORT=0",
-        "-DXXH_NAMESPACE=ZSTD_",
-        "-DZSTD_TRACE=0",
-        "-DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT", // as build.sh
-        "-DHUF_FORCE_DECOMPRESS_X1",
-        "-Wno-unknown-attributes", // export_name: a wasm attribute
-        "-I",
-        lib,
-        "-I",
-        join(lib, "common"),
-        join(here, "test", "native-decode.c"),
-        ...common.map((name) => join(lib, "common", `${name}.c`)),
-        ...decompress.map((name) => join(lib, "decompress", `${name}.c`)),
-        "-o",
-        native,
-      ],
-      { encoding: "utf8" },
-    );
-    expect(build.stderr).toBe("");
-    expect(build.status).toBe(0);
+    const sources = [...common.map((name) => `common/${name}.c`), ...decompress.map((name) => `decompress/${name}.c`)];
+    // build.sh's decoding loops; the fast Huffman loop whatever this CPU has.
+    const defines = ["-DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT", "-DHUF_FORCE_DECOMPRESS_X1", "-DDYNAMIC_BMI2=0"];
+    buildNative(lib, join(here, "test", "native-decode.c"), sources, defines, native);
     patched = await decoder(shipped);
   });
 

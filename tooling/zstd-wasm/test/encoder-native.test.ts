@@ -4,38 +4,30 @@
 // entry point) changes nothing in the frames. Frames of any libzstd decode with the zstd CLI
 // (packages/codecs/test/zstd-cli.test.ts); only this build writes 1.5.7's bytes.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { content } from "./content.js";
-import { toolchainMissing } from "./toolchain.js";
+import { buildNative, instantiate, type ModuleExports, nativeBuildMissing } from "./native.js";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
 const shipped = join(here, "..", "..", "packages", "codecs", "wasm", "zstd-encode.wasm");
 const lib = join(here, "vendor", "zstd-encoder", "lib");
-const skipReason =
-  toolchainMissing("native encoder comparison") ??
-  (existsSync("/usr/include/stdio.h") ? undefined : "/usr/include/stdio.h is absent (apt-get install libc6-dev)");
+const skipReason = nativeBuildMissing("native encoder comparison");
 
 interface Encoder {
   encode(data: Uint8Array, level: number, checksum: boolean, longDistance: boolean): Uint8Array;
 }
 
 async function wasmEncoder(path: string): Promise<Encoder> {
-  const { instance } = await WebAssembly.instantiate(readFileSync(path), {
-    wasi_snapshot_preview1: { proc_exit: () => {}, fd_write: () => 0, fd_close: () => 0, fd_seek: () => 0 },
-  });
-  const exports = instance.exports as {
-    memory: WebAssembly.Memory;
-    malloc(size: number): number;
-    free(pointer: number): void;
-    compress_bound(size: number): number;
-    compress(dst: number, capacity: number, src: number, size: number, level: number, c: number, l: number): number;
-    _initialize?: () => void;
-  };
-  exports._initialize?.();
+  const exports = await instantiate<
+    ModuleExports & {
+      compress_bound(size: number): number;
+      compress(dst: number, capacity: number, src: number, size: number, level: number, c: number, l: number): number;
+    }
+  >(path);
   return {
     encode(data, level, checksum, longDistance) {
       const bound = exports.compress_bound(data.length);
@@ -62,30 +54,9 @@ describe.skipIf(skipReason !== undefined)("the wasm encoder writes native libzst
     const sources = ["common", "compress"].flatMap((sub) =>
       readdirSync(join(lib, sub))
         .filter((name) => name.endsWith(".c"))
-        .map((name) => join(lib, sub, name)),
+        .map((name) => `${sub}/${name}`),
     );
-    const build = spawnSync(
-      "/usr/bin/clang-14",
-      [
-        "-O1",
-        "-DNDEBUG",
-        "-DZSTD_DISABLE_ASM=1",
-        "-DXXH_NAMESPACE=ZSTD_",
-        "-DZSTD_TRACE=0",
-        "-Wno-unknown-attributes", // export_name: a wasm attribute
-        "-I",
-        lib,
-        "-I",
-        join(lib, "common"),
-        join(here, "test", "native-encode.c"),
-        ...sources,
-        "-o",
-        native,
-      ],
-      { encoding: "utf8" },
-    );
-    expect(build.stderr).toBe("");
-    expect(build.status).toBe(0);
+    buildNative(lib, join(here, "test", "native-encode.c"), sources, [], native);
     wasm = await wasmEncoder(shipped);
   });
 
