@@ -5,7 +5,7 @@
 // same decoding loops (C, not x86 assembly). On frames the zstd CLI writes, and on those
 // frames damaged every way a bit flip, a wrong byte or a cut can damage them, with room for
 // all or for less: the same error code, or the same bytes. Needs the pinned toolchain (see
-// toolchain.ts), glibc's headers and /usr/bin/zstd.
+// toolchain.ts) and /usr/bin/zstd.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,14 +13,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { content } from "./content.js";
-import { buildNative, instantiate, type ModuleExports, nativeBuildMissing } from "./native.js";
+import { buildNative, instantiate, type ModuleExports } from "./native.js";
+import { toolchainMissing } from "./toolchain.js";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
 const shipped = join(here, "..", "..", "packages", "codecs", "wasm", "zstd-decode.wasm");
 const ZSTD = "/usr/bin/zstd";
 const lib = join(here, "vendor", "zstd", "lib");
 const skipReason =
-  nativeBuildMissing("bitstream patch check") ??
+  toolchainMissing("bitstream patch check") ??
   (existsSync(ZSTD) ? undefined : `${ZSTD} is absent (apt-get install zstd)`);
 
 interface Decoder {

@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { content } from "./content.js";
-import { buildNative, instantiate, type ModuleExports, nativeBuildMissing } from "./native.js";
+import { buildNative, instantiate, type ModuleExports } from "./native.js";
+import { toolchainMissing } from "./toolchain.js";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
 const shipped = join(here, "..", "..", "packages", "codecs", "wasm", "zstd-encode.wasm");
 const lib = join(here, "vendor", "zstd-encoder", "lib");
-const skipReason = nativeBuildMissing("native encoder comparison");
+const skipReason = toolchainMissing("native encoder comparison");
 
 interface Encoder {
   encode(data: Uint8Array, level: number, checksum: boolean, longDistance: boolean): Uint8Array;

@@ -1,22 +1,14 @@
 // What the tests that hold the shipped WebAssembly against the same C built for this
 // machine share: that build, and the shipped module's exports.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { toolchainMissing } from "./toolchain.js";
-
-/** Why a native build cannot run here (see `toolchainMissing`; glibc's headers too), or undefined. */
-export function nativeBuildMissing(what: string): string | undefined {
-  return (
-    toolchainMissing(what) ??
-    (existsSync("/usr/include/stdio.h") ? undefined : "/usr/include/stdio.h is absent (apt-get install libc6-dev)")
-  );
-}
 
 /**
  * Builds `driver` (a test/*.c that includes one of src/*.c) and `sources` of `lib` (vendored
- * libzstd) into `out` with the pinned clang-14, with the wasm build's defines and `defines`.
+ * libzstd) into `out` with the pinned clang-14 (which brings glibc's headers), with the wasm
+ * build's defines and `defines`.
  */
 export function buildNative(lib: string, driver: string, sources: string[], defines: string[], out: string): void {
   const build = spawnSync(
