@@ -30,6 +30,7 @@ import type { SuiteContext } from "./suite-context.js";
 import { summary } from "./table.js";
 import { verdicts } from "./targets.js";
 import { QUICK_BUDGET_SECONDS, tensorstoreSeconds } from "./tensorstore/cost.js";
+import { COMPARED_RUNS } from "./tensorstore/contenders.js";
 import { startTensorstore, stopTensorstore } from "./tensorstore/session.js";
 
 const ALL = ["1", "2", "3", "4", "5", "6", "7", "8", "scaling", "browser", "memory", "convert"];
@@ -56,8 +57,8 @@ const log = (line: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
 log(
-  `profile ${profile.name}: ${profile.size}^3 uint16, ${profile.runs} runs per contender after ${profile.warmups} ` +
-    `warm-up(s); sampling background CPU`,
+  `profile ${profile.name}: ${profile.size}^3 uint16, ${profile.runs} runs per contender (at least ${COMPARED_RUNS} ` +
+    `where compared with tensorstore) after ${profile.warmups} warm-up(s); sampling background CPU`,
 );
 const env = environment(profile.name, await backgroundCpu(), mallocSetting(args.malloc));
 log(`background CPU ${(env.backgroundCpu.before * 100).toFixed(0)}% of ${env.cores} cores`);
@@ -138,7 +139,7 @@ if (only.has("memory")) {
 if (only.has("convert")) await attempt("8: conversion", () => conversion(ctx));
 await stopTensorstore(tensorstore);
 if ("child" in tensorstore) {
-  env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases);
+  env.tensorstoreSeconds = tensorstoreStartup + tensorstoreSeconds(cases, profile);
   log(`the comparison with tensorstore added ${env.tensorstoreSeconds.toFixed(0)} s to this run`);
   if (profile.name === "quick" && env.tensorstoreSeconds > QUICK_BUDGET_SECONDS) {
     log(

@@ -79,6 +79,8 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
       ["zarrita", "zarrita+coalescing", "zarrkit", "floor", "tensorstore"],
       ["zarrita", "zarrita+coalescing", "zarrkit", "floor"],
     ]);
+    // The profile's one run, but at least five where the case is compared with tensorstore.
+    expect(cases.map((c) => c.contenders[0]!.runsMs.length)).toEqual([5, 5, 1]);
     const environment = { cores: 2, tensorstore: "0.1.85" } as Environment;
     const text = summary({ environment, cases, memory: [], failures: [], elapsedSeconds: 0, targets: [] });
     expect(text).toContain("| tensorstore ÷ zarrkit |");
@@ -98,6 +100,7 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
     expect([cold!.id, warm!.id]).toEqual(["random-16-cold/local", "random-16-warm/local"]);
     expect(names(cold)).not.toContain("tensorstore");
     expect(names(warm)).toContain("tensorstore");
+    expect([cold!.contenders[0]!.runsMs.length, warm!.contenders[0]!.runsMs.length]).toEqual([1, 5]);
     const issue7 = await randomReads(ctx, new LocalSource(ctx.dataRoot), 1);
     expect(issue7.map((c) => [c.id, names(c)!.includes("tensorstore")])).toEqual([
       ["random-cold/local", false],
@@ -110,6 +113,10 @@ describe.skipIf(skip !== undefined)("cases with tensorstore", () => {
     expect(cases.map((c) => [c.id, names(c), c.forTensorstore])).toEqual([
       ["write/sharded", ["zarrkit", "tensorstore"], true],
       ["write/sharded-raw", ["zarrkit", "tensorstore"], true],
+    ]);
+    expect(cases.map((c) => c.contenders.map((m) => m.runsMs.length))).toEqual([
+      [5, 5],
+      [5, 5],
     ]);
   });
 });

@@ -11,7 +11,7 @@ import type { Profile } from "../profile.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
-import { runningChild, tensorstoreReads } from "../tensorstore/contenders.js";
+import { comparedRounds, runningChild, tensorstoreReads } from "../tensorstore/contenders.js";
 
 /** Which inner chunks a run of case 3 reads: how many, of which form, and whether cold, warm or both. */
 export interface RandomPick {
@@ -90,8 +90,9 @@ export async function randomReads(
             (reader) => Promise.all(oneInnerChunkPerShard.map((box) => reader.read(box))),
           ),
     );
-    const tensorstore = runningChild(ctx.tensorstore);
-    if (pick.tensorstore && temperature === "warm" && source.kind === "local" && tensorstore) {
+    const tensorstore =
+      pick.tensorstore && temperature === "warm" && source.kind === "local" ? runningChild(ctx.tensorstore) : undefined;
+    if (tensorstore) {
       contenders.push(
         tensorstoreReads(tensorstore, {
           arrayDir: join(ctx.dataRoot, sharded.path),
@@ -111,7 +112,7 @@ export async function randomReads(
       form: sharded.name,
       forTensorstore: pick.tensorstore,
     } as const;
-    results.push(await contest(spec, contenders, profile, ctx.log));
+    results.push(await contest(spec, contenders, comparedRounds(profile, tensorstore !== undefined), ctx.log));
   }
   return results;
 }

@@ -8,7 +8,7 @@ import { readContender } from "../read-contender.js";
 import type { CaseResult } from "../results.js";
 import type { Source } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
-import { runningChild, tensorstoreReads } from "../tensorstore/contenders.js";
+import { comparedRounds, runningChild, tensorstoreReads } from "../tensorstore/contenders.js";
 
 /**
  * Case 1 (and 5 over HTTP): read the whole array, each of `forms`; the floor
@@ -38,8 +38,11 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
         },
       });
     }
-    const tensorstore = runningChild(ctx.tensorstore);
-    if (source.kind === "local" && tensorstore && profile.tensorstoreForms.includes(form.name)) {
+    const tensorstore =
+      source.kind === "local" && profile.tensorstoreForms.includes(form.name)
+        ? runningChild(ctx.tensorstore)
+        : undefined;
+    if (tensorstore) {
       const arrayDir = join(ctx.dataRoot, form.path);
       const byTensorstore = (data: Uint16Array) => check(data, "tensorstore");
       const scratch = ctx.scratchRoot;
@@ -52,7 +55,7 @@ export async function wholeReads(ctx: SuiteContext, source: Source, forms: reado
       source: source.kind,
       form: form.name,
     } as const;
-    results.push(await contest(spec, contenders, profile, ctx.log));
+    results.push(await contest(spec, contenders, comparedRounds(profile, tensorstore !== undefined), ctx.log));
   }
   return results;
 }

@@ -10,7 +10,7 @@ import { BYTES_LE, definition, type Form, form, formTitle } from "../forms.js";
 import type { CaseResult } from "../results.js";
 import { LocalSource } from "../sources.js";
 import type { SuiteContext } from "../suite-context.js";
-import { runningChild, tensorstoreWrite, valuesLoader } from "../tensorstore/contenders.js";
+import { comparedRounds, runningChild, tensorstoreWrite, valuesLoader } from "../tensorstore/contenders.js";
 
 interface WriteRow {
   id: string;
@@ -156,10 +156,11 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
         },
       });
     }
-    if (tensorstore && profile.tensorstoreForms.includes(row.form.name)) {
+    const compared = profile.tensorstoreForms.includes(row.form.name) ? tensorstore : undefined;
+    if (compared) {
       const key = `${row.form.path}/zarr.json`;
       contenders.push(
-        tensorstoreWrite(tensorstore, {
+        tensorstoreWrite(compared, {
           dir,
           path: row.form.path,
           // The metadata zarrkit wrote for the same form, so both write the same array.
@@ -172,7 +173,7 @@ export async function wholeWrites(ctx: SuiteContext, data: Uint16Array): Promise
     const title = row.title ?? `write whole array, ${formTitle(row.form, profile)}`;
     const forTensorstore = !profile.writeForms.includes(row.form.name);
     const spec = { id: row.id, group: 6, title, source: "local", form: row.form.name, forTensorstore } as const;
-    results.push(await contest(spec, contenders, profile, ctx.log));
+    results.push(await contest(spec, contenders, comparedRounds(profile, compared !== undefined), ctx.log));
   }
   rmSync(dir, { recursive: true, force: true });
   return results;

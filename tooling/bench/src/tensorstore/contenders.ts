@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { uint16View } from "../blocks.js";
-import { type Contender, SelfTimed } from "../contest.js";
+import { type Contender, type Rounds, SelfTimed } from "../contest.js";
 import type { Box } from "../peers.js";
 import type { TensorstoreChild } from "./child-process.js";
 
@@ -9,6 +9,17 @@ export const TENSORSTORE = "tensorstore";
 
 /** tensorstore for the cases: its running child, or why it does not run. */
 export type TensorstorePeer = { child: TensorstoreChild; version: string } | { skip: string };
+
+/**
+ * Timed runs, at least, of a case compared with tensorstore: its ratios are issue 20's targets, and two runs (the
+ * quick profile's) moved them by a third from one run of the suite to the next.
+ */
+export const COMPARED_RUNS = 5;
+
+/** The profile's rounds, with at least `COMPARED_RUNS` timed runs when the case is compared with tensorstore. */
+export function comparedRounds(rounds: Rounds, compared: boolean): Rounds {
+  return compared ? { runs: Math.max(COMPARED_RUNS, rounds.runs), warmups: rounds.warmups } : rounds;
+}
 
 /** The child, while it runs: after it died in a case (that case's failure says why), the others go on without it. */
 export function runningChild(peer: TensorstorePeer): TensorstoreChild | undefined {
