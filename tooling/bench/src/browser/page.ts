@@ -19,6 +19,8 @@ export interface PageRead {
   mismatch?: number;
   /** FNV-1a over the values, to compare two readers. */
   digest: number;
+  /** Whether the values are over a SharedArrayBuffer. */
+  shared: boolean;
 }
 
 export interface PageFacts {
@@ -80,9 +82,10 @@ async function read(peer: BrowserPeer, checkSize?: number): Promise<PageRead> {
   const reader = readers.get(peer);
   if (!reader) throw new Error(`${peer} was not prepared`);
   const data = await reader();
-  if (checkSize === undefined) return { elements: data.length, digest: 0 };
+  const shared = data.buffer instanceof SharedArrayBuffer;
+  if (checkSize === undefined) return { elements: data.length, digest: 0, shared };
   const mismatch = new Content(checkSize).firstMismatch(data, [0, 0, 0], [checkSize, checkSize, checkSize]);
-  return { elements: data.length, mismatch, digest: digest(data) };
+  return { elements: data.length, mismatch, digest: digest(data), shared };
 }
 
 function facts(): PageFacts {
