@@ -59,12 +59,18 @@ vendor zstd libzstd 1.5.4+dfsg2-5 \
 # zstd's encoder: 1.5.7, 13-28% faster than 1.5.4's on Zarr chunks (Debian bookworm has only 1.5.4). The one registry
 # here carrying its C sources is npm's: zstd-napi's deps/zstd, upstream's lib/ as released. The tarball is checked
 # against its registry integrity (sha512), zstd.h against the version. The encoder and its headers; no threads.
-(cd "$work" && npm pack --silent zstd-napi@0.0.13 >/dev/null)
-echo "12b185f8aa353ec6e8a14ea80bfb1cfdd8a258ac156b491dff9024152b3b920e64c1c12e3ad4b33b2df150e69d5d094054d69bf53c6cc5a524de13aaddc8ff94  $work/zstd-napi-0.0.13.tgz" |
+napi=zstd-napi-0.0.13 zstd_release=1.5.7
+(cd "$work" && npm pack --silent "${napi%-*}@${napi##*-}" >/dev/null)
+echo "12b185f8aa353ec6e8a14ea80bfb1cfdd8a258ac156b491dff9024152b3b920e64c1c12e3ad4b33b2df150e69d5d094054d69bf53c6cc5a524de13aaddc8ff94  $work/$napi.tgz" |
   sha512sum -c -
-tar -xzf "$work/zstd-napi-0.0.13.tgz" -C "$work"
-grep -q '^#define ZSTD_VERSION_RELEASE  7$' "$work/package/deps/zstd/lib/zstd.h"
-keep zstd-encoder "$work/package/deps/zstd" 1.5.7 \
+tar -xzf "$work/$napi.tgz" -C "$work"
+header="$work/package/deps/zstd/lib/zstd.h"
+found="$(awk '/^#define ZSTD_VERSION_(MAJOR|MINOR|RELEASE) /{printf "%s%s", sep, $3; sep="."}' "$header")"
+if [ "$found" != "$zstd_release" ]; then
+  echo "vendor.sh: $napi's zstd.h says zstd ${found:-(no version)}, not $zstd_release" >&2
+  exit 1
+fi
+keep zstd-encoder "$work/package/deps/zstd" "$zstd_release" \
   LICENSE COPYING lib/zstd.h lib/zstd_errors.h lib/common lib/compress -- \
   lib/common/pool.c lib/common/threading.c lib/compress/zstdmt_compress.c
 
