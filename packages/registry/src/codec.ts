@@ -7,6 +7,7 @@
  * with a ranged request without the pipeline knowing about shards.
  */
 import type {
+  LentRange,
   RangeQuery,
   ReadOptions,
   RequestOptions,
@@ -171,6 +172,12 @@ export interface StoredValue {
   getRangeWithSize?(range: RangeQuery, options?: ReadOptions): Promise<SizedValue | undefined>;
   /** `Store.getRangeInto` of this key. */
   getRangeInto?(range: WindowQuery, target: Uint8Array, options?: ReadOptions): Promise<number | undefined>;
+  /** `Store.lendRange` of this key. */
+  lendRange?<T>(
+    range: WindowQuery,
+    options: ReadOptions | undefined,
+    use: (lent: LentRange | undefined) => Promise<T>,
+  ): Promise<T>;
   /** `Store.getVersioned` of this key. */
   getVersioned?(options?: RequestOptions): Promise<VersionedValue | undefined>;
   /** `Store.size` of this key. */

@@ -1,7 +1,7 @@
 import type { CodecFactory } from "./codec.js";
 import type { ChunkGridParser } from "./chunk-grid.js";
 import type { CreateOptionHook } from "./create-option-hook.js";
-import type { Store } from "./store.js";
+import type { RangeReader, Store } from "./store.js";
 
 /** Loads a codec's factory on first use (a dynamic `import()` keeps the codec out of bundles until then). */
 export type CodecLoader = () => CodecFactory | Promise<CodecFactory>;
@@ -34,6 +34,8 @@ interface RegistryState {
   /** What opens plain paths (the filesystem store registers it in Node). */
   pathStore?: PathStoreFactory;
   workerModuleListeners: Set<(added: string) => void>;
+  /** Readers of lent ranges by name (see range-reader.ts). */
+  rangeReaders: Map<string, RangeReader>;
 }
 
 // One registry per realm even when a bundle ends up with two copies of this
@@ -53,6 +55,7 @@ export function registryState(): RegistryState {
       chunkGrids: new Map(),
       workerModules: [],
       workerModuleListeners: new Set(),
+      rangeReaders: new Map(),
     };
     holder[KEY] = state;
   }
@@ -63,5 +66,6 @@ export function registryState(): RegistryState {
   state.chunkGrids ??= new Map();
   state.workerModules ??= [];
   state.workerModuleListeners ??= new Set();
+  state.rangeReaders ??= new Map();
   return state;
 }

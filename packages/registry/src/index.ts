@@ -19,7 +19,8 @@ export {
   registeredStoreAdapters,
 } from "./store-pipeline.js";
 export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
-export { checkRange, checkRangeInto, coalesceGapHint, rangeBounds } from "./ranges.js";
+export { checkRange, checkRangeInto, checkWindow, coalesceGapHint, rangeBounds } from "./ranges.js";
+export { rangeReader, registerRangeReader } from "./range-reader.js";
 export { normalizeStorePrefix } from "./prefix.js";
 export {
   createOptionHook,

@@ -32,17 +32,23 @@ export function checkRange(key: string, range: RangeQuery): RangeQuery {
   return range;
 }
 
+/** `range` once checked to be a window `{ offset, length }` (`checkRange`); otherwise a StoreError naming the key. */
+export function checkWindow(key: string, range: WindowQuery, method: string): WindowQuery {
+  if (typeof range !== "object" || range === null || "suffixLength" in range) {
+    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: ${method} reads a window { offset, length }.`, {
+      key,
+    });
+  }
+  checkRange(key, range);
+  return range;
+}
+
 /**
  * The arguments of `getRangeInto` once checked: a window (`checkRange`) and a
  * target that can hold its length; otherwise a StoreError naming the key.
  */
 export function checkRangeInto(key: string, range: WindowQuery, target: Uint8Array): WindowQuery {
-  if (typeof range !== "object" || range === null || "suffixLength" in range) {
-    throw new StoreError(`Invalid range for ${JSON.stringify(key)}: getRangeInto reads a window { offset, length }.`, {
-      key,
-    });
-  }
-  checkRange(key, range);
+  checkWindow(key, range, "getRangeInto");
   if (!(target instanceof Uint8Array) || target.length < range.length) {
     throw new StoreError(
       `getRangeInto of ${range.length} bytes of ${JSON.stringify(key)}: the target ` +

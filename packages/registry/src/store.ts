@@ -13,6 +13,35 @@ export interface WindowQuery {
   length: number;
 }
 
+/**
+ * Where a codec worker reads a lent value (`Store.lendRange`): `reader` names
+ * the registered range reader that understands the rest. It crosses to
+ * workers, so it holds only what structured clone keeps (no functions).
+ */
+export interface RangeSource {
+  /** The name the store registered its range reader under. */
+  readonly reader: string;
+  /** What the reader needs to find the bytes (a file descriptor, a URL): plain data. */
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Reads bytes [offset, offset + target.length) of a lent `source` into
+ * `target` and returns how many it read (fewer at the end of the value).
+ * It runs in codec workers, where blocking the thread is fine.
+ */
+export type RangeReader = (source: RangeSource, offset: number, target: Uint8Array) => number | Promise<number>;
+
+/** A window of a value lent to codec workers: `length` bytes of `source` from `offset`. */
+export interface LentRange {
+  /** Where the bytes are, for the reader it names. */
+  source: RangeSource;
+  /** Where the window starts in the source. */
+  offset: number;
+  /** Bytes in the window: as asked, or fewer where the value ends. */
+  length: number;
+}
+
 /** A byte range of one stored value: a window, or the last `suffixLength` bytes. */
 export type RangeQuery =
   | WindowQuery
@@ -116,6 +145,22 @@ export interface Store {
     target: Uint8Array,
     options?: ReadOptions,
   ): Promise<number | undefined>;
+  /**
+   * Lend bytes [offset, offset + length) of the value to codec workers, which
+   * read them themselves with the range reader the source names
+   * (`registerRangeReader`): `use` gets the lent window (its `length` fewer at
+   * the end of the value), or undefined when the key does not exist. The
+   * source stays readable until `use` settles, and shows the value as it was
+   * when lent, as one `getRangeInto` would. Honours `ifMatch` as
+   * `getRangeInto` does. A file's bytes then reach the workers without a trip
+   * through the calling thread.
+   */
+  lendRange?<T>(
+    key: string,
+    range: WindowQuery,
+    options: ReadOptions | undefined,
+    use: (lent: LentRange | undefined) => Promise<T>,
+  ): Promise<T>;
   /** Replace the value as a whole: readers see the old value or the new one, never a mix. */
   set?(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
   /**

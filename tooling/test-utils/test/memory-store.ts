@@ -1,10 +1,13 @@
 import {
   checkRangeInto,
+  checkWindow,
   isWellFormed,
+  type LentRange,
   type ListDirResult,
   PreconditionFailedError,
   type RangeQuery,
   type ReadOptions,
+  registerRangeReader,
   type SetOptions,
   type SizedValue,
   type Store,
@@ -15,6 +18,18 @@ import {
 import { concatBytes } from "@zarrkit/util";
 
 const empty = new Uint8Array(0);
+
+/** Values lent by `lendRange`, by lending: what the memory reader reads (on this thread only). */
+const lendings = new Map<number, Uint8Array>();
+let nextLending = 0;
+export const MEMORY_READER = "@zarrkit/test-utils:memory";
+registerRangeReader(MEMORY_READER, (source, offset, target) => {
+  const value = lendings.get(source.id as number);
+  if (!value) throw new Error(`lending ${String(source.id)} has ended`);
+  const window = value.subarray(offset, offset + target.length);
+  target.set(window);
+  return window.length;
+});
 
 /**
  * A reference store with every capability, written as plainly as possible:
@@ -87,6 +102,28 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     if (!value) return undefined;
     target.set(value);
     return value.length;
+  }
+
+  async lendRange<T>(
+    key: string,
+    range: WindowQuery,
+    options: ReadOptions | undefined,
+    use: (lent: LentRange | undefined) => Promise<T>,
+  ): Promise<T> {
+    checkWindow(key, range, "lendRange");
+    this.check(key);
+    this.checkConditions(key, { ifMatch: options?.ifMatch });
+    const value = this.values.get(key);
+    if (!value) return use(undefined);
+    // Lent as it is now: a copy, readable until use settles.
+    const id = nextLending++;
+    lendings.set(id, value.slice());
+    try {
+      const length = Math.max(0, Math.min(range.length, value.length - range.offset));
+      return await use({ source: { reader: MEMORY_READER, id }, offset: range.offset, length });
+    } finally {
+      lendings.delete(id);
+    }
   }
 
   async set(key: string, value: Uint8Array, options: SetOptions = {}): Promise<void> {

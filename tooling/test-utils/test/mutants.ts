@@ -1,13 +1,26 @@
 import {
+  type LentRange,
   PreconditionFailedError,
   type RangeQuery,
   type ReadOptions,
+  registerRangeReader,
   type SetOptions,
   type Store,
   StoreError,
   type WindowQuery,
 } from "@zarrkit/registry";
-import { MemoryStore } from "./memory-store.js";
+import { MEMORY_READER, MemoryStore } from "./memory-store.js";
+
+type LendUse<T> = (lent: LentRange | undefined) => Promise<T>;
+
+/** Stores whose lent sources read the value as it is when read (a mutant's reader). */
+const liveStores: MemoryStore[] = [];
+registerRangeReader("test:live", (source, offset, target) => {
+  const value = liveStores[source.store as number]!.values.get(source.key as string) ?? new Uint8Array(0);
+  const window = value.subarray(offset, offset + target.length);
+  target.set(window);
+  return window.length;
+});
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const empty = new Uint8Array(0);
@@ -281,6 +294,121 @@ export const mutants: Record<string, () => Store> = {
         if (!value) return undefined;
         target.set(value);
         return value.length;
+      }
+    })(),
+  "lendRange does not cut the window at the end of the value": () =>
+    new (class extends MemoryStore {
+      override lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        return super.lendRange(key, range, options, (lent) => use(lent && { ...lent, length: range.length }));
+      }
+    })(),
+  "lendRange lends a window starting one byte late": () =>
+    new (class extends MemoryStore {
+      override lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        return super.lendRange(key, range, options, (lent) => use(lent && { ...lent, offset: lent.offset + 1 }));
+      }
+    })(),
+  "lendRange lends a missing key as an empty window": () =>
+    new (class extends MemoryStore {
+      override lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        return super.lendRange(key, range, options, (lent) =>
+          use(lent ?? { source: { reader: MEMORY_READER, id: -1 }, offset: 0, length: 0 }),
+        );
+      }
+    })(),
+  "lendRange's source reads the value as it is when read, not as lent": () =>
+    new (class extends MemoryStore {
+      override lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        return super.lendRange(key, range, options, (lent) =>
+          use(lent && { ...lent, source: { reader: "test:live", store: liveStores.push(this) - 1, key } }),
+        );
+      }
+    })(),
+  "lendRange's source holds a function, which does not survive structured clone": () =>
+    new (class extends MemoryStore {
+      override lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        return super.lendRange(key, range, options, (lent) =>
+          use(lent && { ...lent, source: { ...lent.source, close: () => {} } }),
+        );
+      }
+    })(),
+  "lendRange wraps what use throws in a StoreError": () =>
+    new (class extends MemoryStore {
+      override async lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        try {
+          return await super.lendRange(key, range, options, use);
+        } catch (error) {
+          throw new StoreError(`Could not read ${key}: ${String(error)}`, { key, cause: error });
+        }
+      }
+    })(),
+  "lendRange reads a suffix as the window at the end": () =>
+    new (class extends MemoryStore {
+      override async lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        if ("suffixLength" in range) {
+          const size = this.values.get(key)?.length ?? 0;
+          const n = (range as { suffixLength: number }).suffixLength;
+          return super.lendRange(key, { offset: Math.max(0, size - n), length: n }, options, use);
+        }
+        return super.lendRange(key, range, options, use);
+      }
+    })(),
+  "lendRange ignores ifMatch": () =>
+    new (class extends MemoryStore {
+      override lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        _options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        return super.lendRange(key, range, undefined, use);
+      }
+    })(),
+  "lendRange skips the key check": () =>
+    new (class extends MemoryStore {
+      override async lendRange<T>(
+        key: string,
+        range: WindowQuery,
+        _options: ReadOptions | undefined,
+        use: LendUse<T>,
+      ): Promise<T> {
+        const value = this.values.get(key)?.slice(range.offset, range.offset + range.length);
+        return use(value && { source: { reader: MEMORY_READER, id: -1 }, offset: range.offset, length: value.length });
       }
     })(),
   "size returns 0 for a missing key": () =>

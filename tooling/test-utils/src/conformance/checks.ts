@@ -1,6 +1,7 @@
 import { getSetChecks } from "./get-set.js";
 import { inPlaceChecks } from "./in-place.js";
 import { keyChecks } from "./keys.js";
+import { lendingChecks } from "./lending.js";
 import { listingChecks } from "./listing.js";
 import { rangeChecks } from "./ranges.js";
 import type { ConformanceCheck } from "./types.js";
@@ -10,6 +11,7 @@ import { rangeVersionChecks, versionChecks } from "./versions.js";
 export const conformanceChecks: readonly ConformanceCheck[] = [
   ...getSetChecks,
   ...rangeChecks,
+  ...lendingChecks,
   ...listingChecks,
   ...inPlaceChecks,
   ...versionChecks,

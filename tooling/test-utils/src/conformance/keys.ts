@@ -34,6 +34,7 @@ const calls: Record<KeyedMethod, (store: Required<Store>, key: string) => Promis
   getRange: (store, key) => store.getRange(key, { offset: 0, length: 1 }),
   getRangeWithSize: (store, key) => store.getRangeWithSize(key, { suffixLength: 1 }),
   getRangeInto: (store, key) => store.getRangeInto(key, { offset: 0, length: 1 }, new Uint8Array(1)),
+  lendRange: (store, key) => store.lendRange(key, { offset: 0, length: 1 }, undefined, async () => {}),
   set: (store, key) => store.set(key, bytes(1)),
   setParts: (store, key) => store.setParts(key, [bytes(1)]),
   delete: (store, key) => store.delete(key),

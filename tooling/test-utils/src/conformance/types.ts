@@ -5,6 +5,7 @@ export type Capability =
   | "getRange"
   | "getRangeWithSize"
   | "getRangeInto"
+  | "lendRange"
   | "set"
   | "setParts"
   | "delete"
@@ -44,6 +45,7 @@ export function available(store: Store, hasSeed: boolean, hasInvalidKeys: boolea
     "getRange",
     "getRangeWithSize",
     "getRangeInto",
+    "lendRange",
     "set",
     "setParts",
     "delete",

@@ -237,6 +237,30 @@ export const rangeVersionChecks: ConformanceCheck[] = [
   },
   {
     group: "versions on ranged reads",
+    name:
+      "lendRange with ifMatch lends the value at that version, and throws PreconditionFailedError once it " +
+      "changed or is gone",
+    needs: ["getRangeWithSize", "lendRange", "write"],
+    async run({ store, put }) {
+      await put("k", sequence(64));
+      const version = (await store.getRangeWithSize!("k", { offset: 8, length: 8 }))?.version;
+      if (version === undefined) return;
+      const window = { offset: 8, length: 8 };
+      const lent = await store.lendRange!("k", window, { ifMatch: version }, async (lent) => lent?.length);
+      expect(lent, "bytes lent at the current version").toBe(8);
+      await put("k", sequence(64, 1)); // same size: a size-based version would not notice
+      await expectPreconditionFailed(
+        store.lendRange!("k", window, { ifMatch: version }, async () => {}),
+        "lendRange with a stale ifMatch",
+      );
+      await expectPreconditionFailed(
+        store.lendRange!("missing", window, { ifMatch: version }, async () => {}),
+        "lendRange of a missing key with ifMatch",
+      );
+    },
+  },
+  {
+    group: "versions on ranged reads",
     name: "append with ifMatch appends only while the value has that version",
     needs: ["append", "getRangeWithSize", "write"],
     async run({ store, put }) {
