@@ -8,8 +8,10 @@ import {
   type CodecOptions,
   type DimSlice,
   InvalidMetadataError,
+  type LentRange,
   type NumericArray,
   type StoredValue,
+  type WindowQuery,
   type WriteSource,
 } from "@zarrkit/registry";
 import { type ArrayPipelineContext, CodecChain, type CodecChainOptions } from "./codec-chain.js";
@@ -17,12 +19,12 @@ import { forEachConcurrent } from "./concurrency.js";
 import { blockSlices, copyIntoSelection, copySelection, fillSelection } from "./copy.js";
 import type { DataType } from "./data-types.js";
 import { isAllFill } from "./fill-value.js";
-import { isShared, isSharedRegion, withRangeRead, withScratch } from "./read-buffers.js";
+import { changedWhileRead, isShared, isSharedRegion, withRangeRead, withScratch } from "./read-buffers.js";
 import { product, sliceCount } from "./selection.js";
 import { chunkSlot, decodeParts, encodeParts } from "./batch-work.js";
 import { copyStrided } from "./copy.js";
 import { bytesValue } from "./store/stored-value.js";
-import { PipelineOffload } from "./workers/pipeline-offload.js";
+import { PipelineOffload, type Span } from "./workers/pipeline-offload.js";
 import type { SourcePart, StoredPart } from "./workers/protocol.js";
 import { type CodecWorkerSetting, checkWorkerOptions } from "./workers/settings.js";
 
@@ -256,6 +258,54 @@ export class CodecPipeline {
       const key = part.key;
       const stored = bytesValue(key, bytes.subarray(part.offset, part.offset + part.length));
       return this.decodeInto(stored, part.selection, { chunk: out.chunk, offset: part.outOffset }, { ...ctx, key });
+    });
+  }
+
+  /**
+   * Whether `count` stored chunks decoded into `out` are best lent to the
+   * codec workers (`decodeLent`): workers on for this chain, enough chunks
+   * to send in batches, and `out` a result over shared memory.
+   */
+  readsLent(out: ArrayRegion, count: number): boolean {
+    return this.offload?.takesLent(count) === true && isSharedRegion(out);
+  }
+
+  /**
+   * Decode stored chunks that lie side by side in a lent window of a value
+   * (`StoredValue.lendRange`; the parts' offsets from the window's start)
+   * into their places in `out`. Each codec worker reads the bytes of its
+   * batch itself, with the range reader the window names, into pooled shared
+   * memory, then decodes them: the bytes never pass through this thread.
+   * `readHere(window, target)` reads bytes of the lent window (offsets from
+   * its start) on this thread, for a batch the pool runs here or a worker
+   * without the reader. Settles once no worker reads or decodes any more.
+   */
+  decodeLent(
+    lent: LentRange,
+    parts: readonly StoredPart[],
+    out: ArrayRegion,
+    ctx: CodecContext,
+    readHere: (window: WindowQuery, target: Uint8Array) => Promise<number | undefined>,
+  ): Promise<void> {
+    return withScratch(lent.length, true, async (bytes) => {
+      const read = async ({ start, length }: Span) => {
+        const got = await readHere({ offset: start, length }, bytes.subarray(start, start + length));
+        if (got !== length) throw changedWhileRead(ctx.key, start + (got ?? 0));
+      };
+      const batched = this.offload?.decodeBatches(
+        bytes,
+        parts,
+        out,
+        ctx,
+        async (batch, span) => {
+          await read(span);
+          return decodeParts(this.chain, bytes, batch, out.chunk, ctx);
+        },
+        lent,
+      );
+      if (batched) return batched;
+      await read({ start: 0, length: lent.length });
+      return this.decodeMany(bytes, parts, out, ctx);
     });
   }
 

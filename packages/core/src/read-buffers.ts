@@ -1,4 +1,10 @@
-import type { ArrayRegion, ReadOptions, StoredValue, WindowQuery } from "@zarrkit/registry";
+import {
+  type ArrayRegion,
+  PreconditionFailedError,
+  type ReadOptions,
+  type StoredValue,
+  type WindowQuery,
+} from "@zarrkit/registry";
 
 /**
  * Buffers that reads fill and decoders read from, and the shared memory codec
@@ -143,4 +149,15 @@ export async function withScratch<T>(
   } finally {
     pool.give(buffer);
   }
+}
+
+/**
+ * A lent value read short: fewer bytes than it held when lent, so it changed
+ * (was cut short in place) while being read. Plan again from what is there now.
+ */
+export function changedWhileRead(key: string, end: number): PreconditionFailedError {
+  return new PreconditionFailedError(
+    `${JSON.stringify(key)} changed while it was being read: it ended at byte ${end}, short of what was lent`,
+    { key },
+  );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { LentRange } from "@zarrkit/registry";
 import { countRequests, MemoryStore, type Store, withRequestLog } from "../src/index.js";
 import { storedValue } from "../src/internal.js";
 
@@ -68,5 +69,47 @@ describe("setParts through store wrappers", () => {
     expect(counted.log).toEqual([{ method: "setParts", key: "k", bytes: 3 }]);
     expect("setParts" in storedValue(new MemoryStore(), "k")).toBe(false);
     expect("setParts" in countRequests(new MemoryStore())).toBe(false);
+  });
+});
+
+describe("lendRange through store wrappers", () => {
+  /** A memory store that lends windows of its values under a made-up reader name. */
+  function lending(): Store {
+    const inner = new MemoryStore();
+    return Object.assign(inner, {
+      lendRange: async <T>(
+        key: string,
+        range: { offset: number; length: number },
+        _options: unknown,
+        use: (lent: LentRange | undefined) => Promise<T>,
+      ) => {
+        const size = (await inner.get(key))?.length;
+        if (size === undefined) return use(undefined);
+        const length = Math.max(0, Math.min(range.length, size - range.offset));
+        return use({ source: { reader: "test:memory", key }, offset: range.offset, length });
+      },
+    });
+  }
+
+  it("is passed on by storedValue and withRequestLog, which logs the bytes lent as a read, and absent where the store has none", async () => {
+    const store = lending();
+    await store.set!("k", Uint8Array.from([1, 2, 3, 4, 5]));
+    const counted = countRequests(store);
+    const lent = await storedValue(counted, "k").lendRange!({ offset: 3, length: 8 }, undefined, async (lent) => lent);
+    expect(lent).toEqual({ source: { reader: "test:memory", key: "k" }, offset: 3, length: 2 });
+    expect(counted.log).toEqual([{ method: "lendRange", key: "k", range: { offset: 3, length: 8 }, bytes: 2 }]);
+    expect(counted.reads()).toBe(1);
+    expect(counted.bytesRead()).toBe(2);
+    expect(
+      await counted.lendRange!("missing", { offset: 0, length: 1 }, undefined, async (lent) => lent),
+    ).toBeUndefined();
+    expect(counted.log.at(-1)).toEqual({
+      method: "lendRange",
+      key: "missing",
+      range: { offset: 0, length: 1 },
+      bytes: 0,
+    });
+    expect("lendRange" in storedValue(new MemoryStore(), "k")).toBe(false);
+    expect("lendRange" in countRequests(new MemoryStore())).toBe(false);
   });
 });

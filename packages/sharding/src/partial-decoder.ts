@@ -7,7 +7,7 @@ import {
   type StoredPart,
   withRangeRead,
 } from "@zarrkit/core/internal";
-import { type ArrayRegion, type ChunkSpec, type CodecContext, type StoredValue } from "@zarrkit/registry";
+import type { ArrayRegion, ChunkSpec, CodecContext, ReadOptions, StoredValue, WindowQuery } from "@zarrkit/registry";
 import { type ByteRange, coalesceRanges, type RangeGroup } from "@zarrkit/util";
 
 /** An inner chunk's bytes in the shard. */
@@ -142,25 +142,36 @@ export class ShardPartialDecoder {
       return this.config.inner.decodeInto(inner, part.local, partTarget(part, out), { ...ctx, key: inner.key });
     });
     const options = { signal: ctx.signal, ...(version !== undefined && { ifMatch: version }) };
-    const decodeRange = async (range: RangeGroup<Wanted>, bytes: Uint8Array | undefined) => {
-      if (bytes === undefined) {
+    /** The range's inner chunks, in a range of which `available` bytes exist. */
+    const partsOf = (range: RangeGroup<Wanted>, available: number | undefined) => {
+      if (available === undefined) {
         // Deleted since the index was read: plan again from whatever is there now.
         throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
       }
-      // Every decode under way settles before this does, even after a failure: the bytes may be a pooled buffer, lent
-      // until then.
-      const parts = range.members.map((m): StoredPart => {
+      return range.members.map((m): StoredPart => {
         const start = m.offset - range.offset;
-        if (start + m.length > bytes.length) throw pastEnd(this.config, ctx.key, m.part, m.offset, m.length);
+        if (start + m.length > available) throw pastEnd(this.config, ctx.key, m.part, m.offset, m.length);
         const outOffset = partTarget(m.part, out).offset;
         return { key: innerKey(ctx.key, m.part), offset: start, length: m.length, selection: m.part.local, outOffset };
       });
-      await this.config.inner.decodeMany(bytes, parts, out, ctx);
     };
+    // Every decode under way settles before this does, even after a failure: the bytes may be a pooled buffer, lent
+    // until then.
+    const decodeRange = (range: RangeGroup<Wanted>, bytes: Uint8Array | undefined) =>
+      this.config.inner.decodeMany(bytes!, partsOf(range, bytes?.length), out, ctx);
     const value = this.value;
+    const inner = this.config.inner;
     tasks.push(
       forEachConcurrent(plan.ranges, this.options.concurrency, async (range) => {
         const window = { offset: range.offset, length: range.length };
+        if (value.lendRange && inner.readsLent(out, range.members.length)) {
+          // The codec workers read the range themselves.
+          const readHere = (part: WindowQuery, target: Uint8Array) =>
+            readInto(value, { offset: window.offset + part.offset, length: part.length }, target, options);
+          return value.lendRange(window, options, (lent) =>
+            inner.decodeLent(lent!, partsOf(range, lent?.length), out, ctx, readHere),
+          );
+        }
         if (!value.getRangeInto) return decodeRange(range, await value.getRange!(window, options));
         const readable = value as StoredValue & Required<Pick<StoredValue, "getRangeInto">>;
         await withRangeRead(
@@ -174,6 +185,22 @@ export class ShardPartialDecoder {
     );
     await settleAll(tasks);
   }
+}
+
+/** `getRangeInto` of `value`, or `getRange` copied into `target` where it has none. */
+async function readInto(
+  value: StoredValue,
+  window: WindowQuery,
+  target: Uint8Array,
+  options: ReadOptions,
+): Promise<number | undefined> {
+  if (value.getRangeInto) return value.getRangeInto(window, target, options);
+  const bytes = await value.getRange!(window, options);
+  if (bytes === undefined) return undefined;
+  // A store must not answer with more than asked; a hostile one is cut short here.
+  const got = bytes.subarray(0, window.length);
+  target.set(got);
+  return got.length;
 }
 
 export function fillPart(part: InnerPart, out: ArrayRegion, spec: ChunkSpec): void {

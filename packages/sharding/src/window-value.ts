@@ -1,5 +1,5 @@
 import { PreconditionFailedError, type RangeQuery, type ReadOptions } from "@zarrkit/core";
-import { checkRange, checkRangeInto, rangeBounds, type StoredValue } from "@zarrkit/registry";
+import { checkRange, checkRangeInto, checkWindow, rangeBounds, type StoredValue } from "@zarrkit/registry";
 
 /**
  * Bytes [offset, offset + length) of a stored value seen as a value of its
@@ -47,6 +47,11 @@ export function windowValue(
   if (getRangeInto) {
     window.getRangeInto = async (range, target, options = {}) =>
       getRangeInto(translate(checkRangeInto(key, range, target)), target, conditioned(options));
+  }
+  const lendRange = parent.lendRange;
+  if (lendRange) {
+    window.lendRange = async (range, options, use) =>
+      lendRange(translate(checkWindow(key, range, "lendRange")), conditioned(options ?? {}), use);
   }
   if (parent.recover) window.recover = (options) => parent.recover!(options);
   return window;

@@ -4,6 +4,8 @@ import { dirname, resolve } from "node:path";
 import {
   checkRange,
   checkRangeInto,
+  checkWindow,
+  type LentRange,
   type ListDirResult,
   type RangeQuery,
   type ReadOptions,
@@ -18,6 +20,7 @@ import {
 } from "@zarrkit/registry";
 import { PreparedWrite } from "./atomic-write.js";
 import { errorCode, isMissing, readAt, readInto, writeAt } from "./file-io.js";
+import { fileSource } from "./file-range-reader.js";
 import type { HeldLock, LockSettings } from "./file-lock.js";
 import { fingerprint } from "./journal-record.js";
 import { type KeyLockMode, type LockState, withKeyLock } from "./key-lock.js";
@@ -102,6 +105,40 @@ export class FileSystemStore implements Store {
     });
     if (read === undefined && ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
     return read;
+  }
+
+  /**
+   * Lends a window of the file to codec workers: its descriptor, which they
+   * read with positioned reads (`file-range-reader.ts`), kept open until
+   * `use` settles. The workers thus read what this open file holds, as one
+   * `getRangeInto` would, checked as that is (the path guard, `ifMatch`
+   * against the open file's version); the window is cut at the file's size.
+   */
+  async lendRange<T>(
+    key: string,
+    range: WindowQuery,
+    options: ReadOptions | undefined,
+    use: (lent: LentRange | undefined) => Promise<T>,
+  ): Promise<T> {
+    checkWindow(key, range, "lendRange");
+    const ifMatch = options?.ifMatch;
+    const lease = await this.#lease(key, options);
+    try {
+      let lent: LentRange | undefined;
+      try {
+        const stats = lease && fstatSync(lease.file.fd, { bigint: true });
+        if (stats?.isFile()) {
+          if (ifMatch !== undefined && versionOf(stats) !== ifMatch) throw versionMismatch(key, true, ifMatch);
+          const length = Math.max(0, Math.min(range.length, Number(stats.size) - range.offset));
+          lent = { source: fileSource(lease!.file.fd), offset: range.offset, length };
+        } else if (ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
+      } catch (error) {
+        throw storeError("read", key, error);
+      }
+      return await use(lent);
+    } finally {
+      lease?.release();
+    }
   }
 
   /**
@@ -404,11 +441,23 @@ export class FileSystemStore implements Store {
     options: RequestOptions | undefined,
     use: (file: FileHandle) => Promise<T | undefined>,
   ): Promise<T | undefined> {
+    const lease = await this.#lease(key, options);
+    if (lease === undefined) return undefined;
+    try {
+      return await use(lease.file);
+    } catch (error) {
+      if (errorCode(error) === "EISDIR") return undefined; // a directory is a prefix, not a key
+      throw storeError("read", key, error);
+    } finally {
+      lease.release();
+    }
+  }
+  /** The key's file opened for reading (undefined when missing), to `release` when done. */
+  async #lease(key: string, options: RequestOptions | undefined): Promise<ReadLease | undefined> {
     const path = this.#path(key);
     options?.signal?.throwIfAborted();
-    let lease: ReadLease;
     try {
-      lease = await readHandles.open(path, key, this.#guard);
+      return await readHandles.open(path, key, this.#guard);
     } catch (error) {
       try {
         if (!isMissing(error)) throw error;
@@ -418,14 +467,6 @@ export class FileSystemStore implements Store {
       } catch (error) {
         throw storeError("read", key, error);
       }
-    }
-    try {
-      return await use(lease.file);
-    } catch (error) {
-      if (errorCode(error) === "EISDIR") return undefined; // a directory is a prefix, not a key
-      throw storeError("read", key, error);
-    } finally {
-      lease.release();
     }
   }
 

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { registerPathStore, registerStore, StoreError } from "@zarrkit/registry";
+import { registerCodecWorkerModule, registerPathStore, registerStore, StoreError } from "@zarrkit/registry";
 import { FileSystemStore } from "./file-system-store.js";
 import type { FileSystemStoreOptions } from "./store-options.js";
 
@@ -26,3 +26,8 @@ registerStore("file", (url, options) => {
 
 // openStore("./data.zarr") and openStore("/data/a.zarr"): relative to the working directory.
 registerPathStore((path, options) => new FileSystemStore(resolve(path), options as FileSystemStoreOptions));
+
+// Codec workers read the files lent to them (`lendRange`) with this module's reader. Run from the TypeScript sources
+// (this repository's tests), the module next to this one is the .ts file.
+const reader = import.meta.url.endsWith(".ts") ? "./file-range-reader.ts" : "./file-range-reader.js";
+registerCodecWorkerModule(new URL(reader, import.meta.url).href);

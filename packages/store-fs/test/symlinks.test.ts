@@ -44,6 +44,8 @@ function everyOperation(store: FileSystemStore, key: string): [string, () => Pro
     ["getRange", () => store.getRange(key, { offset: 0, length: 4 })],
     ["getRange suffix", () => store.getRange(key, { suffixLength: 4 })],
     ["getRangeWithSize", () => store.getRangeWithSize(key, { offset: 0, length: 4 })],
+    ["getRangeInto", () => store.getRangeInto(key, { offset: 0, length: 4 }, new Uint8Array(4))],
+    ["lendRange", () => store.lendRange(key, { offset: 0, length: 4 }, undefined, async () => {})],
     ["getVersioned", () => store.getVersioned(key)],
     ["size", () => store.size(key)],
     ["set", () => store.set(key, text("pwned"))],

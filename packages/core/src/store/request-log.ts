@@ -1,4 +1,6 @@
-import type { RangeQuery, Store } from "@zarrkit/registry";
+import type { LentRange, RangeQuery, ReadOptions, Store, WindowQuery } from "@zarrkit/registry";
+
+type LendUse = (lent: LentRange | undefined) => Promise<unknown>;
 
 /** One completed store request, as `withRequestLog` reports it. */
 export interface StoreRequest {
@@ -8,6 +10,7 @@ export interface StoreRequest {
     | "getRange"
     | "getRangeWithSize"
     | "getRangeInto"
+    | "lendRange"
     | "getVersioned"
     | "set"
     | "setParts"
@@ -27,10 +30,20 @@ export interface StoreRequest {
   bytes: number;
 }
 
-const READS = new Set<StoreRequest["method"]>(["get", "getRange", "getRangeWithSize", "getRangeInto", "getVersioned"]);
+const READS = new Set<StoreRequest["method"]>([
+  "get",
+  "getRange",
+  "getRangeWithSize",
+  "getRangeInto",
+  "lendRange",
+  "getVersioned",
+]);
 const RANGED = new Set<StoreRequest["method"]>(["getRange", "getRangeWithSize", "getRangeInto"]);
 
-/** Whether the request read a value (get, getRange, getRangeWithSize, getRangeInto, getVersioned). */
+/**
+ * Whether the request read a value (get, getRange, getRangeWithSize, getRangeInto, getVersioned; lendRange, whose bytes
+ * the codec workers read).
+ */
 export function isRead(request: StoreRequest): boolean {
   return READS.has(request.method);
 }
@@ -85,6 +98,14 @@ export function withRequestLog(inner: Store, onRequest: (request: StoreRequest) 
       return result;
     };
   }
+  if (typeof inner.lendRange === "function") {
+    // Logged once lent, with the bytes lent: the workers read them then.
+    wrapped.lendRange = (key: string, range: WindowQuery, options: ReadOptions | undefined, use: LendUse) =>
+      inner.lendRange!(key, range, options, (lent) => {
+        onRequest({ method: "lendRange", key, range, bytes: lent?.length ?? 0 });
+        return use(lent);
+      });
+  }
   if (typeof inner.list === "function") {
     wrapped.list = (prefix: string, options?: unknown) => {
       onRequest({ method: "list", key: prefix, bytes: 0 });
@@ -99,8 +120,8 @@ export interface CountedStore extends Store {
   /** Every request since the last reset, in completion order. */
   readonly log: StoreRequest[];
   /**
-   * Read requests (get, getRange, getRangeWithSize, getRangeInto, getVersioned) since the last reset, or those of one
-   * method.
+   * Read requests (get, getRange, getRangeWithSize, getRangeInto, lendRange, getVersioned) since the last reset, or
+   * those of one method.
    */
   reads(method?: StoreRequest["method"]): number;
   /** Bytes returned by reads since the last reset. */

@@ -12,6 +12,7 @@ export function storedValue(store: Store, key: string): StoredValue {
   if (store.getRangeWithSize) value.getRangeWithSize = (range, options) => store.getRangeWithSize!(key, range, options);
   if (store.getRangeInto)
     value.getRangeInto = (range, target, options) => store.getRangeInto!(key, range, target, options);
+  if (store.lendRange) value.lendRange = (range, options, use) => store.lendRange!(key, range, options, use);
   if (store.getVersioned) value.getVersioned = (options) => store.getVersioned!(key, options);
   if (store.size) value.size = (options) => store.size!(key, options);
   if (store.set) value.set = (bytes, options) => store.set!(key, bytes, options);

@@ -1,4 +1,12 @@
-import type { ArrayRegion, Chunk, CodecContext, CodecOptions, DimSlice, NumericArray } from "@zarrkit/registry";
+import type {
+  ArrayRegion,
+  Chunk,
+  CodecContext,
+  CodecOptions,
+  DimSlice,
+  LentRange,
+  NumericArray,
+} from "@zarrkit/registry";
 import type { CodecChain } from "../codec-chain.js";
 import { settleAll } from "../concurrency.js";
 import { isShared, isSharedRegion, sharedMemory } from "../read-buffers.js";
@@ -11,6 +19,23 @@ import { type CodecWorkerSetting, type ResolvedWorkerSettings, workerSettings } 
 
 /** Decoded bytes one batch of `decodeBatches` may hold at most (unless a single chunk is larger). */
 const BATCH_BYTES = 2 * 2 ** 20;
+
+/** Where a batch's stored bytes lie in its input: `length` bytes from `start`. */
+export interface Span {
+  start: number;
+  length: number;
+}
+
+/** The bytes `parts` lie in, from the first one's start to the last one's end. */
+function spanOf(parts: readonly StoredPart[]): Span {
+  let start = Number.POSITIVE_INFINITY;
+  let end = 0;
+  for (const part of parts) {
+    start = Math.min(start, part.offset);
+    end = Math.max(end, part.offset + part.length);
+  }
+  return { start, length: end - start };
+}
 
 /** Bigints and byte arrays (fill values) in a form JSON keeps apart from numbers and lists. */
 function jsonSafe(_key: string, value: unknown): unknown {
@@ -36,6 +61,8 @@ function ownBuffer<T extends NumericArray>(view: T): T {
 export class PipelineOffload {
   private description: PipelineDescription | undefined;
   private refused = false;
+  /** A worker had no reader for a lent range: bytes are read on the calling thread from then on. */
+  private unreadable = false;
   private readonly chunkBytes: number;
 
   private constructor(
@@ -196,31 +223,52 @@ export class PipelineOffload {
   }
 
   /**
+   * Whether `count` chunks are worth lending to the workers, which read their
+   * bytes themselves (`decodeBatches`): as batches, and more than one unless
+   * lone work goes too (`offloadAlone`), as the pool does a lone batch on the
+   * calling thread, which would then read it after all.
+   */
+  takesLent(count: number): boolean {
+    const settings = this.settings();
+    if (!settings || this.unreadable || !this.takesBatch(count)) return false;
+    return settings.offloadAlone || count > this.perBatch(count, settings.size);
+  }
+
+  /** Parts per batch: at most BATCH_BYTES decoded, and no fewer batches than workers. */
+  private perBatch(count: number, workers: number): number {
+    return Math.max(1, Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(count / workers)));
+  }
+
+  /**
    * Decode `parts` (stored chunks side by side in `bytes`, shared memory)
    * into `out` (a result over shared memory) on the workers, a batch of
-   * parts per task; `here(batch)` when the pool runs a batch on this thread.
-   * Undefined when this decode stays here: workers off, memory not shared,
-   * or too little work to pay for a trip. Settles once every batch has.
+   * parts per task; `here(batch, span)` when the pool runs a batch on this
+   * thread. With `lent`, `bytes` is still to be read (the window `lent`
+   * describes, from its start): each worker reads the span of its batch
+   * first, and `here` must read it too. Undefined when this decode stays
+   * here: workers off, memory not shared, or too little work to pay for a
+   * trip. Settles once every batch has.
    */
   decodeBatches(
     bytes: Uint8Array,
     parts: readonly StoredPart[],
     out: ArrayRegion,
     ctx: CodecContext,
-    here: (batch: readonly StoredPart[]) => Promise<void>,
+    here: (batch: readonly StoredPart[], span: Span) => Promise<void>,
+    lent?: LentRange,
   ): Promise<void> | undefined {
     const settings = this.settings();
     if (!settings || !this.takesBatch(parts.length) || !isSharedRegion(out) || !isShared(bytes)) return undefined;
     const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
-    // Batches of at most BATCH_BYTES decoded, and no fewer than one per worker.
-    const perBatch = Math.max(
-      1,
-      Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)),
-    );
+    const perBatch = this.perBatch(parts.length, settings.size);
+    // In the order of their bytes, so that lent reads cover each byte once.
+    const ordered = lent ? [...parts].sort((a, b) => a.offset - b.offset) : parts;
     const jobs: Promise<void>[] = [];
-    for (let start = 0; start < parts.length; start += perBatch) {
-      const batch = parts.slice(start, start + perBatch);
-      const ranHere = () => here(batch);
+    for (let first = 0; first < ordered.length; first += perBatch) {
+      const batch = ordered.slice(first, first + perBatch);
+      const span = spanOf(batch);
+      const ranHere = () => here(batch, span);
+      const read = lent && { source: lent.source, offset: lent.offset + span.start, ...span };
       jobs.push(
         codecPool().run<void>(
           {
@@ -233,10 +281,18 @@ export class PipelineOffload {
                 input: bytes,
                 parts: batch,
                 out: out.chunk,
+                ...(read && { read }),
               },
               transfer: [],
             }),
-            settle: (reply) => (reply.type === "written" ? undefined : this.refuse(ranHere)),
+            settle: (reply) => {
+              if (reply.type === "written") return undefined;
+              if (reply.type !== "unreadable") return this.refuse(ranHere);
+              // Workers that cannot read this source (no worker module registers its reader) get read bytes from now on.
+              this.unreadable = true;
+              warnFallback(reply.reason);
+              return ranHere();
+            },
             here: ranHere,
           },
           reach,
@@ -268,10 +324,7 @@ export class PipelineOffload {
     if (!settings || !this.takesBatch(parts.length) || Array.isArray(data) || !isShared(data as Uint8Array))
       return undefined;
     const reach: PoolReach = { size: settings.size, offloadAlone: settings.offloadAlone, callerHelps: false };
-    const perBatch = Math.max(
-      1,
-      Math.min(Math.floor(BATCH_BYTES / this.chunkBytes), Math.ceil(parts.length / settings.size)),
-    );
+    const perBatch = this.perBatch(parts.length, settings.size);
     const jobs: Promise<(Uint8Array | null)[]>[] = [];
     const shared = room && isShared(room.buffer) ? room : undefined;
     const slot = shared?.slot ?? 0;

@@ -38,7 +38,7 @@ export function spawnWorker(): PlatformWorker {
       worker.on("exit", (code) => handler(new Error(`The codec worker exited with code ${code}`)));
     },
     hold: (busy) => (busy ? worker.ref() : worker.unref()),
-    terminate: () => void worker.terminate(),
+    terminate: () => worker.terminate().then(() => {}),
   };
 }
 

@@ -10,7 +10,7 @@ export interface PoolJob<R> {
   /** The message for a worker, built only when one takes the job (work done here copies nothing). */
   task(id: number): { message: TaskMessage; transfer: ArrayBuffer[] };
   /** The result from a worker's "done", "written" or "unavailable" reply. */
-  settle(reply: TaskReply & { type: "done" | "written" | "unavailable" }): Promise<R> | R;
+  settle(reply: TaskReply & { type: "done" | "written" | "unavailable" | "unreadable" }): Promise<R> | R;
   /** Do the work on this thread. */
   here(): Promise<R>;
 }
@@ -144,8 +144,12 @@ class CodecPool {
   /** Stop every worker (jobs they hold fail) and forget a failure to start: queued and later jobs start new ones. */
   close(): void {
     for (const slot of this.slots.splice(0)) {
-      slot.worker.terminate();
-      for (const pending of slot.inFlight.values()) pending.reject(new Error("The codec workers were closed"));
+      const held = [...slot.inFlight.values()];
+      // Its jobs fail once the worker has stopped: until then it may still write into what they lent it (a read
+      // buffer, a file).
+      void Promise.resolve(slot.worker.terminate()).then(() => {
+        for (const pending of held) pending.reject(new Error("The codec workers were closed"));
+      });
     }
     this.failure = undefined;
   }
@@ -264,7 +268,7 @@ class CodecPool {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots.splice(index, 1);
-    slot.worker.terminate();
+    void slot.worker.terminate();
     if (!slot.ready) {
       // A worker that cannot start (no worker file in the bundle, a blocked URL) will not start next time either.
       this.failure = `The codec worker could not start: ${error.message}`;

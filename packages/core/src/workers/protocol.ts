@@ -1,4 +1,4 @@
-import type { ArrayRegion, Chunk, CodecMetadata, CodecOptions, DimSlice, Scalar } from "@zarrkit/registry";
+import type { ArrayRegion, Chunk, CodecMetadata, CodecOptions, DimSlice, RangeSource, Scalar } from "@zarrkit/registry";
 import type { WireError } from "./wire-error.js";
 
 /** A stored chunk inside a larger buffer (a shard's range), and where its selection lands in the result. */
@@ -13,6 +13,14 @@ export interface StoredPart {
   selection: DimSlice[];
   /** Where that part's first element lands in the result. */
   outOffset: number[];
+}
+
+/** Bytes a worker reads into its batch's input: `length` bytes of `source` from `offset`, into the input at `start`. */
+export interface BatchRead {
+  source: RangeSource;
+  offset: number;
+  start: number;
+  length: number;
 }
 
 /** A whole chunk to encode, copied out of a larger source array from `offset`. */
@@ -53,6 +61,8 @@ export type TaskMessage =
   /**
    * Decode each part (a stored chunk inside `input`, shared memory) into its
    * place in `out`, a result over a SharedArrayBuffer; the reply is "written".
+   * With `read`, the worker first reads the parts' bytes into `input` itself
+   * (a lent range, see `BatchRead`); "unreadable" when it has no reader for it.
    */
   | {
       type: "decodeBatch";
@@ -62,6 +72,7 @@ export type TaskMessage =
       input: Uint8Array;
       parts: StoredPart[];
       out: Chunk;
+      read?: BatchRead;
     }
   /**
    * Encode whole chunks, each copied out of `source` (shared memory) from
@@ -92,6 +103,8 @@ export type TaskReply =
   /** A "decodeInto" task's chunk (or a "decodeBatch" task's chunks) is in the shared result. */
   | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }
+  /** The worker has no range reader for a "decodeBatch" task's `read` (no worker module registers it). */
+  | { type: "unreadable"; id: number; reason: string }
   /**
    * The worker cannot build the pipeline (a codec no worker module registers):
    * the input comes back untouched (none when it was shared memory, which the caller still holds).
@@ -127,5 +140,6 @@ export interface PlatformWorker extends WorkerPort {
    * in browsers).
    */
   hold(busy: boolean): void;
-  terminate(): void;
+  /** Stops the worker; settles once it has stopped, where the platform tells. */
+  terminate(): Promise<void> | void;
 }

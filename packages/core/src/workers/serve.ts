@@ -1,12 +1,27 @@
 // The worker's side: rebuild codec chains from their description with this
 // thread's registry, run them here and send the results back without copies.
 import "../register.js";
-import type { Chunk, NumericArray } from "@zarrkit/registry";
+import {
+  type Chunk,
+  type NumericArray,
+  type RangeReader,
+  rangeReader,
+  StoreError,
+  ZarrkitError,
+} from "@zarrkit/registry";
 import { chunkSlot, decodeParts, encodeParts } from "../batch-work.js";
 import { dataType } from "../data-types.js";
-import { isShared } from "../read-buffers.js";
+import { changedWhileRead, isShared } from "../read-buffers.js";
 import { CodecChain } from "../codec-chain.js";
-import type { EncodedPart, PipelineDescription, TaskMessage, TaskReply, ToWorker, WorkerPort } from "./protocol.js";
+import type {
+  BatchRead,
+  EncodedPart,
+  PipelineDescription,
+  TaskMessage,
+  TaskReply,
+  ToWorker,
+  WorkerPort,
+} from "./protocol.js";
 import { ownCopy } from "./own-copy.js";
 import { configureCodecWorkers } from "./settings.js";
 import { toWire } from "./wire-error.js";
@@ -21,6 +36,18 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
 function isSharedInput(input: Uint8Array | Chunk): boolean {
   const view = "shape" in input ? input.data : input;
   return !Array.isArray(view) && isShared(view as Uint8Array);
+}
+
+/** Read a batch's lent bytes into its input; a read that comes short means the value changed since it was lent. */
+async function readLent(reader: RangeReader, read: BatchRead, input: Uint8Array, key: string): Promise<void> {
+  let got: number;
+  try {
+    got = await reader(read.source, read.offset, input.subarray(read.start, read.start + read.length));
+  } catch (error) {
+    if (error instanceof ZarrkitError) throw error;
+    throw new StoreError(`Reading ${JSON.stringify(key)} in a codec worker failed: ${toWire(error).message}`, { key });
+  }
+  if (got !== read.length) throw changedWhileRead(key, read.offset + got);
 }
 
 /** Pipelines kept per worker; arrays rarely have more than a few chunk shapes. */
@@ -99,6 +126,14 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
         return port.post({ type: "done", id: task.id, output: placed }, transfer);
       }
       if (task.type === "decodeBatch") {
+        if (task.read) {
+          const reader = rangeReader(task.read.source.reader);
+          if (!reader) {
+            const reason = `no codec worker module registers the range reader ${JSON.stringify(task.read.source.reader)}`;
+            return port.post({ type: "unreadable", id: task.id, reason }, []);
+          }
+          await readLent(reader, task.read, task.input, task.key);
+        }
         await decodeParts(pipeline, task.input, task.parts, task.out, ctx);
         return port.post({ type: "written", id: task.id }, []);
       }
