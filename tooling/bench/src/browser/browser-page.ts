@@ -39,6 +39,10 @@ export class BrowserPage {
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
+      // Warnings too: zarrkit warns when work meant for its workers falls back to the page's thread.
+      page.on("console", (message) => {
+        if (message.type() === "warning" || message.type() === "error") errors.push(message.text());
+      });
       await page.goto(url);
       await page.waitForFunction(() => "bench" in globalThis, undefined, { timeout: 30_000 });
       const devtools = await page.context().newCDPSession(page);
