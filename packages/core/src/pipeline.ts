@@ -272,22 +272,28 @@ export class CodecPipeline {
 
   /**
    * Decode stored chunks that lie side by side in a lent window of a value
-   * (`StoredValue.lendRange`; the parts' offsets from the window's start)
-   * into their places in `out`. Each codec worker reads the bytes of its
-   * batch itself, with the range reader the window names, into pooled shared
-   * memory, then decodes them: the bytes never pass through this thread.
+   * (`StoredValue.lendRange`) into their places in `out`; `partsOf(available)`
+   * says which they are (offsets from the window's start) once it is known
+   * how many bytes the window holds. The codec workers read the bytes
+   * themselves, with the range reader the window names, into pooled shared
+   * memory: a splittable window (a file) each worker the span of its batch,
+   * then it decodes it; any other (a request) by one worker whole, then the
+   * batches decode from there. The bytes never pass through this thread.
    * `readHere(window, target)` reads bytes of the lent window (offsets from
-   * its start) on this thread, for a batch the pool runs here or a worker
+   * its start) on this thread, for work the pool runs here or a worker
    * without the reader. Settles once no worker reads or decodes any more.
    */
   decodeLent(
     lent: LentRange,
-    parts: readonly StoredPart[],
+    partsOf: (available: number | undefined) => readonly StoredPart[],
     out: ArrayRegion,
     ctx: CodecContext,
     readHere: (window: WindowQuery, target: Uint8Array) => Promise<number | undefined>,
   ): Promise<void> {
+    if (!lent.splittable)
+      return this.readLent(lent, ctx, readHere, (bytes) => this.decodeMany(bytes!, partsOf(bytes?.length), out, ctx));
     return withScratch(lent.length, true, async (bytes) => {
+      const parts = partsOf(lent.length);
       const read = async ({ start, length }: Span) => {
         const got = await readHere({ offset: start, length }, bytes.subarray(start, start + length));
         if (got !== length) throw changedWhileRead(ctx.key, start + (got ?? 0));
@@ -306,6 +312,26 @@ export class CodecPipeline {
       if (batched) return batched;
       await read({ start: 0, length: lent.length });
       return this.decodeMany(bytes, parts, out, ctx);
+    });
+  }
+
+  /**
+   * `use` of a lent window read whole into pooled shared memory (undefined
+   * when the value does not exist): by a codec worker where they are on (one
+   * request over HTTP, its body never on this thread), else by `readHere`
+   * (offsets from the window's start). The bytes are lent until `use`
+   * settles; codec workers decode from them as they are.
+   */
+  readLent<T>(
+    lent: LentRange,
+    ctx: CodecContext,
+    readHere: (window: WindowQuery, target: Uint8Array) => Promise<number | undefined>,
+    use: (bytes: Uint8Array | undefined) => Promise<T>,
+  ): Promise<T> {
+    return withScratch(lent.length, true, async (bytes) => {
+      const here = () => readHere({ offset: 0, length: lent.length }, bytes);
+      const got = await (this.offload?.readLent(lent, bytes, ctx, here) ?? here());
+      return use(got === undefined ? undefined : bytes.subarray(0, got));
     });
   }
 

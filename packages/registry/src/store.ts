@@ -27,10 +27,16 @@ export interface RangeSource {
 
 /**
  * Reads bytes [offset, offset + target.length) of a lent `source` into
- * `target` and returns how many it read (fewer at the end of the value).
- * It runs in codec workers, where blocking the thread is fine.
+ * `target` and returns how many it read (fewer at the end of the value), or
+ * undefined when the value does not exist (a window lent without asking,
+ * see `LentRange.length`). It runs in codec workers, where blocking the
+ * thread is fine.
  */
-export type RangeReader = (source: RangeSource, offset: number, target: Uint8Array) => number | Promise<number>;
+export type RangeReader = (
+  source: RangeSource,
+  offset: number,
+  target: Uint8Array,
+) => number | undefined | Promise<number | undefined>;
 
 /** A window of a value lent to codec workers: `length` bytes of `source` from `offset`. */
 export interface LentRange {
@@ -38,8 +44,21 @@ export interface LentRange {
   source: RangeSource;
   /** Where the window starts in the source. */
   offset: number;
-  /** Bytes in the window: as asked, or fewer where the value ends. */
+  /**
+   * Bytes in the window: as asked, or fewer where the value ends. A store
+   * that cannot tell where the value ends without reading it (HTTP) lends
+   * without asking: the length asked, and its reader reads fewer, or finds
+   * no value at all (or one changed since `ifMatch`'s version: a
+   * `PreconditionFailedError`).
+   */
   length: number;
+  /**
+   * The window's parts cost no more read one by one than the window whole (a
+   * file): each codec worker then reads only the bytes it decodes, and
+   * `length` must be exact. Otherwise (a request per read) one worker reads
+   * the window whole.
+   */
+  splittable?: boolean;
 }
 
 /** A byte range of one stored value: a window, or the last `suffixLength` bytes. */

@@ -144,10 +144,7 @@ export class ShardPartialDecoder {
     const options = { signal: ctx.signal, ...(version !== undefined && { ifMatch: version }) };
     /** The range's inner chunks, in a range of which `available` bytes exist. */
     const partsOf = (range: RangeGroup<Wanted>, available: number | undefined) => {
-      if (available === undefined) {
-        // Deleted since the index was read: plan again from whatever is there now.
-        throw new PreconditionFailedError(`Shard ${ctx.key} disappeared while it was being read`, { key: ctx.key });
-      }
+      if (available === undefined) throw disappeared(ctx.key);
       return range.members.map((m): StoredPart => {
         const start = m.offset - range.offset;
         if (start + m.length > available) throw pastEnd(this.config, ctx.key, m.part, m.offset, m.length);
@@ -169,7 +166,9 @@ export class ShardPartialDecoder {
           const readHere = (part: WindowQuery, target: Uint8Array) =>
             readInto(value, { offset: window.offset + part.offset, length: part.length }, target, options);
           return value.lendRange(window, options, (lent) =>
-            inner.decodeLent(lent!, partsOf(range, lent?.length), out, ctx, readHere),
+            lent === undefined
+              ? Promise.reject(disappeared(ctx.key))
+              : inner.decodeLent(lent, (available) => partsOf(range, available), out, ctx, readHere),
           );
         }
         if (!value.getRangeInto) return decodeRange(range, await value.getRange!(window, options));
@@ -187,8 +186,13 @@ export class ShardPartialDecoder {
   }
 }
 
+/** The shard was deleted since its index was read: plan again from whatever is there now. */
+function disappeared(key: string): PreconditionFailedError {
+  return new PreconditionFailedError(`Shard ${key} disappeared while it was being read`, { key });
+}
+
 /** `getRangeInto` of `value`, or `getRange` copied into `target` where it has none. */
-async function readInto(
+export async function readInto(
   value: StoredValue,
   window: WindowQuery,
   target: Uint8Array,

@@ -1,23 +1,34 @@
 import { ChecksumError, CorruptDataError, PreconditionFailedError, StoreError, type WriteSource } from "@zarrkit/core";
 import { bytesValue, forEachConcurrent, product, type StoredPart, withScratch } from "@zarrkit/core/internal";
-import {
-  type ArrayRegion,
-  type ArrayToBytesCodec,
-  type Chunk,
-  type ChunkSpec,
-  type CodecContext,
-  type CodecFactory,
-  type DimSlice,
-  type StoredValue,
+import type {
+  ArrayRegion,
+  ArrayToBytesCodec,
+  Chunk,
+  ChunkSpec,
+  CodecContext,
+  CodecFactory,
+  DimSlice,
+  StoredValue,
+  WindowQuery,
 } from "@zarrkit/registry";
 import { LruCache } from "@zarrkit/util";
 import { parseShardingConfig, type ShardingConfig } from "./config.js";
 import { coversShard, type InnerPart, InnerGrid, innerKey, partTarget } from "./inner-parts.js";
 import { type ResolvedShardingOptions, resolveOptions } from "./options.js";
-import { fetchIndex, fillPart, type IndexEntry, PARTS_IN_FLIGHT, ShardPartialDecoder } from "./partial-decoder.js";
+import {
+  fetchIndex,
+  fillPart,
+  type IndexEntry,
+  PARTS_IN_FLIGHT,
+  readInto,
+  ShardPartialDecoder,
+} from "./partial-decoder.js";
 import { assembleShard, type EncodedChunks, indexOfShard } from "./shard-format.js";
 import { indexBytes, type ShardIndex } from "./shard-index.js";
 import { putShard, type ShardWrite, writeAppend, writeInPlace, writeRewrite } from "./write-strategies.js";
+
+/** Shards larger than this (at the most) are not lent whole: a pooled read buffer that long would be wasteful. */
+const MAX_LENT_SHARD_BYTES = 64 * 2 ** 20;
 
 /** Byte ranges a read of a shard will fetch: the whole shard, or its index and coalesced data ranges. */
 export interface ShardReadPlan {
@@ -89,6 +100,9 @@ export class ShardingCodec implements ArrayToBytesCodec {
         // the (cached) index.
         return this.readParts(value, [...this.grid.parts(selection)], out, spec, ctx, true);
       }
+      const lends = covered && value.lendRange && this.config.inner.readsLent(out, this.config.chunkCount);
+      if (lends && this.storedBound <= MAX_LENT_SHARD_BYTES)
+        return this.readLentShard(value, selection, out, spec, ctx);
       if (covered || !value.getRange) {
         const bytes = await value.get({ signal: ctx.signal });
         if (bytes === undefined) {
@@ -99,6 +113,47 @@ export class ShardingCodec implements ArrayToBytesCodec {
       }
       await this.readParts(value, [...this.grid.parts(selection)], out, spec, ctx);
     });
+  }
+
+  /**
+   * The most bytes a shard may hold: its index, and each inner chunk at the
+   * most its chain can store (a packed shard; appends and in-place writes
+   * leave more, read with `get`).
+   */
+  private get storedBound(): number {
+    return this.config.indexSize + this.config.chunkCount * this.config.inner.chain.maxStoredBytes;
+  }
+
+  /**
+   * A whole shard from a store that reads by request (HTTP): lent to a codec
+   * worker, which fetches it with one request (a window as long as any shard
+   * can be) into pooled shared memory, where the inner chunks are decoded
+   * from; its bytes never reach this thread, only its index is read here.
+   */
+  private async readLentShard(
+    value: StoredValue,
+    selection: DimSlice[],
+    out: ArrayRegion,
+    spec: ChunkSpec,
+    ctx: CodecContext,
+  ): Promise<void> {
+    const bound = this.storedBound;
+    const window = { offset: 0, length: bound + 1 };
+    const options = { signal: ctx.signal };
+    const missing = () => {
+      for (const part of this.grid.parts(selection)) fillPart(part, out, spec);
+    };
+    const decode = async (bytes: Uint8Array | undefined) => {
+      if (bytes === undefined) return missing();
+      // Longer than any packed shard: read whole, as it is.
+      const whole = bytes.length > bound ? await value.get(options) : bytes;
+      if (whole === undefined) return missing();
+      return this.decodeFromBytes(whole, this.grid.parts(selection), out, spec, ctx);
+    };
+    const readHere = (part: WindowQuery, target: Uint8Array) => readInto(value, part, target, options);
+    return value.lendRange!(window, options, (lent) =>
+      lent === undefined ? Promise.resolve(missing()) : this.config.inner.readLent(lent, ctx, readHere, decode),
+    );
   }
 
   /**

@@ -1,5 +1,7 @@
 import {
   checkRange,
+  checkWindow,
+  type LentRange,
   PreconditionFailedError,
   type RangeQuery,
   type ReadOptions,
@@ -10,6 +12,7 @@ import {
   InvalidOptionError,
   StoreError,
   type VersionedValue,
+  type WindowQuery,
   configuredSecrets,
   redactText,
   redactUrl,
@@ -155,6 +158,37 @@ const WINDOW_MARGIN_BYTES = 64 * 2 ** 10;
 /** The version of every value of an `immutable` store. */
 const IMMUTABLE = "immutable";
 
+/** The range reader codec workers read `lendRange`'s windows with (fetch-range-reader.ts). */
+export const FETCH_READER = "@zarrkit/store-fetch:range";
+/** The range reader of bytes lent as they are: fetched here already (fetch-range-reader.ts). */
+export const BYTES_READER = "@zarrkit/store-fetch:bytes";
+
+/** What a codec worker needs to build this store again: its URL and options as plain data. */
+export interface LentStore {
+  url: string;
+  options: FetchStoreOptions;
+}
+
+/**
+ * The store as a worker rebuilds it, or undefined when it cannot cross to one: a `fetch` of the caller's (a function)
+ * or options structured clone does not keep (an `init` with objects of the runtime's own).
+ */
+function lentStore(url: URL, headers: Headers, options: FetchStoreOptions): LentStore | undefined {
+  if (options.fetch !== undefined) return undefined;
+  // Whole values are not kept in workers: the calling thread's store keeps them, and lends them as bytes.
+  const { writable: _writable, ...rest } = options;
+  const entries: [string, string][] = [];
+  headers.forEach((value, name) => {
+    entries.push([name, value]);
+  });
+  const lent = { url: url.href, options: { ...rest, headers: entries, fullBodyCacheBytes: 0 } };
+  try {
+    return structuredClone(lent);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A store over HTTP(S) with fetch, for browsers and Node. Key "a/b" is
  * `<url>/a/b`. Reads use Range requests (suffix ranges directly, no HEAD);
@@ -195,6 +229,8 @@ export class FetchStore implements Store {
    * changed or the ETag did.
    */
   readonly #conflicts = new LruCache<string, string>(1000, () => 1);
+  /** This store as codec workers rebuild it to read lent windows themselves; undefined when it cannot cross. */
+  readonly #lent: LentStore | undefined;
 
   constructor(url: string | URL, options: FetchStoreOptions = {}) {
     const { url: base, authorization, secrets } = parseBaseUrl(url);
@@ -244,6 +280,7 @@ export class FetchStore implements Store {
     this.#bodies = new LruCache(this.#fullBodyCacheBytes, (body) => body.value.byteLength);
     this.coalesceGapBytes = integerOption("coalesceGapBytes", options.coalesceGapBytes, DEFAULT_COALESCE_GAP_BYTES);
     this.#maxBodyBytes = integerOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
+    this.#lent = lentStore(base, headers, options);
     if (options.writable) {
       this.set = (key, value, setOptions) => this.#put(key, value, setOptions);
       this.delete = (key, requestOptions) => this.#delete(key, requestOptions);
@@ -261,6 +298,36 @@ export class FetchStore implements Store {
 
   async getRange(key: string, range: RangeQuery, options?: ReadOptions): Promise<Uint8Array | undefined> {
     return (await this.getRangeWithSize(key, range, options))?.value;
+  }
+
+  /**
+   * Lends a window to codec workers without a request: a worker fetches it
+   * with a store built from this one's URL and options (one request for the
+   * window, Range and `ifMatch` as `getRangeWithSize` sends them), so its
+   * bytes never reach the calling thread. The length lent is the length
+   * asked; a missing key, or a value changed since `ifMatch`'s version, is a
+   * `PreconditionFailedError` when the worker reads. Windows of a value
+   * cached whole, of a server that ignores Range, or of a store that cannot
+   * cross to a worker (a `fetch` of the caller's) are fetched here and lent as
+   * bytes.
+   */
+  async lendRange<T>(
+    key: string,
+    range: WindowQuery,
+    options: ReadOptions | undefined,
+    use: (lent: LentRange | undefined) => Promise<T>,
+  ): Promise<T> {
+    checkWindow(key, range, "lendRange");
+    keyUrl(this.#base, key);
+    const ifMatch = checkIfMatch(key, options?.ifMatch, "read");
+    if (this.#lent === undefined || ignoresRanges(this.#base.origin) || this.#bodies.get(key)) {
+      const bytes = await this.getRange(key, range, options);
+      return use(
+        bytes && { source: { reader: BYTES_READER, bytes }, offset: 0, length: bytes.length, splittable: true },
+      );
+    }
+    const source = { reader: FETCH_READER, ...this.#lent, key, ...(ifMatch !== undefined && { ifMatch }) };
+    return use({ source, offset: range.offset, length: range.length });
   }
 
   /**

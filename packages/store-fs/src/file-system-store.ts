@@ -130,7 +130,7 @@ export class FileSystemStore implements Store {
         if (stats?.isFile()) {
           if (ifMatch !== undefined && versionOf(stats) !== ifMatch) throw versionMismatch(key, true, ifMatch);
           const length = Math.max(0, Math.min(range.length, Number(stats.size) - range.offset));
-          lent = { source: fileSource(lease!.file.fd), offset: range.offset, length };
+          lent = { source: fileSource(lease!.file.fd), offset: range.offset, length, splittable: true };
         } else if (ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
       } catch (error) {
         throw storeError("read", key, error);

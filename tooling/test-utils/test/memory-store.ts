@@ -120,7 +120,7 @@ export class MemoryStore implements Required<Omit<Store, "coalesceGapBytes">> {
     lendings.set(id, value.slice());
     try {
       const length = Math.max(0, Math.min(range.length, value.length - range.offset));
-      return await use({ source: { reader: MEMORY_READER, id }, offset: range.offset, length });
+      return await use({ source: { reader: MEMORY_READER, id }, offset: range.offset, length, splittable: true });
     } finally {
       lendings.delete(id);
     }

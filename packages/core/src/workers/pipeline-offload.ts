@@ -240,6 +240,44 @@ export class PipelineOffload {
   }
 
   /**
+   * Read the lent window whole into `bytes` (shared memory) on a worker, and
+   * say how many bytes it held; `here()` when the pool runs it on this
+   * thread, or a worker has no reader for it. Undefined when workers are off
+   * for this chain.
+   */
+  readLent(
+    lent: LentRange,
+    bytes: Uint8Array,
+    ctx: CodecContext,
+    here: () => Promise<number | undefined>,
+  ): Promise<number | undefined> | undefined {
+    const settings = this.settings();
+    if (!settings || this.unreadable || !isShared(bytes)) return undefined;
+    // I/O, not computation: always worth a worker, which spares this thread the body's bytes.
+    const reach: PoolReach = { size: settings.size, offloadAlone: true, callerHelps: false };
+    const read = { source: lent.source, offset: lent.offset, start: 0, length: lent.length };
+    return codecPool().run<number | undefined>(
+      {
+        task: (id) => ({ message: { type: "read", id, key: ctx.key, read, input: bytes }, transfer: [] }),
+        settle: (reply) => {
+          if (reply.type === "done") return reply.output as number | undefined;
+          if (reply.type === "unreadable") return this.cannotRead(reply.reason, here);
+          return here();
+        },
+        here,
+      },
+      reach,
+    );
+  }
+
+  /** Workers cannot read this source (no worker module registers its reader): bytes are read here from now on. */
+  private cannotRead<R>(reason: string, here: () => Promise<R>): Promise<R> {
+    this.unreadable = true;
+    warnFallback(reason);
+    return here();
+  }
+
+  /**
    * Decode `parts` (stored chunks side by side in `bytes`, shared memory)
    * into `out` (a result over shared memory) on the workers, a batch of
    * parts per task; `here(batch, span)` when the pool runs a batch on this
@@ -287,11 +325,8 @@ export class PipelineOffload {
             }),
             settle: (reply) => {
               if (reply.type === "written") return undefined;
-              if (reply.type !== "unreadable") return this.refuse(ranHere);
-              // Workers that cannot read this source (no worker module registers its reader) get read bytes from now on.
-              this.unreadable = true;
-              warnFallback(reply.reason);
-              return ranHere();
+              if (reply.type === "unreadable") return this.cannotRead(reply.reason, ranHere);
+              return this.refuse(ranHere);
             },
             here: ranHere,
           },

@@ -91,7 +91,13 @@ export type TaskMessage =
       keepEmpty: boolean;
       room?: Uint8Array;
     }
-  | { type: "encode"; id: number; pipeline: PipelineDescription; key: string; input: Chunk };
+  | { type: "encode"; id: number; pipeline: PipelineDescription; key: string; input: Chunk }
+  /**
+   * Read `read` (a lent range) into `input` (shared memory); the reply is
+   * "done" with the bytes read (fewer where the value ends; undefined when
+   * there is no value), or "unreadable".
+   */
+  | { type: "read"; id: number; key: string; read: BatchRead; input: Uint8Array };
 
 /** An "encodeBatch" output: null (all fill value), its length in its slot of the task's room, or bytes of its own. */
 export type EncodedPart = Uint8Array | number | null;
@@ -99,7 +105,7 @@ export type EncodedPart = Uint8Array | number | null;
 export type ToWorker = { type: "modules"; modules: string[] } | TaskMessage;
 
 export type TaskReply =
-  | { type: "done"; id: number; output: Chunk | Uint8Array | EncodedPart[] }
+  | { type: "done"; id: number; output: Chunk | Uint8Array | EncodedPart[] | number | undefined }
   /** A "decodeInto" task's chunk (or a "decodeBatch" task's chunks) is in the shared result. */
   | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }

@@ -38,16 +38,25 @@ function isSharedInput(input: Uint8Array | Chunk): boolean {
   return !Array.isArray(view) && isShared(view as Uint8Array);
 }
 
-/** Read a batch's lent bytes into its input; a read that comes short means the value changed since it was lent. */
-async function readLent(reader: RangeReader, read: BatchRead, input: Uint8Array, key: string): Promise<void> {
-  let got: number;
+/** Read lent bytes into their place in `input`, returning how many there were (undefined: no value). */
+async function readLent(
+  reader: RangeReader,
+  read: BatchRead,
+  input: Uint8Array,
+  key: string,
+): Promise<number | undefined> {
   try {
-    got = await reader(read.source, read.offset, input.subarray(read.start, read.start + read.length));
+    return await reader(read.source, read.offset, input.subarray(read.start, read.start + read.length));
   } catch (error) {
     if (error instanceof ZarrkitError) throw error;
     throw new StoreError(`Reading ${JSON.stringify(key)} in a codec worker failed: ${toWire(error).message}`, { key });
   }
-  if (got !== read.length) throw changedWhileRead(key, read.offset + got);
+}
+
+/** The reader of a lent range in this worker, or the reason there is none. */
+function readerFor(read: BatchRead): RangeReader | string {
+  const name = read.source.reader;
+  return rangeReader(name) ?? `no codec worker module registers the range reader ${JSON.stringify(name)}`;
 }
 
 /** Pipelines kept per worker; arrays rarely have more than a few chunk shapes. */
@@ -95,8 +104,20 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
     ]);
   };
 
+  const read = async (task: TaskMessage & { type: "read" }) => {
+    try {
+      const reader = readerFor(task.read);
+      if (typeof reader === "string") return port.post({ type: "unreadable", id: task.id, reason: reader }, []);
+      const got = await readLent(reader, task.read, task.input, task.key);
+      port.post({ type: "done", id: task.id, output: got }, []);
+    } catch (error) {
+      port.post({ type: "failed", id: task.id, error: toWire(error) }, []);
+    }
+  };
+
   const run = async (task: TaskMessage) => {
     await loading;
+    if (task.type === "read") return read(task);
     let pipeline: CodecChain;
     try {
       pipeline = await pipelineFor(task.pipeline);
@@ -127,12 +148,11 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
       }
       if (task.type === "decodeBatch") {
         if (task.read) {
-          const reader = rangeReader(task.read.source.reader);
-          if (!reader) {
-            const reason = `no codec worker module registers the range reader ${JSON.stringify(task.read.source.reader)}`;
-            return port.post({ type: "unreadable", id: task.id, reason }, []);
-          }
-          await readLent(reader, task.read, task.input, task.key);
+          const reader = readerFor(task.read);
+          if (typeof reader === "string") return port.post({ type: "unreadable", id: task.id, reason: reader }, []);
+          // Each batch's span is within the value as lent: a short read means it changed since.
+          const got = await readLent(reader, task.read, task.input, task.key);
+          if (got !== task.read.length) throw changedWhileRead(task.key, task.read.offset + (got ?? 0));
         }
         await decodeParts(pipeline, task.input, task.parts, task.out, ctx);
         return port.post({ type: "written", id: task.id }, []);
