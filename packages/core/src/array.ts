@@ -32,6 +32,7 @@ import type { ArrayPipelineContext } from "./codec-chain.js";
 import { arrayPipelineContext, CodecPipeline } from "./pipeline.js";
 import { sharedMemory } from "./read-buffers.js";
 import { resultMemory } from "./result-memory.js";
+import { copiedOut } from "./workers/copy-out.js";
 import {
   cartesian,
   type DimChunkPart,
@@ -412,7 +413,7 @@ export class ZarrArray<D extends ArrayData = ArrayData> {
         { key, signal: options.signal },
       );
     });
-    const data = memory.copyOut ? (out.data as NumericArray).slice() : out.data;
+    const data = memory.copyOut ? await copiedOut(out.data as NumericArray, this.options.workers) : out.data;
     // D is the data type's array class once is() or openArray's dataType checked it.
     return { data: data as D, shape: counts.filter((_, d) => !dropped[d]) };
   }

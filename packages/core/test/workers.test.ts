@@ -355,6 +355,29 @@ describe("codec workers and a result over shared memory", () => {
     );
   }
 
+  it("a large ordinary result is copied out of shared memory by a worker, which moves the copy here", async () => {
+    const store = new MemoryStore();
+    // 1024 x 640 float64: 5 MiB, past the 4 MiB from which a worker copies.
+    const array = await createArray(store, "a", {
+      shape: [1024, 640],
+      dataType: "float64",
+      chunkShape: [256, 640],
+      codecs: [BYTES, XOR],
+    });
+    const data = iota(1024 * 640);
+    await array.set(null, data);
+    let plain!: Chunk;
+    const counts = await moved(async () => (plain = await array.get(null, { shared: false })));
+    expect(plain.data).toEqual(data);
+    expect((plain.data as Float64Array).buffer).toBeInstanceOf(ArrayBuffer);
+    // The chunks' tasks wrote into shared memory; one more, the copy, came back with the result.
+    expect(counts.dispatched).toBe(counts.written + 1);
+    // A smaller result is copied here: every task wrote.
+    const quarter = await moved(() => array.get([slice(0, 256), null], { shared: false }));
+    expect(quarter.dispatched).toBeGreaterThan(0);
+    expect(quarter.dispatched).toBe(quarter.written);
+  });
+
   /** Each type's chunks decoded on workers (shared memory, with and without a shared result) read as on this thread. */
   async function sharedReadsUnchanged(types: readonly string[]): Promise<void> {
     for (const type of types) {

@@ -1,4 +1,13 @@
-import type { ArrayRegion, Chunk, CodecMetadata, CodecOptions, DimSlice, RangeSource, Scalar } from "@zarrkit/registry";
+import type {
+  ArrayRegion,
+  Chunk,
+  CodecMetadata,
+  CodecOptions,
+  DimSlice,
+  NumericArray,
+  RangeSource,
+  Scalar,
+} from "@zarrkit/registry";
 import type { WireError } from "./wire-error.js";
 
 /** A stored chunk inside a larger buffer (a shard's range), and where its selection lands in the result. */
@@ -97,7 +106,9 @@ export type TaskMessage =
    * "done" with the bytes read (fewer where the value ends; undefined when
    * there is no value), or "unreadable".
    */
-  | { type: "read"; id: number; key: string; read: BatchRead; input: Uint8Array };
+  | { type: "read"; id: number; key: string; read: BatchRead; input: Uint8Array }
+  /** Copy `input` (a result over shared memory) into an ordinary array; the reply is "done" with it, moved. */
+  | { type: "copyOut"; id: number; input: NumericArray };
 
 /** An "encodeBatch" output: null (all fill value), its length in its slot of the task's room, or bytes of its own. */
 export type EncodedPart = Uint8Array | number | null;
@@ -105,7 +116,7 @@ export type EncodedPart = Uint8Array | number | null;
 export type ToWorker = { type: "modules"; modules: string[] } | TaskMessage;
 
 export type TaskReply =
-  | { type: "done"; id: number; output: Chunk | Uint8Array | EncodedPart[] | number | undefined }
+  | { type: "done"; id: number; output: Chunk | Uint8Array | EncodedPart[] | NumericArray | number | undefined }
   /** A "decodeInto" task's chunk (or a "decodeBatch" task's chunks) is in the shared result. */
   | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }

@@ -118,6 +118,14 @@ export function serveCodecWorker(port: WorkerPort, listen: (handler: (message: T
   const run = async (task: TaskMessage) => {
     await loading;
     if (task.type === "read") return read(task);
+    if (task.type === "copyOut") {
+      try {
+        const copy = task.input.slice() as NumericArray;
+        return port.post({ type: "done", id: task.id, output: copy }, [copy.buffer as ArrayBuffer]);
+      } catch (error) {
+        return port.post({ type: "failed", id: task.id, error: toWire(error) }, []);
+      }
+    }
     let pipeline: CodecChain;
     try {
       pipeline = await pipelineFor(task.pipeline);
