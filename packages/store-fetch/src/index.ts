@@ -1,5 +1,5 @@
 import { registerCodecWorkerModule, registerStore } from "@zarrkit/registry";
-import { FetchStore, type FetchStoreOptions } from "./fetch-store.js";
+import { FetchStore, type FetchStoreOptions, IN_NODE } from "./fetch-store.js";
 import "./fetch-range-reader.js";
 
 export { FetchStore, type FetchStoreOptions };
@@ -12,7 +12,7 @@ for (const scheme of ["http", "https"])
 
 // Codec workers fetch the windows lent to them (`lendRange`) with this module's readers. Node's workers import it by
 // URL (from the TypeScript sources in this repository's tests); browser workers import this package in their entry.
-if ((globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node !== undefined) {
+if (IN_NODE) {
   const reader = import.meta.url.endsWith(".ts") ? "./fetch-range-reader.ts" : "./fetch-range-reader.js";
   registerCodecWorkerModule(new URL(reader, import.meta.url).href);
 }

@@ -8,7 +8,10 @@ describeStoreConformance(
   "FetchStore (writable, Range supported)",
   async () => {
     const server = await startServer(fileServer({ writable: true }).handler);
-    return { store: new FetchStore(server.url, { writable: true, retry: fast }), cleanup: server.close };
+    return {
+      store: new FetchStore(server.url, { writable: true, retry: fast, workerFetches: true }),
+      cleanup: server.close,
+    };
   },
   { invalidKeys: unsafeKeys },
 );
@@ -17,7 +20,10 @@ describeStoreConformance(
   "FetchStore (writable, server ignores Range)",
   async () => {
     const server = await startServer(fileServer({ writable: true, ranges: false }).handler);
-    return { store: new FetchStore(server.url, { writable: true, retry: fast }), cleanup: server.close };
+    return {
+      store: new FetchStore(server.url, { writable: true, retry: fast, workerFetches: true }),
+      cleanup: server.close,
+    };
   },
   { invalidKeys: unsafeKeys },
 );

@@ -50,9 +50,17 @@ async function serve(
 }
 
 describe("shard ranges over HTTP, fetched by the codec workers", () => {
+  it("only with workerFetches in Node (its default there is off), a boolean", async () => {
+    const { url } = await serve();
+    expect(new FetchStore(url).lendRange).toBeUndefined();
+    expect(new FetchStore(url, { workerFetches: false }).lendRange).toBeUndefined();
+    expect(new FetchStore(url, { workerFetches: true }).lendRange).toBeTypeOf("function");
+    expect(() => new FetchStore(url, { workerFetches: "yes" as never })).toThrow(/workerFetches must be true or false/);
+  });
+
   it("a whole read lends each shard; a worker fetches it with one request, this thread reads none of it", async () => {
     const { url, shardGets } = await serve();
-    const store = countRequests(new FetchStore(url, { retry: { retries: 0 } }));
+    const store = countRequests(new FetchStore(url, { retry: { retries: 0 }, workerFetches: true }));
     const array = await openArray(store, "a", WORKERS);
     const before = codecWorkerStats().dispatched;
     // This thread's fetch (workers have their own): it must not be asked for a shard.
@@ -79,7 +87,7 @@ describe("shard ranges over HTTP, fetched by the codec workers", () => {
 
   it("a shard that is not there: the worker finds nothing with its one request, and it reads as the fill value", async () => {
     const { url, shardGets } = await serve(true, ["a/c/1/0"]);
-    const array = await openArray(new FetchStore(url, { retry: { retries: 0 } }), "a", WORKERS);
+    const array = await openArray(new FetchStore(url, { retry: { retries: 0 }, workerFetches: true }), "a", WORKERS);
     const expected = DATA.slice();
     for (let y = 128; y < 256; y++) expected.fill(0, y * 256, y * 256 + 128);
     expect((await array.get()).data).toEqual(expected);
@@ -88,7 +96,7 @@ describe("shard ranges over HTTP, fetched by the codec workers", () => {
 
   it("a server that ignores Range: the shard, fetched and kept whole here, is lent as bytes", async () => {
     const { url, shardGets } = await serve(false);
-    const store = countRequests(new FetchStore(url, { retry: { retries: 0 } }));
+    const store = countRequests(new FetchStore(url, { retry: { retries: 0 }, workerFetches: true }));
     const array = await openArray(store, "a", WORKERS);
     expect((await array.get()).data).toEqual(DATA);
     expect(store.reads("lendRange")).toBe(4);
@@ -103,7 +111,11 @@ describe("shard ranges over HTTP, fetched by the codec workers", () => {
       calls++;
       return fetch(input, init);
     };
-    const array = await openArray(new FetchStore(url, { fetch: counting, retry: { retries: 0 } }), "a", WORKERS);
+    const array = await openArray(
+      new FetchStore(url, { fetch: counting, retry: { retries: 0 }, workerFetches: true }),
+      "a",
+      WORKERS,
+    );
     expect((await array.get()).data).toEqual(DATA);
     expect(shardGets()).toHaveLength(4);
     expect(calls).toBe(server!.requests.length);
