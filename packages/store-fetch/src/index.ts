@@ -1,6 +1,5 @@
 import { registerCodecWorkerModule, registerStore } from "@zarrkit/registry";
 import { FetchStore, type FetchStoreOptions, IN_NODE } from "./fetch-store.js";
-import "./fetch-range-reader.js";
 
 export { FetchStore, type FetchStoreOptions };
 export { ResponseTooLargeError, StoreTimeoutError } from "@zarrkit/registry";
@@ -10,8 +9,9 @@ export type { RetryOptions } from "@zarrkit/http";
 for (const scheme of ["http", "https"])
   registerStore(scheme, (url, options) => new FetchStore(url, options as FetchStoreOptions));
 
-// Codec workers fetch the windows lent to them (`lendRange`) with this module's readers. Node's workers import it by
-// URL (from the TypeScript sources in this repository's tests); browser workers import this package in their entry.
+// Codec workers fetch the windows lent to them (`lendRange`) with the readers of fetch-range-reader.ts: Node's workers
+// import it by URL (the TypeScript sources in this repository's tests), browser workers import
+// "@zarrkit/store-fetch/range-reader" in their entry. Pages and calling threads never need it.
 if (IN_NODE) {
   const reader = import.meta.url.endsWith(".ts") ? "./fetch-range-reader.ts" : "./fetch-range-reader.js";
   registerCodecWorkerModule(new URL(reader, import.meta.url).href);

@@ -6,5 +6,5 @@
 import "@zarrkit/codecs";
 import "@zarrkit/crc32c";
 import "@zarrkit/sharding";
-import "@zarrkit/store-fetch";
+import "@zarrkit/store-fetch/range-reader";
 import "@zarrkit/core/worker";
