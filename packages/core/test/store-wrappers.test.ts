@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LentRange } from "@zarrkit/registry";
+import { type LentRange, StoreError } from "@zarrkit/registry";
 import { countRequests, MemoryStore, type Store, withRequestLog } from "../src/index.js";
 import { storedValue } from "../src/internal.js";
 
@@ -111,5 +111,37 @@ describe("lendRange through store wrappers", () => {
     });
     expect("lendRange" in storedValue(new MemoryStore(), "k")).toBe(false);
     expect("lendRange" in countRequests(new MemoryStore())).toBe(false);
+  });
+
+  it("refuses, through storedValue, a window no reader could use safely, with a StoreError naming the key", async () => {
+    const store = lending();
+    await store.set!("k", Uint8Array.from([1, 2, 3, 4, 5]));
+    const source = { reader: "test:memory", key: "k" };
+    for (const [lent, why] of [
+      [{ source, offset: 0, length: 9 }, /length 9 for a window of 8 bytes/],
+      [{ source, offset: -1, length: 2 }, /offset -1/],
+      [{ source, offset: 0.5, length: 2 }, /offset 0.5/],
+      [{ source: { key: "k" }, offset: 0, length: 2 }, /a source without a reader's name/],
+      [{ source: { ...source, close: () => {} }, offset: 0, length: 2 }, /source\.close is not plain data/],
+      [{ source: { ...source, at: new Date(0) }, offset: 0, length: 2 }, /source\.at is not plain data/],
+      [{ source, offset: 0, length: 2, splittable: "yes" }, /splittable "yes"/],
+      ["k", /lent "k", not \{ source, offset, length \}/],
+    ] as const) {
+      const liar = {
+        ...store,
+        lendRange: <T>(_k: string, _r: unknown, _o: unknown, use: (l: never) => Promise<T>) => use(lent as never),
+      };
+      let used = false;
+      const error = await storedValue(liar as Store, "k").lendRange!({ offset: 0, length: 8 }, undefined, async () => {
+        used = true;
+      }).then(
+        () => undefined,
+        (e: unknown) => e as StoreError,
+      );
+      expect(error, String(why)).toBeInstanceOf(StoreError);
+      expect(error!.key).toBe("k");
+      expect(error!.message).toMatch(why);
+      expect(used).toBe(false);
+    }
   });
 });

@@ -24,6 +24,7 @@ import {
 import { CodecPipeline, arrayPipelineContext } from "../src/internal.js";
 import * as browserPlatform from "../src/workers/platform-browser.js";
 import * as nodePlatform from "../src/workers/platform-node.js";
+import { codecPool } from "../src/workers/pool.js";
 import { fromWire, toWire } from "../src/workers/wire-error.js";
 import "./fixtures/worker-codecs.js";
 
@@ -290,6 +291,34 @@ describe("codec workers", () => {
       const result = JSON.parse(stdout.trim().split("\n").pop()!);
       expect(result, mode).toMatchObject({ ok: true, workers: 1, dispatched: mode === "idle" ? 0 : 1 });
     }
+  });
+});
+
+describe("a job whose message structured clone refuses", () => {
+  it("fails alone, even when it waits for a worker to start, and the pool goes on serving", async () => {
+    closeCodecWorkers(); // the next job waits for a new worker's start
+    const reach = { size: 1, offloadAlone: true, callerHelps: false };
+    const before = codecWorkerStats().dispatched;
+    const refused = codecPool().run(
+      {
+        task: (id) => ({ message: { type: "copyOut", id, input: (() => 0) as never }, transfer: [] }),
+        settle: () => "settled",
+        here: async () => "here",
+      },
+      reach,
+    );
+    await expect(refused).rejects.toThrow(/could not be cloned/);
+    expect(codecWorkerStats().dispatched).toBe(before);
+    const copied = await codecPool().run(
+      {
+        task: (id) => ({ message: { type: "copyOut", id, input: Float64Array.of(1, 2) }, transfer: [] }),
+        settle: (reply) => (reply.type === "done" ? [...(reply.output as Float64Array)] : []),
+        here: async () => [],
+      },
+      reach,
+    );
+    expect(copied).toEqual([1, 2]);
+    expect(codecWorkerStats().dispatched).toBe(before + 1);
   });
 });
 

@@ -19,7 +19,7 @@ export {
   registeredStoreAdapters,
 } from "./store-pipeline.js";
 export { checkStoreKey, isWellFormed, keySegmentProblem, storeKeyProblem } from "./keys.js";
-export { checkRange, checkRangeInto, checkWindow, coalesceGapHint, rangeBounds } from "./ranges.js";
+export { checkLent, checkRange, checkRangeInto, checkWindow, coalesceGapHint, rangeBounds } from "./ranges.js";
 export { rangeReader, registerRangeReader } from "./range-reader.js";
 export { normalizeStorePrefix } from "./prefix.js";
 export {

@@ -1,6 +1,6 @@
 import { StoreError } from "./errors.js";
 import { showValue } from "./show.js";
-import type { RangeQuery, WindowQuery } from "./store.js";
+import type { LentRange, RangeQuery, WindowQuery } from "./store.js";
 
 /**
  * Resolve a range against a value of `size` bytes: [start, end), clipped to
@@ -70,4 +70,41 @@ export function coalesceGapHint(source: { readonly coalesceGapBytes?: number }, 
   throw new StoreError(`The store's coalesceGapBytes hint must be a non-negative integer, got ${showValue(hint)}`, {
     key,
   });
+}
+
+/**
+ * What a store lent for `range` of `key` (`Store.lendRange`), once checked:
+ * a source naming its reader and holding plain data only (it crosses to
+ * workers), and a window within the one asked for, so no reader allocates
+ * or reads beyond it; otherwise a StoreError naming the key and the field.
+ */
+export function checkLent(key: string, range: WindowQuery, lent: LentRange): LentRange {
+  const fail = (what: string): never => {
+    throw new StoreError(`lendRange of ${JSON.stringify(key)} lent ${what}.`, { key });
+  };
+  if (typeof lent !== "object" || lent === null) fail(`${showValue(lent)}, not { source, offset, length }`);
+  const { source, offset, length, splittable } = lent;
+  if (typeof source !== "object" || source === null || typeof source.reader !== "string")
+    fail(`a source without a reader's name: ${showValue(source)}`);
+  const notPlain = nonPlainField(source, "source");
+  if (notPlain !== undefined) fail(`a source that cannot cross to a worker: ${notPlain} is not plain data`);
+  if (!Number.isSafeInteger(offset) || offset < 0) fail(`offset ${showValue(offset)}`);
+  if (!Number.isSafeInteger(length) || length < 0 || length > range.length)
+    fail(`length ${showValue(length)} for a window of ${range.length} bytes`);
+  if (splittable !== undefined && typeof splittable !== "boolean") fail(`splittable ${showValue(splittable)}`);
+  return lent;
+}
+
+/** The path of the first field of `value` that structured clone would refuse or change (a function, a class), if any. */
+function nonPlainField(value: unknown, path: string): string | undefined {
+  if (value === null || typeof value !== "object")
+    return typeof value === "function" || typeof value === "symbol" ? path : undefined;
+  if (ArrayBuffer.isView(value)) return undefined;
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return path;
+  for (const [field, inner] of Object.entries(value)) {
+    const found = nonPlainField(inner, `${path}.${field}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

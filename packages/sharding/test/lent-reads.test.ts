@@ -71,11 +71,12 @@ describe("shard ranges read by the codec workers", () => {
     expect(data).toEqual(DATA);
     expect(store.reads("lendRange")).toBe(4);
     expect(store.reads("getRangeInto") + store.reads("getRange")).toBe(0);
-    expect(store.log.filter((r) => r.method === "lendRange").map((r) => r.bytes)).toEqual(
-      (await Promise.all(["0/0", "0/1", "1/0", "1/1"].map((s) => files.size(`a/c/${s}`)))).map(
-        (n) => n! - 8 * 8 * 16 - 4,
-      ),
-    );
+    // Each shard's chunk bytes lent once (the log is in completion order, so by shard key here).
+    const lent = store.log.filter((r) => r.method === "lendRange");
+    expect(lent.map((r) => r.key).sort()).toEqual(["a/c/0/0", "a/c/0/1", "a/c/1/0", "a/c/1/1"]);
+    expect(await Promise.all(lent.map(async (r) => (await files.size(r.key))! - 8 * 8 * 16 - 4 - r.bytes))).toEqual([
+      0, 0, 0, 0,
+    ]);
     // Two batches per shard (of 32 inner chunks each), read and written by the workers.
     expect(counts.written).toBeGreaterThanOrEqual(8);
   });
@@ -117,5 +118,16 @@ describe("shard ranges read by the codec workers", () => {
     expect((error.cause as Error).message).toMatch(/changed while it was being read: it ended at byte \d+/);
     // Each attempt lent the shard again, from a fresh index.
     expect(store.reads("lendRange")).toBeGreaterThanOrEqual(8);
+  });
+
+  it("a reader that claims more bytes than it was asked for: a StoreError naming the shard and the reader", async () => {
+    const array = await openArray(lending("test:overcount"), "a", WORKERS);
+    const error = (await array.get().then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as StoreError;
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error.key).toMatch(/^a\/c\/[01]\/[01]$/);
+    expect(error.message).toMatch(/The range reader "test:overcount" read \d+ bytes of "a\/c\/[01]\/[01]" into \d+/);
   });
 });

@@ -1,3 +1,4 @@
+import { readSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 
 export function errorCode(error: unknown): string | undefined {
@@ -41,6 +42,17 @@ export async function readInto(
     const { bytesRead } = await file.read(target, filled, Math.min(length - filled, MAX_IO_PIECE), position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
+  }
+  return filled;
+}
+
+/** `readInto` with synchronous reads of the descriptor `fd`, for threads that may block (codec workers). */
+export function readIntoSync(fd: number, position: number, target: Uint8Array): number {
+  let filled = 0;
+  while (filled < target.length) {
+    const read = readSync(fd, target, filled, Math.min(target.length - filled, MAX_IO_PIECE), position + filled);
+    if (read === 0) break;
+    filled += read;
   }
   return filled;
 }

@@ -124,18 +124,20 @@ export class FileSystemStore implements Store {
     const ifMatch = options?.ifMatch;
     const lease = await this.#lease(key, options);
     try {
-      let lent: LentRange | undefined;
+      let stats: BigIntStats | undefined;
       try {
-        const stats = lease && fstatSync(lease.file.fd, { bigint: true });
-        if (stats?.isFile()) {
-          if (ifMatch !== undefined && versionOf(stats) !== ifMatch) throw versionMismatch(key, true, ifMatch);
-          const length = Math.max(0, Math.min(range.length, Number(stats.size) - range.offset));
-          lent = { source: fileSource(lease!.file.fd), offset: range.offset, length, splittable: true };
-        } else if (ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
+        stats = lease && fstatSync(lease.file.fd, { bigint: true });
       } catch (error) {
         throw storeError("read", key, error);
       }
-      return await use(lent);
+      // A directory is a prefix, not a key.
+      if (!stats?.isFile()) {
+        if (ifMatch !== undefined) throw versionMismatch(key, false, ifMatch);
+        return await use(undefined);
+      }
+      if (ifMatch !== undefined && versionOf(stats) !== ifMatch) throw versionMismatch(key, true, ifMatch);
+      const length = Math.max(0, Math.min(range.length, Number(stats.size) - range.offset));
+      return await use({ source: fileSource(lease!.file.fd), offset: range.offset, length, splittable: true });
     } finally {
       lease?.release();
     }

@@ -25,6 +25,22 @@ registerRangeReader("test:live", (source, offset, target) => {
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const empty = new Uint8Array(0);
 
+/** A reference store whose every lent window `alter` changes before the caller gets it. */
+function lendingAltered(
+  alter: (lent: LentRange | undefined, range: WindowQuery, store: MemoryStore, key: string) => LentRange | undefined,
+): Store {
+  return new (class extends MemoryStore {
+    override lendRange<T>(
+      key: string,
+      range: WindowQuery,
+      options: ReadOptions | undefined,
+      use: LendUse<T>,
+    ): Promise<T> {
+      return super.lendRange(key, range, options, (lent) => use(alter(lent, range, this, key)));
+    }
+  })();
+}
+
 /**
  * Broken stores, each with one realistic bug. The suite is honest when every
  * check fails against at least one of them.
@@ -297,66 +313,18 @@ export const mutants: Record<string, () => Store> = {
       }
     })(),
   "lendRange does not cut the window at the end of the value": () =>
-    new (class extends MemoryStore {
-      override lendRange<T>(
-        key: string,
-        range: WindowQuery,
-        options: ReadOptions | undefined,
-        use: LendUse<T>,
-      ): Promise<T> {
-        return super.lendRange(key, range, options, (lent) => use(lent && { ...lent, length: range.length }));
-      }
-    })(),
+    lendingAltered((lent, range) => lent && { ...lent, length: range.length }),
   "lendRange lends a window starting one byte late": () =>
-    new (class extends MemoryStore {
-      override lendRange<T>(
-        key: string,
-        range: WindowQuery,
-        options: ReadOptions | undefined,
-        use: LendUse<T>,
-      ): Promise<T> {
-        return super.lendRange(key, range, options, (lent) => use(lent && { ...lent, offset: lent.offset + 1 }));
-      }
-    })(),
+    lendingAltered((lent) => lent && { ...lent, offset: lent.offset + 1 }),
   "lendRange lends a missing key as an empty window": () =>
-    new (class extends MemoryStore {
-      override lendRange<T>(
-        key: string,
-        range: WindowQuery,
-        options: ReadOptions | undefined,
-        use: LendUse<T>,
-      ): Promise<T> {
-        return super.lendRange(key, range, options, (lent) =>
-          use(lent ?? { source: { reader: MEMORY_READER, id: -1 }, offset: 0, length: 0 }),
-        );
-      }
-    })(),
+    lendingAltered((lent) => lent ?? { source: { reader: MEMORY_READER, id: -1 }, offset: 0, length: 0 }),
   "lendRange's source reads the value as it is when read, not as lent": () =>
-    new (class extends MemoryStore {
-      override lendRange<T>(
-        key: string,
-        range: WindowQuery,
-        options: ReadOptions | undefined,
-        use: LendUse<T>,
-      ): Promise<T> {
-        return super.lendRange(key, range, options, (lent) =>
-          use(lent && { ...lent, source: { reader: "test:live", store: liveStores.push(this) - 1, key } }),
-        );
-      }
-    })(),
+    lendingAltered(
+      (lent, _range, store, key) =>
+        lent && { ...lent, source: { reader: "test:live", store: liveStores.push(store) - 1, key } },
+    ),
   "lendRange's source holds a function, which does not survive structured clone": () =>
-    new (class extends MemoryStore {
-      override lendRange<T>(
-        key: string,
-        range: WindowQuery,
-        options: ReadOptions | undefined,
-        use: LendUse<T>,
-      ): Promise<T> {
-        return super.lendRange(key, range, options, (lent) =>
-          use(lent && { ...lent, source: { ...lent.source, close: () => {} } }),
-        );
-      }
-    })(),
+    lendingAltered((lent) => lent && { ...lent, source: { ...lent.source, close: () => {} } }),
   "lendRange wraps what use throws in a StoreError": () =>
     new (class extends MemoryStore {
       override async lendRange<T>(

@@ -1,4 +1,4 @@
-import { rangeBounds, type Store, type StoredValue } from "@zarrkit/registry";
+import { checkLent, rangeBounds, type Store, type StoredValue } from "@zarrkit/registry";
 
 /** One key of a store, with exactly the capabilities (and the coalescing hint) the store has. */
 export function storedValue(store: Store, key: string): StoredValue {
@@ -12,7 +12,10 @@ export function storedValue(store: Store, key: string): StoredValue {
   if (store.getRangeWithSize) value.getRangeWithSize = (range, options) => store.getRangeWithSize!(key, range, options);
   if (store.getRangeInto)
     value.getRangeInto = (range, target, options) => store.getRangeInto!(key, range, target, options);
-  if (store.lendRange) value.lendRange = (range, options, use) => store.lendRange!(key, range, options, use);
+  // Every reader lends through here: what a store lends is checked once, before any worker reads or allocates for it.
+  if (store.lendRange)
+    value.lendRange = (range, options, use) =>
+      store.lendRange!(key, range, options, async (lent) => use(lent && checkLent(key, range, lent)));
   if (store.getVersioned) value.getVersioned = (options) => store.getVersioned!(key, options);
   if (store.size) value.size = (options) => store.size!(key, options);
   if (store.set) value.set = (bytes, options) => store.set!(key, bytes, options);

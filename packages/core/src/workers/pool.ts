@@ -9,7 +9,7 @@ import { fromWire } from "./wire-error.js";
 export interface PoolJob<R> {
   /** The message for a worker, built only when one takes the job (work done here copies nothing). */
   task(id: number): { message: TaskMessage; transfer: ArrayBuffer[] };
-  /** The result from a worker's "done", "written" or "unavailable" reply. */
+  /** The result from a worker's "done", "written", "unavailable" or "unreadable" reply. */
   settle(reply: TaskReply & { type: "done" | "written" | "unavailable" | "unreadable" }): Promise<R> | R;
   /** Do the work on this thread. */
   here(): Promise<R>;
@@ -237,11 +237,18 @@ class CodecPool {
 
   private send(slot: Slot, pending: Pending): void {
     const id = this.nextId++;
-    const { message, transfer } = pending.job.task(id);
+    let task: ReturnType<PoolJob<unknown>["task"]>;
+    try {
+      task = pending.job.task(id);
+      // A message structured clone refuses (a DataCloneError) fails its job alone, before the worker holds it.
+      slot.worker.post(task.message, task.transfer);
+    } catch (error) {
+      pending.reject(error);
+      return;
+    }
     slot.inFlight.set(id, pending);
     if (slot.inFlight.size === 1) slot.worker.hold(true);
     this.dispatched++;
-    slot.worker.post(message, transfer);
   }
 
   /**

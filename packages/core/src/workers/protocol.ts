@@ -120,7 +120,7 @@ export type TaskReply =
   /** A "decodeInto" task's chunk (or a "decodeBatch" task's chunks) is in the shared result. */
   | { type: "written"; id: number }
   | { type: "failed"; id: number; error: WireError }
-  /** The worker has no range reader for a "decodeBatch" task's `read` (no worker module registers it). */
+  /** The worker has no range reader for a task's `read` ("decodeBatch", "read"): no worker module registers it. */
   | { type: "unreadable"; id: number; reason: string }
   /**
    * The worker cannot build the pipeline (a codec no worker module registers):

@@ -38,19 +38,31 @@ function isSharedInput(input: Uint8Array | Chunk): boolean {
   return !Array.isArray(view) && isShared(view as Uint8Array);
 }
 
-/** Read lent bytes into their place in `input`, returning how many there were (undefined: no value). */
+/**
+ * Read lent bytes into their place in `input`, returning how many there were (undefined: no value). A reader's count
+ * outside [0, length] is a StoreError naming the key and the reader: the bytes it says it read were never written.
+ */
 async function readLent(
   reader: RangeReader,
   read: BatchRead,
   input: Uint8Array,
   key: string,
 ): Promise<number | undefined> {
+  let got: number | undefined;
   try {
-    return await reader(read.source, read.offset, input.subarray(read.start, read.start + read.length));
+    got = await reader(read.source, read.offset, input.subarray(read.start, read.start + read.length));
   } catch (error) {
     if (error instanceof ZarrkitError) throw error;
     throw new StoreError(`Reading ${JSON.stringify(key)} in a codec worker failed: ${toWire(error).message}`, { key });
   }
+  if (got !== undefined && !(Number.isSafeInteger(got) && got >= 0 && got <= read.length)) {
+    throw new StoreError(
+      `The range reader ${JSON.stringify(read.source.reader)} read ${String(got)} bytes of ${JSON.stringify(key)} ` +
+        `into ${read.length}`,
+      { key },
+    );
+  }
+  return got;
 }
 
 /** The reader of a lent range in this worker, or the reason there is none. */
